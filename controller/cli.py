@@ -1,0 +1,122 @@
+"""``mafia-table``: run a table, or check its config.
+
+    mafia-table run --config FILE [--sim] [--broker HOST:PORT] [--table ID] [-v]
+    mafia-table check-config FILE
+
+Exit codes: 0 clean stop (SIGTERM / Ctrl-C) or a good config, 2 bad arguments or config,
+1 a failure while running.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import sys
+from collections.abc import Sequence
+
+from controller import __version__, config
+from controller.local_broker import LocalBroker, is_listening
+
+log = logging.getLogger("mafia-table")
+
+LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+
+#: syslog priorities for systemd's stderr prefix (``<3>error``), see sd-daemon(3).
+_SD_PRIORITY = {"DEBUG": 7, "INFO": 6, "WARNING": 4, "ERROR": 3, "CRITICAL": 2}
+
+
+class _JournalFormatter(logging.Formatter):
+    """``<6>controller.service: message``: journald reads the priority and adds the time."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return f"<{_SD_PRIORITY.get(record.levelname, 6)}>{super().format(record)}"
+
+
+def setup_logging(verbose: bool) -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    if os.environ.get("JOURNAL_STREAM"):
+        handler.setFormatter(_JournalFormatter("%(name)s: %(message)s"))
+    else:
+        handler.setFormatter(logging.Formatter(
+            "%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO, handlers=[handler],
+                        force=True)
+    if not verbose:
+        logging.getLogger("paho").setLevel(logging.WARNING)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="mafia-table", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    run = sub.add_parser("run", help="run the table controller")
+    run.add_argument("--config", required=True, metavar="FILE", help="table config (TOML)")
+    run.add_argument("--sim", action="store_true",
+                     help="simulated seats: mock GPIO pins driven by mafia/<table>/sim/...; "
+                          "starts a private broker if none listens on a loopback address")
+    run.add_argument("--broker", metavar="HOST:PORT", help="override [broker] host and port")
+    run.add_argument("--table", metavar="ID", help="override the table id")
+    run.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+
+    check = sub.add_parser("check-config", help="check a config file and exit")
+    check.add_argument("file", metavar="FILE")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if args.command == "check-config":
+        return _check_config(args.file)
+    return _run(args)
+
+
+def _check_config(path: str) -> int:
+    try:
+        cfg = config.load(path)
+    except config.ConfigError as exc:
+        print(exc.report(), file=sys.stderr)
+        return 2
+    print(f"{path}: ok (table {cfg.table}, {cfg.seats} seats, "
+          f"{len(cfg.wired_buttons())} GPIO buttons, gpio backend {cfg.backends.gpio})")
+    return 0
+
+
+def _run(args: argparse.Namespace) -> int:
+    setup_logging(args.verbose)
+    overrides = config.Overrides(table=args.table, broker=args.broker, simulated=args.sim)
+    try:
+        cfg = config.load(args.config, overrides)
+    except config.ConfigError as exc:
+        print(exc.report(), file=sys.stderr)
+        return 2
+
+    from controller.service import Service  # after the config is known good: imports gpiozero
+
+    broker = None
+    if args.sim and cfg.broker.host in LOOPBACK and not is_listening(cfg.broker.host,
+                                                                    cfg.broker.port):
+        broker = LocalBroker(cfg.broker.port)
+        broker.start()
+        log.info("no broker on %s:%d: started a private mosquitto for this simulated table",
+                 cfg.broker.host, cfg.broker.port)
+    try:
+        service = Service(cfg)
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(signum, lambda *_: service.stop())
+        log.info("mafia-table %s starting: table %s, boot %s%s", __version__, cfg.table,
+                 service.boot_id, " (simulated seats)" if args.sim else "")
+        service.run()
+        return 0
+    except Exception:
+        log.exception("the controller failed")
+        return 1
+    finally:
+        if broker is not None:
+            broker.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,220 @@
+"""The table config: a TOML file, checked completely before anything starts.
+
+The shape is declared once as msgspec structs (types, ranges, no unknown keys); the checks a type
+cannot express (a seat beyond the table, one pin wired twice, a missing file) follow. Every
+problem is reported with its key path, e.g. ``gpio.seat[2].button: pin 17 is already used by
+gpio.seat[0].light``, and a config with any problem is refused whole: the service never starts
+half-configured.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+from controller.core import validation
+from controller.core.buttons import JUDGE_BUTTON_NAMES, Button, JudgeButton, SeatButton
+
+#: BCM GPIO numbers on the Raspberry Pi 40-pin header.
+Pin = Annotated[int, msgspec.Meta(ge=0, le=27)]
+TableId = Annotated[str, msgspec.Meta(pattern="^[A-Za-z0-9_-]{1,32}$")]
+
+
+class _Section(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """Base for config sections: unknown keys are errors, every field is named."""
+
+
+class TlsConfig(_Section):
+    ca_file: str
+    cert_file: str | None = None
+    key_file: str | None = None
+
+
+class BrokerConfig(_Section):
+    host: str = "127.0.0.1"
+    port: Annotated[int, msgspec.Meta(ge=1, le=65535)] = 1883
+    username: str | None = None
+    password_file: str | None = None
+    keepalive: Annotated[int, msgspec.Meta(ge=5, le=600)] = 15
+    tls: TlsConfig | None = None
+
+
+class SeatWiring(_Section):
+    seat: int
+    button: Pin | None = None
+    light: Pin | None = None
+    rgb: Annotated[list[Pin], msgspec.Meta(min_length=3, max_length=3)] | None = None
+
+
+class JudgeWiring(_Section):
+    confirm: Pin | None = None
+    reject: Pin | None = None
+    next: Pin | None = None
+
+
+class GpioConfig(_Section):
+    debounce_ms: Annotated[float, msgspec.Meta(ge=0, le=500)] = 20.0
+    pull_up: bool = True
+    judge: JudgeWiring = msgspec.field(default_factory=JudgeWiring)
+    seat: list[SeatWiring] = msgspec.field(default_factory=list)
+
+
+class Backends(_Section):
+    gpio: Literal["lgpio", "mock"] = "lgpio"
+
+
+class Config(_Section):
+    table: TableId
+    seats: Annotated[int, msgspec.Meta(ge=4, le=24)]
+    broker: BrokerConfig = msgspec.field(default_factory=BrokerConfig)
+    backends: Backends = msgspec.field(default_factory=Backends)
+    gpio: GpioConfig = msgspec.field(default_factory=GpioConfig)
+
+    def wired_buttons(self) -> dict[Button, int]:
+        """Every button that has a pin, with its BCM pin number."""
+        wired: dict[Button, int] = {
+            SeatButton(s.seat): s.button for s in self.gpio.seat if s.button is not None
+        }
+        for name in JUDGE_BUTTON_NAMES:
+            pin = getattr(self.gpio.judge, name)
+            if pin is not None:
+                wired[JudgeButton(name)] = pin  # type: ignore[arg-type]
+        return wired
+
+
+class ConfigError(Exception):
+    """The config cannot be used. ``problems`` lists every ``key.path: reason`` found."""
+
+    def __init__(self, source: str, problems: list[str]):
+        self.source = source
+        self.problems = problems
+        super().__init__(f"{source}: " + "; ".join(problems))
+
+    def report(self) -> str:
+        return "\n".join([f"config error in {self.source}:", *(f"  {p}" for p in self.problems)])
+
+
+@dataclass(frozen=True)
+class Overrides:
+    """Command-line flags that win over the file."""
+
+    table: str | None = None
+    broker: str | None = None  # HOST:PORT
+    simulated: bool = False
+
+
+def load(path: str | Path, overrides: Overrides | None = None) -> Config:
+    """Read, override and check a config file. Raises ``ConfigError`` listing every problem."""
+    path = Path(path)
+    source = str(path)
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(source, ["file not found"]) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(source, [f"cannot read the file: {exc}"]) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(source, [f"not valid TOML: {exc}"]) from None
+    _apply_overrides(raw, overrides or Overrides(), source)
+    try:
+        config = msgspec.convert(raw, Config)
+    except msgspec.ValidationError as exc:
+        raise ConfigError(source, [validation.describe(str(exc))]) from None
+    problems = _check(config, path.parent)
+    if problems:
+        raise ConfigError(source, problems)
+    return _resolve_paths(config, path.parent)
+
+
+def _apply_overrides(raw: dict[str, Any], overrides: Overrides, source: str) -> None:
+    if overrides.table is not None:
+        raw["table"] = overrides.table
+    if overrides.broker is not None:
+        host, sep, port = overrides.broker.rpartition(":")
+        if not sep or not host or not port.isdigit():
+            raise ConfigError(source, [f"--broker: expected HOST:PORT, got {overrides.broker!r}"])
+        broker = raw.setdefault("broker", {})
+        if not isinstance(broker, dict):
+            raise ConfigError(source, ["broker: expected a table"])
+        broker["host"], broker["port"] = host, int(port)
+    if overrides.simulated:
+        backends = raw.setdefault("backends", {})
+        if isinstance(backends, dict):
+            backends["gpio"] = "mock"
+
+
+
+
+def _check(config: Config, base: Path) -> list[str]:
+    problems: list[str] = []
+    seat_entries: dict[int, str] = {}
+    pin_users: dict[int, str] = {}
+
+    def use_pin(pin: int | None, key: str) -> None:
+        if pin is None:
+            return
+        if pin in pin_users:
+            problems.append(f"{key}: pin {pin} is already used by {pin_users[pin]}")
+        else:
+            pin_users[pin] = key
+
+    for i, wiring in enumerate(config.gpio.seat):
+        key = f"gpio.seat[{i}]"
+        if not 1 <= wiring.seat <= config.seats:
+            problems.append(f"{key}.seat: no seat {wiring.seat} at this table "
+                            f"(seats = {config.seats})")
+        elif wiring.seat in seat_entries:
+            problems.append(f"{key}.seat: seat {wiring.seat} is already wired by "
+                            f"{seat_entries[wiring.seat]}")
+        else:
+            seat_entries[wiring.seat] = key
+        if wiring.light is not None and wiring.rgb is not None:
+            problems.append(f"{key}: give either light (one LED) or rgb (three pins), not both")
+        use_pin(wiring.button, f"{key}.button")
+        use_pin(wiring.light, f"{key}.light")
+        for j, pin in enumerate(wiring.rgb or []):
+            use_pin(pin, f"{key}.rgb[{j}]")
+    for name in JUDGE_BUTTON_NAMES:
+        use_pin(getattr(config.gpio.judge, name), f"gpio.judge.{name}")
+
+    broker = config.broker
+    if broker.password_file is not None and broker.username is None:
+        problems.append("broker.password_file: set broker.username too")
+    files = {"broker.password_file": broker.password_file}
+    if broker.tls is not None:
+        files |= {
+            "broker.tls.ca_file": broker.tls.ca_file,
+            "broker.tls.cert_file": broker.tls.cert_file,
+            "broker.tls.key_file": broker.tls.key_file,
+        }
+        if (broker.tls.cert_file is None) != (broker.tls.key_file is None):
+            problems.append("broker.tls: give cert_file and key_file together")
+    for key, name in files.items():
+        if name is not None and not (base / name).is_file():
+            problems.append(f"{key}: file not found: {base / name}")
+    return problems
+
+
+def _resolve_paths(config: Config, base: Path) -> Config:
+    """Make file paths absolute, relative to the config file's folder."""
+
+    def resolved(name: str | None) -> str | None:
+        return None if name is None else str((base / name).resolve())
+
+    broker = config.broker
+    tls = broker.tls
+    if tls is not None:
+        tls = msgspec.structs.replace(
+            tls,
+            ca_file=resolved(tls.ca_file),
+            cert_file=resolved(tls.cert_file),
+            key_file=resolved(tls.key_file),
+        )
+    broker = msgspec.structs.replace(
+        broker, password_file=resolved(broker.password_file), tls=tls
+    )
+    return msgspec.structs.replace(config, broker=broker)

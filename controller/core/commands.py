@@ -1,0 +1,120 @@
+"""Parsing and validation of command payloads, pure and total.
+
+Every function here takes the raw bytes of an MQTT message and returns either a typed command or
+an error sentence for the reply. Nothing raises to the caller: a malformed command is an answer,
+not a crash. Shapes are declared as msgspec structs, so the wire format is written down once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Generic, Literal, TypeVar
+
+import msgspec
+
+from controller.core import validation
+from controller.core.buttons import JUDGE_BUTTON_NAMES, Button, JudgeButton, SeatButton
+
+CommandId = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+Color = Annotated[str, msgspec.Meta(pattern="^#[0-9a-fA-F]{6}$")]
+
+
+class LightSpec(msgspec.Struct, forbid_unknown_fields=True):
+    """One seat's wanted light in ``cmd/light``."""
+
+    seat: int
+    mode: Literal["off", "on", "dim", "blink"]
+    color: Color | None = None
+
+
+class LightCommand(msgspec.Struct, forbid_unknown_fields=True):
+    """``cmd/light``: ``{"id": "c1", "lights": [{"seat": 3, "mode": "on"}]}``.
+
+    ``color`` (``#rrggbb``) is optional; a single-colour LED shows the mode only.
+    """
+
+    id: CommandId
+    lights: Annotated[list[LightSpec], msgspec.Meta(min_length=1)]
+
+
+class SimButtonCommand(msgspec.Struct, forbid_unknown_fields=True):
+    """``sim/press`` and ``sim/release``: ``{"seat": 3}`` or ``{"judge": "confirm"}``."""
+
+    seat: int | None = None
+    judge: str | None = None
+    id: CommandId | None = None
+
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Parsed(Generic[T]):
+    """The outcome of parsing: ``value`` on success, else ``error``. ``id`` is what the request
+    carried as its id (best effort, so even a malformed command gets a correlated reply)."""
+
+    id: str | None
+    value: T | None = None
+    error: str | None = None
+
+
+def request_id(payload: bytes) -> str | None:
+    """The ``id`` field of a JSON object payload, if there is a usable one."""
+    try:
+        doc = msgspec.json.decode(payload)
+    except msgspec.DecodeError:
+        return None
+    if isinstance(doc, dict):
+        value = doc.get("id")
+        if isinstance(value, str) and 0 < len(value) <= 64:
+            return value
+    return None
+
+
+def _decode(payload: bytes, kind: type[T]) -> Parsed[T]:
+    try:
+        value = msgspec.json.decode(payload, type=kind)
+    except msgspec.ValidationError as exc:
+        return Parsed(request_id(payload), error=validation.describe(str(exc)))
+    except msgspec.DecodeError as exc:
+        return Parsed(None, error=f"payload is not valid JSON: {exc}")
+    return Parsed(getattr(value, "id", None), value=value)
+
+
+
+
+def parse_light(payload: bytes, seats: int) -> Parsed[LightCommand]:
+    """Parse ``cmd/light`` for a table of ``seats`` seats: seats in range, each at most once."""
+    parsed = _decode(payload, LightCommand)
+    if parsed.value is None:
+        return parsed
+    seen: set[int] = set()
+    for index, spec in enumerate(parsed.value.lights):
+        if not 1 <= spec.seat <= seats:
+            return Parsed(parsed.id, error=f"lights[{index}].seat: no seat {spec.seat} "
+                                           f"at this table (seats are 1..{seats})")
+        if spec.seat in seen:
+            return Parsed(parsed.id, error=f"lights[{index}].seat: seat {spec.seat} given twice")
+        seen.add(spec.seat)
+    return parsed
+
+
+def parse_sim_button(payload: bytes, wired: frozenset[Button]) -> Parsed[Button]:
+    """Parse a simulator press/release naming exactly one wired seat button or judge button."""
+    parsed = _decode(payload, SimButtonCommand)
+    if parsed.value is None:
+        return Parsed(parsed.id, error=parsed.error)
+    cmd = parsed.value
+    if (cmd.seat is None) == (cmd.judge is None):
+        return Parsed(parsed.id, error='give exactly one of "seat" or "judge"')
+    if cmd.judge is not None:
+        if cmd.judge not in JUDGE_BUTTON_NAMES:
+            return Parsed(parsed.id, error=f"judge: unknown button {cmd.judge!r} "
+                                           f"(one of {', '.join(JUDGE_BUTTON_NAMES)})")
+        button: Button = JudgeButton(cmd.judge)  # type: ignore[arg-type]
+    else:
+        button = SeatButton(cmd.seat)  # type: ignore[arg-type]
+    if button not in wired:
+        what = f"seat {cmd.seat}" if cmd.judge is None else f"judge button {cmd.judge!r}"
+        return Parsed(parsed.id, error=f"{what} has no GPIO button on this table")
+    return Parsed(parsed.id, value=button)

@@ -1,0 +1,76 @@
+"""Effects: what the core wants the shell to do, as plain data.
+
+The event loop performs them in the order given: lights through the GPIO adapter, messages
+through the MQTT link, timers itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from controller.core.buttons import Button
+from controller.core.lights import Light
+
+
+@dataclass(frozen=True)
+class SetLight:
+    """Show ``light`` on seat ``seat``'s light (if the seat has one wired)."""
+
+    seat: int
+    light: Light
+
+
+@dataclass(frozen=True)
+class Emit:
+    """Publish an event on ``event/<kind>``, timestamped ``t`` (host monotonic seconds).
+
+    The shell wraps ``data`` in the event envelope (``v``, ``id``, ``seq``, ``ts``).
+    """
+
+    kind: str
+    t: float
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class PublishState:
+    """Publish the retained ``state`` snapshot (seats and their lights, phase)."""
+
+    snapshot: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Reply:
+    """Answer a command: ``ok`` or an ``error`` sentence, on ``reply/<verb>``.
+
+    ``response_topic``/``correlation`` echo the MQTT 5 properties of the request, if it had any.
+    """
+
+    verb: str
+    id: str | None
+    ok: bool
+    error: str | None = None
+    response_topic: str | None = None
+    correlation: bytes | None = None
+
+
+@dataclass(frozen=True)
+class WakeAt:
+    """Deliver a ``Tick`` to the core at host monotonic time ``t``."""
+
+    t: float
+
+
+@dataclass(frozen=True)
+class DrivePin:
+    """Simulated tables only: drive a mock button pin as if a hand pressed or released it.
+
+    The real gpiozero edge path then runs, so the resulting event is the genuine article.
+    """
+
+    button: Button
+    pressed: bool
+
+
+Effect = SetLight | Emit | PublishState | Reply | WakeAt | DrivePin

@@ -1,0 +1,47 @@
+"""Inputs to the core: plain data, each stamped with host monotonic seconds ``t``.
+
+Adapters create these from what they see (a pin edge, an MQTT message, a timer) and hand them to
+the event loop; the core never asks for the time itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from controller.core.buttons import Button
+
+
+@dataclass(frozen=True)
+class ButtonEdge:
+    """A raw level change of a button at its hardware edge time ``t`` (not yet debounced)."""
+
+    button: Button
+    pressed: bool
+    t: float
+    source: str = "gpio"
+
+
+@dataclass(frozen=True)
+class Tick:
+    """A timer the core asked for (see ``effects.WakeAt``) has come due at ``t``."""
+
+    t: float
+
+
+@dataclass(frozen=True)
+class CommandReceived:
+    """A command message as it came off MQTT, not yet parsed or validated.
+
+    ``verb`` is the topic below the table prefix with ``cmd/`` removed (``light``) or the
+    simulator topic (``sim/press``). ``response_topic`` and ``correlation`` are the MQTT 5
+    request/response properties, passed through to the reply untouched.
+    """
+
+    verb: str
+    payload: bytes
+    t: float
+    response_topic: str | None = None
+    correlation: bytes | None = None
+
+
+Input = ButtonEdge | Tick | CommandReceived

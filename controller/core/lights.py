@@ -1,0 +1,38 @@
+"""What a seat light shows, as a value.
+
+A light has a mode (``off``, ``on``, ``dim``, ``blink``) and an optional colour for RGB seats.
+A single-colour LED shows the mode and ignores the colour; the colour is still kept in the table
+state so a console with an RGB light (or a hall display) can show it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class LightMode(StrEnum):
+    OFF = "off"
+    ON = "on"
+    DIM = "dim"
+    BLINK = "blink"
+
+
+@dataclass(frozen=True)
+class Light:
+    """One seat light's wanted look. ``color`` is ``#rrggbb`` (lower case) or ``None`` (white)."""
+
+    mode: LightMode = LightMode.OFF
+    color: str | None = None
+
+    def as_dict(self) -> dict[str, str | None]:
+        return {"mode": self.mode.value, "color": self.color}
+
+    def rgb(self) -> tuple[float, float, float]:
+        """The colour as 0..1 floats for an RGB LED; white when no colour was asked for."""
+        if self.color is None:
+            return (1.0, 1.0, 1.0)
+        return tuple(int(self.color[i : i + 2], 16) / 255 for i in (1, 3, 5))  # type: ignore[return-value]
+
+
+LIGHT_OFF = Light()

@@ -1,0 +1,120 @@
+"""A private mosquitto on loopback, for simulated tables, tests and benchmarks.
+
+``mafia-table run --sim`` starts one when nothing listens on the configured loopback port, so a
+laptop with no broker still gets a working table. It listens on 127.0.0.1 only and allows
+anonymous clients (mosquitto 2 refuses them unless told), so it is never a production broker:
+those are configured from ``config/mosquitto/``.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+SEARCH_PATH = "/usr/sbin:/usr/local/sbin:/usr/bin:/usr/local/bin"
+
+
+def find_mosquitto() -> str:
+    """The mosquitto binary (Debian puts it in /usr/sbin, often not on a user's PATH)."""
+    found = shutil.which("mosquitto") or shutil.which("mosquitto", path=SEARCH_PATH)
+    if found is None:
+        raise RuntimeError("mosquitto is not installed (Debian: `apt install mosquitto`)")
+    return found
+
+
+def is_listening(host: str, port: int, timeout: float = 0.2) -> bool:
+    """True when something accepts TCP connections on ``host:port``."""
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class LocalBroker:
+    """One mosquitto process on ``127.0.0.1:port``; ``stop`` and ``start`` again to restart it.
+
+    With ``persistence=True`` retained messages and queued sessions survive a restart (the
+    broker writes its database into ``workdir``), as on a production broker.
+    """
+
+    def __init__(self, port: int | None = None, *, persistence: bool = False,
+                 workdir: Path | None = None, extra_config: str = ""):
+        self.host = "127.0.0.1"
+        self.port = port if port is not None else free_port()
+        self.persistence = persistence
+        self._tmp = None
+        if workdir is None:
+            self._tmp = tempfile.TemporaryDirectory(prefix="mafia-mosquitto-")
+            workdir = Path(self._tmp.name)
+        self.workdir = workdir
+        self.extra_config = extra_config
+        self.log_path = workdir / "mosquitto.log"
+        self._process: subprocess.Popen[bytes] | None = None
+
+    def config_text(self) -> str:
+        lines = [
+            f"listener {self.port} {self.host}",
+            "allow_anonymous true",
+            f"persistence {'true' if self.persistence else 'false'}",
+            f"persistence_location {self.workdir}/",
+            f"log_dest file {self.log_path}",
+            "log_type error",
+            "log_type warning",
+        ]
+        return "\n".join(lines) + "\n" + self.extra_config
+
+    def start(self, timeout: float = 10.0) -> None:
+        """Start mosquitto and return once it accepts connections."""
+        conf = self.workdir / "mosquitto.conf"
+        conf.write_text(self.config_text(), encoding="utf-8")
+        self._process = subprocess.Popen([find_mosquitto(), "-c", str(conf)],
+                                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + timeout
+        while not is_listening(self.host, self.port):
+            if self._process.poll() is not None:
+                assert self._process.stderr is not None
+                err = self._process.stderr.read().decode(errors="replace")
+                raise RuntimeError(f"mosquitto exited with {self._process.returncode}: {err}")
+            if time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(f"mosquitto did not listen on {self.port} within {timeout} s")
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        """Stop mosquitto (SIGTERM, so a persistent broker saves its database) and wait."""
+        if self._process is None:
+            return
+        self._process.terminate()
+        try:
+            self._process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+            self._process.wait()
+        if self._process.stderr:
+            self._process.stderr.close()
+        self._process = None
+
+    def close(self) -> None:
+        """Stop, and remove the working folder if this broker made it."""
+        self.stop()
+        if self._tmp is not None:
+            self._tmp.cleanup()
+
+    def __enter__(self) -> LocalBroker:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

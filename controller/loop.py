@@ -1,0 +1,112 @@
+"""The single event loop that owns the table state.
+
+Adapters run on their own threads (gpiozero's edge callbacks, paho's network thread). They never
+touch the state: they ``submit`` inputs, which is thread-safe and never blocks. The loop thread
+takes whatever has arrived, adds the timer ticks that have come due, orders the batch by input
+time and applies it through the pure core, then performs the effects.
+
+Ordering by input time (not arrival) means a press that was queued behind a slow command is still
+seen at the instant the hand made it; rules decide by those timestamps, not by when the loop got
+round to them.
+"""
+
+from __future__ import annotations
+
+import heapq
+import logging
+import queue
+from collections.abc import Callable, Iterable
+
+from controller.clock import Clock
+from controller.core.effects import Effect, WakeAt
+from controller.core.inputs import Input, Tick
+from controller.core.table import TableState, step
+
+log = logging.getLogger(__name__)
+
+_STOP = object()
+
+
+class EventLoop:
+    """Applies inputs to the core in time order and hands effects to ``perform``.
+
+    ``perform`` is called on the loop thread for every effect except ``WakeAt``, which the loop
+    keeps itself. An exception while applying one input is logged with the input and the state is
+    left as it was before it: one bad input must not stop the table.
+    """
+
+    def __init__(self, state: TableState, *, clock: Clock, perform: Callable[[Effect], None]):
+        self._state = state
+        self._clock = clock
+        self._perform = perform
+        self._inbox: queue.SimpleQueue[object] = queue.SimpleQueue()
+        self._wakes: list[float] = []
+
+    @property
+    def state(self) -> TableState:
+        """The current table state (read it from the loop thread, or after ``run`` returned)."""
+        return self._state
+
+    def submit(self, inp: Input) -> None:
+        """Hand an input to the loop. Thread-safe, never blocks."""
+        self._inbox.put(inp)
+
+    def stop(self) -> None:
+        """Ask ``run`` to return after the inputs already submitted. Thread-safe."""
+        self._inbox.put(_STOP)
+
+    def run(self, start: Iterable[Effect] = ()) -> None:
+        """Perform ``start`` effects, then loop until ``stop``."""
+        self._perform_all(start)
+        while True:
+            batch = self._next_batch()
+            stopping = _STOP in batch
+            inputs = [item for item in batch if item is not _STOP]
+            inputs.extend(self._due_ticks())
+            inputs.sort(key=lambda inp: inp.t)  # type: ignore[attr-defined]
+            for inp in inputs:
+                self.apply(inp)  # type: ignore[arg-type]
+            if stopping:
+                return
+
+    def apply(self, inp: Input) -> None:
+        """Apply one input through the core and perform its effects."""
+        try:
+            self._state, effects = step(self._state, inp)
+        except Exception:
+            log.exception("input %r was not applied (internal error); table state unchanged", inp)
+            return
+        self._perform_all(effects)
+
+    def _perform_all(self, effects: Iterable[Effect]) -> None:
+        for effect in effects:
+            if isinstance(effect, WakeAt):
+                heapq.heappush(self._wakes, effect.t)
+                continue
+            try:
+                self._perform(effect)
+            except Exception:
+                log.exception("effect %r failed", effect)
+
+    def _next_batch(self) -> list[object]:
+        timeout = None
+        if self._wakes:
+            timeout = max(0.0, self._wakes[0] - self._clock.monotonic())
+        try:
+            batch = [self._inbox.get(timeout=timeout)]
+        except queue.Empty:
+            return []
+        while True:
+            try:
+                batch.append(self._inbox.get_nowait())
+            except queue.Empty:
+                return batch
+
+    def _due_ticks(self) -> list[Tick]:
+        now = self._clock.monotonic()
+        ticks = []
+        while self._wakes and self._wakes[0] <= now:
+            t = heapq.heappop(self._wakes)
+            if not ticks or ticks[-1].t != t:
+                ticks.append(Tick(t))
+        return ticks

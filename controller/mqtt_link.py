@@ -1,0 +1,144 @@
+"""The MQTT link: one paho-mqtt 2.x client, run on paho's own network thread.
+
+What it promises:
+
+* Events are published with QoS 1. While the broker is away paho keeps them (in memory, for now)
+  and sends them when the connection is back.
+* Retained documents (``status``, ``state``) are kept here, newest per topic, and published
+  again after every connect, since a broker without persistence forgets them on restart.
+* The last will marks the table ``offline`` if the service dies; a clean stop publishes it too.
+* Subscriptions are made in ``on_connect``, so a reconnect restores them.
+* Callbacks never block and never raise (a raise would kill paho's loop): incoming messages are
+  handed to ``on_message``, which must only queue them.
+"""
+
+from __future__ import annotations
+
+import logging
+import ssl
+import threading
+from collections.abc import Callable
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
+
+from controller.config import BrokerConfig
+
+log = logging.getLogger(__name__)
+
+#: Called with (topic below the prefix, payload, MQTT 5 response topic, correlation data).
+MessageHandler = Callable[[str, bytes, str | None, bytes | None], None]
+
+
+class MqttLink:
+    """A connection to the broker for the topics under ``prefix`` (e.g. ``mafia/table-1/``)."""
+
+    def __init__(
+        self,
+        broker: BrokerConfig,
+        *,
+        prefix: str,
+        client_id: str,
+        subscriptions: list[str],
+        will: bytes,
+        on_message: MessageHandler,
+    ):
+        self._broker = broker
+        self.prefix = prefix
+        self._subscriptions = subscriptions
+        self._on_message_handler = on_message
+        self._retained: dict[str, bytes] = {}
+        self._stopping = False
+        self._lock = threading.Lock()
+        self.connected = threading.Event()
+
+        client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
+                             protocol=mqtt.MQTTv5)
+        client.will_set(prefix + "status", will, qos=1, retain=True)
+        client.reconnect_delay_set(min_delay=1, max_delay=5)
+        if broker.username is not None:
+            password = None
+            if broker.password_file is not None:
+                password = Path(broker.password_file).read_text(encoding="utf-8").strip()
+            client.username_pw_set(broker.username, password)
+        if broker.tls is not None:
+            client.tls_set(ca_certs=broker.tls.ca_file, certfile=broker.tls.cert_file,
+                           keyfile=broker.tls.key_file, tls_version=ssl.PROTOCOL_TLS_CLIENT)
+        client.on_connect = self._on_connect
+        client.on_disconnect = self._on_disconnect
+        client.on_message = self._on_message
+        self._client = client
+
+    def start(self) -> None:
+        """Connect in the background; paho retries until the broker answers."""
+        log.info("connecting to the broker at %s:%d", self._broker.host, self._broker.port)
+        self._client.connect_async(self._broker.host, self._broker.port,
+                                   keepalive=self._broker.keepalive)
+        self._client.loop_start()
+
+    def publish(self, suffix: str, payload: bytes) -> None:
+        """Publish an event-like message (QoS 1, not retained); queued while disconnected."""
+        self._client.publish(self.prefix + suffix, payload, qos=1)
+
+    def retain(self, suffix: str, payload: bytes) -> None:
+        """Publish a retained document now if connected, and again after every reconnect."""
+        with self._lock:
+            self._retained[suffix] = payload
+            if self.connected.is_set():
+                self._client.publish(self.prefix + suffix, payload, qos=1, retain=True)
+
+    def reply(self, topic: str, payload: bytes, correlation: bytes | None) -> None:
+        """Publish a command reply on the full ``topic``, echoing MQTT 5 correlation data."""
+        properties = None
+        if correlation is not None:
+            properties = Properties(PacketTypes.PUBLISH)
+            properties.CorrelationData = correlation
+        self._client.publish(topic, payload, qos=1, properties=properties)
+
+    def stop(self, last_words: bytes, timeout: float = 2.0) -> None:
+        """Publish ``last_words`` on ``status`` (retained), wait for the broker's ack, close."""
+        self._stopping = True
+        info = self._client.publish(self.prefix + "status", last_words, qos=1, retain=True)
+        if self.connected.is_set():
+            try:
+                info.wait_for_publish(timeout)
+            except (RuntimeError, ValueError) as exc:
+                log.warning("offline status not acknowledged: %s", exc)
+        self._client.disconnect()
+        self._client.loop_stop()
+
+    # paho callbacks: run on paho's thread; they must not block or raise.
+
+    def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
+        if reason_code.is_failure:
+            log.error("broker refused the connection: %s", reason_code)
+            return
+        log.info("connected to the broker")
+        client.subscribe([(self.prefix + topic, 1) for topic in self._subscriptions])
+        with self._lock:
+            self.connected.set()
+            for suffix, payload in self._retained.items():
+                client.publish(self.prefix + suffix, payload, qos=1, retain=True)
+
+    def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
+        with self._lock:
+            self.connected.clear()
+        if self._stopping:
+            log.info("disconnected from the broker")
+        else:
+            log.warning("lost the broker (%s); reconnecting", reason_code)
+
+    def _on_message(self, client, userdata, message: mqtt.MQTTMessage) -> None:
+        try:
+            suffix = message.topic.removeprefix(self.prefix)
+            response_topic = getattr(message.properties, "ResponseTopic", None)
+            if response_topic is not None and ("+" in response_topic or "#" in response_topic):
+                log.warning("ignoring response topic with wildcards: %r", response_topic)
+                response_topic = None
+            correlation = getattr(message.properties, "CorrelationData", None)
+            self._on_message_handler(suffix, message.payload, response_topic, correlation)
+        except Exception:
+            log.exception("incoming message on %r dropped", message.topic)

@@ -1,0 +1,162 @@
+"""Seat and judge buttons, seat lights: the GPIO side of the table, on gpiozero.
+
+Buttons are read at pin level (``pin.when_changed(ticks, state)``), not through gpiozero's
+``Button``, because the event must carry the time of the *edge*, and only the pin callback has it.
+Debouncing is done by the core (``controller.core.debounce``) on those timestamps. Lights are
+ordinary gpiozero ``PWMLED`` / ``RGBLED`` devices.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from gpiozero import PWMLED, RGBLED, InputDevice
+from gpiozero.pins import Factory
+from gpiozero.pins.mock import MockFactory, MockPin, MockPWMPin
+
+from controller.config import Config
+from controller.core.buttons import Button, SeatButton
+from controller.core.inputs import ButtonEdge
+from controller.core.lights import Light, LightMode
+
+log = logging.getLogger(__name__)
+
+DIM_LEVEL = 0.15
+BLINK_SECONDS = 0.5
+#: An edge older than this when its callback runs is taken as a clock mix-up, not a real age.
+MAX_EDGE_AGE = 5.0
+
+
+def make_pin_factory(backend: str) -> Factory:
+    """gpiozero's pin factory for ``backend``: ``lgpio`` (a Pi) or ``mock`` (anywhere)."""
+    if backend == "mock":
+        return MockFactory(pin_class=MockPWMPin)
+    try:
+        from gpiozero.pins.lgpio import LGPIOFactory
+    except ImportError as exc:
+        raise RuntimeError(
+            "the lgpio GPIO backend needs the lgpio module: "
+            "`apt install python3-lgpio` or `pip install 'mafia-table[pi]'`"
+        ) from exc
+    return LGPIOFactory()
+
+
+class EdgeButton(InputDevice):
+    """A button reported edge by edge, each with the host monotonic time of the edge itself.
+
+    gpiozero passes the pin factory's ticks of the edge; we turn them into host monotonic seconds
+    by their age (``ticks_diff`` from now), which is right whatever the factory's tick unit is.
+    """
+
+    def __init__(self, pin: int, *, pull_up: bool, now: Callable[[], float],
+                 on_edge: Callable[[bool, float], None], pin_factory: Factory):
+        super().__init__(pin, pull_up=pull_up, pin_factory=pin_factory)
+        self._now = now
+        self._on_edge = on_edge
+        self.pin.edges = "both"
+        self.pin.when_changed = self._changed
+
+    def _changed(self, ticks: float, state: int) -> None:
+        factory = self.pin_factory
+        now = self._now()
+        age = factory.ticks_diff(factory.ticks(), ticks)
+        if not 0 <= age <= MAX_EDGE_AGE:
+            log.warning("pin %s: edge ticks %r are %.3f s from now; using the callback time",
+                        self.pin, ticks, age)
+            age = 0.0
+        self._on_edge(bool(self._state_to_value(state)), now - age)
+
+    def close(self) -> None:
+        if getattr(self, "_pin", None) is not None:
+            self.pin.when_changed = None
+        super().close()
+
+
+class GpioBoard:
+    """Every GPIO part of one table, built from the config's ``[gpio]`` map.
+
+    Edges go to ``submit`` as ``ButtonEdge`` inputs (from gpiozero's callback thread); lights are
+    set with ``show`` (from the loop thread).
+    """
+
+    def __init__(self, config: Config, *, factory: Factory, now: Callable[[], float],
+                 submit: Callable[[ButtonEdge], None]):
+        self._factory = factory
+        self._pull_up = config.gpio.pull_up
+        self._buttons: dict[Button, EdgeButton] = {}
+        self._lights: dict[int, PWMLED | RGBLED] = {}
+        try:
+            for button, pin in config.wired_buttons().items():
+                self._buttons[button] = EdgeButton(
+                    pin, pull_up=self._pull_up, now=now, pin_factory=factory,
+                    on_edge=lambda pressed, t, b=button: submit(ButtonEdge(b, pressed, t)),
+                )
+            for wiring in config.gpio.seat:
+                if wiring.rgb is not None:
+                    self._lights[wiring.seat] = RGBLED(*wiring.rgb, pin_factory=factory)
+                elif wiring.light is not None:
+                    self._lights[wiring.seat] = PWMLED(wiring.light, pin_factory=factory)
+        except Exception:
+            self.close()
+            raise
+
+    def show(self, seat: int, light: Light) -> None:
+        """Make seat ``seat``'s light show ``light`` (a seat with no wired light is skipped)."""
+        device = self._lights.get(seat)
+        if device is None:
+            return
+        if isinstance(device, RGBLED):
+            _show_rgb(device, light)
+        else:
+            _show_mono(device, light)
+
+    def drive(self, button: Button, pressed: bool) -> None:
+        """Simulation only: move a mock button pin as a hand would."""
+        pin = self._buttons[button].pin
+        if not isinstance(pin, MockPin):
+            raise RuntimeError(f"{button} is a real pin; only mock pins can be driven")
+        if pressed == self._pull_up:
+            pin.drive_low()
+        else:
+            pin.drive_high()
+
+    def close(self) -> None:
+        """Turn every light off and release every pin."""
+        for light in self._lights.values():
+            light.off()
+            light.close()
+        for button in self._buttons.values():
+            button.close()
+        self._lights.clear()
+        self._buttons.clear()
+
+    def describe(self) -> str:
+        seats = sorted(b.seat for b in self._buttons if isinstance(b, SeatButton))
+        return (f"{len(seats)} seat buttons, {len(self._buttons) - len(seats)} judge buttons, "
+                f"{len(self._lights)} lights on {type(self._factory).__name__}")
+
+
+def _show_mono(led: PWMLED, light: Light) -> None:
+    match light.mode:
+        case LightMode.OFF:
+            led.off()
+        case LightMode.ON:
+            led.on()
+        case LightMode.DIM:
+            led.value = DIM_LEVEL
+        case LightMode.BLINK:
+            led.blink(on_time=BLINK_SECONDS, off_time=BLINK_SECONDS)
+
+
+def _show_rgb(led: RGBLED, light: Light) -> None:
+    color = light.rgb()
+    match light.mode:
+        case LightMode.OFF:
+            led.off()
+        case LightMode.ON:
+            led.color = color
+        case LightMode.DIM:
+            led.color = tuple(c * DIM_LEVEL for c in color)
+        case LightMode.BLINK:
+            led.blink(on_time=BLINK_SECONDS, off_time=BLINK_SECONDS, on_color=color)
