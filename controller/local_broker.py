@@ -8,6 +8,7 @@ those are configured from ``config/mosquitto/``.
 
 from __future__ import annotations
 
+import getpass
 import shutil
 import socket
 import subprocess
@@ -69,6 +70,8 @@ class LocalBroker:
             "allow_anonymous true",
             f"persistence {'true' if self.persistence else 'false'}",
             f"persistence_location {self.workdir}/",
+            # as root, mosquitto would switch to user "mosquitto", who cannot write our folder
+            f"user {getpass.getuser()}",
             f"log_dest file {self.log_path}",
             "log_type error",
             "log_type warning",

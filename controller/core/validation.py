@@ -1,11 +1,13 @@
 """One wording for validation errors, shared by command replies and config reports."""
 
+import re
+
 
 def describe(message: str) -> str:
     """Turn msgspec's ``Expected `int`, got `str` - at `$.lights[0].seat``` into
     ``lights[0].seat: expected int, got str`` (key path first, as people read it)."""
     text, _, where = message.partition(" - at `")
-    text = text.replace("`", "")
+    text = re.sub(r"field `([^`]*)`", r"field '\1'", text).replace("`", "")
     text = text[:1].lower() + text[1:]
     path = where.rstrip("`").removeprefix("$").removeprefix(".")
     return f"{path}: {text}" if path else text

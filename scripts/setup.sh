@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Set up this checkout on a Debian machine: the Debian packages the controller and its tests use
+# (mosquitto, python3-venv) when missing, and a virtualenv in .venv with the project installed.
+# Safe to run again; it only does what is missing (pip re-checks the project's dependencies).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' || {
+    echo "setup: Python 3.11 or newer is needed (found $(python3 --version 2>&1))" >&2; exit 1; }
+
+missing=()
+command -v mosquitto >/dev/null 2>&1 || [ -x /usr/sbin/mosquitto ] || missing+=(mosquitto)
+command -v mosquitto_sub >/dev/null 2>&1 || missing+=(mosquitto-clients)
+[ -x .venv/bin/python ] || python3 -c 'import ensurepip, venv' 2>/dev/null || missing+=(python3-venv)
+if [ ${#missing[@]} -gt 0 ]; then
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    echo "setup: installing Debian packages: ${missing[*]}" >&2
+    $sudo apt-get update -qq
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+        "${missing[@]}" >/dev/null
+fi
+
+[ -x .venv/bin/python ] || python3 -m venv .venv
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test]"

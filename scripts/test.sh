@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Set up (when needed) and run the whole test suite: lint, then pytest against real parts
+# (a real mosquitto, gpiozero's MockFactory). Extra arguments go to pytest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+.venv/bin/ruff check .
+exec .venv/bin/python -m pytest "$@"

@@ -1,0 +1,114 @@
+"""A test-side MQTT subscriber: a real paho client that records what the broker delivers."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
+
+
+@dataclass(frozen=True)
+class Received:
+    topic: str
+    payload: bytes
+    retain: bool
+    at: float  # time.time() when the message reached this client
+    correlation: bytes | None = None
+
+    def json(self) -> Any:
+        return json.loads(self.payload)
+
+
+class Subscriber:
+    """Connects to the broker, subscribes to ``topics`` and keeps every message in order."""
+
+    def __init__(self, port: int, topics: list[str], *, client_id: str = "",
+                 protocol: int = mqtt.MQTTv5, persistent: bool = False):
+        """``persistent``: keep the session (subscriptions, queued QoS 1 messages) on the
+        broker across disconnects, so nothing published while we are away is missed."""
+        self.messages: list[Received] = []
+        self._arrived = threading.Condition()
+        self._subscribed = threading.Event()
+        self._topics = topics
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
+                                  protocol=protocol)
+        self.client.on_connect = self._on_connect
+        self.client.on_subscribe = lambda *a: self._subscribed.set()
+        self.client.on_message = self._on_message
+        self.client.reconnect_delay_set(1, 2)
+        properties = None
+        if persistent:
+            properties = Properties(PacketTypes.CONNECT)
+            properties.SessionExpiryInterval = 600
+        self.client.connect("127.0.0.1", port, clean_start=not persistent, properties=properties)
+        self.client.loop_start()
+        if not self._subscribed.wait(10):
+            raise TimeoutError("test subscriber did not subscribe")
+
+    def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
+        client.subscribe([(t, 1) for t in self._topics])
+
+    def _on_message(self, client, userdata, message) -> None:
+        correlation = getattr(message.properties, "CorrelationData", None)
+        with self._arrived:
+            self.messages.append(Received(message.topic, message.payload, bool(message.retain),
+                                          time.time(), correlation))
+            self._arrived.notify_all()
+
+    def wait_for(self, predicate: Callable[[Received], bool], *, count: int = 1,
+                 timeout: float = 10.0) -> list[Received]:
+        """Block until ``count`` received messages satisfy ``predicate``; return them."""
+        deadline = time.monotonic() + timeout
+        with self._arrived:
+            while True:
+                found = [m for m in self.messages if predicate(m)]
+                if len(found) >= count:
+                    return found
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    topics = [m.topic for m in self.messages]
+                    raise TimeoutError(f"wanted {count}, got {len(found)}; saw {topics}")
+                self._arrived.wait(remaining)
+
+    def matching(self, predicate: Callable[[Received], bool]) -> list[Received]:
+        with self._arrived:
+            return [m for m in self.messages if predicate(m)]
+
+    def publish(self, topic: str, payload: bytes | str, *, response_topic: str | None = None,
+                correlation: bytes | None = None) -> None:
+        properties = None
+        if response_topic is not None or correlation is not None:
+            properties = Properties(PacketTypes.PUBLISH)
+            if response_topic is not None:
+                properties.ResponseTopic = response_topic
+            if correlation is not None:
+                properties.CorrelationData = correlation
+        self.client.publish(topic, payload, qos=1, properties=properties).wait_for_publish(5)
+
+    def close(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+
+def on_topic(topic: str) -> Callable[[Received], bool]:
+    return lambda m: m.topic == topic
+
+
+def with_json(topic: str, **fields: Any) -> Callable[[Received], bool]:
+    """Messages on ``topic`` whose JSON payload has all of ``fields``."""
+
+    def match(m: Received) -> bool:
+        if m.topic != topic:
+            return False
+        doc = m.json()
+        return all(doc.get(k) == v for k, v in fields.items())
+
+    return match

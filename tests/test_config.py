@@ -1,0 +1,137 @@
+"""Config checking: every kind of mistake is named by its key path, and nothing half-loads."""
+
+from __future__ import annotations
+
+import pytest
+
+from controller import cli, config
+from tests.conftest import EXAMPLE_CONFIG, write_config
+
+BASE = """
+table = "t1"
+seats = 10
+[backends]
+gpio = "mock"
+"""
+
+
+def problems_of(tmp_path, body: str, overrides: config.Overrides | None = None) -> list[str]:
+    with pytest.raises(config.ConfigError) as caught:
+        config.load(write_config(tmp_path, body), overrides)
+    return caught.value.problems
+
+
+def test_the_example_config_is_valid():
+    cfg = config.load(EXAMPLE_CONFIG)
+    assert (cfg.table, cfg.seats, cfg.backends.gpio) == ("table-1", 10, "lgpio")
+    assert len(cfg.wired_buttons()) == 13
+
+
+def test_command_line_overrides_win_over_the_file(tmp_path):
+    cfg = config.load(write_config(tmp_path, BASE),
+                      config.Overrides(table="hall-2", broker="10.1.2.3:1999", simulated=True))
+    assert (cfg.table, cfg.broker.host, cfg.broker.port, cfg.backends.gpio) == (
+        "hall-2", "10.1.2.3", 1999, "mock")
+
+
+@pytest.mark.parametrize(("body", "expected"), [
+    (BASE + "colour = 1\n", "object contains unknown field 'colour'"),
+    (BASE + "[gpio]\ndebounce = 5\n", "gpio: object contains unknown field 'debounce'"),
+    (BASE.replace("seats = 10", 'seats = "ten"'), "seats: expected int, got str"),
+    (BASE.replace("seats = 10", "seats = 3"), "seats: expected int >= 4"),
+    (BASE.replace("seats = 10", "seats = 25"), "seats: expected int <= 24"),
+    (BASE.replace('"t1"', '"table/1"'), "table: expected str matching regex"),
+    (BASE.replace('gpio = "mock"', 'gpio = "rpigpio"'), "backends.gpio: invalid enum value"),
+    (BASE + "[broker]\nport = 70000\n", "broker.port: expected int <= 65535"),
+    (BASE + "[gpio]\ndebounce_ms = -1\n", "gpio.debounce_ms: expected float >= 0.0"),
+    (BASE + "[[gpio.seat]]\nseat = 1\nbutton = 40\n", "gpio.seat[0].button: expected int <= 27"),
+    (BASE + "[[gpio.seat]]\nseat = 1\nrgb = [1, 2]\n",
+     "gpio.seat[0].rgb: expected array of length >= 3"),
+    (BASE.replace("seats = 10", ""), "object missing required field 'seats'"),
+])
+def test_shape_mistakes_name_the_key(tmp_path, body, expected):
+    [problem] = problems_of(tmp_path, body)
+    assert expected in problem
+
+
+def test_a_seat_beyond_the_table_is_refused(tmp_path):
+    assert problems_of(tmp_path, BASE + "[[gpio.seat]]\nseat = 11\nbutton = 4\n") == [
+        "gpio.seat[0].seat: no seat 11 at this table (seats = 10)"]
+
+
+def test_a_seat_wired_twice_is_refused(tmp_path):
+    body = BASE + "[[gpio.seat]]\nseat = 2\nbutton = 4\n[[gpio.seat]]\nseat = 2\nbutton = 5\n"
+    assert problems_of(tmp_path, body) == [
+        "gpio.seat[1].seat: seat 2 is already wired by gpio.seat[0]"]
+
+
+def test_one_pin_used_twice_is_refused_with_both_places(tmp_path):
+    body = BASE + ("[gpio.judge]\nconfirm = 18\n"
+                   "[[gpio.seat]]\nseat = 1\nbutton = 4\nlight = 18\n"
+                   "[[gpio.seat]]\nseat = 2\nbutton = 5\nrgb = [6, 4, 7]\n")
+    assert problems_of(tmp_path, body) == [
+        "gpio.seat[1].rgb[1]: pin 4 is already used by gpio.seat[0].button",
+        "gpio.judge.confirm: pin 18 is already used by gpio.seat[0].light",
+    ]
+
+
+def test_a_light_and_an_rgb_light_on_one_seat_is_refused(tmp_path):
+    body = BASE + "[[gpio.seat]]\nseat = 1\nlight = 5\nrgb = [6, 7, 8]\n"
+    assert problems_of(tmp_path, body) == [
+        "gpio.seat[0]: give either light (one LED) or rgb (three pins), not both"]
+
+
+def test_missing_files_are_refused_with_their_resolved_path(tmp_path):
+    body = BASE + ('[broker]\nusername = "t1"\npassword_file = "t1.pass"\n'
+                   '[broker.tls]\nca_file = "ca.crt"\n')
+    assert problems_of(tmp_path, body) == [
+        f"broker.password_file: file not found: {tmp_path / 't1.pass'}",
+        f"broker.tls.ca_file: file not found: {tmp_path / 'ca.crt'}",
+    ]
+
+
+def test_present_files_are_resolved_relative_to_the_config(tmp_path):
+    (tmp_path / "t1.pass").write_text("secret\n")
+    (tmp_path / "ca.crt").write_text("-----\n")
+    cfg = config.load(write_config(tmp_path, BASE + (
+        '[broker]\nusername = "t1"\npassword_file = "t1.pass"\n'
+        '[broker.tls]\nca_file = "ca.crt"\n')))
+    assert cfg.broker.password_file == str(tmp_path / "t1.pass")
+    assert cfg.broker.tls.ca_file == str(tmp_path / "ca.crt")
+
+
+def test_a_password_file_without_a_user_and_a_cert_without_a_key_are_refused(tmp_path):
+    for name in ("p", "ca", "cert"):
+        (tmp_path / name).write_text("x")
+    body = BASE + ('[broker]\npassword_file = "p"\n'
+                   '[broker.tls]\nca_file = "ca"\ncert_file = "cert"\n')
+    assert problems_of(tmp_path, body) == [
+        "broker.password_file: set broker.username too",
+        "broker.tls: give cert_file and key_file together",
+    ]
+
+
+def test_a_missing_file_and_bad_toml_are_reported(tmp_path):
+    with pytest.raises(config.ConfigError, match="file not found"):
+        config.load(tmp_path / "nope.toml")
+    assert problems_of(tmp_path, "table = \n")[0].startswith("not valid TOML:")
+
+
+def test_a_bad_broker_override_is_refused(tmp_path):
+    assert problems_of(tmp_path, BASE, config.Overrides(broker="localhost")) == [
+        "--broker: expected HOST:PORT, got 'localhost'"]
+
+
+def test_check_config_command_reports_ok_and_mistakes(tmp_path, capsys):
+    assert cli.main(["check-config", str(EXAMPLE_CONFIG)]) == 0
+    assert "ok (table table-1, 10 seats, 13 GPIO buttons" in capsys.readouterr().out
+    bad = write_config(tmp_path, BASE + "[[gpio.seat]]\nseat = 99\n")
+    assert cli.main(["check-config", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert f"config error in {bad}:" in err and "gpio.seat[0].seat: no seat 99" in err
+
+
+def test_run_refuses_a_bad_config_before_starting_anything(tmp_path, capsys):
+    bad = write_config(tmp_path, BASE.replace("seats = 10", "seats = 2"))
+    assert cli.main(["run", "--config", str(bad)]) == 2
+    assert "seats: expected int >= 4" in capsys.readouterr().err

@@ -1,0 +1,112 @@
+"""The GPIO board on gpiozero's own MockFactory (with MockPWMPin for the PWM/RGB lights)."""
+
+from __future__ import annotations
+
+import queue
+import time
+
+import pytest
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from controller import config
+from controller.core.buttons import JudgeButton, SeatButton
+from controller.core.inputs import ButtonEdge
+from controller.core.lights import Light, LightMode
+from hardware.gpio import DIM_LEVEL, GpioBoard
+from tests.conftest import SMALL_TABLE, write_config
+
+
+@pytest.fixture
+def factory():
+    factory = MockFactory(pin_class=MockPWMPin)
+    yield factory
+    factory.reset()
+    factory.close()
+
+
+@pytest.fixture
+def board(tmp_path, factory):
+    cfg = config.load(write_config(tmp_path, SMALL_TABLE.format(port=1883)))
+    edges: queue.SimpleQueue[ButtonEdge] = queue.SimpleQueue()
+    board = GpioBoard(cfg, factory=factory, now=time.monotonic, submit=edges.put)
+    board.edges = edges
+    yield board
+    board.close()
+
+
+def test_a_press_carries_the_time_of_the_pin_edge(board, factory):
+    pin = factory.pin(4)
+    pin.drive_low()  # pull-up wiring: pressed = low
+    edge = board.edges.get(timeout=1)
+    assert (edge.button, edge.pressed) == (SeatButton(1), True)
+    # MockPin records the monotonic time of the change; the edge must carry that, not "now"
+    assert abs(edge.t - pin._last_change) < 0.001
+    pin.drive_high()
+    assert board.edges.get(timeout=1).pressed is False
+
+
+def test_judge_buttons_are_read_too(board, factory):
+    factory.pin(10).drive_low()
+    assert board.edges.get(timeout=1).button == JudgeButton("reject")
+
+
+def test_pull_down_wiring_reads_high_as_pressed(tmp_path, factory):
+    cfg = config.load(write_config(tmp_path, SMALL_TABLE.format(port=1883).replace(
+        "debounce_ms = 20", "debounce_ms = 20\n    pull_up = false")))
+    edges: queue.SimpleQueue[ButtonEdge] = queue.SimpleQueue()
+    board = GpioBoard(cfg, factory=factory, now=time.monotonic, submit=edges.put)
+    try:
+        factory.pin(4).drive_high()
+        assert edges.get(timeout=1).pressed is True
+    finally:
+        board.close()
+
+
+def test_a_simulated_press_drives_the_mock_pin_through_the_real_callback(board, factory):
+    board.drive(SeatButton(3), True)
+    assert factory.pin(27).state == 0
+    edge = board.edges.get(timeout=1)
+    assert (edge.button, edge.pressed) == (SeatButton(3), True)
+
+
+def test_mono_light_modes_set_the_pwm_pin(board, factory):
+    pin = factory.pin(18)
+    board.show(1, Light(LightMode.ON))
+    assert pin.state == 1
+    board.show(1, Light(LightMode.DIM))
+    assert pin.state == pytest.approx(DIM_LEVEL)
+    board.show(1, Light(LightMode.OFF))
+    assert pin.state == 0
+
+
+def test_blink_toggles_the_pin_until_told_otherwise(board, factory):
+    pin = factory.pin(18)
+    pin.clear_states()
+    board.show(1, Light(LightMode.BLINK))
+    deadline = time.monotonic() + 3
+    while sum(1 for s in pin.states if s.state == 0) < 1 or len(pin.states) < 3:
+        assert time.monotonic() < deadline, f"no blinking seen: {pin.states}"
+        time.sleep(0.05)
+    board.show(1, Light(LightMode.ON))
+    assert pin.state == 1
+
+
+def test_rgb_light_shows_the_colour(board, factory):
+    red, green, blue = (factory.pin(n) for n in (22, 23, 24))
+    board.show(2, Light(LightMode.ON, "#ff8000"))
+    assert (red.state, green.state, blue.state) == pytest.approx((1.0, 0x80 / 255, 0.0))
+    board.show(2, Light(LightMode.DIM))  # no colour: dim white
+    assert (red.state, green.state, blue.state) == pytest.approx((DIM_LEVEL,) * 3)
+
+
+def test_a_seat_without_a_light_is_skipped(board, factory):
+    board.show(5, Light(LightMode.ON))  # seat 5 has no GPIO light: nothing to drive, no error
+    assert [factory.pin(n).state for n in (18, 22, 23, 24, 25)] == [0, 0, 0, 0, 0]
+
+
+def test_close_turns_every_light_off_and_frees_the_pins(board, factory):
+    board.show(1, Light(LightMode.ON))
+    board.show(2, Light(LightMode.ON, "#00ff00"))
+    board.close()
+    assert [factory.pin(n).state for n in (18, 22, 23, 24)] == [0, 0, 0, 0]
+    assert factory.pin(4).when_changed is None

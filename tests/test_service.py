@@ -1,0 +1,208 @@
+"""The whole service in-process, against a real mosquitto and gpiozero's mock pins."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from datetime import datetime
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from controller.core.commands import parse_light
+from controller.core.lights import Light, LightMode
+from controller.local_broker import LocalBroker
+from controller.service import Service
+from tests.conftest import make_table_config
+from tests.mqtt_helpers import Subscriber, on_topic, with_json
+from tests.test_table import payloads
+
+
+def epoch(ts: str) -> float:
+    return datetime.fromisoformat(ts.replace("Z", "+00:00")).timestamp()
+
+
+class Running:
+    """A service with its loop on a thread; ``close`` stops it and waits."""
+
+    def __init__(self, config, *, start_loop: bool = True):
+        self.service = Service(config, boot_id="boot1")
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.service.start()
+        if start_loop:
+            self.thread.start()
+
+    def _run(self) -> None:
+        self.service.run_loop()
+
+    def pin(self, number: int):
+        return self.service.factory.pin(number)
+
+    def close(self) -> None:
+        if self.thread.is_alive():
+            self.service.stop()
+            self.thread.join(10)
+        self.service.shutdown()
+
+
+@pytest.fixture
+def running(table_config):
+    run = Running(table_config)
+    yield run
+    run.close()
+
+
+def online(sub: Subscriber, count: int = 1) -> None:
+    sub.wait_for(with_json("mafia/t1/status", state="online"), count=count)
+
+
+def test_a_press_is_one_event_stamped_with_the_edge_time_not_the_processing_time(
+        table_config, subscriber):
+    run = Running(table_config, start_loop=False)  # the loop is "busy": nothing is applied yet
+    try:
+        online(subscriber)
+        pressed_at = time.time()
+        run.pin(4).drive_low()
+        time.sleep(0.3)  # the press waits in the loop's inbox for 300 ms
+        run.thread.start()
+        [event] = subscriber.wait_for(on_topic("mafia/t1/event/seat/press"))
+        doc = event.json()
+        assert doc["seat"] == 1 and doc["v"] == 1 and doc["seq"] == 1 and doc["id"] == "boot1-1"
+        assert abs(epoch(doc["ts"]) - pressed_at) < 0.005
+        assert event.at - pressed_at >= 0.3
+        run.pin(4).drive_high()
+        subscriber.wait_for(on_topic("mafia/t1/event/seat/release"))
+        assert len(subscriber.matching(on_topic("mafia/t1/event/seat/press"))) == 1
+    finally:
+        run.close()
+
+
+def test_status_and_state_are_retained_for_late_subscribers(running, broker, subscriber):
+    online(subscriber)
+    late = Subscriber(broker.port, ["mafia/#"])
+    try:
+        [status] = late.wait_for(with_json("mafia/t1/status", state="online"))
+        [state] = late.wait_for(on_topic("mafia/t1/state"))
+        assert status.retain and state.retain
+        assert status.json()["boot_id"] == "boot1"
+        assert [s["seat"] for s in state.json()["seats"]] == [1, 2, 3, 4, 5, 6]
+    finally:
+        late.close()
+
+
+def test_cmd_light_drives_the_pins_and_updates_the_retained_state(running, subscriber):
+    online(subscriber)
+    subscriber.publish("mafia/t1/cmd/light", json.dumps({"id": "L1", "lights": [
+        {"seat": 1, "mode": "on"}, {"seat": 2, "mode": "on", "color": "#0000ff"}]}))
+    [reply] = subscriber.wait_for(with_json("mafia/t1/reply/light", id="L1"))
+    assert reply.json()["ok"] is True and reply.json()["error"] is None
+    assert running.pin(18).state == 1
+    assert [running.pin(n).state for n in (22, 23, 24)] == [0, 0, 1]
+    state = subscriber.wait_for(on_topic("mafia/t1/state"), count=2)[-1].json()
+    assert state["seats"][0]["light"] == {"mode": "on", "color": None}
+    assert state["seats"][1]["light"] == {"mode": "on", "color": "#0000ff"}
+
+
+def test_replies_honour_the_mqtt5_response_topic_and_correlation_data(running, broker):
+    sub = Subscriber(broker.port, ["mafia/#", "core/#"])
+    try:
+        online(sub)
+        sub.publish("mafia/t1/cmd/light", '{"id": "r", "lights": [{"seat": 9, "mode": "on"}]}',
+                    response_topic="core/replies/7", correlation=b"\x00\x07")
+        [reply] = sub.wait_for(on_topic("core/replies/7"))
+        assert reply.correlation == b"\x00\x07"
+        assert reply.json()["ok"] is False and "no seat 9" in reply.json()["error"]
+    finally:
+        sub.close()
+
+
+bad_light_payloads = payloads.filter(lambda p: parse_light(p, 6).value is None)
+
+
+@settings(max_examples=4, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(batch=st.lists(bad_light_payloads, min_size=60, max_size=60))
+def test_a_flood_of_malformed_commands_gets_error_replies_and_changes_nothing(
+        running, subscriber, batch):
+    online(subscriber)
+    before = running.service.loop.state.lights
+    first = len(subscriber.matching(on_topic("mafia/t1/reply/light")))
+    for payload in batch:
+        subscriber.client.publish("mafia/t1/cmd/light", payload, qos=1)
+    replies = subscriber.wait_for(on_topic("mafia/t1/reply/light"), count=first + len(batch))
+    assert [r.json() for r in replies[first:] if r.json()["ok"]] == []
+    assert running.service.loop.state.lights == before
+    # ...and the service still works
+    alive = f"alive-{first}"
+    subscriber.publish("mafia/t1/cmd/light", json.dumps(
+        {"id": alive, "lights": [{"seat": 3, "mode": "off"}]}))
+    subscriber.wait_for(with_json("mafia/t1/reply/light", id=alive, ok=True))
+
+
+def test_sim_topics_press_through_the_real_pin_path(running, subscriber):
+    online(subscriber)
+    subscriber.publish("mafia/t1/sim/press", '{"judge": "confirm"}')
+    [event] = subscriber.wait_for(on_topic("mafia/t1/event/judge/press"))
+    assert event.json()["button"] == "confirm"
+    assert running.pin(9).state == 0  # the mock pin itself moved
+    subscriber.publish("mafia/t1/sim/press", '{"seat": 5}')
+    [reply] = subscriber.wait_for(with_json("mafia/t1/reply/sim/press", ok=False))
+    assert reply.json()["error"] == "seat 5 has no GPIO button on this table"
+
+
+def test_a_clean_stop_publishes_offline_and_turns_the_lights_off(table_config, subscriber):
+    run = Running(table_config)
+    online(subscriber)
+    subscriber.publish("mafia/t1/cmd/light", '{"id": "a", "lights": [{"seat": 1, "mode": "on"}]}')
+    subscriber.wait_for(with_json("mafia/t1/reply/light", id="a"))
+    assert run.pin(18).state == 1
+    run.close()
+    [offline] = subscriber.wait_for(with_json("mafia/t1/status", state="offline"))
+    assert offline.json()["boot_id"] == "boot1"
+    assert run.pin(18).state == 0
+
+
+def test_after_a_broker_restart_status_and_state_come_back(table_config, broker, subscriber):
+    run = Running(table_config)
+    try:
+        online(subscriber)
+        subscriber.publish("mafia/t1/cmd/light",
+                           '{"id": "x", "lights": [{"seat": 2, "mode": "blink"}]}')
+        subscriber.wait_for(with_json("mafia/t1/reply/light", id="x"))
+        broker.stop()  # no persistence: the broker forgets every retained message
+        broker.start()
+        fresh = Subscriber(broker.port, ["mafia/#"])
+        try:
+            fresh.wait_for(with_json("mafia/t1/status", state="online"), timeout=15)
+            [state] = fresh.wait_for(on_topic("mafia/t1/state"))
+            assert state.json()["seats"][1]["light"] == {"mode": "blink", "color": None}
+        finally:
+            fresh.close()
+        assert run.service.loop.state.light(2) == Light(LightMode.BLINK)
+    finally:
+        run.close()
+
+
+def test_presses_made_while_the_broker_is_down_are_delivered_when_it_is_back(tmp_path):
+    with LocalBroker(persistence=True, workdir=tmp_path) as broker:
+        # a persistent broker keeps the subscriber's session, so nothing races its reconnect
+        sub = Subscriber(broker.port, ["mafia/t1/event/#", "mafia/t1/status"],
+                         client_id="persistent-sub", persistent=True)
+        run = Running(make_table_config(tmp_path, broker.port))
+        try:
+            online(sub)
+            broker.stop()
+            for _ in range(3):
+                run.pin(4).drive_low()
+                run.pin(4).drive_high()
+                time.sleep(0.03)  # longer than the 20 ms debounce: three distinct presses
+            broker.start()
+            online(sub, count=2)  # the service is back and said so
+            presses = sub.wait_for(on_topic("mafia/t1/event/seat/press"), count=3)
+            releases = sub.wait_for(on_topic("mafia/t1/event/seat/release"), count=3)
+            seqs = sorted(m.json()["seq"] for m in presses + releases)
+            assert seqs == [1, 2, 3, 4, 5, 6]
+        finally:
+            run.close()
+            sub.close()
