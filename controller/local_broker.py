@@ -68,6 +68,7 @@ class LocalBroker:
         lines = [
             f"listener {self.port} {self.host}",
             "allow_anonymous true",
+            "set_tcp_nodelay true",
             f"persistence {'true' if self.persistence else 'false'}",
             f"persistence_location {self.workdir}/",
             # as root, mosquitto would switch to user "mosquitto", who cannot write our folder

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import subprocess
 import sys
@@ -14,9 +15,10 @@ from tests.conftest import EXAMPLE_CONFIG, SMALL_TABLE, write_config
 from tests.mqtt_helpers import Subscriber, with_json
 
 
-def start_service(*args: str) -> subprocess.Popen[str]:
+def start_service(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, "-m", "controller.cli", "run", *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            env=None if env is None else {**os.environ, **env})
 
 
 def finish(process: subprocess.Popen[str]) -> tuple[int, str]:
@@ -52,13 +54,26 @@ def test_a_stop_signal_publishes_offline_and_exits_0(config_file, broker, subscr
     code, out = finish(process)
     assert code == 0, out
     subscriber.wait_for(with_json("mafia/t1/status", state="offline"))
-    assert "table t1 stopped" in out
+    assert "INFO controller.service: table t1 stopped" in out
     late = Subscriber(broker.port, ["mafia/t1/status"])  # offline is retained for newcomers
     try:
         [status] = late.wait_for(lambda m: m.topic == "mafia/t1/status")
         assert status.retain and status.json()["state"] == "offline"
     finally:
         late.close()
+
+
+def test_under_systemd_log_lines_carry_journald_priorities(config_file, subscriber):
+    process = start_service("--config", str(config_file), env={"JOURNAL_STREAM": "8:1234"})
+    subscriber.wait_for(with_json("mafia/t1/status", state="online"))
+    subscriber.publish("mafia/t1/cmd/light", "{}")
+    subscriber.wait_for(lambda m: m.topic == "mafia/t1/reply/light")
+    process.terminate()
+    code, out = finish(process)
+    assert code == 0, out
+    assert "<6>controller.service: table t1 stopped" in out.splitlines()
+    assert any(line.startswith("<4>controller.service: command light (id None) refused")
+               for line in out.splitlines())
 
 
 def test_run_sim_starts_a_private_broker_when_none_listens():

@@ -163,7 +163,8 @@ def test_a_clean_stop_publishes_offline_and_turns_the_lights_off(table_config, s
     assert run.pin(18).state == 0
 
 
-def test_after_a_broker_restart_status_and_state_come_back(table_config, broker, subscriber):
+def test_after_a_broker_restart_status_state_and_commands_come_back(
+        table_config, broker, subscriber):
     run = Running(table_config)
     try:
         online(subscriber)
@@ -177,6 +178,11 @@ def test_after_a_broker_restart_status_and_state_come_back(table_config, broker,
             fresh.wait_for(with_json("mafia/t1/status", state="online"), timeout=15)
             [state] = fresh.wait_for(on_topic("mafia/t1/state"))
             assert state.json()["seats"][1]["light"] == {"mode": "blink", "color": None}
+            # the command subscription came back with the connection
+            fresh.publish("mafia/t1/cmd/light",
+                          '{"id": "y", "lights": [{"seat": 1, "mode": "on"}]}')
+            fresh.wait_for(with_json("mafia/t1/reply/light", id="y", ok=True))
+            assert run.pin(18).state == 1
         finally:
             fresh.close()
         assert run.service.loop.state.light(2) == Light(LightMode.BLINK)
