@@ -23,6 +23,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -181,7 +182,8 @@ def main() -> None:
     parser.add_argument("--idle", type=float, default=30.0)
     parser.add_argument("--starts", type=int, default=5)
     args = parser.parse_args()
-    with LocalBroker() as broker:
+    with tempfile.TemporaryDirectory() as state, LocalBroker() as broker:
+        os.environ["XDG_STATE_HOME"] = state  # a fresh journal, for this process and children
         bench_latency(broker.port, args.presses, args.bursts)
         bench_startup(broker.port, args.starts)
         bench_idle(broker.port, args.idle)

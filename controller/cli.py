@@ -2,6 +2,7 @@
 
     mafia-table run --config FILE [--sim] [--broker HOST:PORT] [--table ID] [-v]
     mafia-table check-config FILE
+    mafia-table asyncapi
 
 Exit codes: 0 clean stop (SIGTERM / Ctrl-C) or a good config, 2 bad arguments or config,
 1 a failure while running.
@@ -63,6 +64,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = sub.add_parser("check-config", help="check a config file and exit")
     check.add_argument("file", metavar="FILE")
+
+    sub.add_parser("asyncapi", help="print the AsyncAPI document of the MQTT API")
     return parser
 
 
@@ -70,6 +73,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "check-config":
         return _check_config(args.file)
+    if args.command == "asyncapi":
+        from controller.asyncapi import render
+
+        sys.stdout.write(render())
+        return 0
     return _run(args)
 
 
@@ -85,13 +93,13 @@ def _check_config(path: str) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    setup_logging(args.verbose)
     overrides = config.Overrides(table=args.table, broker=args.broker, simulated=args.sim)
     try:
         cfg = config.load(args.config, overrides)
     except config.ConfigError as exc:
         print(exc.report(), file=sys.stderr)
         return 2
+    setup_logging(args.verbose)
 
     from controller.service import Service  # after the config is known good: imports gpiozero
 

@@ -9,6 +9,7 @@ half-configured.
 
 from __future__ import annotations
 
+import os
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -63,6 +64,12 @@ class GpioConfig(_Section):
     seat: list[SeatWiring] = msgspec.field(default_factory=list)
 
 
+class StoreConfig(_Section):
+    path: str | None = None
+    outbox_limit: Annotated[int, msgspec.Meta(ge=1)] = 10_000
+    keep: Annotated[int, msgspec.Meta(ge=0)] = 20_000
+
+
 class Backends(_Section):
     gpio: Literal["lgpio", "mock"] = "lgpio"
 
@@ -73,6 +80,18 @@ class Config(_Section):
     broker: BrokerConfig = msgspec.field(default_factory=BrokerConfig)
     backends: Backends = msgspec.field(default_factory=Backends)
     gpio: GpioConfig = msgspec.field(default_factory=GpioConfig)
+    store: StoreConfig = msgspec.field(default_factory=StoreConfig)
+
+    def store_path(self) -> Path:
+        """The journal file: ``store.path``, else ``$STATE_DIRECTORY`` (systemd's
+        ``StateDirectory=``), else ``$XDG_STATE_HOME`` or ``~/.local/state``, under
+        ``mafia-table/<table>.db``."""
+        if self.store.path is not None:
+            return Path(self.store.path)
+        if os.environ.get("STATE_DIRECTORY"):
+            return Path(os.environ["STATE_DIRECTORY"]) / f"{self.table}.db"
+        state_home = os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state"
+        return Path(state_home) / "mafia-table" / f"{self.table}.db"
 
     def wired_buttons(self) -> dict[Button, int]:
         """Every button that has a pin, with its BCM pin number."""
@@ -217,4 +236,5 @@ def _resolve_paths(config: Config, base: Path) -> Config:
     broker = msgspec.structs.replace(
         broker, password_file=resolved(broker.password_file), tls=tls
     )
-    return msgspec.structs.replace(config, broker=broker)
+    store = msgspec.structs.replace(config.store, path=resolved(config.store.path))
+    return msgspec.structs.replace(config, broker=broker, store=store)

@@ -1,7 +1,8 @@
 """The single event loop that owns the table state.
 
 Adapters run on their own threads (gpiozero's edge callbacks, paho's network thread). They never
-touch the state: they ``submit`` inputs, which is thread-safe and never blocks. The loop thread
+touch the state: they ``submit`` inputs (or ``call_soon`` shell work), which is thread-safe and
+never blocks. The loop thread
 takes whatever has arrived, adds the timer ticks that have come due, orders the batch by input
 time and applies it through the pure core, then performs the effects.
 
@@ -51,6 +52,14 @@ class EventLoop:
         """Hand an input to the loop. Thread-safe, never blocks."""
         self._inbox.put(inp)
 
+    def call_soon(self, fn: Callable[[], object]) -> None:
+        """Run ``fn`` on the loop thread before the next inputs. Thread-safe, never blocks.
+
+        For shell work that must touch what the loop thread owns (the store), such as the
+        broker's acknowledgements arriving on paho's thread.
+        """
+        self._inbox.put(fn)
+
     def stop(self) -> None:
         """Ask ``run`` to return after the inputs already submitted. Thread-safe."""
         self._inbox.put(_STOP)
@@ -61,7 +70,9 @@ class EventLoop:
         while True:
             batch = self._next_batch()
             stopping = _STOP in batch
-            inputs = [item for item in batch if item is not _STOP]
+            for fn in [item for item in batch if callable(item)]:
+                self._run_call(fn)
+            inputs = [item for item in batch if item is not _STOP and not callable(item)]
             inputs.extend(self._due_ticks())
             inputs.sort(key=lambda inp: inp.t)  # type: ignore[attr-defined]
             for inp in inputs:
@@ -87,6 +98,12 @@ class EventLoop:
                 self._perform(effect)
             except Exception:
                 log.exception("effect %r failed", effect)
+
+    def _run_call(self, fn: Callable[[], object]) -> None:
+        try:
+            fn()
+        except Exception:
+            log.exception("call %r failed", fn)
 
     def _next_batch(self) -> list[object]:
         timeout = None

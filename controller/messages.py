@@ -1,9 +1,10 @@
-"""The JSON documents the controller publishes, built in one place.
+"""The JSON documents the controller publishes, built in one place through ``controller.api``.
 
 Every payload carries ``v`` (the schema major version) and ``ts`` (UTC ISO-8601 to the ms).
-Events also carry ``id`` and ``seq``: ``seq`` counts this boot's events from 1 so a consumer can
-see a gap; ``id`` is ``<boot id>-<seq>``, unique across restarts and the same on every redelivery
-of one event, so a consumer drops duplicates by it.
+Events also carry ``seq`` (this table's event counter, kept across restarts by the store) and
+``id`` (``<store id>-<seq>``, the same on every redelivery, so consumers drop duplicates by it).
+Each document is built as its ``controller.api`` type, so what goes out is what the AsyncAPI
+document describes.
 """
 
 from __future__ import annotations
@@ -12,45 +13,50 @@ from typing import Any
 
 import msgspec
 
-from controller import __version__
+from controller import __version__, api
 from controller.clock import Clock
 from controller.core.effects import Emit, Reply
-
-SCHEMA_VERSION = 1
 
 _encoder = msgspec.json.Encoder()
 
 
 class MessageFactory:
-    """Stamps and encodes payloads for one boot of the service (owned by the loop thread)."""
+    """Stamps and encodes payloads for one boot of the service (used on the loop thread)."""
 
-    def __init__(self, *, boot_id: str, clock: Clock):
+    def __init__(self, *, boot_id: str, store_id: str, gpio: str, clock: Clock):
         self.boot_id = boot_id
+        self.store_id = store_id
+        self._gpio = gpio
         self._clock = clock
-        self._seq = 0
 
-    def _doc(self, t: float, body: dict[str, Any]) -> bytes:
-        return _encoder.encode({"v": SCHEMA_VERSION, "ts": self._clock.utc_iso(t), **body})
+    def _now(self) -> str:
+        return self._clock.utc_iso(self._clock.monotonic())
 
-    def event(self, emit: Emit) -> bytes:
+    def event(self, emit: Emit, seq: int) -> bytes:
         """``event/<kind>``: the envelope around the core's event data, ``ts`` from the edge."""
-        self._seq += 1
-        return self._doc(emit.t, {"id": f"{self.boot_id}-{self._seq}", "seq": self._seq,
-                                  **emit.data})
+        kind = api.EVENT_TYPES[emit.kind]
+        doc = {"v": api.SCHEMA_VERSION, "ts": self._clock.utc_iso(emit.t),
+               "id": f"{self.store_id}-{seq}", "seq": seq, **emit.data}
+        return _encoder.encode(msgspec.convert(doc, kind))
 
     def state(self, snapshot: dict[str, Any]) -> bytes:
         """``state`` (retained)."""
-        return self._doc(self._clock.monotonic(), snapshot)
+        doc = {"v": api.SCHEMA_VERSION, "ts": self._now(), **snapshot}
+        return _encoder.encode(msgspec.convert(doc, api.State))
 
     def status(self, online: bool) -> bytes:
         """``status`` (retained, and the last will with ``online=False``)."""
-        return self._doc(self._clock.monotonic(), {
-            "state": "online" if online else "offline",
-            "version": __version__,
-            "boot_id": self.boot_id,
-        })
+        return _encoder.encode(api.Status(
+            v=api.SCHEMA_VERSION, ts=self._now(), state="online" if online else "offline",
+            version=__version__, boot_id=self.boot_id))
+
+    def health(self, *, depth: int, limit: int) -> bytes:
+        """``health`` (retained)."""
+        return _encoder.encode(api.Health(
+            v=api.SCHEMA_VERSION, ts=self._now(), boot_id=self.boot_id, gpio=self._gpio,
+            outbox=api.OutboxHealth(depth=depth, limit=limit, over_limit=depth > limit)))
 
     def reply(self, reply: Reply) -> bytes:
         """``reply/<verb>``: ``{id, ok, error}``."""
-        return self._doc(self._clock.monotonic(),
-                         {"id": reply.id, "ok": reply.ok, "error": reply.error})
+        return _encoder.encode(api.Reply(v=api.SCHEMA_VERSION, ts=self._now(), id=reply.id,
+                                         ok=reply.ok, error=reply.error))

@@ -2,8 +2,9 @@
 
 What it promises:
 
-* Events are published with QoS 1. While the broker is away paho keeps them (in memory, for now)
-  and sends them when the connection is back.
+* Everything is published with QoS 1; ``on_ack`` reports each message the broker acknowledged
+  (by paho's message id), which is what lets the store forget an event. A PUBACK carrying an
+  MQTT 5 failure code (e.g. "not authorized") is not an acknowledgement.
 * Retained documents (``status``, ``state``) are kept here, newest per topic, and published
   again after every connect, since a broker without persistence forgets them on restart.
 * The last will marks the table ``offline`` if the service dies; a clean stop publishes it too.
@@ -48,11 +49,15 @@ class MqttLink:
         subscriptions: list[str],
         will: bytes,
         on_message: MessageHandler,
+        on_connected: Callable[[], None] = lambda: None,
+        on_ack: Callable[[int], None] = lambda mid: None,
     ):
         self._broker = broker
         self.prefix = prefix
         self._subscriptions = subscriptions
         self._on_message_handler = on_message
+        self._on_connected = on_connected
+        self._on_ack = on_ack
         self._retained: dict[str, bytes] = {}
         self._stopping = False
         self._lock = threading.Lock()
@@ -74,6 +79,7 @@ class MqttLink:
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
         client.on_message = self._on_message
+        client.on_publish = self._on_publish
         self._client = client
 
     def start(self) -> None:
@@ -83,9 +89,9 @@ class MqttLink:
                                    keepalive=self._broker.keepalive)
         self._client.loop_start()
 
-    def publish(self, suffix: str, payload: bytes) -> None:
-        """Publish an event-like message (QoS 1, not retained); queued while disconnected."""
-        self._client.publish(self.prefix + suffix, payload, qos=1)
+    def publish(self, suffix: str, payload: bytes) -> int:
+        """Publish a message (QoS 1, not retained); returns paho's message id for ``on_ack``."""
+        return self._client.publish(self.prefix + suffix, payload, qos=1).mid
 
     def retain(self, suffix: str, payload: bytes) -> None:
         """Publish a retained document now if connected, and again after every reconnect."""
@@ -126,6 +132,10 @@ class MqttLink:
             self.connected.set()
             for suffix, payload in self._retained.items():
                 client.publish(self.prefix + suffix, payload, qos=1, retain=True)
+        try:
+            self._on_connected()
+        except Exception:
+            log.exception("connect handler failed")
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
         with self._lock:
@@ -134,6 +144,15 @@ class MqttLink:
             log.info("disconnected from the broker")
         else:
             log.warning("lost the broker (%s); reconnecting", reason_code)
+
+    def _on_publish(self, client, userdata, mid, reason_code, properties) -> None:
+        if reason_code.is_failure:
+            log.error("broker refused message %d: %s", mid, reason_code)
+            return
+        try:
+            self._on_ack(mid)
+        except Exception:
+            log.exception("acknowledgement of message %d not handled", mid)
 
     def _on_message(self, client, userdata, message: mqtt.MQTTMessage) -> None:
         try:

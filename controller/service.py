@@ -1,8 +1,14 @@
-"""The service: wires the GPIO board and the MQTT link to the core through the event loop.
+"""The service: wires the GPIO board, the store and the MQTT link to the core.
 
-This is the imperative shell of DESIGN.md section 4. It owns the devices and the connection,
-turns their happenings into inputs, and performs the core's effects. Nothing here decides
-anything about the game.
+This is the imperative shell of DESIGN.md section 4. It owns the devices, the journal and the
+connection, turns their happenings into inputs, and performs the core's effects. Nothing here
+decides anything about the game. Delivery is its job too:
+
+* every event goes to the store first, then to MQTT while connected; the broker's PUBACK marks
+  it delivered. Events stored while the broker was away, or left from before a crash, are
+  published on the next connect, oldest first;
+* ``health`` says how many events wait, and shouts when they pass the configured limit;
+* ``cmd/replay`` publishes kept events again for a consumer that missed some.
 """
 
 from __future__ import annotations
@@ -10,14 +16,20 @@ from __future__ import annotations
 import logging
 import uuid
 
+import msgspec
+
+from controller import api
 from controller.clock import Clock, SystemClock
 from controller.config import Config
+from controller.core.commands import parse_replay
 from controller.core.effects import DrivePin, Effect, Emit, PublishState, Reply, SetLight
 from controller.core.inputs import CommandReceived
+from controller.core.lights import Light, LightMode
 from controller.core.table import TableSetup, initial_state, start
 from controller.loop import EventLoop
 from controller.messages import MessageFactory
 from controller.mqtt_link import MqttLink
+from controller.store import Store, StoredEvent
 from hardware.gpio import GpioBoard, make_pin_factory
 
 log = logging.getLogger(__name__)
@@ -36,17 +48,19 @@ class Service:
         self.config = config
         self.clock = clock or SystemClock()
         self.boot_id = boot_id or uuid.uuid4().hex[:12]
-        wired = config.wired_buttons()
+        self.store = Store(config.store_path(), keep=config.store.keep)
         simulated = config.backends.gpio == "mock"
         setup = TableSetup(
             table=config.table,
             seats=config.seats,
-            wired=frozenset(wired),
+            wired=frozenset(config.wired_buttons()),
             debounce=config.gpio.debounce_ms / 1000,
             simulated=simulated,
         )
-        self.messages = MessageFactory(boot_id=self.boot_id, clock=self.clock)
-        self.loop = EventLoop(initial_state(setup), clock=self.clock, perform=self._perform)
+        self.messages = MessageFactory(boot_id=self.boot_id, store_id=self.store.store_id,
+                                       gpio=config.backends.gpio, clock=self.clock)
+        self.loop = EventLoop(initial_state(setup, self._saved_lights()), clock=self.clock,
+                              perform=self._perform)
         self.prefix = topic_prefix(config.table)
         self.mqtt = MqttLink(
             config.broker,
@@ -55,17 +69,38 @@ class Service:
             subscriptions=["cmd/#", *(["sim/#"] if simulated else [])],
             will=self.messages.status(online=False),
             on_message=self._on_message,
+            on_connected=lambda: self.loop.call_soon(self._flush),
+            on_ack=lambda mid: self.loop.call_soon(lambda: self._acked(mid)),
         )
+        self._in_flight: dict[int, int] = {}  # paho mid -> event seq (loop thread only)
+        self._over_limit = False
         self.factory = make_pin_factory(config.backends.gpio)
         self.gpio: GpioBoard | None = None
+
+    def _saved_lights(self) -> tuple[Light, ...] | None:
+        """The lights as they were before a restart, if the saved state fits this table."""
+        saved = self.store.load_state()
+        if saved is None:
+            return None
+        try:
+            state = msgspec.json.decode(saved, type=api.State)
+        except msgspec.ValidationError as exc:
+            log.warning("saved table state not used (%s); starting with lights off", exc)
+            return None
+        if state.table != self.config.table or len(state.seats) != self.config.seats:
+            log.warning("saved table state is for another table layout; starting with lights off")
+            return None
+        log.info("table state restored from %s", self.store.path)
+        return tuple(Light(LightMode(s.light.mode), s.light.color) for s in state.seats)
 
     def start(self) -> None:
         """Open the GPIO parts and start connecting to the broker (in the background)."""
         self.gpio = GpioBoard(self.config, factory=self.factory, now=self.clock.monotonic,
                               submit=self.loop.submit)
-        log.info("table %s: %d seats; %s", self.config.table, self.config.seats,
-                 self.gpio.describe())
+        log.info("table %s: %d seats; %s; journal %s (%d events waiting)", self.config.table,
+                 self.config.seats, self.gpio.describe(), self.store.path, self.store.depth)
         self.mqtt.retain("status", self.messages.status(online=True))
+        self._publish_health()
         self.mqtt.start()
 
     def run_loop(self) -> None:
@@ -84,35 +119,104 @@ class Service:
         self.loop.stop()
 
     def shutdown(self) -> None:
-        """Lights off, ``offline`` on ``status``, disconnect, release the pins."""
+        """Lights off, ``offline`` on ``status``, disconnect, release the pins, close the store."""
         if self.gpio is not None:
             self.gpio.close()
             self.gpio = None
         self.mqtt.stop(self.messages.status(online=False))
         self.factory.close()
+        self.store.close()
         log.info("table %s stopped", self.config.table)
+
+    # paho's thread: only hand things to the loop
 
     def _on_message(self, suffix: str, payload: bytes, response_topic: str | None,
                     correlation: bytes | None) -> None:
-        verb = suffix.removeprefix("cmd/")
-        self.loop.submit(CommandReceived(verb, payload, self.clock.monotonic(),
-                                         response_topic or None, correlation))
+        cmd = CommandReceived(suffix.removeprefix("cmd/"), payload, self.clock.monotonic(),
+                              response_topic or None, correlation)
+        if cmd.verb == "replay":
+            self.loop.call_soon(lambda: self._replay(cmd))
+        else:
+            self.loop.submit(cmd)
+
+    # the loop thread
 
     def _perform(self, effect: Effect) -> None:
         match effect:
             case Emit():
-                self.mqtt.publish("event/" + effect.kind, self.messages.event(effect))
+                event = self.store.append("event/" + effect.kind,
+                                          lambda seq: self.messages.event(effect, seq))
+                if self.mqtt.connected.is_set():
+                    self._send(event)
+                self._check_limit()
             case PublishState():
-                self.mqtt.retain("state", self.messages.state(effect.snapshot))
+                document = self.messages.state(effect.snapshot)
+                self.store.save_state(document)
+                self.mqtt.retain("state", document)
             case SetLight():
                 if self.gpio is not None:
                     self.gpio.show(effect.seat, effect.light)
             case Reply():
-                if not effect.ok:
-                    log.warning("command %s (id %s) refused: %s", effect.verb, effect.id,
-                                effect.error)
-                topic = effect.response_topic or f"{self.prefix}reply/{effect.verb}"
-                self.mqtt.reply(topic, self.messages.reply(effect), effect.correlation)
+                self._reply(effect)
             case DrivePin():
                 if self.gpio is not None:
                     self.gpio.drive(effect.button, effect.pressed)
+
+    def _send(self, event: StoredEvent) -> None:
+        self._in_flight[self.mqtt.publish(event.topic, event.payload)] = event.seq
+
+    def _flush(self) -> None:
+        """After a connect: publish every stored event not already on its way, oldest first."""
+        on_the_way = set(self._in_flight.values())
+        waiting = [e for e in self.store.unacked() if e.seq not in on_the_way]
+        if waiting:
+            log.info("publishing %d stored events (seq %d..%d)", len(waiting), waiting[0].seq,
+                     waiting[-1].seq)
+        for event in waiting:
+            self._send(event)
+        self._publish_health()
+
+    def _acked(self, mid: int) -> None:
+        seq = self._in_flight.pop(mid, None)
+        if seq is not None:
+            self.store.acked(seq)
+            self._check_limit()
+
+    def _check_limit(self) -> None:
+        over = self.store.depth > self.config.store.outbox_limit
+        if over != self._over_limit:
+            self._over_limit = over
+            if over:
+                log.error("outbox over its limit: %d events wait for the broker (limit %d); "
+                          "they are kept on disk, nothing is dropped", self.store.depth,
+                          self.config.store.outbox_limit)
+            else:
+                log.info("outbox back under its limit (%d events wait)", self.store.depth)
+            self._publish_health()
+
+    def _publish_health(self) -> None:
+        self.mqtt.retain("health", self.messages.health(depth=self.store.depth,
+                                                        limit=self.config.store.outbox_limit))
+
+    def _replay(self, cmd: CommandReceived) -> None:
+        parsed = parse_replay(cmd.payload)
+        error = parsed.error
+        if parsed.value is not None:
+            after, oldest = parsed.value.after_seq, self.store.oldest_kept()
+            if after + 1 < oldest:
+                error = (f"after_seq: events {after + 1}..{oldest - 1} are no longer kept; "
+                         f"the oldest kept is {oldest}")
+            else:
+                events = self.store.since(after)
+                log.info("replaying %d events after seq %d", len(events), after)
+                for event in events:
+                    self.mqtt.publish(event.topic, event.payload)
+        self._reply(Reply("replay", parsed.id if parsed.value is None else parsed.value.id,
+                          error is None, error, cmd.response_topic, cmd.correlation))
+
+    def _reply(self, reply: Reply) -> None:
+        if not reply.ok:
+            log.warning("command %s (id %s) refused: %s", reply.verb, reply.id, reply.error)
+        topic = reply.response_topic or f"{self.prefix}reply/{reply.verb}"
+        self.mqtt.reply(topic, self.messages.reply(reply), reply.correlation)
+

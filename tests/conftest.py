@@ -55,6 +55,9 @@ SMALL_TABLE = """
     [backends]
     gpio = "mock"
 
+    [store]
+    path = "t1.db"
+
     [gpio]
     debounce_ms = 20
 

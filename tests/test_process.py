@@ -76,10 +76,11 @@ def test_under_systemd_log_lines_carry_journald_priorities(config_file, subscrib
                for line in out.splitlines())
 
 
-def test_run_sim_starts_a_private_broker_when_none_listens():
+def test_run_sim_starts_a_private_broker_when_none_listens(tmp_path):
     port = free_port()
     process = start_service("--config", str(EXAMPLE_CONFIG), "--sim",
-                            "--broker", f"127.0.0.1:{port}", "--table", "demo")
+                            "--broker", f"127.0.0.1:{port}", "--table", "demo",
+                            env={"XDG_STATE_HOME": str(tmp_path)})
     sub = None
     try:
         sub = _subscriber_when_listening(port, process)
@@ -95,6 +96,7 @@ def test_run_sim_starts_a_private_broker_when_none_listens():
     assert code == 0, out
     assert "started a private mosquitto" in out
     assert not is_listening("127.0.0.1", port)  # the private broker went with the service
+    assert (tmp_path / "mafia-table" / "demo.db").is_file()  # the journal's default place
 
 
 def _subscriber_when_listening(port: int, process: subprocess.Popen[str]) -> Subscriber:

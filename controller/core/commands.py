@@ -15,30 +15,41 @@ import msgspec
 from controller.core import validation
 from controller.core.buttons import JUDGE_BUTTON_NAMES, Button, JudgeButton, SeatButton
 
-CommandId = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+CommandId = Annotated[str, msgspec.Meta(
+    min_length=1, max_length=64, description="Chosen by the sender; echoed in the reply.")]
 Color = Annotated[str, msgspec.Meta(pattern="^#[0-9a-fA-F]{6}$")]
 
 
 class LightSpec(msgspec.Struct, forbid_unknown_fields=True):
     """One seat's wanted light in ``cmd/light``."""
 
-    seat: int
+    seat: Annotated[int, msgspec.Meta(description="1..seats of this table.")]
     mode: Literal["off", "on", "dim", "blink"]
-    color: Color | None = None
+    color: Annotated[Color | None, msgspec.Meta(
+        description="#rrggbb for an RGB light; a single-colour LED shows the mode only.")] = None
 
 
 class LightCommand(msgspec.Struct, forbid_unknown_fields=True):
-    """``cmd/light``: ``{"id": "c1", "lights": [{"seat": 3, "mode": "on"}]}``.
-
-    ``color`` (``#rrggbb``) is optional; a single-colour LED shows the mode only.
-    """
+    """``cmd/light``: set one or more seat lights, each seat at most once."""
 
     id: CommandId
     lights: Annotated[list[LightSpec], msgspec.Meta(min_length=1)]
 
 
+class ReplayCommand(msgspec.Struct, forbid_unknown_fields=True):
+    """``cmd/replay``: publish again, on their own topics, the kept events after ``after_seq``.
+
+    A consumer sends it after every (re)connect with the last ``seq`` it has, and whenever it
+    sees a gap; the replayed events carry their original ``id`` and ``seq``.
+    """
+
+    id: CommandId
+    after_seq: Annotated[int, msgspec.Meta(ge=0)]
+
+
 class SimButtonCommand(msgspec.Struct, forbid_unknown_fields=True):
-    """``sim/press`` and ``sim/release``: ``{"seat": 3}`` or ``{"judge": "confirm"}``."""
+    """``sim/press`` and ``sim/release`` (simulated tables only): exactly one of ``seat`` or
+    ``judge``; drives that button's mock pin."""
 
     seat: int | None = None
     judge: str | None = None
@@ -97,6 +108,11 @@ def parse_light(payload: bytes, seats: int) -> Parsed[LightCommand]:
             return Parsed(parsed.id, error=f"lights[{index}].seat: seat {spec.seat} given twice")
         seen.add(spec.seat)
     return parsed
+
+
+def parse_replay(payload: bytes) -> Parsed[ReplayCommand]:
+    """Parse ``cmd/replay``."""
+    return _decode(payload, ReplayCommand)
 
 
 def parse_sim_button(payload: bytes, wired: frozenset[Button]) -> Parsed[Button]:

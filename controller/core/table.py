@@ -44,11 +44,13 @@ class TableState:
         return self.lights[seat - 1]
 
 
-def initial_state(setup: TableSetup) -> TableState:
-    """All lights off, every wired button released."""
+def initial_state(setup: TableSetup, lights: tuple[Light, ...] | None = None) -> TableState:
+    """Every wired button released; lights as saved before a restart, else all off."""
+    if lights is None or len(lights) != setup.seats:
+        lights = (LIGHT_OFF,) * setup.seats
     return TableState(
         setup=setup,
-        lights=(LIGHT_OFF,) * setup.seats,
+        lights=lights,
         buttons={button: Debounce() for button in setup.wired},
     )
 

@@ -1,0 +1,113 @@
+"""docs/asyncapi.yaml is the code's own description, and what the controller publishes fits it."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import jsonschema
+import msgspec
+import pytest
+import yaml
+from hypothesis import given
+from hypothesis import strategies as st
+
+from controller import api
+from controller.asyncapi import render
+from tests.mqtt_helpers import on_topic, with_json
+from tests.test_service import Running, online
+
+DOC_PATH = Path(__file__).resolve().parent.parent / "docs" / "asyncapi.yaml"
+DOC = yaml.safe_load(DOC_PATH.read_text(encoding="utf-8"))
+
+
+def test_the_committed_document_is_what_the_code_generates():
+    assert DOC_PATH.read_text(encoding="utf-8") == render(), (
+        "docs/asyncapi.yaml is stale: run `mafia-table asyncapi > docs/asyncapi.yaml`")
+
+
+def schema_for(topic: str, table: str = "t1") -> dict:
+    """The payload schema of the channel whose address matches ``topic``."""
+    for channel in DOC["channels"].values():
+        pattern = re.escape(channel["address"]).replace(re.escape("{table}"), re.escape(table))
+        if re.fullmatch(pattern, topic):
+            [ref] = channel["messages"].values()
+            message = DOC["components"]["messages"][ref["$ref"].rsplit("/", 1)[1]]
+            return {**message["payload"], "components": DOC["components"]}
+    raise AssertionError(f"no channel in docs/asyncapi.yaml for {topic}")
+
+
+def validate(topic: str, payload: bytes) -> None:
+    jsonschema.validate(json.loads(payload), schema_for(topic),
+                        cls=jsonschema.Draft202012Validator)
+
+
+def test_every_message_the_controller_publishes_fits_the_document(table_config, subscriber):
+    run = Running(table_config)
+    try:
+        online(subscriber)
+        subscriber.wait_for(on_topic("mafia/t1/health"))
+        run.pin(4).drive_low()
+        run.pin(4).drive_high()
+        subscriber.publish("mafia/t1/sim/press", '{"judge": "next", "id": "s1"}')
+        subscriber.publish("mafia/t1/sim/release", '{"judge": "next"}')
+        subscriber.wait_for(on_topic("mafia/t1/event/judge/release"))
+        subscriber.publish("mafia/t1/cmd/light", json.dumps(
+            {"id": "a", "lights": [{"seat": 2, "mode": "blink", "color": "#12ab34"}]}))
+        subscriber.publish("mafia/t1/cmd/light", '{"id": "b", "lights": [{"seat": 99}]}')
+        subscriber.publish("mafia/t1/cmd/replay", '{"id": "r", "after_seq": 0}')
+        subscriber.publish("mafia/t1/cmd/replay", '{"id": "r2", "after_seq": -1}')
+        subscriber.wait_for(with_json("mafia/t1/reply/replay", id="r2"))
+        subscriber.wait_for(on_topic("mafia/t1/event/judge/release"), count=2)  # and replayed
+    finally:
+        run.close()
+    subscriber.wait_for(with_json("mafia/t1/status", state="offline"))
+    ours = [m for m in subscriber.messages
+            if not m.topic.startswith(("mafia/t1/cmd/", "mafia/t1/sim/"))]
+    for message in ours:
+        validate(message.topic, message.payload)
+    assert {m.topic for m in ours} == {
+        "mafia/t1/status", "mafia/t1/state", "mafia/t1/health",
+        "mafia/t1/event/seat/press", "mafia/t1/event/seat/release",
+        "mafia/t1/event/judge/press", "mafia/t1/event/judge/release",
+        "mafia/t1/reply/sim/press", "mafia/t1/reply/sim/release",
+        "mafia/t1/reply/light", "mafia/t1/reply/replay",
+    }
+
+
+def test_the_last_will_fits_the_status_schema(table_config):
+    run = Running(table_config, start_loop=False)
+    try:
+        validate("mafia/t1/status", run.service.messages.status(online=False))
+    finally:
+        run.close()
+
+
+# Command documents as a rules core might send them: right, nearly right and wrong shapes.
+values = st.one_of(st.none(), st.booleans(), st.integers(-3, 30),
+                   st.sampled_from(["on", "dim", "x", "", "#00ff00", "#00FF0", "c1"]))
+light_specs = st.dictionaries(st.sampled_from(["seat", "mode", "color", "extra"]), values,
+                              max_size=4)
+commands = st.dictionaries(
+    st.sampled_from(["id", "lights", "after_seq", "seat", "judge", "oops"]),
+    st.one_of(values, st.lists(light_specs, max_size=3)),
+    max_size=4,
+)
+
+
+@pytest.mark.parametrize(("topic", "kind"), [
+    ("mafia/t1/cmd/light", api.LightCommand),
+    ("mafia/t1/cmd/replay", api.ReplayCommand),
+    ("mafia/t1/sim/press", api.SimButtonCommand),
+])
+@given(doc=commands)
+def test_the_document_and_the_decoder_agree_on_every_command_shape(topic, kind, doc):
+    payload = json.dumps(doc).encode()
+    try:
+        msgspec.json.decode(payload, type=kind)
+        decodes = True
+    except msgspec.ValidationError:
+        decodes = False
+    schema_ok = jsonschema.Draft202012Validator(schema_for(topic)).is_valid(doc)
+    assert decodes == schema_ok, doc
