@@ -81,6 +81,7 @@ class LocalBroker:
 
     def start(self, timeout: float = 10.0) -> None:
         """Start mosquitto and return once it accepts connections."""
+        self.workdir.mkdir(parents=True, exist_ok=True)
         conf = self.workdir / "mosquitto.conf"
         conf.write_text(self.config_text(), encoding="utf-8")
         self._process = subprocess.Popen([find_mosquitto(), "-c", str(conf)],

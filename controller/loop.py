@@ -67,18 +67,31 @@ class EventLoop:
     def run(self, start: Iterable[Effect] = ()) -> None:
         """Perform ``start`` effects, then loop until ``stop``."""
         self._perform_all(start)
-        while True:
-            batch = self._next_batch()
-            stopping = _STOP in batch
-            for fn in [item for item in batch if callable(item)]:
-                self._run_call(fn)
-            inputs = [item for item in batch if item is not _STOP and not callable(item)]
-            inputs.extend(self._due_ticks())
-            inputs.sort(key=lambda inp: inp.t)  # type: ignore[attr-defined]
-            for inp in inputs:
-                self.apply(inp)  # type: ignore[arg-type]
-            if stopping:
+        while not self._run_batch(self._next_batch()):
+            pass
+
+    def drain(self, done: Callable[[], bool], timeout: float) -> None:
+        """After ``run`` returned: keep working until ``done()`` or ``timeout`` seconds pass.
+
+        For a clean stop that waits for the broker's last acknowledgements.
+        """
+        deadline = self._clock.monotonic() + timeout
+        while not done():
+            left = deadline - self._clock.monotonic()
+            if left <= 0:
                 return
+            self._run_batch(self._next_batch(left))
+
+    def _run_batch(self, batch: list[object]) -> bool:
+        """Run one batch: shell calls, then inputs and due ticks in time order. True on stop."""
+        for fn in [item for item in batch if callable(item)]:
+            self._run_call(fn)
+        inputs = [item for item in batch if item is not _STOP and not callable(item)]
+        inputs.extend(self._due_ticks())
+        inputs.sort(key=lambda inp: inp.t)  # type: ignore[attr-defined]
+        for inp in inputs:
+            self.apply(inp)  # type: ignore[arg-type]
+        return _STOP in batch
 
     def apply(self, inp: Input) -> None:
         """Apply one input through the core and perform its effects."""
@@ -105,10 +118,11 @@ class EventLoop:
         except Exception:
             log.exception("call %r failed", fn)
 
-    def _next_batch(self) -> list[object]:
-        timeout = None
+    def _next_batch(self, limit: float | None = None) -> list[object]:
+        timeout = limit
         if self._wakes:
-            timeout = max(0.0, self._wakes[0] - self._clock.monotonic())
+            timeout = min(timeout if timeout is not None else float("inf"),
+                          max(0.0, self._wakes[0] - self._clock.monotonic()))
         try:
             batch = [self._inbox.get(timeout=timeout)]
         except queue.Empty:

@@ -118,11 +118,14 @@ class Service:
         """Ask the service to stop (thread-safe; from a signal handler too)."""
         self.loop.stop()
 
-    def shutdown(self) -> None:
-        """Lights off, ``offline`` on ``status``, disconnect, release the pins, close the store."""
+    def shutdown(self, ack_timeout: float = 2.0) -> None:
+        """Lights off, wait (a little) for the broker to acknowledge the events on their way,
+        ``offline`` on ``status``, disconnect, release the pins, close the store."""
         if self.gpio is not None:
             self.gpio.close()
             self.gpio = None
+        if self.mqtt.connected.is_set():
+            self.loop.drain(lambda: not self._in_flight, ack_timeout)
         self.mqtt.stop(self.messages.status(online=False))
         self.factory.close()
         self.store.close()

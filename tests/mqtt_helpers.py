@@ -112,3 +112,44 @@ def with_json(topic: str, **fields: Any) -> Callable[[Received], bool]:
         return all(doc.get(k) == v for k, v in fields.items())
 
     return match
+
+
+class Consumer(Subscriber):
+    """A consumer that follows the documented delivery protocol of docs/mqtt-api.md.
+
+    It keeps every event by ``seq`` and, whenever the table's ``status`` turns ``online`` (at
+    our connect through the retained message, or at the controller's reconnect), asks for the
+    events after the last one it has with ``cmd/replay``.
+    """
+
+    def __init__(self, port: int, table: str, **kwargs):
+        self.table = table
+        self.events: dict[int, list[Received]] = {}
+        super().__init__(port, [f"mafia/{table}/event/#", f"mafia/{table}/status"], **kwargs)
+
+    def _on_message(self, client, userdata, message) -> None:
+        super()._on_message(client, userdata, message)
+        received = self.messages[-1]
+        if message.topic.startswith(f"mafia/{self.table}/event/"):
+            with self._arrived:
+                self.events.setdefault(received.json()["seq"], []).append(received)
+        elif received.json()["state"] == "online":
+            last = self.last_contiguous()
+            client.publish(f"mafia/{self.table}/cmd/replay",
+                           json.dumps({"id": f"replay-{last}", "after_seq": last}), qos=1)
+
+    def last_contiguous(self) -> int:
+        seq = 0
+        while seq + 1 in self.events:
+            seq += 1
+        return seq
+
+    def wait_for_seq(self, last: int, timeout: float = 20.0) -> None:
+        """Block until every event 1..last has arrived."""
+        deadline = time.monotonic() + timeout
+        with self._arrived:
+            while self.last_contiguous() < last:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise TimeoutError(f"events up to {self.last_contiguous()} of {last}")
+                self._arrived.wait(remaining)
