@@ -51,7 +51,9 @@ class LocalBroker:
     """
 
     def __init__(self, port: int | None = None, *, persistence: bool = False,
-                 workdir: Path | None = None, extra_config: str = ""):
+                 workdir: Path | None = None, config: str | None = None):
+        """``config``: the broker's own settings (listeners, auth) instead of an anonymous
+        loopback listener on ``port``; it must listen on ``port`` on 127.0.0.1."""
         self.host = "127.0.0.1"
         self.port = port if port is not None else free_port()
         self.persistence = persistence
@@ -60,16 +62,22 @@ class LocalBroker:
             self._tmp = tempfile.TemporaryDirectory(prefix="mafia-mosquitto-")
             workdir = Path(self._tmp.name)
         self.workdir = workdir
-        self.extra_config = extra_config
+        self.config = config
         self.log_path = workdir / "mosquitto.log"
         self._process: subprocess.Popen[bytes] | None = None
 
     def config_text(self) -> str:
+        if self.config is None:
+            base = [
+                f"listener {self.port} {self.host}",
+                "allow_anonymous true",
+                "set_tcp_nodelay true",
+                f"persistence {'true' if self.persistence else 'false'}",
+            ]
+        else:
+            base = [self.config]
         lines = [
-            f"listener {self.port} {self.host}",
-            "allow_anonymous true",
-            "set_tcp_nodelay true",
-            f"persistence {'true' if self.persistence else 'false'}",
+            *base,
             f"persistence_location {self.workdir}/",
             # as root, mosquitto would switch to user "mosquitto", who cannot write our folder
             f"user {getpass.getuser()}",
@@ -77,7 +85,7 @@ class LocalBroker:
             "log_type error",
             "log_type warning",
         ]
-        return "\n".join(lines) + "\n" + self.extra_config
+        return "\n".join(lines) + "\n"
 
     def start(self, timeout: float = 10.0) -> None:
         """Start mosquitto and return once it accepts connections."""

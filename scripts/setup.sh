@@ -11,6 +11,7 @@ python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' || {
 missing=()
 command -v mosquitto >/dev/null 2>&1 || [ -x /usr/sbin/mosquitto ] || missing+=(mosquitto)
 command -v mosquitto_sub >/dev/null 2>&1 || missing+=(mosquitto-clients)
+command -v openssl >/dev/null 2>&1 || missing+=(openssl)  # the TLS tests make certificates
 [ -x .venv/bin/python ] || python3 -c 'import ensurepip, venv' 2>/dev/null || missing+=(python3-venv)
 if [ ${#missing[@]} -gt 0 ]; then
     sudo=""

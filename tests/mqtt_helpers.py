@@ -31,7 +31,8 @@ class Subscriber:
     """Connects to the broker, subscribes to ``topics`` and keeps every message in order."""
 
     def __init__(self, port: int, topics: list[str], *, client_id: str = "",
-                 protocol: int = mqtt.MQTTv5, persistent: bool = False):
+                 protocol: int = mqtt.MQTTv5, persistent: bool = False,
+                 auth: tuple[str, str] | None = None, tls: dict[str, str] | None = None):
         """``persistent``: keep the session (subscriptions, queued QoS 1 messages) on the
         broker across disconnects, so nothing published while we are away is missed."""
         self.messages: list[Received] = []
@@ -43,6 +44,13 @@ class Subscriber:
         self.client.on_connect = self._on_connect
         self.client.on_subscribe = lambda *a: self._subscribed.set()
         self.client.on_message = self._on_message
+        self.client.on_publish = self._on_publish
+        self.acks: dict[int, Any] = {}
+        self.refused: Any = None
+        if auth is not None:
+            self.client.username_pw_set(*auth)
+        if tls is not None:
+            self.client.tls_set(**tls)
         self.client.reconnect_delay_set(1, 2)
         properties = None
         if persistent:
@@ -51,10 +59,33 @@ class Subscriber:
         self.client.connect("127.0.0.1", port, clean_start=not persistent, properties=properties)
         self.client.loop_start()
         if not self._subscribed.wait(10):
-            raise TimeoutError("test subscriber did not subscribe")
+            raise TimeoutError(f"test subscriber did not subscribe (connect: {self.refused})")
 
     def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
+        if reason_code.is_failure:
+            self.refused = reason_code
+            return
+        if not self._topics:  # a publishing-only client
+            self._subscribed.set()
+            return
         client.subscribe([(t, 1) for t in self._topics])
+
+    def _on_publish(self, client, userdata, mid, reason_code, properties) -> None:
+        with self._arrived:
+            self.acks[mid] = reason_code
+            self._arrived.notify_all()
+
+    def publish_outcome(self, topic: str, payload: bytes | str, timeout: float = 5.0) -> Any:
+        """Publish with QoS 1 and return the broker's PUBACK reason code."""
+        mid = self.client.publish(topic, payload, qos=1).mid
+        deadline = time.monotonic() + timeout
+        with self._arrived:
+            while mid not in self.acks:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError(f"no PUBACK for {topic}")
+                self._arrived.wait(left)
+            return self.acks[mid]
 
     def _on_message(self, client, userdata, message) -> None:
         correlation = getattr(message.properties, "CorrelationData", None)

@@ -1,0 +1,164 @@
+"""The shipped broker config and ACL (config/mosquitto/) on a real mosquitto: who may do what."""
+
+from __future__ import annotations
+
+import logging
+import shutil
+import subprocess
+from pathlib import Path
+
+import paho.mqtt.client as mqtt
+import pytest
+from paho.mqtt.enums import CallbackAPIVersion
+
+from controller import config as config_module
+from controller.local_broker import LocalBroker, free_port
+from tests.conftest import REPO, SMALL_TABLE, write_config
+from tests.mqtt_helpers import Subscriber, on_topic, with_json
+from tests.test_service import Running
+
+SHIPPED = REPO / "config" / "mosquitto"
+USERS = ("t1", "t2", "rules-core", "observer")
+NOT_AUTHORIZED = 135  # MQTT 5 reason code
+
+
+def openssl(*args: str, cwd: Path) -> None:
+    subprocess.run(["openssl", *args], cwd=cwd, check=True, capture_output=True)
+
+
+def make_certificates(folder: Path) -> None:
+    """A hall CA, the broker's certificate for 127.0.0.1 and a client certificate for t1."""
+    folder.mkdir()
+    key = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    openssl("req", "-x509", *key, "-keyout", "ca.key", "-out", "ca.crt", "-days", "2",
+            "-subj", "/CN=hall-ca", cwd=folder)
+    for name, cn, extra in (("broker", "127.0.0.1", "subjectAltName=IP:127.0.0.1"),
+                            ("t1", "t1", "extendedKeyUsage=clientAuth")):
+        openssl("req", *key, "-keyout", f"{name}.key", "-out", f"{name}.csr", "-subj", f"/CN={cn}",
+                cwd=folder)
+        (folder / f"{name}.ext").write_text(extra + "\n")
+        openssl("x509", "-req", "-in", f"{name}.csr", "-CA", "ca.crt", "-CAkey", "ca.key",
+                "-CAcreateserial", "-out", f"{name}.crt", "-days", "2",
+                "-extfile", f"{name}.ext", cwd=folder)
+
+
+class Hall:
+    """mosquitto on the shipped mafia.conf and mafia.acl, with paths and ports in a temp dir."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        self.port, self.tls_port = free_port(), free_port()
+        shutil.copy(SHIPPED / "mafia.acl", root / "mafia.acl")
+        passwd = root / "mafia.passwd"
+        for user in USERS:
+            subprocess.run(["mosquitto_passwd", "-b", *(["-c"] if user == USERS[0] else []),
+                            str(passwd), user, self.password(user)], check=True)
+        passwd.chmod(0o600)
+        make_certificates(root / "certs")
+        text = (SHIPPED / "mafia.conf").read_text()
+        text = text.replace("/etc/mosquitto/", f"{root}/")
+        text = text.replace("listener 1883 127.0.0.1", f"listener {self.port} 127.0.0.1")
+        text = text.replace("listener 8883", f"listener {self.tls_port}")
+        assert str(root) in text and str(self.tls_port) in text  # the shipped file still fits
+        self.broker = LocalBroker(self.port, config=text, workdir=root / "broker")
+
+    @staticmethod
+    def password(user: str) -> str:
+        return f"secret-of-{user}"
+
+    def client(self, user: str, topics: list[str] | None = None) -> Subscriber:
+        return Subscriber(self.port, topics or [], auth=(user, self.password(user)))
+
+    def table_config(self, table: str = "t1", *, tls: bool = False) -> config_module.Config:
+        (self.root / f"{table}.pass").write_text(self.password(table) + "\n")
+        body = SMALL_TABLE.format(port=self.tls_port if tls else self.port).replace(
+            'table = "t1"', f'table = "{table}"')
+        broker = f'    username = "{table}"\n    password_file = "{table}.pass"\n'
+        if tls:
+            broker += ('    [broker.tls]\n    ca_file = "certs/ca.crt"\n'
+                       '    cert_file = "certs/t1.crt"\n    key_file = "certs/t1.key"\n')
+        body = body.replace("    keepalive = 5\n", "    keepalive = 5\n" + broker)
+        return config_module.load(write_config(self.root, body, f"{table}.toml"))
+
+
+@pytest.fixture
+def hall(tmp_path):
+    hall = Hall(tmp_path)
+    hall.broker.start()
+    yield hall
+    hall.broker.close()
+
+
+def test_the_controller_runs_under_its_table_account_and_takes_rules_core_commands(hall):
+    core = hall.client("rules-core", ["mafia/#"])
+    run = Running(hall.table_config())
+    try:
+        core.wait_for(with_json("mafia/t1/status", state="online"))
+        core.publish("mafia/t1/cmd/light", '{"id": "c", "lights": [{"seat": 1, "mode": "on"}]}')
+        core.wait_for(with_json("mafia/t1/reply/light", id="c", ok=True))
+        assert run.pin(18).state == 1
+    finally:
+        run.close()
+        core.close()
+
+
+def test_an_observer_reads_public_topics_only_and_cannot_command(hall):
+    observer = hall.client("observer", ["mafia/#"])
+    core = hall.client("rules-core", ["mafia/#"])
+    table = hall.client("t1")
+    try:
+        assert not table.publish_outcome("mafia/t1/private/night/shot", '{"seat": 4}').is_failure
+        assert not table.publish_outcome("mafia/t1/event/seat/press", '{"seat": 4}').is_failure
+        core.wait_for(on_topic("mafia/t1/private/night/shot"))
+        # one publisher's messages reach a subscriber in order: the event after the private one
+        observer.wait_for(on_topic("mafia/t1/event/seat/press"))
+        assert observer.matching(on_topic("mafia/t1/private/night/shot")) == []
+        outcome = observer.publish_outcome("mafia/t1/cmd/light", '{"id": "x", "lights": []}')
+        assert outcome == NOT_AUTHORIZED
+    finally:
+        for client in (observer, core, table):
+            client.close()
+
+
+def test_a_second_tables_controller_cannot_write_into_the_first_tables_subtree(hall):
+    other = hall.client("t2")
+    try:
+        assert other.publish_outcome("mafia/t1/event/seat/press", "{}") == NOT_AUTHORIZED
+        assert other.publish_outcome("mafia/t1/status", "{}") == NOT_AUTHORIZED
+        assert not other.publish_outcome("mafia/t2/event/seat/press", "{}").is_failure  # its own
+    finally:
+        other.close()
+
+
+def test_no_password_no_entry(hall):
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5)
+    codes = []
+    client.on_connect = lambda c, u, f, reason, p: codes.append(reason)
+    client.connect("127.0.0.1", hall.port)
+    while not codes:
+        client.loop(timeout=0.1)
+    client.disconnect()
+    assert codes[0].is_failure and codes[0].value == NOT_AUTHORIZED
+
+
+def test_the_controller_connects_over_tls_with_a_client_certificate(hall):
+    core = hall.client("rules-core", ["mafia/t1/status"])
+    run = Running(hall.table_config(tls=True))
+    try:
+        core.wait_for(with_json("mafia/t1/status", state="online"))
+    finally:
+        run.close()
+        core.close()
+
+
+def test_credentials_never_reach_the_logs(hall, caplog):
+    caplog.set_level(logging.DEBUG)
+    core = hall.client("rules-core", ["mafia/t1/status"])
+    run = Running(hall.table_config())
+    try:
+        core.wait_for(with_json("mafia/t1/status", state="online"))
+    finally:
+        run.close()
+        core.close()
+    assert "connected to the broker" in caplog.text
+    assert hall.password("t1") not in caplog.text
