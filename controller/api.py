@@ -19,7 +19,7 @@ SCHEMA_VERSION = 1
 
 Version = Annotated[Literal[1], msgspec.Meta(description="Schema major version.")]
 Timestamp = Annotated[str, msgspec.Meta(
-    pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$",
+    pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$(?!\n)",
     description="UTC ISO-8601 to the millisecond. For events: the time of the hardware edge.",
     examples=["2026-11-29T21:22:15.481Z"],
 )]

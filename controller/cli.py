@@ -2,6 +2,7 @@
 
     mafia-table run --config FILE [--sim] [--broker HOST:PORT] [--table ID] [-v]
     mafia-table check-config FILE
+    mafia-table watch (--config FILE | --table ID [--broker HOST:PORT]) [--username U ...]
     mafia-table asyncapi
 
 Exit codes: 0 clean stop (SIGTERM / Ctrl-C) or a good config, 2 bad arguments or config,
@@ -65,6 +66,15 @@ def build_parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check-config", help="check a config file and exit")
     check.add_argument("file", metavar="FILE")
 
+    watch = sub.add_parser("watch", help="show a table's MQTT traffic, decoded, as it happens")
+    watch.add_argument("--config", metavar="FILE",
+                       help="take the broker (address, account, TLS) and table from this config")
+    watch.add_argument("--broker", metavar="HOST:PORT", help="broker address (default "
+                       "127.0.0.1:1883, or the config's)")
+    watch.add_argument("--table", metavar="ID", help="table id (required without --config)")
+    watch.add_argument("--username", help="broker account, e.g. observer")
+    watch.add_argument("--password-file", metavar="FILE", help="file holding its password")
+
     sub.add_parser("asyncapi", help="print the AsyncAPI document of the MQTT API")
     return parser
 
@@ -73,6 +83,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "check-config":
         return _check_config(args.file)
+    if args.command == "watch":
+        return _watch(args)
     if args.command == "asyncapi":
         from controller.asyncapi import render
 
@@ -90,6 +102,26 @@ def _check_config(path: str) -> int:
     print(f"{path}: ok (table {cfg.table}, {cfg.seats} seats, "
           f"{len(cfg.wired_buttons())} GPIO buttons, gpio backend {cfg.backends.gpio})")
     return 0
+
+
+def _watch(args: argparse.Namespace) -> int:
+    from controller.watch import watch
+
+    try:
+        if args.config is not None:
+            cfg = config.load(args.config, config.Overrides(table=args.table, broker=args.broker))
+            broker, table = cfg.broker, cfg.table
+        elif args.table is None:
+            print("mafia-table watch: give --table ID (or --config FILE)", file=sys.stderr)
+            return 2
+        else:
+            broker = config.broker_from_flags(args.broker or "127.0.0.1:1883")
+            table = args.table
+        broker = config.with_account(broker, args.username, args.password_file)
+    except config.ConfigError as exc:
+        print(exc.report(), file=sys.stderr)
+        return 2
+    return watch(broker, table)
 
 
 def _run(args: argparse.Namespace) -> int:

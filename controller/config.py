@@ -10,6 +10,7 @@ half-configured.
 from __future__ import annotations
 
 import os
+import ssl
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,7 +23,7 @@ from controller.core.buttons import JUDGE_BUTTON_NAMES, Button, JudgeButton, Sea
 
 #: BCM GPIO numbers on the Raspberry Pi 40-pin header.
 Pin = Annotated[int, msgspec.Meta(ge=0, le=27)]
-TableId = Annotated[str, msgspec.Meta(pattern="^[A-Za-z0-9_-]{1,32}$")]
+TableId = Annotated[str, msgspec.Meta(pattern="^[A-Za-z0-9_-]{1,32}$(?!\n)")]
 
 
 class _Section(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -153,19 +154,44 @@ def _apply_overrides(raw: dict[str, Any], overrides: Overrides, source: str) -> 
     if overrides.table is not None:
         raw["table"] = overrides.table
     if overrides.broker is not None:
-        host, sep, port = overrides.broker.rpartition(":")
-        if not sep or not host or not port.isdigit():
-            raise ConfigError(source, [f"--broker: expected HOST:PORT, got {overrides.broker!r}"])
         broker = raw.setdefault("broker", {})
         if not isinstance(broker, dict):
             raise ConfigError(source, ["broker: expected a table"])
-        broker["host"], broker["port"] = host, int(port)
+        broker["host"], broker["port"] = _host_port(overrides.broker, source)
     if overrides.simulated:
         backends = raw.setdefault("backends", {})
         if isinstance(backends, dict):
             backends["gpio"] = "mock"
 
 
+
+
+def _host_port(text: str, source: str) -> tuple[str, int]:
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not (port.isascii() and port.isdigit()):
+        raise ConfigError(source, [f"--broker: expected HOST:PORT, got {text!r}"])
+    return host, int(port)
+
+
+def broker_from_flags(address: str) -> BrokerConfig:
+    """A ``[broker]`` section from a ``--broker HOST:PORT`` flag alone."""
+    host, port = _host_port(address, "command line")
+    try:
+        return msgspec.convert({"host": host, "port": port}, BrokerConfig)
+    except msgspec.ValidationError as exc:
+        raise ConfigError("command line", [f"--broker: {validation.describe(str(exc))}"]) from None
+
+
+def with_account(broker: BrokerConfig, username: str | None,
+                 password_file: str | None) -> BrokerConfig:
+    """``broker`` logging in as ``username`` (flags of ``watch``); the password file must exist."""
+    if password_file is not None and username is None:
+        raise ConfigError("command line", ["--password-file: give --username too"])
+    if username is None:
+        return broker
+    if password_file is not None and not Path(password_file).is_file():
+        raise ConfigError("command line", [f"--password-file: file not found: {password_file}"])
+    return msgspec.structs.replace(broker, username=username, password_file=password_file)
 
 
 def _check(config: Config, base: Path) -> list[str]:
@@ -212,9 +238,37 @@ def _check(config: Config, base: Path) -> list[str]:
         }
         if (broker.tls.cert_file is None) != (broker.tls.key_file is None):
             problems.append("broker.tls: give cert_file and key_file together")
+    missing = False
     for key, name in files.items():
         if name is not None and not (base / name).is_file():
             problems.append(f"{key}: file not found: {base / name}")
+            missing = True
+    if not missing:
+        problems += _check_secrets(broker, base)
+    return problems
+
+
+def _check_secrets(broker: BrokerConfig, base: Path) -> list[str]:
+    """Read the password and TLS files now, so a bad one stops ``check-config``, not ``run``."""
+    problems = []
+    if broker.password_file is not None:
+        try:
+            if not (base / broker.password_file).read_text(encoding="utf-8").strip():
+                problems.append("broker.password_file: the file is empty")
+        except (OSError, UnicodeDecodeError) as exc:
+            problems.append(f"broker.password_file: cannot read it as text: {exc}")
+    if broker.tls is not None:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+        try:
+            context.load_verify_locations(cafile=base / broker.tls.ca_file)
+        except (OSError, ssl.SSLError) as exc:
+            problems.append(f"broker.tls.ca_file: not a usable CA certificate: {exc}")
+        if broker.tls.cert_file is not None and broker.tls.key_file is not None:
+            try:
+                context.load_cert_chain(base / broker.tls.cert_file, base / broker.tls.key_file)
+            except (OSError, ssl.SSLError) as exc:
+                problems.append(f"broker.tls.cert_file: certificate and key_file do not load "
+                                f"as a pair: {exc}")
     return problems
 
 

@@ -87,11 +87,16 @@ class EventLoop:
         for fn in [item for item in batch if callable(item)]:
             self._run_call(fn)
         inputs = [item for item in batch if item is not _STOP and not callable(item)]
-        inputs.extend(self._due_ticks())
+        inputs.extend(self._due_ticks(self._clock.monotonic()))
         inputs.sort(key=lambda inp: inp.t)  # type: ignore[attr-defined]
         for inp in inputs:
             self.apply(inp)  # type: ignore[arg-type]
-        return _STOP in batch
+        if _STOP not in batch:
+            return False
+        while self._wakes:  # settle what is pending (a release inside its lockout) before stopping
+            for tick in self._due_ticks(float("inf")):
+                self.apply(tick)
+        return True
 
     def apply(self, inp: Input) -> None:
         """Apply one input through the core and perform its effects."""
@@ -133,8 +138,8 @@ class EventLoop:
             except queue.Empty:
                 return batch
 
-    def _due_ticks(self) -> list[Tick]:
-        now = self._clock.monotonic()
+    def _due_ticks(self, now: float) -> list[Tick]:
+        """Ticks for the wakes due by ``now``."""
         ticks = []
         while self._wakes and self._wakes[0] <= now:
             t = heapq.heappop(self._wakes)

@@ -67,15 +67,7 @@ class MqttLink:
                              protocol=mqtt.MQTTv5)
         client.will_set(prefix + "status", will, qos=1, retain=True)
         client.reconnect_delay_set(min_delay=1, max_delay=5)
-        if broker.username is not None:
-            password = None
-            if broker.password_file is not None:
-                password = Path(broker.password_file).read_text(encoding="utf-8").strip()
-            client.username_pw_set(broker.username, password)
-        if broker.tls is not None:
-            client.tls_set(ca_certs=broker.tls.ca_file, certfile=broker.tls.cert_file,
-                           keyfile=broker.tls.key_file, tls_version=ssl.PROTOCOL_TLS_CLIENT)
-        client.on_socket_open = _no_delay
+        configure_client(client, broker)
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
         client.on_message = self._on_message
@@ -97,8 +89,21 @@ class MqttLink:
         """Publish a retained document now if connected, and again after every reconnect."""
         with self._lock:
             self._retained[suffix] = payload
-            if self.connected.is_set():
-                self._client.publish(self.prefix + suffix, payload, qos=1, retain=True)
+        if self.connected.is_set():
+            self._client.publish(self.prefix + suffix, payload, qos=1, retain=True)
+
+    def republish_retained(self) -> None:
+        """Publish the newest retained documents again (after a connect, see ``on_connected``).
+
+        Called from the loop thread, not from ``on_connect``: paho resends the messages left
+        unacknowledged by the old connection *after* ``on_connect`` returns, so a document
+        republished inside it would be overtaken by an older copy still in paho's queue, and
+        the broker would keep the older one.
+        """
+        with self._lock:
+            documents = list(self._retained.items())
+        for suffix, payload in documents:
+            self._client.publish(self.prefix + suffix, payload, qos=1, retain=True)
 
     def reply(self, topic: str, payload: bytes, correlation: bytes | None) -> None:
         """Publish a command reply on the full ``topic``, echoing MQTT 5 correlation data."""
@@ -128,18 +133,14 @@ class MqttLink:
             return
         log.info("connected to the broker")
         client.subscribe([(self.prefix + topic, 1) for topic in self._subscriptions])
-        with self._lock:
-            self.connected.set()
-            for suffix, payload in self._retained.items():
-                client.publish(self.prefix + suffix, payload, qos=1, retain=True)
+        self.connected.set()
         try:
             self._on_connected()
         except Exception:
             log.exception("connect handler failed")
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
-        with self._lock:
-            self.connected.clear()
+        self.connected.clear()
         if self._stopping:
             log.info("disconnected from the broker")
         else:
@@ -157,14 +158,42 @@ class MqttLink:
     def _on_message(self, client, userdata, message: mqtt.MQTTMessage) -> None:
         try:
             suffix = message.topic.removeprefix(self.prefix)
-            response_topic = getattr(message.properties, "ResponseTopic", None)
-            if response_topic is not None and ("+" in response_topic or "#" in response_topic):
-                log.warning("ignoring response topic with wildcards: %r", response_topic)
+            if message.retain:
+                log.warning("ignoring a retained message on %s: commands are never retained "
+                            "(clear it with an empty retained message)", message.topic)
+                return
+            response_topic = getattr(message.properties, "ResponseTopic", None) or None
+            if response_topic is not None and not _reply_topic_ok(response_topic, self.prefix):
+                log.warning("ignoring response topic %r: replies go under %sreply/",
+                            response_topic, self.prefix)
                 response_topic = None
             correlation = getattr(message.properties, "CorrelationData", None)
             self._on_message_handler(suffix, message.payload, response_topic, correlation)
         except Exception:
             log.exception("incoming message on %r dropped", message.topic)
+
+
+def _reply_topic_ok(topic: str, prefix: str) -> bool:
+    """A response topic must lie in this table's ``reply/`` subtree (which the ACL lets the
+    controller write), so no request can make it publish on ``status``, ``cmd/`` or elsewhere."""
+    return (topic.startswith(prefix + "reply/") and len(topic) > len(prefix) + 6
+            and not any(c in topic for c in "+#\0"))
+
+
+def configure_client(client: mqtt.Client, broker: BrokerConfig) -> None:
+    """Credentials, TLS and no-delay sockets from the ``[broker]`` config, for any client.
+
+    The password is read from its file here and handed to paho only; it is never logged.
+    """
+    if broker.username is not None:
+        password = None
+        if broker.password_file is not None:
+            password = Path(broker.password_file).read_text(encoding="utf-8").strip()
+        client.username_pw_set(broker.username, password)
+    if broker.tls is not None:
+        client.tls_set(ca_certs=broker.tls.ca_file, certfile=broker.tls.cert_file,
+                       keyfile=broker.tls.key_file, tls_version=ssl.PROTOCOL_TLS_CLIENT)
+    client.on_socket_open = _no_delay
 
 
 def _no_delay(client: mqtt.Client, userdata: object, sock: object) -> None:

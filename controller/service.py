@@ -69,7 +69,7 @@ class Service:
             subscriptions=["cmd/#", *(["sim/#"] if simulated else [])],
             will=self.messages.status(online=False),
             on_message=self._on_message,
-            on_connected=lambda: self.loop.call_soon(self._flush),
+            on_connected=lambda: self.loop.call_soon(self._connected),
             on_ack=lambda mid: self.loop.call_soon(lambda: self._acked(mid)),
         )
         self._in_flight: dict[int, int] = {}  # paho mid -> event seq (loop thread only)
@@ -168,8 +168,13 @@ class Service:
     def _send(self, event: StoredEvent) -> None:
         self._in_flight[self.mqtt.publish(event.topic, event.payload)] = event.seq
 
+    def _connected(self) -> None:
+        """After a connect: retained documents again, then the events still waiting."""
+        self.mqtt.republish_retained()
+        self._flush()
+
     def _flush(self) -> None:
-        """After a connect: publish every stored event not already on its way, oldest first."""
+        """Publish every stored event not already on its way, oldest first."""
         on_the_way = set(self._in_flight.values())
         waiting = [e for e in self.store.unacked() if e.seq not in on_the_way]
         if waiting:

@@ -5,6 +5,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+if ! command -v python3 >/dev/null 2>&1; then
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+        python3 python3-venv >/dev/null
+fi
 python3 -c 'import sys; sys.exit(sys.version_info < (3, 11))' || {
     echo "setup: Python 3.11 or newer is needed (found $(python3 --version 2>&1))" >&2; exit 1; }
 

@@ -77,7 +77,7 @@ def test_every_message_the_controller_publishes_fits_the_document(table_config, 
 
 
 def test_the_last_will_fits_the_status_schema(table_config):
-    run = Running(table_config, start_loop=False)
+    run = Running(table_config)
     try:
         validate("mafia/t1/status", run.service.messages.status(online=False))
     finally:

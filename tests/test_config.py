@@ -92,12 +92,19 @@ def test_missing_files_are_refused_with_their_resolved_path(tmp_path):
 
 def test_present_files_are_resolved_relative_to_the_config(tmp_path):
     (tmp_path / "t1.pass").write_text("secret\n")
-    (tmp_path / "ca.crt").write_text("-----\n")
     cfg = config.load(write_config(tmp_path, BASE + (
-        '[broker]\nusername = "t1"\npassword_file = "t1.pass"\n'
-        '[broker.tls]\nca_file = "ca.crt"\n')))
+        '[broker]\nusername = "t1"\npassword_file = "t1.pass"\n')))
     assert cfg.broker.password_file == str(tmp_path / "t1.pass")
-    assert cfg.broker.tls.ca_file == str(tmp_path / "ca.crt")
+
+
+def test_unusable_secret_files_are_refused_before_run(tmp_path):
+    (tmp_path / "t1.pass").write_bytes(b"\xff\xfe\x00")
+    (tmp_path / "ca.crt").write_text("not a certificate\n")
+    problems = problems_of(tmp_path, BASE + (
+        '[broker]\nusername = "t1"\npassword_file = "t1.pass"\n'
+        '[broker.tls]\nca_file = "ca.crt"\n'))
+    assert problems[0].startswith("broker.password_file: cannot read it as text")
+    assert problems[1].startswith("broker.tls.ca_file: not a usable CA certificate")
 
 
 def test_a_password_file_without_a_user_and_a_cert_without_a_key_are_refused(tmp_path):
@@ -105,10 +112,12 @@ def test_a_password_file_without_a_user_and_a_cert_without_a_key_are_refused(tmp
         (tmp_path / name).write_text("x")
     body = BASE + ('[broker]\npassword_file = "p"\n'
                    '[broker.tls]\nca_file = "ca"\ncert_file = "cert"\n')
-    assert problems_of(tmp_path, body) == [
+    problems = problems_of(tmp_path, body)
+    assert problems[:2] == [
         "broker.password_file: set broker.username too",
         "broker.tls: give cert_file and key_file together",
     ]
+    assert problems[2].startswith("broker.tls.ca_file: not a usable CA certificate")
 
 
 def test_a_missing_file_and_bad_toml_are_reported(tmp_path):

@@ -43,6 +43,17 @@ def test_the_loop_delivers_the_tick_the_core_asked_for():
     assert clock.monotonic() >= now + 0.02  # the release waited for the lockout to end
 
 
+def test_a_stop_settles_a_release_still_inside_its_lockout():
+    seen: list[Emit] = []
+    loop = EventLoop(initial_state(SETUP), clock=SystemClock(), perform=seen.append)
+    now = time.monotonic()
+    loop.submit(ButtonEdge(SEAT, True, now))
+    loop.submit(ButtonEdge(SEAT, False, now + 0.005))
+    loop.stop()
+    loop.run()
+    assert [(e.kind, e.t) for e in seen] == [("seat/press", now), ("seat/release", now + 0.005)]
+
+
 def test_an_effect_that_fails_is_logged_and_the_loop_goes_on(caplog):
     done: list[object] = []
 

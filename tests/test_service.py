@@ -25,12 +25,11 @@ def epoch(ts: str) -> float:
 class Running:
     """A service with its loop on a thread; ``close`` stops it and waits."""
 
-    def __init__(self, config, *, start_loop: bool = True):
+    def __init__(self, config):
         self.service = Service(config, boot_id="boot1")
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.service.start()
-        if start_loop:
-            self.thread.start()
+        self.thread.start()
 
     def _run(self) -> None:
         self.service.run_loop()
@@ -58,13 +57,15 @@ def online(sub: Subscriber, count: int = 1) -> None:
 
 def test_a_press_is_one_event_stamped_with_the_edge_time_not_the_processing_time(
         table_config, subscriber):
-    run = Running(table_config, start_loop=False)  # the loop is "busy": nothing is applied yet
+    run = Running(table_config)
+    busy = threading.Event()
     try:
         online(subscriber)
+        run.service.loop.call_soon(busy.wait)  # the loop is busy until we say
         pressed_at = time.time()
         run.pin(4).drive_low()
         time.sleep(0.3)  # the press waits in the loop's inbox for 300 ms
-        run.thread.start()
+        busy.set()
         [event] = subscriber.wait_for(on_topic("mafia/t1/event/seat/press"))
         doc = event.json()
         assert doc["seat"] == 1 and doc["v"] == 1 and doc["seq"] == 1
@@ -75,6 +76,7 @@ def test_a_press_is_one_event_stamped_with_the_edge_time_not_the_processing_time
         subscriber.wait_for(on_topic("mafia/t1/event/seat/release"))
         assert len(subscriber.matching(on_topic("mafia/t1/event/seat/press"))) == 1
     finally:
+        busy.set()
         run.close()
 
 
@@ -104,17 +106,42 @@ def test_cmd_light_drives_the_pins_and_updates_the_retained_state(running, subsc
     assert state["seats"][1]["light"] == {"mode": "on", "color": "#0000ff"}
 
 
-def test_replies_honour_the_mqtt5_response_topic_and_correlation_data(running, broker):
-    sub = Subscriber(broker.port, ["mafia/#", "core/#"])
+def test_replies_honour_the_mqtt5_response_topic_and_correlation_data(running, subscriber):
+    online(subscriber)
+    subscriber.publish("mafia/t1/cmd/light", '{"id": "r", "lights": [{"seat": 9, "mode": "on"}]}',
+                       response_topic="mafia/t1/reply/core-7", correlation=b"\x00\x07")
+    [reply] = subscriber.wait_for(on_topic("mafia/t1/reply/core-7"))
+    assert reply.correlation == b"\x00\x07"
+    assert reply.json()["ok"] is False and "no seat 9" in reply.json()["error"]
+
+
+def test_a_response_topic_outside_the_tables_reply_subtree_is_not_used(running, broker):
+    sub = Subscriber(broker.port, ["#"])
     try:
         online(sub)
-        sub.publish("mafia/t1/cmd/light", '{"id": "r", "lights": [{"seat": 9, "mode": "on"}]}',
-                    response_topic="core/replies/7", correlation=b"\x00\x07")
-        [reply] = sub.wait_for(on_topic("core/replies/7"))
-        assert reply.correlation == b"\x00\x07"
-        assert reply.json()["ok"] is False and "no seat 9" in reply.json()["error"]
+        for topic in ("mafia/t1/status", "elsewhere/replies"):
+            sub.publish("mafia/t1/cmd/light", '{"id": "s", "lights": []}', response_topic=topic)
+        assert len(sub.wait_for(with_json("mafia/t1/reply/light", id="s"), count=2)) == 2
+        assert sub.matching(on_topic("elsewhere/replies")) == []
+        assert [m.json()["state"] for m in sub.matching(on_topic("mafia/t1/status"))] == [
+            "online"]
     finally:
         sub.close()
+
+
+def test_a_retained_command_is_never_applied(table_config, broker, subscriber):
+    subscriber.client.publish("mafia/t1/cmd/light", '{"id": "stale", "lights": [{"seat": 1, '
+                              '"mode": "on"}]}', qos=1, retain=True).wait_for_publish(5)
+    run = Running(table_config)
+    try:
+        online(subscriber)
+        subscriber.publish("mafia/t1/cmd/light", '{"id": "live", "lights": [{"seat": 2, '
+                                                 '"mode": "on"}]}')
+        subscriber.wait_for(with_json("mafia/t1/reply/light", id="live"))
+        assert subscriber.matching(with_json("mafia/t1/reply/light", id="stale")) == []
+        assert run.pin(18).state == 0
+    finally:
+        run.close()
 
 
 bad_light_payloads = payloads.filter(lambda p: parse_light(p, 6).value is None)

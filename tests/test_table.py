@@ -152,7 +152,7 @@ def test_sim_commands_are_refused_on_a_real_table():
 
 def test_an_unknown_command_is_answered_on_its_own_verb():
     _, effects = step(initial_state(SETUP), cmd("lights", {"id": "q"}))
-    assert effects == [Reply("lights", None, False, "unknown command 'lights'")]
+    assert effects == [Reply("lights", "q", False, "unknown command 'lights'")]
 
 
 def test_replies_echo_the_mqtt5_response_topic_and_correlation():

@@ -17,7 +17,8 @@ from controller.core.buttons import JUDGE_BUTTON_NAMES, Button, JudgeButton, Sea
 
 CommandId = Annotated[str, msgspec.Meta(
     min_length=1, max_length=64, description="Chosen by the sender; echoed in the reply.")]
-Color = Annotated[str, msgspec.Meta(pattern="^#[0-9a-fA-F]{6}$")]
+#: ``$(?!\n)``: the end of the text, in Python's regex dialect as in JSON Schema's.
+Color = Annotated[str, msgspec.Meta(pattern="^#[0-9a-fA-F]{6}$(?!\n)")]
 
 
 class LightSpec(msgspec.Struct, forbid_unknown_fields=True):
@@ -73,7 +74,7 @@ def request_id(payload: bytes) -> str | None:
     """The ``id`` field of a JSON object payload, if there is a usable one."""
     try:
         doc = msgspec.json.decode(payload)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, RecursionError):
         return None
     if isinstance(doc, dict):
         value = doc.get("id")
@@ -89,6 +90,8 @@ def _decode(payload: bytes, kind: type[T]) -> Parsed[T]:
         return Parsed(request_id(payload), error=validation.describe(str(exc)))
     except msgspec.DecodeError as exc:
         return Parsed(None, error=f"payload is not valid JSON: {exc}")
+    except RecursionError:
+        return Parsed(None, error="payload is nested too deeply")
     return Parsed(getattr(value, "id", None), value=value)
 
 

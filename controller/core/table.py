@@ -87,7 +87,8 @@ def step(state: TableState, inp: Input) -> tuple[TableState, list[Effect]]:
         case CommandReceived(verb="sim/press" | "sim/release"):
             return _sim_button(state, inp)
         case CommandReceived():
-            return state, [_reply(inp, None, f"unknown command {inp.verb!r}")]
+            return state, [_reply(inp, commands.request_id(inp.payload),
+                                  f"unknown command {inp.verb!r}")]
     raise TypeError(f"not an input: {inp!r}")
 
 

@@ -1,0 +1,114 @@
+"""``mafia-table watch``: a table's MQTT traffic, decoded, one line per message.
+
+For technicians at the table. It is an ordinary client of the API (it decodes with the types of
+``controller.api``), so it also shows what a rules core would see: events with their ``seq``
+(a gap is called out, a duplicate by ``id`` is skipped), the table state as a row of lights,
+status, health and command replies. An observer account is enough for it.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+from datetime import datetime
+from typing import TextIO
+
+import msgspec
+import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
+
+from controller import api
+from controller.config import BrokerConfig
+from controller.mqtt_link import configure_client
+
+
+def _clock(ts: str) -> str:
+    """``2026-11-29T21:22:15.481Z`` -> local ``21:22:15.481``."""
+    moment = datetime.fromisoformat(ts.replace("Z", "+00:00")).astimezone()
+    return moment.strftime("%H:%M:%S.") + f"{moment.microsecond // 1000:03d}"
+
+
+def _light(seat: api.SeatState) -> str:
+    mode = seat.light.mode
+    return f"{seat.seat}:{mode}" + (seat.light.color or "" if mode != "off" else "")
+
+
+class Watcher:
+    """Turns messages into lines; remembers seq and ids to call out gaps and skip duplicates."""
+
+    def __init__(self) -> None:
+        self.last_seq = 0
+        self._ids: set[str] = set()
+
+    def line(self, suffix: str, payload: bytes) -> str | None:
+        """The line for a message on ``mafia/<table>/<suffix>``, or None to show nothing."""
+        try:
+            return self._line(suffix, payload)
+        except (msgspec.DecodeError, ValueError) as exc:
+            return f"?            {suffix}: not a valid {suffix.split('/')[0]} message ({exc})"
+
+    def _line(self, suffix: str, payload: bytes) -> str | None:
+        kind, _, rest = suffix.partition("/")
+        if kind == "event" and rest in api.EVENT_TYPES:
+            event = msgspec.json.decode(payload, type=api.EVENT_TYPES[rest])
+            if event.id in self._ids:
+                return None
+            self._ids.add(event.id)
+            gap = ""
+            if event.seq > self.last_seq + 1 and self.last_seq:
+                gap = f"   << missed seq {self.last_seq + 1}..{event.seq - 1}"
+            self.last_seq = max(self.last_seq, event.seq)
+            who = (f"seat {event.seat}" if isinstance(event, api.SeatButtonEvent)
+                   else f"judge {event.button}")
+            return f"{_clock(event.ts)}  #{event.seq:<6} {who} {rest.split('/')[1]}{gap}"
+        if suffix == "status":
+            status = msgspec.json.decode(payload, type=api.Status)
+            return (f"{_clock(status.ts)}  status  {status.state.upper()} "
+                    f"(v{status.version}, boot {status.boot_id})")
+        if suffix == "state":
+            state = msgspec.json.decode(payload, type=api.State)
+            lights = " ".join(_light(seat) for seat in state.seats)
+            return f"{_clock(state.ts)}  state   {state.phase} | {lights}"
+        if suffix == "health":
+            health = msgspec.json.decode(payload, type=api.Health)
+            box = health.outbox
+            alarm = "   << OVER LIMIT: the broker has been away" if box.over_limit else ""
+            return f"{_clock(health.ts)}  health  outbox {box.depth}/{box.limit}{alarm}"
+        if kind == "reply":
+            reply = msgspec.json.decode(payload, type=api.Reply)
+            outcome = "ok" if reply.ok else f"REFUSED: {reply.error}"
+            return f"{_clock(reply.ts)}  reply   {rest} {reply.id}: {outcome}"
+        if kind in ("cmd", "sim"):
+            return f"             {suffix} {payload.decode(errors='replace')}"
+        return None
+
+
+def watch(broker: BrokerConfig, table: str, out: TextIO = sys.stdout) -> int:
+    """Print the table's traffic until SIGINT or SIGTERM; 0 then, 1 if the broker refuses us."""
+    prefix = f"mafia/{table}/"
+    watcher = Watcher()
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5)
+    configure_client(client, broker)
+    outcome = {"code": 0}
+
+    def on_connect(client, userdata, flags, reason_code, properties) -> None:
+        if reason_code.is_failure:
+            print(f"broker refused the connection: {reason_code}", file=sys.stderr)
+            outcome["code"] = 1
+            client.disconnect()
+            return
+        print(f"watching {prefix}# on {broker.host}:{broker.port}", file=out, flush=True)
+        client.subscribe(prefix + "#", qos=1)
+
+    def on_message(client, userdata, message) -> None:
+        line = watcher.line(message.topic.removeprefix(prefix), message.payload)
+        if line is not None:
+            print(line, file=out, flush=True)
+
+    client.on_connect = on_connect
+    client.on_message = on_message
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda *_: client.disconnect())
+    client.connect_async(broker.host, broker.port, keepalive=broker.keepalive)
+    client.loop_forever(retry_first_connection=True)
+    return outcome["code"]
