@@ -6,8 +6,8 @@ Everything runs on this machine against a private mosquitto on loopback:
 
 * latency: the service runs in this process with gpiozero's MockFactory; a mock pin edge is
   timed from the pin's own change time (``MockPin._last_change``, host monotonic) to the moment
-  a subscriber in this process receives the event. Presses are one at a time, 30 ms apart
-  (longer than the 20 ms debounce), press and release both counted.
+  a subscriber in another process (``bench/receiver.py``) receives the event. Presses are one
+  at a time, 30 ms apart (longer than the 20 ms debounce), press and release both counted.
 * burst: all ten seats of the example table pressed within a millisecond, repeated; counts
   events lost and the time from the first edge to the last event received.
 * idle: the service as its own process (``mafia-table run --sim``), CPU time and resident memory
@@ -46,20 +46,26 @@ def percentiles(samples_ms: list[float]) -> str:
 
 
 class EventClock:
-    """A subscriber that notes the monotonic receive time of every seat event."""
+    """Receipt times of seat events, from ``bench/receiver.py`` running as its own process."""
 
     def __init__(self, port: int):
         self.arrivals: list[tuple[str, int, float]] = []
         self.cond = threading.Condition()
-        self.sub = Subscriber(port, ["mafia/bench/event/seat/#"])
-        self.sub.client.on_message = self._on_message
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "bench.receiver", str(port), "mafia/bench/event/seat/#"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert self.process.stdout is not None
+        if self.process.stdout.readline().strip() != "ready":
+            raise RuntimeError("bench receiver did not start")
+        threading.Thread(target=self._read, daemon=True).start()
 
-    def _on_message(self, client, userdata, message) -> None:
-        at = time.monotonic()
-        seat = int(message.payload.split(b'"seat":')[1].split(b",")[0])
-        with self.cond:
-            self.arrivals.append((message.topic.rsplit("/", 1)[1], seat, at))
-            self.cond.notify_all()
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            _, action, seat, at = line.split()
+            with self.cond:
+                self.arrivals.append((action, int(seat), float(at)))
+                self.cond.notify_all()
 
     def wait_count(self, n: int, timeout: float = 5.0) -> None:
         deadline = time.monotonic() + timeout
@@ -69,6 +75,11 @@ class EventClock:
                 if left <= 0:
                     raise TimeoutError(f"{len(self.arrivals)} of {n} events arrived")
                 self.cond.wait(left)
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait(10)
 
 
 def bench_latency(port: int, presses: int, bursts: int) -> None:
@@ -116,7 +127,7 @@ def bench_latency(port: int, presses: int, bursts: int) -> None:
     finally:
         service.stop()
         loop.join(10)
-        clock.sub.close()
+        clock.close()
 
 
 def spawn(port: int) -> subprocess.Popen[bytes]:
