@@ -13,7 +13,16 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from controller.core.commands import Color, LightCommand, ReplayCommand, SimButtonCommand
+from controller.core.commands import (
+    Color,
+    LightCommand,
+    ReplayCommand,
+    SimButtonCommand,
+    VoteAction,
+    VoteCorrect,
+    VoteQuestion,
+    VoteStart,
+)
 
 SCHEMA_VERSION = 1
 
@@ -51,12 +60,39 @@ class SeatState(msgspec.Struct, forbid_unknown_fields=True):
     light: LightState
 
 
+Candidate = Annotated[int, msgspec.Meta(
+    ge=0, le=24, description="The seat voted on; 0 is the 'against all' candidate of a nominee "
+                             "vote, or the question itself in a question vote.")]
+Stage = Literal["waiting", "open", "proposed"]
+
+
+class VoteCount(msgspec.Struct, forbid_unknown_fields=True):
+    candidate: Candidate
+    count: int
+
+
+class VoteSummary(msgspec.Struct, forbid_unknown_fields=True):
+    """The running vote as ``state`` shows it."""
+
+    id: str
+    kind: Literal["nominees", "question"]
+    candidates: list[Candidate]
+    candidate: Annotated[Candidate, msgspec.Meta(description="The one being voted on now.")]
+    attempt: int
+    stage: Annotated[Stage, msgspec.Meta(
+        description="waiting for its window, window open, or count proposed to the judge")]
+    confirmed: list[VoteCount]
+
+
 class State(_Payload):
-    """``state`` (retained): the whole table, republished after every change and reconnect."""
+    """``state`` (retained): the whole table, republished after every change and reconnect.
+    The lights are what the seats show: during a vote, the candidate blinks and, once the count
+    is proposed, the seats that voted for it are lit for the judge."""
 
     table: str
-    phase: Literal["idle"]
+    phase: Literal["idle", "vote"]
     seats: list[SeatState]
+    vote: VoteSummary | None
 
 
 class OutboxHealth(msgspec.Struct, forbid_unknown_fields=True):
@@ -99,6 +135,98 @@ class JudgeButtonEvent(_Event):
     source: Source
 
 
+class _VoteEvent(_Event):
+    session: Annotated[str, msgspec.Meta(description="The id of the cmd/vote/... that began it.")]
+
+
+class VoteStarted(_VoteEvent):
+    """``event/vote/started``."""
+
+    kind: Literal["nominees", "question"]
+    candidates: list[Candidate]
+    voters: list[Seat]
+    subjects: Annotated[list[Seat], msgspec.Meta(description="Question votes: who it is about.")]
+    day: int
+    pacing: Literal["auto", "judge"]
+
+
+class VoteWindow(_VoteEvent):
+    """``event/vote/window``: a candidate's window opened (``ts`` = its start) or closed."""
+
+    candidate: Candidate
+    attempt: Annotated[int, msgspec.Meta(ge=1, description="2 and up after a rejection.")]
+    state: Literal["opened", "closed"]
+    duration_ms: int | None = None
+
+
+class VoteAnomaly(msgspec.Struct, forbid_unknown_fields=True):
+    seat: Seat
+    kind: Annotated[
+        Literal["held_from_before", "between_windows", "second_press", "stuck", "restarted"],
+        msgspec.Meta(description="For the judge's eye; never a vote by itself.")]
+
+
+class VoteProposed(_VoteEvent):
+    """``event/vote/proposed``: the table's count for one candidate, awaiting the judge.
+    Published again if a late press changes it."""
+
+    candidate: Candidate
+    attempt: int
+    voters: list[Seat]
+    leftover: Annotated[list[Seat], msgspec.Meta(
+        description="Voters who voted for no one, counted for the last nominee (FIIM 4.4.8).")]
+    count: int
+    anomalies: list[VoteAnomaly]
+
+
+class VoteConfirmed(_VoteEvent):
+    """``event/vote/confirmed``: the judge made a count final (only these are final)."""
+
+    candidate: Candidate
+    attempt: int
+    voters: list[Seat]
+    leftover: list[Seat]
+    count: int
+    by: Literal["button", "command", "correction"]
+    reason: Annotated[str | None, msgspec.Meta(description="The judge's reason for a correction.")]
+
+
+class VoteRejected(_VoteEvent):
+    """``event/vote/rejected``: the judge threw a count away; the window runs again."""
+
+    candidate: Candidate
+    attempt: int
+    by: Literal["button", "command"]
+
+
+class VoteResumed(_VoteEvent):
+    """``event/vote/resumed``: the controller restarted in the middle of this vote."""
+
+    candidate: Candidate
+    attempt: int
+    stage: Stage
+
+
+class VoteCancelled(_VoteEvent):
+    """``event/vote/cancelled`` (``cmd/vote/cancel``)."""
+
+
+class VoteResult(_VoteEvent):
+    """``event/vote/result``: every count confirmed. A tie names the tied seats in nomination
+    order; the rules core starts their re-vote (FIIM 4.4.12)."""
+
+    kind: Literal["nominees", "question"]
+    outcome: Literal["eliminated", "tie", "against_all", "no_vote", "yes", "no"]
+    counts: list[VoteCount] = []
+    eliminated: Seat | None = None
+    tied: list[Seat] = []
+    reason: str | None = None
+    subjects: list[Seat] = []
+    yes: list[Seat] = []
+    yes_count: int | None = None
+    voters_count: int | None = None
+
+
 class Reply(_Payload):
     """``reply/<verb>`` (or the request's MQTT 5 response topic): one per command."""
 
@@ -115,6 +243,14 @@ EVENT_TYPES: dict[str, type[_Event]] = {
     "seat/release": SeatButtonEvent,
     "judge/press": JudgeButtonEvent,
     "judge/release": JudgeButtonEvent,
+    "vote/started": VoteStarted,
+    "vote/window": VoteWindow,
+    "vote/proposed": VoteProposed,
+    "vote/confirmed": VoteConfirmed,
+    "vote/rejected": VoteRejected,
+    "vote/resumed": VoteResumed,
+    "vote/cancelled": VoteCancelled,
+    "vote/result": VoteResult,
 }
 
 __all__ = [
@@ -129,4 +265,8 @@ __all__ = [
     "SimButtonCommand",
     "State",
     "Status",
+    "VoteAction",
+    "VoteCorrect",
+    "VoteQuestion",
+    "VoteStart",
 ]

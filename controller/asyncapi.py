@@ -33,13 +33,25 @@ CHANNELS: list[tuple[str, str, type, str, bool, str]] = [
      "Set seat lights. Answered on reply/light (or the MQTT 5 response topic)."),
     ("cmd-replay", "cmd/replay", api.ReplayCommand, "receive", False,
      "Publish kept events after after_seq again. Answered on reply/replay."),
+    ("cmd-vote-start", "cmd/vote/start", api.VoteStart, "receive", False,
+     "Start a day vote on the nominees, in nomination order."),
+    ("cmd-vote-question", "cmd/vote/question", api.VoteQuestion, "receive", False,
+     "Start a yes/no question vote (one window; a press is yes)."),
+    *[(f"cmd-vote-{verb}", f"cmd/vote/{verb}", api.VoteAction, "receive", False, summary)
+      for verb, summary in (
+          ("confirm", "The judge confirms the proposed count (as the station's Confirm)."),
+          ("reject", "The judge rejects the proposed count; the window runs again."),
+          ("next", "Judge pacing: open the next window (as the station's Next)."),
+          ("cancel", "Abandon the running vote."))],
+    ("cmd-vote-correct", "cmd/vote/correct", api.VoteCorrect, "receive", False,
+     "The judge's own count for the proposed candidate, with a reason; it becomes final."),
     ("sim-press", "sim/press", api.SimButtonCommand, "receive", False,
      "Simulated tables only (--sim): press a button's mock pin. Answered on reply/sim/press."),
     ("sim-release", "sim/release", api.SimButtonCommand, "receive", False,
      "Simulated tables only (--sim): release it. Answered on reply/sim/release."),
 ]
-REPLIES = {"cmd-light": "light", "cmd-replay": "replay", "sim-press": "sim/press",
-           "sim-release": "sim/release"}
+REPLIES = {name: topic.removeprefix("cmd/") for name, topic, *_ in CHANNELS
+           if topic.startswith(("cmd/", "sim/"))}
 
 DESCRIPTION = """\
 MQTT API of one sport-mafia table controller. Every topic lives under mafia/{table}/.

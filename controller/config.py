@@ -20,6 +20,7 @@ import msgspec
 
 from controller.core import validation
 from controller.core.buttons import JUDGE_BUTTON_NAMES, Button, JudgeButton, SeatButton
+from controller.core.vote import VoteRules
 
 #: BCM GPIO numbers on the Raspberry Pi 40-pin header.
 Pin = Annotated[int, msgspec.Meta(ge=0, le=27)]
@@ -78,10 +79,16 @@ class Backends(_Section):
 class Config(_Section):
     table: TableId
     seats: Annotated[int, msgspec.Meta(ge=4, le=24)]
+    rules: str | None = None
+    vote: VoteRules = msgspec.field(default_factory=VoteRules)
     broker: BrokerConfig = msgspec.field(default_factory=BrokerConfig)
     backends: Backends = msgspec.field(default_factory=Backends)
     gpio: GpioConfig = msgspec.field(default_factory=GpioConfig)
     store: StoreConfig = msgspec.field(default_factory=StoreConfig)
+
+    def vote_rules(self) -> VoteRules:
+        """The preset's ``[vote]`` options with the table's own ``[vote]`` over them."""
+        return self.vote
 
     def store_path(self) -> Path:
         """The journal file: ``store.path``, else ``$STATE_DIRECTORY`` (systemd's
@@ -140,6 +147,7 @@ def load(path: str | Path, overrides: Overrides | None = None) -> Config:
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(source, [f"not valid TOML: {exc}"]) from None
     _apply_overrides(raw, overrides or Overrides(), source)
+    _merge_preset(raw, path.parent, source)
     try:
         config = msgspec.convert(raw, Config)
     except msgspec.ValidationError as exc:
@@ -164,6 +172,34 @@ def _apply_overrides(raw: dict[str, Any], overrides: Overrides, source: str) -> 
             backends["gpio"] = "mock"
 
 
+
+
+class Preset(msgspec.Struct, forbid_unknown_fields=True):
+    """A rule preset file (``config/rules/*.toml``): which rule book, and its vote options."""
+
+    name: str
+    book: str
+    vote: dict[str, Any] = msgspec.field(default_factory=dict)
+
+
+def _merge_preset(raw: dict[str, Any], base: Path, source: str) -> None:
+    """Fill ``[vote]`` from the preset named by ``rules`` (the table's own keys win)."""
+    name = raw.get("rules")
+    if not isinstance(name, str):
+        return  # absent (FIIM defaults) or not a string (reported by the type check)
+    preset_path = base / name
+    try:
+        preset = msgspec.convert(tomllib.loads(preset_path.read_text(encoding="utf-8")), Preset)
+    except FileNotFoundError:
+        raise ConfigError(source, [f"rules: preset file not found: {preset_path}"]) from None
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(source, [f"rules: cannot read preset {preset_path}: {exc}"]) from None
+    except msgspec.ValidationError as exc:
+        raise ConfigError(source, [f"rules: preset {preset_path}: "
+                                   f"{validation.describe(str(exc))}"]) from None
+    own = raw.get("vote", {})
+    if isinstance(own, dict):
+        raw["vote"] = {**preset.vote, **own}
 
 
 def _host_port(text: str, source: str) -> tuple[str, int]:

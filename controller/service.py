@@ -22,10 +22,19 @@ from controller import api
 from controller.clock import Clock, SystemClock
 from controller.config import Config
 from controller.core.commands import parse_replay
-from controller.core.effects import DrivePin, Effect, Emit, PublishState, Reply, SetLight
-from controller.core.inputs import CommandReceived
+from controller.core.effects import (
+    DrivePin,
+    Effect,
+    Emit,
+    PersistSession,
+    PublishState,
+    Reply,
+    SetLight,
+)
+from controller.core.inputs import Boot, CommandReceived
 from controller.core.lights import Light, LightMode
-from controller.core.table import TableSetup, initial_state, start
+from controller.core.table import TableSetup, initial_state
+from controller.core.vote import VoteRules, VoteSession
 from controller.loop import EventLoop
 from controller.messages import MessageFactory
 from controller.mqtt_link import MqttLink
@@ -44,7 +53,7 @@ class Service:
     applying inputs until ``stop``; ``run`` does both and always shuts down cleanly."""
 
     def __init__(self, config: Config, *, clock: Clock | None = None,
-                 boot_id: str | None = None):
+                 boot_id: str | None = None, rules: VoteRules | None = None):
         self.config = config
         self.clock = clock or SystemClock()
         self.boot_id = boot_id or uuid.uuid4().hex[:12]
@@ -56,11 +65,12 @@ class Service:
             wired=frozenset(config.wired_buttons()),
             debounce=config.gpio.debounce_ms / 1000,
             simulated=simulated,
+            rules=rules or config.vote_rules(),
         )
         self.messages = MessageFactory(boot_id=self.boot_id, store_id=self.store.store_id,
                                        gpio=config.backends.gpio, clock=self.clock)
-        self.loop = EventLoop(initial_state(setup, self._saved_lights()), clock=self.clock,
-                              perform=self._perform)
+        self.loop = EventLoop(initial_state(setup, self._saved_lights(), self._saved_session()),
+                              clock=self.clock, perform=self._perform)
         self.prefix = topic_prefix(config.table)
         self.mqtt = MqttLink(
             config.broker,
@@ -79,7 +89,7 @@ class Service:
 
     def _saved_lights(self) -> tuple[Light, ...] | None:
         """The lights as they were before a restart, if the saved state fits this table."""
-        saved = self.store.load_state()
+        saved = self.store.load("state")
         if saved is None:
             return None
         try:
@@ -93,6 +103,20 @@ class Service:
         log.info("table state restored from %s", self.store.path)
         return tuple(Light(LightMode(s.light.mode), s.light.color) for s in state.seats)
 
+    def _saved_session(self) -> VoteSession | None:
+        """The vote that was running before a restart, to be resumed (see ``vote.resume``)."""
+        saved = self.store.load("session")
+        if saved is None:
+            return None
+        try:
+            session = msgspec.json.decode(saved, type=VoteSession | None)
+        except msgspec.ValidationError as exc:
+            log.error("saved vote session unreadable (%s); it is dropped", exc)
+            return None
+        if session is not None:
+            log.warning("resuming vote session %r, interrupted by a restart", session.id)
+        return session
+
     def start(self) -> None:
         """Open the GPIO parts and start connecting to the broker (in the background)."""
         self.gpio = GpioBoard(self.config, factory=self.factory, now=self.clock.monotonic,
@@ -104,8 +128,10 @@ class Service:
         self.mqtt.start()
 
     def run_loop(self) -> None:
-        """Apply inputs until ``stop``; first bring lights and ``state`` in line with the core."""
-        self.loop.run(start(self.loop.state))
+        """Apply inputs until ``stop``; first (``Boot``) bring lights and ``state`` in line with
+        the core and resume an interrupted vote."""
+        self.loop.submit(Boot(self.clock.monotonic()))
+        self.loop.run()
 
     def run(self) -> None:
         try:
@@ -154,8 +180,10 @@ class Service:
                 self._check_limit()
             case PublishState():
                 document = self.messages.state(effect.snapshot)
-                self.store.save_state(document)
+                self.store.save("state", document)
                 self.mqtt.retain("state", document)
+            case PersistSession():
+                self.store.save("session", msgspec.json.encode(effect.session))
             case SetLight():
                 if self.gpio is not None:
                     self.gpio.show(effect.seat, effect.light)

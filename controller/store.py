@@ -12,7 +12,8 @@ example because the broker restarted without persistence, can ask for them again
 
 Durability: WAL with ``synchronous=NORMAL`` survives a killed process completely; a power cut
 can lose the last transactions not yet checkpointed (at most the last few hundred ms). The
-table state (lights, phase) is saved on every change.
+table state (lights, phase) and the running vote session (with every press it has recorded)
+are saved on every change.
 
 The store is used from the event loop thread only.
 """
@@ -109,13 +110,14 @@ class Store:
         (oldest,) = self._db.execute("SELECT min(seq) FROM events").fetchone()
         return self.last_seq + 1 if oldest is None else oldest
 
-    def save_state(self, document: bytes) -> None:
+    def save(self, key: str, document: bytes) -> None:
+        """Keep a JSON document (the table ``state``, the running vote ``session``)."""
         with self._db:
             self._db.execute("BEGIN")
-            self._set_meta("state", document.decode())
+            self._set_meta(key, document.decode())
 
-    def load_state(self) -> bytes | None:
-        value = self._meta("state")
+    def load(self, key: str) -> bytes | None:
+        value = self._meta(key)
         return None if value is None else value.encode()
 
     def close(self) -> None:

@@ -58,9 +58,7 @@ class Watcher:
             if event.seq > self.last_seq + 1 and self.last_seq:
                 gap = f"   << missed seq {self.last_seq + 1}..{event.seq - 1}"
             self.last_seq = max(self.last_seq, event.seq)
-            who = (f"seat {event.seat}" if isinstance(event, api.SeatButtonEvent)
-                   else f"judge {event.button}")
-            return f"{_clock(event.ts)}  #{event.seq:<6} {who} {rest.split('/')[1]}{gap}"
+            return f"{_clock(event.ts)}  #{event.seq:<6} {_describe(event, rest)}{gap}"
         if suffix == "status":
             status = msgspec.json.decode(payload, type=api.Status)
             return (f"{_clock(status.ts)}  status  {status.state.upper()} "
@@ -81,6 +79,38 @@ class Watcher:
         if kind in ("cmd", "sim"):
             return f"             {suffix} {payload.decode(errors='replace')}"
         return None
+
+
+def _seats(seats: list[int]) -> str:
+    return " ".join(map(str, seats)) or "-"
+
+
+def _describe(event: msgspec.Struct, kind: str) -> str:
+    """The readable part of an event line."""
+    match event:
+        case api.SeatButtonEvent():
+            return f"seat {event.seat} {kind.split('/')[1]}"
+        case api.JudgeButtonEvent():
+            return f"judge {event.button} {kind.split('/')[1]}"
+        case api.VoteStarted():
+            return (f"vote {event.session}: {event.kind} {_seats(event.candidates)}, voters "
+                    f"{_seats(event.voters)} ({event.pacing})")
+        case api.VoteWindow():
+            return f"vote {event.session}: window {event.state} for {event.candidate}"
+        case api.VoteProposed():
+            flags = ", ".join(f"{a.seat} {a.kind}" for a in event.anomalies)
+            leftover = f" + leftover {_seats(event.leftover)}" if event.leftover else ""
+            return (f"vote {event.session}: PROPOSED {event.candidate} <- {event.count} "
+                    f"({_seats(event.voters)}{leftover})" + (f"  !! {flags}" if flags else ""))
+        case api.VoteConfirmed():
+            reason = f" because {event.reason}" if event.reason else ""
+            return (f"vote {event.session}: CONFIRMED {event.candidate} <- {event.count} "
+                    f"by {event.by}{reason}")
+        case api.VoteResult():
+            named = (event.eliminated if event.outcome == "eliminated"
+                     else _seats(event.tied) if event.tied else event.reason or "")
+            return f"vote {event.session}: RESULT {event.outcome} {named}".rstrip()
+    return f"{kind} ({getattr(event, 'session', '')})"
 
 
 def watch(broker: BrokerConfig, table: str, out: TextIO = sys.stdout) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from controller import cli, config
+from controller.core.vote import VoteRules
 from tests.conftest import EXAMPLE_CONFIG, write_config
 
 BASE = """
@@ -144,3 +145,40 @@ def test_run_refuses_a_bad_config_before_starting_anything(tmp_path, capsys):
     bad = write_config(tmp_path, BASE.replace("seats = 10", "seats = 2"))
     assert cli.main(["run", "--config", str(bad)]) == 2
     assert "seats: expected int >= 4" in capsys.readouterr().err
+
+
+def with_rules(preset: str) -> str:
+    return BASE.replace("seats = 10", f'seats = 10\nrules = "{preset}"')
+
+
+@pytest.mark.parametrize("preset", sorted((EXAMPLE_CONFIG.parent / "rules").glob("*.toml")),
+                         ids=lambda p: p.name)
+def test_every_shipped_rule_preset_loads(tmp_path, preset):
+    cfg = config.load(write_config(tmp_path, with_rules(str(preset))))
+    assert cfg.vote.window == 1.5
+
+
+def test_the_example_uses_the_fiim_preset_and_003_allows_abstaining(tmp_path):
+    assert config.load(EXAMPLE_CONFIG).vote == VoteRules()  # the FIIM defaults
+    club = config.load(write_config(tmp_path, with_rules(
+        str(EXAMPLE_CONFIG.parent / "rules" / "city-003.toml"))))
+    assert (club.vote.leftover, club.vote.against_all, club.vote.pacing) == (
+        "abstain", True, "judge")
+
+
+def test_the_tables_own_vote_keys_win_over_the_preset(tmp_path):
+    preset = tmp_path / "p.toml"
+    preset.write_text('name = "p"\nbook = "b"\n[vote]\nwindow = 2.0\ngap = 3.0\n')
+    cfg = config.load(write_config(tmp_path, with_rules("p.toml") + "[vote]\nwindow = 1.2\n"))
+    assert (cfg.vote.window, cfg.vote.gap) == (1.2, 3.0)
+
+
+def test_preset_mistakes_are_named(tmp_path):
+    assert problems_of(tmp_path, with_rules("no.toml")) == [
+        f"rules: preset file not found: {tmp_path / 'no.toml'}"]
+    (tmp_path / "bad.toml").write_text('name = "p"\n[vote]\nwindow = 1\n')
+    [problem] = problems_of(tmp_path, with_rules("bad.toml"))
+    assert "object missing required field 'book'" in problem
+    (tmp_path / "odd.toml").write_text('name = "p"\nbook = "b"\n[vote]\nwindoww = 1\n')
+    [problem] = problems_of(tmp_path, with_rules("odd.toml"))
+    assert problem == "vote: object contains unknown field 'windoww'"

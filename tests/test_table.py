@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 from controller.core.buttons import JudgeButton, SeatButton
 from controller.core.effects import DrivePin, Emit, PublishState, Reply, SetLight
-from controller.core.inputs import ButtonEdge, CommandReceived
+from controller.core.inputs import Boot, ButtonEdge, CommandReceived
 from controller.core.lights import Light, LightMode
-from controller.core.table import TableSetup, initial_state, snapshot, start, step
+from controller.core.table import TableSetup, initial_state, snapshot, step
 
 WIRED = frozenset({SeatButton(1), SeatButton(2), JudgeButton("confirm")})
 SETUP = TableSetup("t1", 6, WIRED, debounce=0.02, simulated=True)
@@ -23,9 +23,8 @@ def cmd(verb: str, doc: object) -> CommandReceived:
     return CommandReceived(verb, payload, t=5.0)
 
 
-def test_start_lights_every_seat_as_the_state_says_and_publishes_the_state():
-    state = initial_state(SETUP)
-    effects = start(state)
+def test_boot_lights_every_seat_as_the_state_says_and_publishes_the_state():
+    state, effects = step(initial_state(SETUP), Boot(1.0))
     assert [e for e in effects if isinstance(e, SetLight)] == [
         SetLight(seat, Light()) for seat in range(1, 7)
     ]

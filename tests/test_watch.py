@@ -34,7 +34,7 @@ def test_state_status_health_and_replies_read_as_one_line_each():
     ts = '"v": 1, "ts": "2026-11-29T21:22:15.481Z"'
     state = (f'{{{ts}, "table": "t", "phase": "idle", "seats": [{{"seat": 1, "light": '
              '{"mode": "on", "color": "#ff0000"}}, {"seat": 2, "light": {"mode": "off", '
-             '"color": null}}]}')
+             '"color": null}}], "vote": null}')
     assert w.line("state", state.encode()).endswith("state   idle | 1:on#ff0000 2:off")
     status = f'{{{ts}, "state": "offline", "version": "0.1.0", "boot_id": "b"}}'
     assert "status  OFFLINE (v0.1.0, boot b)" in w.line("status", status.encode())

@@ -113,6 +113,52 @@ def parse_light(payload: bytes, seats: int) -> Parsed[LightCommand]:
     return parsed
 
 
+SeatList = Annotated[list[int], msgspec.Meta(min_length=1, max_length=24)]
+
+
+class VoteStart(msgspec.Struct, forbid_unknown_fields=True):
+    """``cmd/vote/start``: vote on ``nominees`` in nomination order (4.4.4); ``voters`` are the
+    seats that may vote; ``day`` 1 with a single nominee means no vote (4.4.10)."""
+
+    id: CommandId
+    nominees: SeatList
+    voters: SeatList
+    day: Annotated[int, msgspec.Meta(ge=1)]
+    pacing: Literal["auto", "judge"] | None = None
+
+
+class VoteQuestion(msgspec.Struct, forbid_unknown_fields=True):
+    """``cmd/vote/question``: one window, a press is "yes" (e.g. 4.4.12.3, "shall all of
+    ``subjects`` leave the table?"); majority of ``voters`` decides."""
+
+    id: CommandId
+    subjects: SeatList
+    voters: SeatList
+    pacing: Literal["auto", "judge"] | None = None
+
+
+class VoteAction(msgspec.Struct, forbid_unknown_fields=True):
+    """``cmd/vote/confirm``, ``reject``, ``next``, ``cancel``: the judge's decisions."""
+
+    id: CommandId
+
+
+class VoteCorrect(msgspec.Struct, forbid_unknown_fields=True):
+    """``cmd/vote/correct``: the judge's own count for the proposed candidate, and why."""
+
+    id: CommandId
+    voters: Annotated[list[int], msgspec.Meta(max_length=24)]
+    reason: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+
+
+def parse_vote(verb: str, payload: bytes) -> Parsed[object]:
+    """Parse any ``cmd/vote/...`` payload by its verb (shape only; seats are checked by the
+    table, which knows them)."""
+    kind = {"vote/start": VoteStart, "vote/question": VoteQuestion,
+            "vote/correct": VoteCorrect}.get(verb, VoteAction)
+    return _decode(payload, kind)  # type: ignore[arg-type]
+
+
 def parse_replay(payload: bytes) -> Parsed[ReplayCommand]:
     """Parse ``cmd/replay``."""
     return _decode(payload, ReplayCommand)

@@ -7,10 +7,13 @@ through the MQTT link, timers itself.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from controller.core.buttons import Button
 from controller.core.lights import Light
+
+if TYPE_CHECKING:  # vote.py builds these effects, so it cannot be imported from here
+    from controller.core.vote import VoteSession
 
 
 @dataclass(frozen=True)
@@ -73,4 +76,11 @@ class DrivePin:
     pressed: bool
 
 
-Effect = SetLight | Emit | PublishState | Reply | WakeAt | DrivePin
+@dataclass(frozen=True)
+class PersistSession:
+    """Save the running vote session (``None``: no session) so a restart can resume it."""
+
+    session: VoteSession | None
+
+
+Effect = SetLight | Emit | PublishState | Reply | WakeAt | DrivePin | PersistSession

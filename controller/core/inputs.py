@@ -44,4 +44,12 @@ class CommandReceived:
     correlation: bytes | None = None
 
 
-Input = ButtonEdge | Tick | CommandReceived
+@dataclass(frozen=True)
+class Boot:
+    """The service has started (or restarted) at ``t``: bring the world in line with the state
+    and resume a session that was running."""
+
+    t: float
+
+
+Input = ButtonEdge | Tick | CommandReceived | Boot

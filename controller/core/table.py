@@ -1,8 +1,13 @@
 """The table model and its transition function.
 
 ``TableState`` holds what the controller knows about the table: its seats and what each light
-shows, the phase, and the debounce state of every wired button. ``step`` applies one input and
-returns the new state with the effects to perform. It is pure: same state and input, same result.
+shows, the debounce state of every wired button and the running vote session, if any.
+``step`` applies one input and returns the new state with the effects to perform. It is pure:
+same state and input, same result.
+
+Lights have two layers: ``lights`` is what the rules core asked for (``cmd/light``), and a running
+vote lays its own on top (the candidate under vote blinks, the seats that voted for it light up
+for the judge). What a seat shows is ``shown(state)``; when the vote ends its layer simply goes.
 """
 
 from __future__ import annotations
@@ -10,12 +15,24 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from controller.core import commands
-from controller.core.buttons import Button, SeatButton
+from controller.core import commands, vote
+from controller.core.buttons import Button, JudgeButton, SeatButton
 from controller.core.debounce import Accepted, Debounce, on_edge, settle
-from controller.core.effects import DrivePin, Effect, Emit, PublishState, Reply, SetLight, WakeAt
-from controller.core.inputs import ButtonEdge, CommandReceived, Input, Tick
+from controller.core.effects import (
+    DrivePin,
+    Effect,
+    Emit,
+    PersistSession,
+    PublishState,
+    Reply,
+    SetLight,
+    WakeAt,
+)
+from controller.core.inputs import Boot, ButtonEdge, CommandReceived, Input, Tick
 from controller.core.lights import LIGHT_OFF, Light, LightMode
+
+CANDIDATE_LIGHT = Light(LightMode.BLINK)
+VOTED_LIGHT = Light(LightMode.ON)
 
 
 @dataclass(frozen=True)
@@ -23,7 +40,8 @@ class TableSetup:
     """Facts fixed for the life of the service, taken from the config.
 
     ``wired``: the buttons that have a GPIO pin. ``debounce``: the lockout in seconds.
-    ``simulated``: whether ``sim/...`` commands may drive the (mock) pins.
+    ``simulated``: whether ``sim/...`` commands may drive the (mock) pins. ``rules``: the vote
+    options of the table's rule preset.
     """
 
     table: str
@@ -31,28 +49,45 @@ class TableSetup:
     wired: frozenset[Button] = frozenset()
     debounce: float = 0.02
     simulated: bool = False
+    rules: vote.VoteRules = field(default_factory=vote.VoteRules)
 
 
 @dataclass(frozen=True)
 class TableState:
     setup: TableSetup
-    phase: str = "idle"
     lights: tuple[Light, ...] = ()
     buttons: dict[Button, Debounce] = field(default_factory=dict)
+    session: vote.VoteSession | None = None
+
+    @property
+    def phase(self) -> str:
+        return "idle" if self.session is None else "vote"
 
     def light(self, seat: int) -> Light:
-        return self.lights[seat - 1]
+        """What seat ``seat`` shows now (the vote's layer over the commanded light)."""
+        return shown(self)[seat - 1]
 
 
-def initial_state(setup: TableSetup, lights: tuple[Light, ...] | None = None) -> TableState:
-    """Every wired button released; lights as saved before a restart, else all off."""
+def initial_state(setup: TableSetup, lights: tuple[Light, ...] | None = None,
+                  session: vote.VoteSession | None = None) -> TableState:
+    """Every wired button released; lights and session as saved before a restart, if any."""
     if lights is None or len(lights) != setup.seats:
         lights = (LIGHT_OFF,) * setup.seats
-    return TableState(
-        setup=setup,
-        lights=lights,
-        buttons={button: Debounce() for button in setup.wired},
-    )
+    return TableState(setup=setup, lights=lights, session=session,
+                      buttons={button: Debounce() for button in setup.wired})
+
+
+def shown(state: TableState) -> tuple[Light, ...]:
+    session = state.session
+    if session is None or session.stage == "waiting":
+        return state.lights
+    lights = list(state.lights)
+    if session.stage == "proposed":
+        for seat in vote.propose(session).voters:
+            lights[seat - 1] = VOTED_LIGHT
+    if session.kind == "nominees" and session.candidate != vote.AGAINST_ALL:
+        lights[session.candidate - 1] = CANDIDATE_LIGHT
+    return tuple(lights)
 
 
 def snapshot(state: TableState) -> dict[str, Any]:
@@ -60,36 +95,65 @@ def snapshot(state: TableState) -> dict[str, Any]:
     return {
         "table": state.setup.table,
         "phase": state.phase,
-        "seats": [
-            {"seat": seat, "light": state.light(seat).as_dict()}
-            for seat in range(1, state.setup.seats + 1)
-        ],
+        "seats": [{"seat": seat, "light": light.as_dict()}
+                  for seat, light in enumerate(shown(state), start=1)],
+        "vote": vote.summary(state.session),
     }
 
 
-def start(state: TableState) -> list[Effect]:
-    """Effects that bring the outside world in line with ``state`` when the service starts."""
-    lights: list[Effect] = [
-        SetLight(seat, state.light(seat)) for seat in range(1, state.setup.seats + 1)
-    ]
-    return [*lights, PublishState(snapshot(state))]
-
-
 def step(state: TableState, inp: Input) -> tuple[TableState, list[Effect]]:
-    """Apply one input. The only entry point of the core."""
+    """Apply one input. The only entry point of the core.
+
+    After the input's own effects come the consequences every change has: the lights that now
+    show differently, the retained state and the saved session; replies come last.
+    """
+    new, effects = _dispatch(state, inp)
+    if isinstance(inp, Boot):
+        effects = [*(SetLight(s, light) for s, light in enumerate(shown(new), start=1)),
+                   PublishState(snapshot(new)), *effects]
+    else:
+        effects += _consequences(state, new)
+    replies = [e for e in effects if isinstance(e, Reply)]
+    return new, [e for e in effects if not isinstance(e, Reply)] + replies
+
+
+def _consequences(before: TableState, after: TableState) -> list[Effect]:
+    effects: list[Effect] = []
+    old, new = shown(before), shown(after)
+    effects += [SetLight(seat, light)
+                for seat, (was, light) in enumerate(zip(old, new, strict=True), start=1)
+                if was != light]
+    if before.session is not after.session:
+        effects.append(PersistSession(after.session))
+    if effects or vote.summary(before.session) != vote.summary(after.session):
+        effects.append(PublishState(snapshot(after)))
+    return effects
+
+
+def _dispatch(state: TableState, inp: Input) -> tuple[TableState, list[Effect]]:
     match inp:
         case ButtonEdge():
             return _button_edge(state, inp)
         case Tick():
             return _tick(state, inp.t)
+        case Boot():
+            if state.session is None:
+                return state, []
+            session, effects = vote.resume(state.session, inp.t)
+            return replace(state, session=session), effects
         case CommandReceived(verb="light"):
             return _light_command(state, inp)
         case CommandReceived(verb="sim/press" | "sim/release"):
             return _sim_button(state, inp)
+        case CommandReceived(verb=verb) if verb.startswith("vote/"):
+            return _vote_command(state, inp)
         case CommandReceived():
             return state, [_reply(inp, commands.request_id(inp.payload),
                                   f"unknown command {inp.verb!r}")]
     raise TypeError(f"not an input: {inp!r}")
+
+
+# ---------------------------------------------------------------- buttons
 
 
 def _button_event(button: Button, accepted: Accepted, source: str) -> Emit:
@@ -99,32 +163,65 @@ def _button_event(button: Button, accepted: Accepted, source: str) -> Emit:
     return Emit(f"judge/{action}", accepted.t, {"button": button.name, "source": source})
 
 
+def _accepted(state: TableState, button: Button, accepted: Accepted, source: str) \
+        -> tuple[TableState, list[Effect]]:
+    """A debounced edge: its event, then what it means to a running vote."""
+    effects: list[Effect] = [_button_event(button, accepted, source)]
+    session = state.session
+    if session is None:
+        return state, effects
+    if isinstance(button, SeatButton):
+        session, more = vote.edge(session, button.seat, accepted.pressed, accepted.t)
+    elif accepted.pressed:
+        session, more = _judge_button(session, button, accepted.t)
+    else:
+        more = []
+    return replace(state, session=session), effects + more
+
+
+def _judge_button(session: vote.VoteSession, button: JudgeButton, t: float) \
+        -> tuple[vote.VoteSession | None, list[Effect]]:
+    if button.name == "confirm" and session.stage == "proposed":
+        return vote.confirm(session, t, "button")
+    if button.name == "reject" and session.stage == "proposed":
+        return vote.reject(session, t, "button")
+    if button.name == "next" and session.stage == "waiting" and session.pacing == "judge":
+        return vote.open_window(session, t)
+    return session, []
+
+
 def _button_edge(state: TableState, edge: ButtonEdge) -> tuple[TableState, list[Effect]]:
     hold = state.setup.debounce
     before = state.buttons.get(edge.button, Debounce())
     after, accepted = on_edge(before, edge.pressed, edge.t, hold)
     if after == before:
         return state, []
-    effects: list[Effect] = []
+    state = replace(state, buttons={**state.buttons, edge.button: after})
     if accepted is not None:
-        effects.append(_button_event(edge.button, accepted, edge.source))
-    elif after.pending:
-        effects.append(WakeAt(after.settle_at(hold)))
-    return replace(state, buttons={**state.buttons, edge.button: after}), effects
+        return _accepted(state, edge.button, accepted, edge.source)
+    if after.pending:
+        return state, [WakeAt(after.settle_at(hold))]
+    return state, []
 
 
 def _tick(state: TableState, now: float) -> tuple[TableState, list[Effect]]:
     hold = state.setup.debounce
-    buttons = dict(state.buttons)
     effects: list[Effect] = []
     for button, before in sorted(state.buttons.items(), key=lambda item: item[1].raw_t):
         after, accepted = settle(before, now, hold)
         if accepted is not None:
-            buttons[button] = after
-            effects.append(_button_event(button, accepted, "gpio"))
-    if not effects:
-        return state, []
-    return replace(state, buttons=buttons), effects
+            state = replace(state, buttons={**state.buttons, button: after})
+            state, more = _accepted(state, button, accepted, "gpio")
+            effects += more
+    if state.session is not None:
+        session, more = vote.tick(state.session, now)
+        if more:
+            state = replace(state, session=session)
+            effects += more
+    return state, effects
+
+
+# ---------------------------------------------------------------- commands
 
 
 def _reply(cmd: CommandReceived, id: str | None, error: str | None) -> Reply:
@@ -136,18 +233,10 @@ def _light_command(state: TableState, cmd: CommandReceived) -> tuple[TableState,
     if parsed.value is None:
         return state, [_reply(cmd, parsed.id, parsed.error)]
     lights = list(state.lights)
-    effects: list[Effect] = []
     for spec in parsed.value.lights:
         color = spec.color.lower() if spec.color else None
-        light = Light(LightMode(spec.mode), color)
-        if lights[spec.seat - 1] != light:
-            lights[spec.seat - 1] = light
-            effects.append(SetLight(spec.seat, light))
-    new = replace(state, lights=tuple(lights))
-    if effects:
-        effects.append(PublishState(snapshot(new)))
-    effects.append(_reply(cmd, parsed.id, None))
-    return new, effects
+        lights[spec.seat - 1] = Light(LightMode(spec.mode), color)
+    return replace(state, lights=tuple(lights)), [_reply(cmd, parsed.id, None)]
 
 
 def _sim_button(state: TableState, cmd: CommandReceived) -> tuple[TableState, list[Effect]]:
@@ -160,3 +249,114 @@ def _sim_button(state: TableState, cmd: CommandReceived) -> tuple[TableState, li
     pressed = cmd.verb == "sim/press"
     return state, [DrivePin(parsed.value, pressed), _reply(cmd, parsed.id, None)]
 
+
+def _seat_problem(key: str, seats: list[int], table_seats: int) -> str | None:
+    seen: set[int] = set()
+    for i, seat in enumerate(seats):
+        if not 1 <= seat <= table_seats:
+            return f"{key}[{i}]: no seat {seat} at this table (seats are 1..{table_seats})"
+        if seat in seen:
+            return f"{key}[{i}]: seat {seat} given twice"
+        seen.add(seat)
+    return None
+
+
+def _vote_command(state: TableState, cmd: CommandReceived) -> tuple[TableState, list[Effect]]:
+    parsed = commands.parse_vote(cmd.verb, cmd.payload)
+    if parsed.value is None:
+        return state, [_reply(cmd, parsed.id, parsed.error)]
+    handler = {
+        "vote/start": _vote_start, "vote/question": _vote_start, "vote/confirm": _vote_confirm,
+        "vote/reject": _vote_reject, "vote/correct": _vote_correct, "vote/next": _vote_next,
+        "vote/cancel": _vote_cancel,
+    }.get(cmd.verb)
+    if handler is None:
+        return state, [_reply(cmd, parsed.id, f"unknown command {cmd.verb!r}")]
+    session, effects, error = handler(state, parsed.value, cmd.t)
+    if error is not None:
+        return state, [_reply(cmd, parsed.id, error)]
+    return replace(state, session=session), [*effects, _reply(cmd, parsed.id, None)]
+
+
+VoteOutcome = tuple[vote.VoteSession | None, list[Effect], str | None]
+
+
+def _vote_start(state: TableState, cmd: Any, t: float) -> VoteOutcome:
+    if state.session is not None:
+        return state.session, [], f"a vote is running (session {state.session.id!r})"
+    question = isinstance(cmd, commands.VoteQuestion)
+    candidates = cmd.subjects if question else cmd.nominees
+    key = "subjects" if question else "nominees"
+    problem = (_seat_problem(key, candidates, state.setup.seats)
+               or _seat_problem("voters", cmd.voters, state.setup.seats))
+    if problem:
+        return None, [], problem
+    rules = state.setup.rules
+    if (not question and cmd.day == 1 and len(cmd.nominees) == 1
+            and rules.single_nominee_first_day == "no_vote"):
+        return None, [Emit("vote/result", t, {
+            "session": cmd.id, "kind": "nominees", "counts": [], "outcome": "no_vote",
+            "tied": [], "reason": "one nominee on the first day (FIIM 4.4.10)"})], None
+    if question:
+        order: tuple[int, ...] = (vote.AGAINST_ALL,)
+    else:
+        order = (*cmd.nominees, *((vote.AGAINST_ALL,) if rules.against_all else ()))
+    session = vote.VoteSession(
+        id=cmd.id, kind="question" if question else "nominees", candidates=order,
+        voters=tuple(cmd.voters), subjects=tuple(cmd.subjects) if question else (),
+        day=0 if question else cmd.day, rules=rules, pacing=cmd.pacing or rules.pacing)
+    session, effects = vote.start(session, t)
+    return session, effects, None
+
+
+def _proposed(state: TableState) -> str | None:
+    if state.session is None:
+        return "no vote is running"
+    if state.session.stage != "proposed":
+        return f"nothing is proposed (the vote is {state.session.stage})"
+    return None
+
+
+def _vote_confirm(state: TableState, cmd: Any, t: float) -> VoteOutcome:
+    if (problem := _proposed(state)) is not None:
+        return state.session, [], problem
+    return (*vote.confirm(state.session, t, "command"), None)  # type: ignore[arg-type]
+
+
+def _vote_reject(state: TableState, cmd: Any, t: float) -> VoteOutcome:
+    if (problem := _proposed(state)) is not None:
+        return state.session, [], problem
+    return (*vote.reject(state.session, t, "command"), None)  # type: ignore[arg-type]
+
+
+def _vote_correct(state: TableState, cmd: Any, t: float) -> VoteOutcome:
+    if (problem := _proposed(state)) is not None:
+        return state.session, [], problem
+    session = state.session
+    assert session is not None
+    counted = {v for c in session.confirmed for v in (*c.voters, *c.leftover)}
+    for i, seat in enumerate(cmd.voters):
+        if seat not in session.voters:
+            return session, [], f"voters[{i}]: seat {seat} is not a voter in this vote"
+        if seat in counted:
+            return session, [], f"voters[{i}]: seat {seat} already voted for another candidate"
+        if seat in cmd.voters[:i]:
+            return session, [], f"voters[{i}]: seat {seat} given twice"
+    return (*vote.correct(session, tuple(sorted(cmd.voters)), cmd.reason, t), None)
+
+
+def _vote_next(state: TableState, cmd: Any, t: float) -> VoteOutcome:
+    session = state.session
+    if session is None:
+        return None, [], "no vote is running"
+    if session.pacing != "judge":
+        return session, [], "windows open by themselves in this vote (auto pacing)"
+    if session.stage != "waiting":
+        return session, [], f"the window cannot open now (the vote is {session.stage})"
+    return (*vote.open_window(session, t), None)
+
+
+def _vote_cancel(state: TableState, cmd: Any, t: float) -> VoteOutcome:
+    if state.session is None:
+        return None, [], "no vote is running"
+    return None, [Emit("vote/cancelled", t, {"session": state.session.id})], None

@@ -1,0 +1,391 @@
+"""Day votes in the pure core, on a fake timeline: FIIM 4.4.4-4.4.12 and the judge's say."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import msgspec
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from controller.core import vote
+from controller.core.buttons import JudgeButton, SeatButton
+from controller.core.effects import Emit, PersistSession, Reply
+from controller.core.inputs import Boot, ButtonEdge, CommandReceived
+from controller.core.table import TableSetup, initial_state, shown, step
+from tests.core_driver import Timeline
+
+SEATS = range(1, 11)
+RULES = vote.VoteRules(window=1.5, gap=1.0)
+WIRED = frozenset({*(SeatButton(s) for s in SEATS), JudgeButton("confirm"),
+                   JudgeButton("reject"), JudgeButton("next")})
+
+
+def table(rules: vote.VoteRules = RULES) -> Timeline:
+    return Timeline(initial_state(TableSetup("t", 10, WIRED, debounce=0.02, rules=rules)))
+
+
+def cmd(verb: str, t: float, **doc) -> CommandReceived:
+    return CommandReceived(f"vote/{verb}", json.dumps({"id": f"{verb}@{t}", **doc}).encode(), t)
+
+
+def press(seat: int, t: float, hold: float = 0.3) -> list[ButtonEdge]:
+    """A fist on the table at ``t``, lifted ``hold`` seconds later."""
+    return [ButtonEdge(SeatButton(seat), True, t), ButtonEdge(SeatButton(seat), False, t + hold)]
+
+
+def judge(name: str, t: float) -> list[ButtonEdge]:
+    return [ButtonEdge(JudgeButton(name), True, t), ButtonEdge(JudgeButton(name), False, t + 0.2)]
+
+
+def emitted(tl: Timeline, kind: str) -> list[dict]:
+    return [e.data for e in tl.effects if isinstance(e, Emit) and e.kind == f"vote/{kind}"]
+
+
+def replies(tl: Timeline) -> list[Reply]:
+    return [e for e in tl.effects if isinstance(e, Reply)]
+
+
+def start(tl: Timeline, nominees, voters=tuple(SEATS), day: int = 2, t: float = 0.0, **extra):
+    tl.feed([cmd("start", t, nominees=list(nominees), voters=list(voters), day=day, **extra)])
+    assert replies(tl)[-1].ok, replies(tl)[-1]
+
+
+# With RULES and auto pacing, started at 0: window 1 is [1.0, 2.5); confirming at c opens the
+# next window at c + 1.0 for 1.5 s.
+
+
+def test_4_4_5_a_window_per_nominee_in_nomination_order_and_the_judge_confirms():
+    tl = table()
+    start(tl, [5, 2])
+    tl.feed(press(1, 1.2) + press(3, 2.0))
+    tl.run_until(2.5)
+    [proposed] = emitted(tl, "proposed")
+    assert (proposed["candidate"], proposed["voters"], proposed["count"]) == (5, [1, 3], 2)
+    assert shown(tl.state)[0].mode == "on" and shown(tl.state)[4].mode == "blink"
+    tl.feed(judge("confirm", 3.0))
+    assert emitted(tl, "confirmed")[0]["by"] == "button"
+    tl.run_until(4.0)
+    assert [w["candidate"] for w in emitted(tl, "window") if w["state"] == "opened"] == [5, 2]
+    assert shown(tl.state)[0].mode == "off"  # the voters' lights go out once confirmed
+
+
+def test_4_4_8_who_did_not_vote_votes_for_the_last_nominee():
+    tl = table()
+    start(tl, [5, 2])
+    tl.feed(press(1, 1.2) + press(3, 2.0))
+    tl.run_until(2.5)
+    tl.feed(judge("confirm", 3.0))  # window for 2: [4.0, 5.5)
+    tl.feed(press(4, 4.5))
+    tl.run_until(5.5)
+    last = emitted(tl, "proposed")[-1]
+    assert (last["candidate"], last["voters"], last["leftover"]) == (2, [4], [2, 5, 6, 7, 8, 9, 10])
+    assert last["count"] == 8
+    tl.feed(judge("confirm", 6.0))
+    [result] = emitted(tl, "result")
+    assert result["counts"] == [{"candidate": 5, "count": 2}, {"candidate": 2, "count": 8}]
+    assert (result["outcome"], result["eliminated"]) == ("eliminated", 2)
+    assert tl.state.session is None and tl.state.phase == "idle"
+
+
+def test_4_4_9_a_hand_pulled_back_still_counts():
+    tl = table()
+    start(tl, [5, 2])
+    tl.feed(press(7, 1.4, hold=0.05))  # on the table for 50 ms only
+    tl.run_until(2.5)
+    assert emitted(tl, "proposed")[0]["voters"] == [7]
+
+
+def test_4_4_7_one_vote_per_player_a_second_press_is_flagged_not_counted():
+    tl = table()
+    start(tl, [5, 2, 8])
+    tl.feed(press(1, 1.2))
+    tl.run_until(2.5)
+    tl.feed(judge("confirm", 3.0))  # window for 2: [4.0, 5.5)
+    tl.feed(press(1, 4.2) + press(6, 4.3) + press(6, 4.9))
+    tl.run_until(5.5)
+    second = emitted(tl, "proposed")[-1]
+    assert second["voters"] == [6]
+    assert {"seat": 1, "kind": "second_press"} in second["anomalies"]
+    assert {"seat": 6, "kind": "second_press"} in second["anomalies"]
+
+
+def test_4_4_10_one_nominee_on_the_first_day_means_no_vote():
+    tl = table()
+    tl.feed([cmd("start", 0.0, nominees=[4], voters=list(SEATS), day=1)])
+    assert replies(tl)[-1].ok
+    [result] = emitted(tl, "result")
+    assert result["outcome"] == "no_vote" and "4.4.10" in result["reason"]
+    assert tl.state.session is None
+    tl.feed([cmd("start", 1.0, nominees=[4], voters=list(SEATS), day=2)])  # later days: a vote
+    assert tl.state.session is not None
+
+
+def run_vote(tl: Timeline, nominees, votes: dict[int, list[int]], t0: float,
+             voters=tuple(SEATS)) -> dict:
+    """Vote ``nominees`` from ``t0``: ``votes[n]`` press in n's window; the judge confirms
+    each count 0.5 s after its window closes. Returns the result event."""
+    start(tl, nominees, voters=voters, t=t0)
+    opens = t0 + 1.0
+    for nominee in nominees:
+        tl.feed([e for seat in votes.get(nominee, []) for e in press(seat, opens + 0.2)])
+        tl.run_until(opens + 1.5)
+        tl.feed(judge("confirm", opens + 2.0))
+        opens += 3.0
+    return emitted(tl, "result")[-1]
+
+
+def test_4_4_12_split_revote_same_split_then_the_all_leave_question():
+    tl = table()
+    # 3 and 7 split the table 5:5 (the last nominee takes the five who did not vote)
+    first = run_vote(tl, [3, 7], {3: [1, 2, 4, 5, 6]}, t0=0.0)
+    assert (first["outcome"], first["tied"]) == ("tie", [3, 7])
+    # 4.4.12: they speak 30 s, the rules core starts their re-vote: the same split again
+    again = run_vote(tl, [3, 7], {3: [1, 2, 4, 5, 6]}, t0=100.0)
+    assert (again["outcome"], again["tied"]) == ("tie", [3, 7])
+    # 4.4.12.3: "who is for all of them leaving the table?" - 6 of 10 say yes
+    tl.feed([cmd("question", 200.0, subjects=[3, 7], voters=list(SEATS))])
+    tl.feed([e for seat in (1, 2, 4, 5, 6, 8) for e in press(seat, 201.3)])
+    tl.run_until(202.5)
+    tl.feed(judge("confirm", 203.0))
+    question = emitted(tl, "result")[-1]
+    assert (question["kind"], question["outcome"], question["yes_count"]) == ("question", "yes", 6)
+
+
+def test_4_4_12_3_an_even_split_on_the_question_keeps_them_in_the_game():
+    tl = table()
+    tl.feed([cmd("question", 0.0, subjects=[3, 7], voters=list(SEATS))])
+    tl.feed([e for seat in (1, 2, 4, 5, 6) for e in press(seat, 1.3)])
+    tl.run_until(2.5)
+    tl.feed(judge("confirm", 3.0))
+    assert emitted(tl, "result")[-1]["outcome"] == "no"
+
+
+def test_4_4_12_1_a_three_way_tie_names_all_in_nomination_order():
+    # ten voters: 6 gets 7, 8, 9, 10 by 4.4.8, 3:3:4, no tie
+    result = run_vote(table(), [9, 3, 6], {9: [1, 2, 3], 3: [4, 5, 6]}, t0=0.0)
+    assert result["outcome"] == "eliminated" and result["eliminated"] == 6
+    # nine voters (one player out): 3:3:3
+    result = run_vote(table(), [9, 3, 6], {9: [1, 2, 3], 3: [4, 5, 6]}, t0=0.0,
+                      voters=range(1, 10))
+    assert result["outcome"] == "tie" and result["tied"] == [9, 3, 6]
+
+
+def test_the_judge_rejects_a_count_and_the_window_runs_again():
+    tl = table()
+    start(tl, [5, 2])
+    tl.feed(press(1, 1.2))
+    tl.run_until(2.5)
+    tl.feed(judge("reject", 3.0))  # window again: [4.0, 5.5), attempt 2
+    [rejected] = emitted(tl, "rejected")
+    assert (rejected["candidate"], rejected["attempt"], rejected["by"]) == (5, 1, "button")
+    tl.feed(press(3, 4.5))
+    tl.run_until(5.5)
+    again = emitted(tl, "proposed")[-1]
+    assert (again["candidate"], again["attempt"], again["voters"]) == (5, 2, [3])
+
+
+def test_the_judge_corrects_a_count_with_a_reason():
+    tl = table()
+    start(tl, [5, 2])
+    tl.feed(press(1, 1.2))
+    tl.run_until(2.5)
+    tl.feed([cmd("correct", 3.0, voters=[1, 9], reason="seat 9's button is broken")])
+    assert replies(tl)[-1].ok
+    [confirmed] = emitted(tl, "confirmed")
+    assert confirmed["voters"] == [1, 9] and confirmed["by"] == "correction"
+    assert confirmed["reason"] == "seat 9's button is broken"
+
+
+@pytest.mark.parametrize(("offset", "counts"), [
+    (-0.001, False), (0.0, True), (0.001, True), (1.499, True), (1.5, False), (1.501, False)])
+def test_a_press_counts_by_its_edge_time_one_ms_inside_or_outside_the_window(offset, counts):
+    tl = table()
+    start(tl, [5, 2])
+    tl.feed(press(4, 1.0 + offset, hold=0.05))
+    tl.run_until(2.6)
+    assert (4 in emitted(tl, "proposed")[0]["voters"]) is counts
+
+
+def test_a_press_held_from_before_the_window_and_a_stuck_button_are_flagged():
+    tl = table()
+    start(tl, [5, 2])
+    tl.feed(press(8, 0.5, hold=1.0) + press(9, -5.0, hold=10.0) + press(2, 0.2, hold=0.1))
+    tl.run_until(2.5)
+    proposed = emitted(tl, "proposed")[0]
+    assert proposed["voters"] == []
+    assert {"seat": 8, "kind": "held_from_before"} in proposed["anomalies"]
+    assert {"seat": 9, "kind": "stuck"} in proposed["anomalies"]
+    assert {"seat": 2, "kind": "between_windows"} in proposed["anomalies"]
+
+
+def test_judge_pacing_opens_each_window_on_next():
+    tl = table()
+    start(tl, [5, 2], pacing="judge")
+    tl.run_until(10.0)
+    assert emitted(tl, "window") == []
+    tl.feed(judge("next", 11.0))
+    [opened] = emitted(tl, "window")
+    assert opened["state"] == "opened" and opened["candidate"] == 5
+
+
+def test_a_press_arriving_after_the_close_but_made_inside_the_window_updates_the_proposal():
+    tl = table()
+    start(tl, [5, 2])
+    tl.run_until(2.6)  # closed and proposed with no voters
+    tl.feed(press(6, 2.4))  # a late-delivered edge from inside the window
+    assert emitted(tl, "proposed")[-1]["voters"] == [6]
+
+
+@pytest.mark.parametrize(("verb", "doc", "error"), [
+    ("start", {"nominees": [11], "voters": [1, 2], "day": 2}, "nominees[0]: no seat 11"),
+    ("start", {"nominees": [3, 3], "voters": [1, 2], "day": 2}, "nominees[1]: seat 3 given twice"),
+    ("start", {"nominees": [3], "voters": [1, 0], "day": 2}, "voters[1]: no seat 0"),
+    ("start", {"nominees": [3], "voters": [], "day": 2}, "voters: expected array of length >= 1"),
+    ("start", {"nominees": [3], "voters": [1], "day": 0}, "day: expected int >= 1"),
+    ("confirm", {}, "no vote is running"),
+    ("correct", {"voters": [1], "reason": "x"}, "no vote is running"),
+    ("next", {}, "no vote is running"),
+    ("cancel", {}, "no vote is running"),
+    ("begin", {}, "unknown command 'vote/begin'"),
+])
+def test_bad_vote_commands_are_refused_and_change_nothing(verb, doc, error):
+    tl = table()
+    before = tl.state
+    tl.feed([cmd(verb, 0.0, **doc)])
+    [reply] = replies(tl)
+    assert not reply.ok and error in reply.error
+    assert tl.state == before
+
+
+def test_commands_that_do_not_fit_the_running_vote_are_refused():
+    tl = table()
+    start(tl, [5, 2])
+    running = tl.state
+    for verb, doc, error in [
+        ("start", {"nominees": [1], "voters": [2], "day": 2}, "a vote is running"),
+        ("confirm", {}, "nothing is proposed (the vote is waiting)"),
+        ("next", {}, "windows open by themselves"),
+    ]:
+        tl.feed([cmd(verb, 0.5, **doc)])
+        assert error in replies(tl)[-1].error
+        assert tl.state == running
+    tl.feed(press(1, 1.2))
+    tl.run_until(2.5)
+    proposed = tl.state
+    tl.feed([cmd("correct", 3.0, voters=[1, 11], reason="r")])
+    assert "voters[1]: seat 11 is not a voter" in replies(tl)[-1].error
+    assert tl.state == proposed
+
+
+def test_cancel_ends_the_vote_and_its_lights():
+    tl = table()
+    start(tl, [5, 2])
+    tl.run_until(1.2)
+    assert shown(tl.state)[4].mode == "blink"
+    tl.feed([cmd("cancel", 1.3)])
+    assert emitted(tl, "cancelled") and tl.state.session is None
+    assert shown(tl.state)[4].mode == "off"
+
+
+def test_every_change_of_the_session_is_saved_with_its_presses():
+    tl = table()
+    start(tl, [5, 2])
+    tl.feed(press(3, 1.2))
+    saved = [e.session for e in tl.effects if isinstance(e, PersistSession)][-1]
+    assert saved is not None and [(e.seat, e.pressed) for e in saved.edges] == [
+        (3, True), (3, False)]
+    decoded = msgspec.json.decode(msgspec.json.encode(saved), type=vote.VoteSession)
+    assert decoded == saved
+
+
+def test_after_a_restart_an_open_window_is_proposed_as_it_stood_and_flagged():
+    tl = table()
+    start(tl, [5, 2])
+    tl.feed(press(3, 1.2))
+    tl.run_until(1.5)  # the window is open when the controller dies
+    saved = msgspec.json.decode(msgspec.json.encode(tl.state.session), type=vote.VoteSession)
+    restarted = initial_state(tl.state.setup, tl.state.lights, saved)
+    state, effects = step(restarted, Boot(50.0))
+    proposed = [e.data for e in effects if isinstance(e, Emit) and e.kind == "vote/proposed"]
+    assert proposed[0]["voters"] == [3]
+    assert {"seat": 4, "kind": "restarted"} in proposed[0]["anomalies"]
+    state, effects = step(state, CommandReceived("vote/confirm", b'{"id": "c"}', 51.0))
+    assert [e.kind for e in effects if isinstance(e, Emit)] == ["vote/confirmed"]
+
+
+# ---------------------------------------------------------------- properties
+
+
+@st.composite
+def sessions_with_edges(draw):
+    edges = draw(st.lists(st.tuples(st.sampled_from(list(SEATS)), st.booleans(),
+                                    st.floats(0.0, 4.0, allow_nan=False)), max_size=30))
+    session = vote.VoteSession(
+        id="s", kind="nominees", candidates=(5, 2), voters=tuple(SEATS), rules=RULES,
+        stage="proposed", window=vote.Window(0.5, 1.0, 2.5),
+        edges=tuple(vote.Edge(s, p, t) for s, p, t in edges))
+    return session, draw(st.randoms())
+
+
+@given(sessions_with_edges())
+def test_the_count_depends_on_edge_times_not_on_arrival_order(drawn):
+    session, rng = drawn
+    shuffled = list(session.edges)
+    rng.shuffle(shuffled)
+    other = msgspec.structs.replace(session, edges=tuple(shuffled))
+    assert vote.propose(other) == vote.propose(session)
+
+
+def at(opens: float, offset: float) -> float:
+    return round(opens + offset, 4)
+
+
+votes = st.dictionaries(st.sampled_from(list(SEATS)),
+                        st.tuples(st.integers(0, 2), st.floats(-0.3, 1.8)), max_size=10)
+
+
+@given(votes, st.randoms())
+def test_every_voter_counts_once_and_with_the_leftover_rule_all_votes_are_cast(votes, rng):
+    """Each seat presses once at ``offset`` into the window of nominee #k (some miss it);
+    edges of different seats reach the core in shuffled order inside each window."""
+    tl = table()
+    nominees = [5, 2, 8]
+    start(tl, nominees)
+    opens = 1.0
+    for k in range(3):
+        edges = [e for seat, (n, offset) in votes.items() if n == k
+                 for e in press(seat, at(opens, offset), hold=0.05)]
+        by_seat: dict[int, list[ButtonEdge]] = {}
+        for e in edges:
+            by_seat.setdefault(e.button.seat, []).append(e)
+        order = list(by_seat)
+        rng.shuffle(order)
+        tl.run_until(opens + 1.5)  # closed before the edges arrive: the worst lateness
+        for seat in order:
+            for e in by_seat[seat]:
+                tl.state, more = step(tl.state, e)
+                tl.effects += more
+        tl.feed([cmd("confirm", opens + 2.0)])
+        opens += 3.0
+    confirmed = emitted(tl, "confirmed")
+    everyone = [s for c in confirmed for s in (*c["voters"], *c["leftover"])]
+    assert sorted(everyone) == list(SEATS)  # each voter exactly once, all votes cast (4.4.8)
+    for c, k in zip(confirmed, range(3), strict=True):
+        opens_k = 1.0 + 3.0 * k
+        window_voters = {seat for seat, (n, off) in votes.items()
+                         if n == k and opens_k <= at(opens_k, off) < opens_k + 1.5}
+        earlier = {s for prev in confirmed[:k] for s in prev["voters"]}
+        assert set(c["voters"]) == window_voters - earlier
+
+
+def test_seeded_random_days_never_lose_or_double_a_vote():
+    rng = random.Random(44)
+    for _ in range(20):
+        chosen = {seat: rng.randrange(3) for seat in SEATS if rng.random() < 0.8}
+        result = run_vote(table(), [5, 2, 8], {k: [s for s, n in chosen.items() if n == i]
+                                               for i, k in enumerate([5, 2, 8])}, t0=0.0)
+        assert sum(c["count"] for c in result["counts"]) == 10
+
