@@ -221,6 +221,17 @@ def test_a_press_held_from_before_the_window_and_a_stuck_button_are_flagged():
     assert {"seat": 2, "kind": "between_windows"} in proposed["anomalies"]
 
 
+def test_early_finish_when_the_rest_cannot_change_who_leaves():
+    rules = vote.VoteRules(window=1.5, gap=1.0, early_finish=True)
+    # 6 of 10 against nominee 5: the 4 votes left cannot reach 6
+    result = run_vote(table(rules), [5, 2, 8], {5: [1, 2, 3, 4, 6, 7]}, t0=0.0)
+    assert (result["outcome"], result["eliminated"]) == ("eliminated", 5)
+    assert result["counts"] == [{"candidate": 5, "count": 6}]
+    # 5 of 10: the other 5 could still tie it, so the vote goes on
+    result = run_vote(table(rules), [5, 2, 8], {5: [1, 2, 3, 4, 6]}, t0=0.0)
+    assert len(result["counts"]) == 3
+
+
 def test_judge_pacing_opens_each_window_on_next():
     tl = table()
     start(tl, [5, 2], pacing="judge")

@@ -46,6 +46,7 @@ class VoteRules(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
     against_all: bool = False
     single_nominee_first_day: Literal["no_vote", "vote"] = "no_vote"
     question_tie: Literal["no", "yes"] = "no"
+    early_finish: bool = False
     stuck_after: Annotated[float, msgspec.Meta(gt=0, le=60)] = 5.0
 
 
@@ -175,6 +176,18 @@ def propose(session: VoteSession) -> Proposal:
                     tuple(sorted(anomalies, key=lambda a: (a.seat, a.kind))))
 
 
+def _decided(session: VoteSession) -> bool:
+    """``rules.early_finish``: a confirmed nominee has more votes than any other confirmed one
+    and than the votes still to be cast (which is the most a later candidate can get), so the
+    remaining windows cannot change who leaves."""
+    if not session.rules.early_finish or session.kind != "nominees":
+        return False
+    leader = max(session.confirmed, key=lambda c: c.count)
+    others = [c.count for c in session.confirmed if c is not leader]
+    remaining = len(session.voters) - sum(c.count for c in session.confirmed)
+    return leader.candidate != AGAINST_ALL and leader.count > max([remaining, *others])
+
+
 def result(session: VoteSession) -> dict[str, object]:
     """The session's outcome from the confirmed counts, for ``event/vote/result``."""
     if session.kind == "question":
@@ -302,7 +315,7 @@ def _finalize(session: VoteSession, confirmed: Confirmed, t: float) \
         "count": confirmed.count, "by": confirmed.by, "reason": confirmed.reason,
     })
     session = msgspec.structs.replace(session, confirmed=(*session.confirmed, confirmed))
-    if session.last:
+    if session.last or _decided(session):
         return None, [event, Emit("vote/result", t, {"session": session.id, **result(session)})]
     session = msgspec.structs.replace(session, index=session.index + 1, attempt=1,
                                       restarted=False)
