@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from controller.core import vote
 from controller.core.buttons import JudgeButton, SeatButton
-from controller.core.effects import Emit, PersistSession, Reply
+from controller.core.effects import Emit, PersistSession, PublishState, Reply
 from controller.core.inputs import Boot, ButtonEdge, CommandReceived
 from controller.core.table import TableSetup, initial_state, shown, step
 from tests.core_driver import Timeline
@@ -304,7 +304,10 @@ def test_cancel_ends_the_vote_and_its_lights():
 def test_every_change_of_the_session_is_saved_with_its_presses():
     tl = table()
     start(tl, [5, 2])
+    tl.run_until(1.1)
+    published = sum(isinstance(e, PublishState) for e in tl.effects)
     tl.feed(press(3, 1.2))
+    assert sum(isinstance(e, PublishState) for e in tl.effects) == published  # state unchanged
     saved = [e.session for e in tl.effects if isinstance(e, PersistSession)][-1]
     assert saved is not None and [(e.seat, e.pressed) for e in saved.edges] == [
         (3, True), (3, False)]

@@ -118,15 +118,16 @@ def step(state: TableState, inp: Input) -> tuple[TableState, list[Effect]]:
 
 
 def _consequences(before: TableState, after: TableState) -> list[Effect]:
-    effects: list[Effect] = []
     old, new = shown(before), shown(after)
-    effects += [SetLight(seat, light)
-                for seat, (was, light) in enumerate(zip(old, new, strict=True), start=1)
-                if was != light]
-    if before.session is not after.session:
-        effects.append(PersistSession(after.session))
-    if effects or vote.summary(before.session) != vote.summary(after.session):
+    effects: list[Effect] = [
+        SetLight(seat, light)
+        for seat, (was, light) in enumerate(zip(old, new, strict=True), start=1) if was != light]
+    session_changed = before.session is not after.session
+    if effects or (session_changed
+                   and vote.summary(before.session) != vote.summary(after.session)):
         effects.append(PublishState(snapshot(after)))
+    if session_changed:  # every press in a window too: a restart must find it
+        effects.append(PersistSession(after.session))
     return effects
 
 
