@@ -219,7 +219,8 @@ class VoteResult(_VoteEvent):
     outcome: Literal["eliminated", "tie", "against_all", "no_vote", "yes", "no"]
     counts: list[VoteCount] = []
     eliminated: Seat | None = None
-    tied: list[Seat] = []
+    tied: Annotated[list[Candidate], msgspec.Meta(
+        description="Tied candidates in voting order; 0 when 'against all' is among them.")] = []
     reason: str | None = None
     subjects: list[Seat] = []
     yes: list[Seat] = []

@@ -163,7 +163,12 @@ def test_the_example_uses_the_fiim_preset_and_003_allows_abstaining(tmp_path):
     club = config.load(write_config(tmp_path, with_rules(
         str(EXAMPLE_CONFIG.parent / "rules" / "city-003.toml"))))
     assert (club.vote.leftover, club.vote.against_all, club.vote.pacing) == (
-        "abstain", True, "judge")
+        "abstain", False, "judge")  # "against all" is asked for per vote, in 003's second round
+
+
+def test_against_all_with_the_leftover_rule_is_refused(tmp_path):
+    [problem] = problems_of(tmp_path, BASE + "[vote]\nagainst_all = true\n")
+    assert problem.startswith('vote: against_all needs leftover = "abstain"')
 
 
 def test_the_tables_own_vote_keys_win_over_the_preset(tmp_path):

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from controller import api
 from controller.core import vote
 from controller.core.buttons import JudgeButton, SeatButton
 from controller.core.effects import Emit, PersistSession, PublishState, Reply
@@ -330,7 +331,105 @@ def test_after_a_restart_an_open_window_is_proposed_as_it_stood_and_flagged():
     assert [e.kind for e in effects if isinstance(e, Emit)] == ["vote/confirmed"]
 
 
+def test_a_judge_button_pressed_before_the_window_closed_does_not_confirm_it():
+    tl = table()
+    start(tl, [5, 2])
+    tl.run_until(2.5)  # closed and proposed...
+    tl.feed(judge("confirm", 2.4))  # ...but this press (delivered late) came before the close
+    assert emitted(tl, "confirmed") == []
+    tl.feed([cmd("confirm", 2.45)])
+    assert "before the vote reached its present stage" in replies(tl)[-1].error
+    tl.feed(judge("confirm", 2.6))
+    assert len(emitted(tl, "confirmed")) == 1
+
+
+def test_a_nominee_who_voted_is_lit_as_a_voter_for_the_judge():
+    tl = table()
+    start(tl, [5, 2])
+    tl.feed(press(5, 1.2) + press(1, 1.3))
+    tl.run_until(1.4)
+    assert shown(tl.state)[4].mode == "blink"  # under vote
+    tl.run_until(2.5)
+    assert (shown(tl.state)[4].mode, shown(tl.state)[0].mode) == ("on", "on")
+
+
+CLUB_003 = vote.VoteRules(window=1.5, gap=1.0, leftover="abstain", pacing="auto")
+
+
+def test_003_against_all_is_a_last_candidate_and_abstainers_count_for_no_one():
+    tl = table(CLUB_003)
+    start(tl, [4, 6], against_all=True)
+    opens = 1.0
+    for voters in ([1, 2, 3, 5], [7], [8, 9, 10, 4]):  # 4, then 6, then "against all" (0)
+        tl.feed([e for seat in voters for e in press(seat, opens + 0.2)])
+        tl.run_until(opens + 1.5)
+        tl.feed(judge("confirm", opens + 2.0))
+        opens += 3.0
+    [result] = emitted(tl, "result")
+    assert result["counts"] == [{"candidate": 4, "count": 4}, {"candidate": 6, "count": 1},
+                                {"candidate": 0, "count": 4}]
+    assert (result["outcome"], result["tied"]) == ("tie", [4, 0])
+    msgspec.convert({"v": 1, "ts": "2026-11-29T21:22:15.481Z", "id": "x-1", "seq": 1,
+                     **result}, api.VoteResult)  # a valid event, 0 and all
+    assert all(p["leftover"] == [] for p in emitted(tl, "proposed"))
+
+
+def test_against_all_with_the_leftover_rule_is_refused_at_start():
+    tl = table()
+    tl.feed([cmd("start", 0.0, nominees=[4, 6], voters=list(SEATS), day=2, against_all=True)])
+    assert 'against_all needs leftover = "abstain"' in replies(tl)[-1].error
+
+
+def test_4_4_12_2_a_revote_that_splits_again_among_fewer_goes_on_among_them():
+    first = run_vote(table(), [3, 7, 9], {3: [1, 2, 4], 7: [5, 6, 8]}, t0=0.0, voters=range(1, 10))
+    assert first["tied"] == [3, 7, 9]  # 3:3:3
+    # the re-vote among the three: 3 and 7 split 4:4, 9 gets the leftover 1
+    again = run_vote(table(), [3, 7, 9], {3: [1, 2, 4, 10], 7: [5, 6, 8, 3]}, t0=50.0)
+    assert (again["outcome"], again["tied"]) == ("tie", [3, 7])  # fewer: the rules core goes on
+
+
+def test_after_a_reboot_old_window_times_cannot_catch_new_presses():
+    tl = table()
+    start(tl, [5, 2], t=200.0)
+    tl.run_until(202.6)  # window [201, 202.5) closed and proposed
+    saved = msgspec.json.decode(msgspec.json.encode(tl.state.session), type=vote.VoteSession)
+    # the Pi rebooted: the monotonic clock starts again near zero
+    state, _ = step(initial_state(tl.state.setup, tl.state.lights, saved), Boot(30.0))
+    assert state.session.window.closes <= 30.0
+    later = Timeline(state)
+    later.feed(press(3, 31.0))
+    assert vote.propose(later.state.session).voters == ()
+
+
+def test_after_a_restart_the_resumed_window_closes_and_the_next_one_is_clean():
+    tl = table()
+    start(tl, [5, 2])
+    tl.feed(press(3, 1.2))
+    tl.run_until(1.5)
+    saved = msgspec.json.decode(msgspec.json.encode(tl.state.session), type=vote.VoteSession)
+    resumed = Timeline(initial_state(tl.state.setup, tl.state.lights, saved))
+    resumed.feed([Boot(10.0)])
+    assert [w["state"] for w in emitted(resumed, "window")] == ["closed"]
+    resumed.feed(judge("confirm", 11.0))  # next window [12.0, 13.5)
+    resumed.feed(press(4, 12.5))
+    resumed.run_until(13.5)
+    last = emitted(resumed, "proposed")[-1]
+    assert last["voters"] == [4]
+    assert not any(a["kind"] == "between_windows" for a in last["anomalies"])
+
+
 # ---------------------------------------------------------------- properties
+
+
+@given(st.floats(-0.05, 1.55), st.sampled_from([1.5, 0.8, 3.0]))
+def test_a_press_counts_exactly_when_its_edge_is_inside_the_window(offset, length):
+    rules = vote.VoteRules(window=length, gap=1.0)
+    tl = table(rules)
+    start(tl, [5, 2])
+    t = 1.0 + round(offset * length / 1.5, 3)
+    tl.feed(press(4, t, hold=0.01))
+    tl.run_until(1.0 + length + 0.1)
+    assert (4 in emitted(tl, "proposed")[0]["voters"]) is (1.0 <= t < 1.0 + length)
 
 
 @st.composite

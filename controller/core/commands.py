@@ -125,6 +125,9 @@ class VoteStart(msgspec.Struct, forbid_unknown_fields=True):
     voters: SeatList
     day: Annotated[int, msgspec.Meta(ge=1)]
     pacing: Literal["auto", "judge"] | None = None
+    against_all: Annotated[bool | None, msgspec.Meta(
+        description="Add the virtual 'against all' candidate (0), voted last; the preset's "
+                    "default when absent (club rules 003: its second round).")] = None
 
 
 class VoteQuestion(msgspec.Struct, forbid_unknown_fields=True):

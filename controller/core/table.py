@@ -82,11 +82,11 @@ def shown(state: TableState) -> tuple[Light, ...]:
     if session is None or session.stage == "waiting":
         return state.lights
     lights = list(state.lights)
-    if session.stage == "proposed":
-        for seat in vote.propose(session).voters:
-            lights[seat - 1] = VOTED_LIGHT
     if session.kind == "nominees" and session.candidate != vote.AGAINST_ALL:
         lights[session.candidate - 1] = CANDIDATE_LIGHT
+    if session.stage == "proposed":  # a nominee who voted shows as a voter, solid
+        for seat in vote.propose(session).voters:
+            lights[seat - 1] = VOTED_LIGHT
     return tuple(lights)
 
 
@@ -182,6 +182,8 @@ def _accepted(state: TableState, button: Button, accepted: Accepted, source: str
 
 def _judge_button(session: vote.VoteSession, button: JudgeButton, t: float) \
         -> tuple[vote.VoteSession | None, list[Effect]]:
+    if vote.too_early(session, t) is not None:
+        return session, []  # pressed before the count it would act on existed
     if button.name == "confirm" and session.stage == "proposed":
         return vote.confirm(session, t, "button")
     if button.name == "reject" and session.stage == "proposed":
@@ -298,10 +300,14 @@ def _vote_start(state: TableState, cmd: Any, t: float) -> VoteOutcome:
         return None, [Emit("vote/result", t, {
             "session": cmd.id, "kind": "nominees", "counts": [], "outcome": "no_vote",
             "tied": [], "reason": "one nominee on the first day (FIIM 4.4.10)"})], None
+    against_all = False if question else (
+        rules.against_all if cmd.against_all is None else cmd.against_all)
+    if against_all and rules.leftover == "last_nominee":
+        return None, [], "against_all: " + vote.AGAINST_ALL_NEEDS_ABSTAIN
     if question:
         order: tuple[int, ...] = (vote.AGAINST_ALL,)
     else:
-        order = (*cmd.nominees, *((vote.AGAINST_ALL,) if rules.against_all else ()))
+        order = (*cmd.nominees, *((vote.AGAINST_ALL,) if against_all else ()))
     session = vote.VoteSession(
         id=cmd.id, kind="question" if question else "nominees", candidates=order,
         voters=tuple(cmd.voters), subjects=tuple(cmd.subjects) if question else (),
@@ -310,28 +316,28 @@ def _vote_start(state: TableState, cmd: Any, t: float) -> VoteOutcome:
     return session, effects, None
 
 
-def _proposed(state: TableState) -> str | None:
+def _proposed(state: TableState, t: float) -> str | None:
     if state.session is None:
         return "no vote is running"
     if state.session.stage != "proposed":
         return f"nothing is proposed (the vote is {state.session.stage})"
-    return None
+    return vote.too_early(state.session, t)
 
 
 def _vote_confirm(state: TableState, cmd: Any, t: float) -> VoteOutcome:
-    if (problem := _proposed(state)) is not None:
+    if (problem := _proposed(state, t)) is not None:
         return state.session, [], problem
     return (*vote.confirm(state.session, t, "command"), None)  # type: ignore[arg-type]
 
 
 def _vote_reject(state: TableState, cmd: Any, t: float) -> VoteOutcome:
-    if (problem := _proposed(state)) is not None:
+    if (problem := _proposed(state, t)) is not None:
         return state.session, [], problem
     return (*vote.reject(state.session, t, "command"), None)  # type: ignore[arg-type]
 
 
 def _vote_correct(state: TableState, cmd: Any, t: float) -> VoteOutcome:
-    if (problem := _proposed(state)) is not None:
+    if (problem := _proposed(state, t)) is not None:
         return state.session, [], problem
     session = state.session
     assert session is not None
@@ -354,6 +360,8 @@ def _vote_next(state: TableState, cmd: Any, t: float) -> VoteOutcome:
         return session, [], "windows open by themselves in this vote (auto pacing)"
     if session.stage != "waiting":
         return session, [], f"the window cannot open now (the vote is {session.stage})"
+    if (problem := vote.too_early(session, t)) is not None:
+        return session, [], problem
     return (*vote.open_window(session, t), None)
 
 

@@ -49,6 +49,15 @@ class VoteRules(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
     early_finish: bool = False
     stuck_after: Annotated[float, msgspec.Meta(gt=0, le=60)] = 5.0
 
+    def __post_init__(self) -> None:
+        if self.against_all and self.leftover == "last_nominee":
+            raise ValueError(AGAINST_ALL_NEEDS_ABSTAIN)
+
+
+AGAINST_ALL_NEEDS_ABSTAIN = (
+    'against_all needs leftover = "abstain": with "against all" voted last, the votes of those '
+    "who voted for no one cannot also go to the last nominee")
+
 
 class Anomaly(msgspec.Struct, frozen=True):
     seat: int
@@ -111,6 +120,7 @@ class VoteSession(msgspec.Struct, frozen=True, kw_only=True):
     attempt: int = 1
     stage: Stage = "waiting"
     next_open: float | None = None
+    stage_since: float = 0.0
     window: Window | None = None
     last_close: float | None = None
     confirmed: tuple[Confirmed, ...] = ()
@@ -247,16 +257,19 @@ def start(session: VoteSession, t: float) -> tuple[VoteSession, list[Effect]]:
 def _schedule(session: VoteSession, t: float) -> tuple[VoteSession, list[Effect]]:
     """Wait for the next window: after ``gap`` (auto pacing) or the judge's Next (judge)."""
     if session.pacing == "judge":
-        return msgspec.structs.replace(session, stage="waiting", next_open=None, window=None), []
+        return msgspec.structs.replace(session, stage="waiting", stage_since=t, next_open=None,
+                                       window=None), []
     at = t + session.rules.gap
-    session = msgspec.structs.replace(session, stage="waiting", next_open=at, window=None)
+    session = msgspec.structs.replace(session, stage="waiting", stage_since=t, next_open=at,
+                                      window=None)
     return session, [WakeAt(at)]
 
 
 def open_window(session: VoteSession, t: float) -> tuple[VoteSession, list[Effect]]:
     after = session.started if session.last_close is None else session.last_close
     window = Window(after, t, t + session.rules.window)
-    session = msgspec.structs.replace(session, stage="open", next_open=None, window=window)
+    session = msgspec.structs.replace(session, stage="open", stage_since=t, next_open=None,
+                                      window=window)
     event = Emit("vote/window", t, {**_base(session), "state": "opened",
                                     "duration_ms": round(session.rules.window * 1000)})
     return session, [event, WakeAt(window.closes)]
@@ -268,7 +281,8 @@ def tick(session: VoteSession, t: float) -> tuple[VoteSession, list[Effect]]:
         return open_window(session, session.next_open)
     if session.stage == "open" and session.window is not None and t >= session.window.closes:
         closes = session.window.closes
-        session = msgspec.structs.replace(session, stage="proposed", last_close=closes)
+        session = msgspec.structs.replace(session, stage="proposed", stage_since=closes,
+                                          last_close=closes)
         closed = Emit("vote/window", closes, {**_base(session), "state": "closed"})
         return session, [closed, _proposed_event(session, propose(session), closes)]
     return session, []
@@ -285,6 +299,16 @@ def edge(session: VoteSession, seat: int, pressed: bool, t: float) \
             and t < session.window.closes):
         return session, [_proposed_event(session, propose(session), t)]
     return session, []
+
+
+def too_early(session: VoteSession, t: float) -> str | None:
+    """Why a judge's decision made at ``t`` cannot apply to the current stage, if it cannot:
+    a Confirm pressed before the window closed did not see this count, and a Next pressed
+    before the previous count was settled does not open the next window."""
+    if t < session.stage_since:
+        return (f"the judge acted at {t:.3f}, before the vote reached its present stage "
+                f"({session.stage}, since {session.stage_since:.3f})")
+    return None
 
 
 def confirm(session: VoteSession, t: float, by: Literal["button", "command"]) \
@@ -340,9 +364,14 @@ def resume(session: VoteSession, t: float) -> tuple[VoteSession, list[Effect]]:
     were not seen); the judge confirms or rejects it as usual. A pending auto window is
     rescheduled; a proposal waits for the judge as before.
     """
+    session = _rebase(session, t)
     effects: list[Effect] = [Emit("vote/resumed", t, {**_base(session), "stage": session.stage})]
-    if session.stage == "open":
-        session = msgspec.structs.replace(session, stage="proposed", restarted=True)
+    if session.stage == "open" and session.window is not None:
+        closes = min(t, session.window.closes)
+        session = msgspec.structs.replace(
+            session, stage="proposed", restarted=True, stage_since=t, last_close=closes,
+            window=msgspec.structs.replace(session.window, closes=closes))
+        effects.append(Emit("vote/window", t, {**_base(session), "state": "closed"}))
         effects.append(_proposed_event(session, propose(session), t))
     elif session.stage == "proposed":
         effects.append(_proposed_event(session, propose(session), t))
@@ -350,6 +379,29 @@ def resume(session: VoteSession, t: float) -> tuple[VoteSession, list[Effect]]:
         session, scheduled = _schedule(session, t)
         effects += scheduled
     return session, effects
+
+
+def _rebase(session: VoteSession, t: float) -> VoteSession:
+    """Saved times are host monotonic seconds, which restart near zero when the Pi reboots.
+    If the session holds times later than ``t``, shift them all back so the latest is ``t``:
+    then nothing pressed from now on can fall into an old window."""
+    times = [session.started, session.stage_since, *(e.t for e in session.edges)]
+    if session.window is not None:
+        times += [session.window.after, session.window.opens, session.window.closes]
+    shift = t - max(times)
+    if shift >= 0:
+        return session
+
+    def moved(value: float | None) -> float | None:
+        return None if value is None else value + shift
+
+    window = session.window
+    if window is not None:
+        window = Window(window.after + shift, window.opens + shift, window.closes + shift)
+    return msgspec.structs.replace(
+        session, started=session.started + shift, stage_since=session.stage_since + shift,
+        next_open=moved(session.next_open), last_close=moved(session.last_close), window=window,
+        edges=tuple(Edge(e.seat, e.pressed, e.t + shift) for e in session.edges))
 
 
 def summary(session: VoteSession | None) -> dict[str, object] | None:
