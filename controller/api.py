@@ -18,6 +18,7 @@ from controller.core.commands import (
     LightCommand,
     ReplayCommand,
     SimButtonCommand,
+    SimKeysCommand,
     VoteAction,
     VoteCorrect,
     VoteQuestion,
@@ -33,7 +34,8 @@ Timestamp = Annotated[str, msgspec.Meta(
     examples=["2026-11-29T21:22:15.481Z"],
 )]
 Seat = Annotated[int, msgspec.Meta(ge=1, le=24, description="Seat number as painted (1-based).")]
-Source = Annotated[Literal["gpio"], msgspec.Meta(description="What the input came through.")]
+Source = Annotated[Literal["gpio", "console"], msgspec.Meta(
+    description="What the input came through.")]
 
 
 class _Payload(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -104,12 +106,31 @@ class OutboxHealth(msgspec.Struct, forbid_unknown_fields=True):
                     "Nothing is dropped; events keep being stored on disk.")]
 
 
+class ConsoleHealth(msgspec.Struct, forbid_unknown_fields=True):
+    """One configured console port."""
+
+    port: str
+    seats: list[Seat]
+    online: bool
+    refused: Annotated[str | None, msgspec.Meta(
+        description="Why the controller will not talk to it (e.g. an unknown protocol major).")]
+    firmware: str | None
+    unique_id: str | None
+    boot_id: int | None
+    rtt_ms: Annotated[float | None, msgspec.Meta(
+        description="Best PING/PONG round trip: console times are mapped within half of it.")]
+    counts: Annotated[dict[str, int], msgspec.Meta(
+        description="Frames dropped by kind (bad_crc, bad_cobs, short, oversize, bad_version), "
+                    "events duplicates, out_of_order, foreign_seat (for a seat not its own)...")]
+
+
 class Health(_Payload):
     """``health`` (retained): republished when anything in it changes and on every connect."""
 
     boot_id: str
     gpio: Annotated[Literal["lgpio", "mock"], msgspec.Meta(description="GPIO backend.")]
     outbox: OutboxHealth
+    consoles: list[ConsoleHealth] = []
 
 
 class _Event(_Payload):
@@ -125,6 +146,23 @@ class SeatButtonEvent(_Event):
     """``event/seat/press`` and ``event/seat/release``: a seat's vote button, debounced."""
 
     seat: Seat
+    source: Source
+
+
+class KeyEvent(_Event):
+    """``event/seat/key``: a key of a seat's console keypad."""
+
+    seat: Seat
+    key: Literal["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "*", "#"]
+    source: Source
+
+
+class EntryEvent(_Event):
+    """``event/seat/entry``: a number a player entered on the keypad and confirmed with ``#``
+    (digits, then ``#``; ``*`` clears; an entry untouched for 4 s is forgotten)."""
+
+    seat: Seat
+    value: Annotated[int, msgspec.Meta(ge=0, le=99)]
     source: Source
 
 
@@ -242,6 +280,8 @@ class Reply(_Payload):
 EVENT_TYPES: dict[str, type[_Event]] = {
     "seat/press": SeatButtonEvent,
     "seat/release": SeatButtonEvent,
+    "seat/key": KeyEvent,
+    "seat/entry": EntryEvent,
     "judge/press": JudgeButtonEvent,
     "judge/release": JudgeButtonEvent,
     "vote/started": VoteStarted,
@@ -264,6 +304,7 @@ __all__ = [
     "Reply",
     "SeatButtonEvent",
     "SimButtonCommand",
+    "SimKeysCommand",
     "State",
     "Status",
     "VoteAction",

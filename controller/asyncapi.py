@@ -49,6 +49,8 @@ CHANNELS: list[tuple[str, str, type, str, bool, str]] = [
      "Simulated tables only (--sim): press a button's mock pin. Answered on reply/sim/press."),
     ("sim-release", "sim/release", api.SimButtonCommand, "receive", False,
      "Simulated tables only (--sim): release it. Answered on reply/sim/release."),
+    ("sim-key", "sim/key", api.SimKeysCommand, "receive", False,
+     "Simulated tables only (--sim): type keys on a seat's emulated console keypad."),
 ]
 REPLIES = {name: topic.removeprefix("cmd/") for name, topic, *_ in CHANNELS
            if topic.startswith(("cmd/", "sim/"))}

@@ -66,6 +66,15 @@ class GpioConfig(_Section):
     seat: list[SeatWiring] = msgspec.field(default_factory=list)
 
 
+class ConsoleConfig(_Section):
+    """One console port: a single seat's console, or a hub scanning several keypads."""
+
+    port: str
+    seats: Annotated[list[int], msgspec.Meta(min_length=1, max_length=24)]
+    keys_only: bool = False
+    baudrate: Annotated[int, msgspec.Meta(ge=1200, le=3_000_000)] = 115200
+
+
 class StoreConfig(_Section):
     path: str | None = None
     outbox_limit: Annotated[int, msgspec.Meta(ge=1)] = 10_000
@@ -85,6 +94,15 @@ class Config(_Section):
     backends: Backends = msgspec.field(default_factory=Backends)
     gpio: GpioConfig = msgspec.field(default_factory=GpioConfig)
     store: StoreConfig = msgspec.field(default_factory=StoreConfig)
+    console: list[ConsoleConfig] = msgspec.field(default_factory=list)
+
+    def vote_buttons(self) -> frozenset[Button]:
+        """Every button the table can read: GPIO ones and the consoles' (not ``keys_only``)."""
+        consoles = {SeatButton(seat) for c in self.console if not c.keys_only for seat in c.seats}
+        return frozenset(self.wired_buttons()) | consoles
+
+    def keypad_seats(self) -> frozenset[int]:
+        return frozenset(seat for c in self.console for seat in c.seats)
 
     def vote_rules(self) -> VoteRules:
         """The preset's ``[vote]`` options with the table's own ``[vote]`` over them."""
@@ -261,6 +279,28 @@ def _check(config: Config, base: Path) -> list[str]:
             use_pin(pin, f"{key}.rgb[{j}]")
     for name in JUDGE_BUTTON_NAMES:
         use_pin(getattr(config.gpio.judge, name), f"gpio.judge.{name}")
+
+    gpio_buttons = {s.seat: f"gpio.seat[{i}].button" for i, s in enumerate(config.gpio.seat)
+                    if s.button is not None}
+    served: dict[int, str] = {}
+    ports: dict[str, str] = {}
+    for i, console in enumerate(config.console):
+        key = f"console[{i}]"
+        if console.port in ports:
+            problems.append(f"{key}.port: {console.port} is already {ports[console.port]}")
+        ports[console.port] = key
+        for j, seat in enumerate(console.seats):
+            if not 1 <= seat <= config.seats:
+                problems.append(f"{key}.seats[{j}]: no seat {seat} at this table "
+                                f"(seats = {config.seats})")
+            elif seat in served:
+                problems.append(f"{key}.seats[{j}]: seat {seat} is already served by "
+                                f"{served[seat]}")
+            elif seat in gpio_buttons and not console.keys_only:
+                problems.append(f"{key}.seats[{j}]: seat {seat} has a vote button on GPIO "
+                                f"({gpio_buttons[seat]}); set {key}.keys_only = true so its "
+                                "console serves the keypad only")
+            served[seat] = key
 
     broker = config.broker
     if broker.password_file is not None and broker.username is None:

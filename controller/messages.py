@@ -50,11 +50,12 @@ class MessageFactory:
             v=api.SCHEMA_VERSION, ts=self._now(), state="online" if online else "offline",
             version=__version__, boot_id=self.boot_id))
 
-    def health(self, *, depth: int, limit: int) -> bytes:
+    def health(self, *, depth: int, limit: int, consoles: list[dict[str, Any]]) -> bytes:
         """``health`` (retained)."""
         return _encoder.encode(api.Health(
             v=api.SCHEMA_VERSION, ts=self._now(), boot_id=self.boot_id, gpio=self._gpio,
-            outbox=api.OutboxHealth(depth=depth, limit=limit, over_limit=depth > limit)))
+            outbox=api.OutboxHealth(depth=depth, limit=limit, over_limit=depth > limit),
+            consoles=msgspec.convert(consoles, list[api.ConsoleHealth])))
 
     def reply(self, reply: Reply) -> bytes:
         """``reply/<verb>``: ``{id, ok, error}``."""

@@ -14,13 +14,16 @@ decides anything about the game. Delivery is its job too:
 from __future__ import annotations
 
 import logging
+import tempfile
 import uuid
+from pathlib import Path
 
 import msgspec
 
 from controller import api
 from controller.clock import Clock, SystemClock
-from controller.config import Config
+from controller.config import Config, ConsoleConfig
+from controller.core.buttons import SeatButton
 from controller.core.commands import parse_replay
 from controller.core.effects import (
     DrivePin,
@@ -30,15 +33,18 @@ from controller.core.effects import (
     PublishState,
     Reply,
     SetLight,
+    TypeKeys,
 )
 from controller.core.inputs import Boot, CommandReceived
-from controller.core.lights import Light, LightMode
+from controller.core.lights import LIGHT_OFF, Light, LightMode
 from controller.core.table import TableSetup, initial_state
 from controller.core.vote import VoteRules, VoteSession
 from controller.loop import EventLoop
 from controller.messages import MessageFactory
 from controller.mqtt_link import MqttLink
 from controller.store import Store, StoredEvent
+from firmware_bridge.emulator import EmulatedConsole
+from firmware_bridge.link import ConsoleLink
 from hardware.gpio import GpioBoard, make_pin_factory
 
 log = logging.getLogger(__name__)
@@ -62,7 +68,8 @@ class Service:
         setup = TableSetup(
             table=config.table,
             seats=config.seats,
-            wired=frozenset(config.wired_buttons()),
+            wired=config.vote_buttons(),
+            keypads=config.keypad_seats(),
             debounce=config.gpio.debounce_ms / 1000,
             simulated=simulated,
             rules=rules or config.vote_rules(),
@@ -86,6 +93,26 @@ class Service:
         self._over_limit = False
         self.factory = make_pin_factory(config.backends.gpio)
         self.gpio: GpioBoard | None = None
+        self._emulator_dir: tempfile.TemporaryDirectory[str] | None = None
+        self.emulators: dict[int, EmulatedConsole] = {}
+        self.consoles = [self._console_link(i, c, simulated)
+                         for i, c in enumerate(config.console)]
+
+    def _console_link(self, index: int, console: ConsoleConfig, simulated: bool) -> ConsoleLink:
+        """The link for one ``[[console]]``; simulated tables get an emulated console behind it,
+        on a pty named by a symlink in a private folder."""
+        port = console.port
+        if simulated:
+            if self._emulator_dir is None:
+                self._emulator_dir = tempfile.TemporaryDirectory(prefix="mafia-consoles-")
+            emulator = EmulatedConsole(Path(self._emulator_dir.name) / f"console-{index}",
+                                       console.seats)
+            self.emulators.update({seat: emulator for seat in console.seats})
+            port = str(emulator.path)
+        return ConsoleLink(port, frozenset(console.seats), keys_only=console.keys_only,
+                           now=self.clock.monotonic, submit=self.loop.submit,
+                           on_health=lambda: self.loop.call_soon(self._publish_health),
+                           baudrate=console.baudrate)
 
     def _saved_lights(self) -> tuple[Light, ...] | None:
         """The lights as they were before a restart, if the saved state fits this table."""
@@ -123,6 +150,10 @@ class Service:
                               submit=self.loop.submit)
         log.info("table %s: %d seats; %s; journal %s (%d events waiting)", self.config.table,
                  self.config.seats, self.gpio.describe(), self.store.path, self.store.depth)
+        for emulator in set(self.emulators.values()):
+            emulator.start()
+        for link in self.consoles:
+            link.start()
         self.mqtt.retain("status", self.messages.status(online=True))
         self._publish_health()
         self.mqtt.start()
@@ -150,6 +181,14 @@ class Service:
         if self.gpio is not None:
             self.gpio.close()
             self.gpio = None
+        for link in self.consoles:
+            for seat in link.seats:
+                link.show(seat, LIGHT_OFF)
+            link.stop()
+        for emulator in set(self.emulators.values()):
+            emulator.close()
+        if self._emulator_dir is not None:
+            self._emulator_dir.cleanup()
         if self.mqtt.connected.is_set():
             self.loop.drain(lambda: not self._in_flight, ack_timeout)
         self.mqtt.stop(self.messages.status(online=False))
@@ -187,11 +226,24 @@ class Service:
             case SetLight():
                 if self.gpio is not None:
                     self.gpio.show(effect.seat, effect.light)
+                for link in self.consoles:
+                    link.show(effect.seat, effect.light)
             case Reply():
                 self._reply(effect)
             case DrivePin():
-                if self.gpio is not None:
-                    self.gpio.drive(effect.button, effect.pressed)
+                self._drive(effect)
+            case TypeKeys():
+                self.emulators[effect.seat].type(effect.seat, effect.keys)
+
+    def _drive(self, effect: DrivePin) -> None:
+        """A simulated hand: on the GPIO mock pin if the button is wired there, else on the
+        seat's emulated console."""
+        if effect.button in self.config.wired_buttons():
+            if self.gpio is not None:
+                self.gpio.drive(effect.button, effect.pressed)
+        elif isinstance(effect.button, SeatButton):
+            emulator = self.emulators[effect.button.seat]
+            (emulator.press if effect.pressed else emulator.release)(effect.button.seat)
 
     def _send(self, event: StoredEvent) -> None:
         self._in_flight[self.mqtt.publish(event.topic, event.payload)] = event.seq
@@ -231,8 +283,9 @@ class Service:
             self._publish_health()
 
     def _publish_health(self) -> None:
-        self.mqtt.retain("health", self.messages.health(depth=self.store.depth,
-                                                        limit=self.config.store.outbox_limit))
+        self.mqtt.retain("health", self.messages.health(
+            depth=self.store.depth, limit=self.config.store.outbox_limit,
+            consoles=[link.health.as_dict() for link in self.consoles]))
 
     def _replay(self, cmd: CommandReceived) -> None:
         parsed = parse_replay(cmd.payload)

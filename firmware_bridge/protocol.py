@@ -35,6 +35,7 @@ T_PING = 0x81
 T_LIGHT = 0x82
 T_INDICATOR = 0x83
 T_ACK = 0x84
+T_WELCOME = 0x85
 
 # EVENT kinds
 EV_KEY = 1
@@ -290,6 +291,18 @@ def unpack_indicator(payload: bytes) -> tuple:
     if len(payload) != 2:
         raise ValueError(f"INDICATOR of {len(payload)} bytes")
     return struct.unpack(">BB", payload)
+
+
+# WELCOME: the boot id of the HELLO it answers (u32). From this frame on, the host's ``ack``
+# refers to this boot's events: the console ignores ``ack`` until it has it.
+def pack_welcome(boot_id: int) -> bytes:
+    return struct.pack(">I", boot_id & 0xFFFFFFFF)
+
+
+def unpack_welcome(payload: bytes) -> int:
+    if len(payload) != 4:
+        raise ValueError(f"WELCOME of {len(payload)} bytes")
+    return struct.unpack(">I", payload)[0]
 
 
 def seq_after(seq: int) -> int:

@@ -175,7 +175,7 @@ def test_sim_topics_press_through_the_real_pin_path(running, subscriber):
     assert running.pin(9).state == 0  # the mock pin itself moved
     subscriber.publish("mafia/t1/sim/press", '{"seat": 5}')
     [reply] = subscriber.wait_for(with_json("mafia/t1/reply/sim/press", ok=False))
-    assert reply.json()["error"] == "seat 5 has no GPIO button on this table"
+    assert reply.json()["error"] == "seat 5 has no button on this table"
 
 
 def test_a_clean_stop_publishes_offline_and_turns_the_lights_off(table_config, subscriber):

@@ -131,8 +131,8 @@ def test_a_sim_press_drives_the_pin_of_a_wired_button():
 
 
 @pytest.mark.parametrize(("doc", "error"), [
-    ({"seat": 3}, "seat 3 has no GPIO button"),
-    ({"judge": "next"}, "judge button 'next' has no GPIO button"),
+    ({"seat": 3}, "seat 3 has no button"),
+    ({"judge": "next"}, "judge button 'next' has no button"),
     ({"judge": "boss"}, "judge: unknown button 'boss'"),
     ({"seat": 1, "judge": "confirm"}, 'exactly one of "seat" or "judge"'),
     ({}, 'exactly one of "seat" or "judge"'),

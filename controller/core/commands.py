@@ -167,6 +167,22 @@ def parse_replay(payload: bytes) -> Parsed[ReplayCommand]:
     return _decode(payload, ReplayCommand)
 
 
+class SimKeysCommand(msgspec.Struct, forbid_unknown_fields=True):
+    """``sim/key`` (simulated tables only): type ``keys`` on a seat's emulated keypad."""
+
+    seat: int
+    keys: Annotated[str, msgspec.Meta(pattern="^[0-9*#]{1,16}$(?!\n)")]
+    id: CommandId | None = None
+
+
+def parse_sim_keys(payload: bytes, keypads: frozenset[int]) -> Parsed[SimKeysCommand]:
+    parsed = _decode(payload, SimKeysCommand)
+    if parsed.value is not None and parsed.value.seat not in keypads:
+        return Parsed(parsed.id, error=f"seat {parsed.value.seat} has no console keypad on "
+                                       "this table")
+    return parsed
+
+
 def parse_sim_button(payload: bytes, wired: frozenset[Button]) -> Parsed[Button]:
     """Parse a simulator press/release naming exactly one wired seat button or judge button."""
     parsed = _decode(payload, SimButtonCommand)
@@ -184,5 +200,5 @@ def parse_sim_button(payload: bytes, wired: frozenset[Button]) -> Parsed[Button]
         button = SeatButton(cmd.seat)  # type: ignore[arg-type]
     if button not in wired:
         what = f"seat {cmd.seat}" if cmd.judge is None else f"judge button {cmd.judge!r}"
-        return Parsed(parsed.id, error=f"{what} has no GPIO button on this table")
+        return Parsed(parsed.id, error=f"{what} has no button on this table")
     return Parsed(parsed.id, value=button)

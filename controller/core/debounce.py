@@ -21,13 +21,14 @@ class Debounce:
     """The debounce state of one button.
 
     ``pressed``/``since``: the accepted level and the time of the edge that set it.
-    ``raw``/``raw_t``: the last level seen on the wire and when.
+    ``raw``/``raw_t``: the last level seen on the wire and when. ``source``: what reported it.
     """
 
     pressed: bool = False
     since: float = float("-inf")
     raw: bool = False
     raw_t: float = float("-inf")
+    source: str = "gpio"
 
     @property
     def pending(self) -> bool:
@@ -47,7 +48,8 @@ class Accepted:
     t: float
 
 
-def on_edge(d: Debounce, pressed: bool, t: float, hold: float) -> tuple[Debounce, Accepted | None]:
+def on_edge(d: Debounce, pressed: bool, t: float, hold: float,
+            source: str = "gpio") -> tuple[Debounce, Accepted | None]:
     """Feed one raw edge. Returns the new state and the accepted change, if any.
 
     An edge older than the last one seen is stale (inputs from two threads can cross) and only
@@ -56,14 +58,14 @@ def on_edge(d: Debounce, pressed: bool, t: float, hold: float) -> tuple[Debounce
     if t < d.raw_t:
         return d, None
     if pressed == d.pressed:
-        return Debounce(d.pressed, d.since, pressed, t), None
+        return Debounce(d.pressed, d.since, pressed, t, source), None
     if t - d.since >= hold:
-        return Debounce(pressed, t, pressed, t), Accepted(pressed, t)
-    return Debounce(d.pressed, d.since, pressed, t), None
+        return Debounce(pressed, t, pressed, t, source), Accepted(pressed, t)
+    return Debounce(d.pressed, d.since, pressed, t, source), None
 
 
 def settle(d: Debounce, now: float, hold: float) -> tuple[Debounce, Accepted | None]:
     """Accept a pending raw level once the lockout is over (called from timer ticks)."""
     if not d.pending or now < d.settle_at(hold):
         return d, None
-    return Debounce(d.raw, d.raw_t, d.raw, d.raw_t), Accepted(d.raw, d.raw_t)
+    return Debounce(d.raw, d.raw_t, d.raw, d.raw_t, d.source), Accepted(d.raw, d.raw_t)

@@ -77,10 +77,18 @@ class DrivePin:
 
 
 @dataclass(frozen=True)
+class TypeKeys:
+    """Simulated tables only: type ``keys`` on seat ``seat``'s emulated console keypad."""
+
+    seat: int
+    keys: str
+
+
+@dataclass(frozen=True)
 class PersistSession:
     """Save the running vote session (``None``: no session) so a restart can resume it."""
 
     session: VoteSession | None
 
 
-Effect = SetLight | Emit | PublishState | Reply | WakeAt | DrivePin | PersistSession
+Effect = SetLight | Emit | PublishState | Reply | WakeAt | DrivePin | TypeKeys | PersistSession

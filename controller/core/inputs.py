@@ -22,6 +22,16 @@ class ButtonEdge:
 
 
 @dataclass(frozen=True)
+class KeyPressed:
+    """A key of seat ``seat``'s keypad (``0``-``9``, ``*``, ``#``), pressed at ``t``."""
+
+    seat: int
+    key: str
+    t: float
+    source: str = "console"
+
+
+@dataclass(frozen=True)
 class Tick:
     """A timer the core asked for (see ``effects.WakeAt``) has come due at ``t``."""
 
@@ -52,4 +62,4 @@ class Boot:
     t: float
 
 
-Input = ButtonEdge | Tick | CommandReceived | Boot
+Input = ButtonEdge | KeyPressed | Tick | CommandReceived | Boot

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from controller.core import commands, vote
+from controller.core import commands, keypad, vote
 from controller.core.buttons import Button, JudgeButton, SeatButton
 from controller.core.debounce import Accepted, Debounce, on_edge, settle
 from controller.core.effects import (
@@ -26,9 +26,10 @@ from controller.core.effects import (
     PublishState,
     Reply,
     SetLight,
+    TypeKeys,
     WakeAt,
 )
-from controller.core.inputs import Boot, ButtonEdge, CommandReceived, Input, Tick
+from controller.core.inputs import Boot, ButtonEdge, CommandReceived, Input, KeyPressed, Tick
 from controller.core.lights import LIGHT_OFF, Light, LightMode
 
 CANDIDATE_LIGHT = Light(LightMode.BLINK)
@@ -39,7 +40,8 @@ VOTED_LIGHT = Light(LightMode.ON)
 class TableSetup:
     """Facts fixed for the life of the service, taken from the config.
 
-    ``wired``: the buttons that have a GPIO pin. ``debounce``: the lockout in seconds.
+    ``wired``: the vote and judge buttons the table can read (GPIO pins and consoles).
+    ``keypads``: the seats with a console keypad. ``debounce``: the lockout in seconds.
     ``simulated``: whether ``sim/...`` commands may drive the (mock) pins. ``rules``: the vote
     options of the table's rule preset.
     """
@@ -47,6 +49,7 @@ class TableSetup:
     table: str
     seats: int
     wired: frozenset[Button] = frozenset()
+    keypads: frozenset[int] = frozenset()
     debounce: float = 0.02
     simulated: bool = False
     rules: vote.VoteRules = field(default_factory=vote.VoteRules)
@@ -57,6 +60,7 @@ class TableState:
     setup: TableSetup
     lights: tuple[Light, ...] = ()
     buttons: dict[Button, Debounce] = field(default_factory=dict)
+    entries: dict[int, keypad.Entry] = field(default_factory=dict)
     session: vote.VoteSession | None = None
 
     @property
@@ -135,6 +139,8 @@ def _dispatch(state: TableState, inp: Input) -> tuple[TableState, list[Effect]]:
     match inp:
         case ButtonEdge():
             return _button_edge(state, inp)
+        case KeyPressed():
+            return _key(state, inp)
         case Tick():
             return _tick(state, inp.t)
         case Boot():
@@ -146,6 +152,8 @@ def _dispatch(state: TableState, inp: Input) -> tuple[TableState, list[Effect]]:
             return _light_command(state, inp)
         case CommandReceived(verb="sim/press" | "sim/release"):
             return _sim_button(state, inp)
+        case CommandReceived(verb="sim/key"):
+            return _sim_keys(state, inp)
         case CommandReceived(verb=verb) if verb.startswith("vote/"):
             return _vote_command(state, inp)
         case CommandReceived():
@@ -194,9 +202,10 @@ def _judge_button(session: vote.VoteSession, button: JudgeButton, t: float) \
 
 
 def _button_edge(state: TableState, edge: ButtonEdge) -> tuple[TableState, list[Effect]]:
-    hold = state.setup.debounce
+    # a console debounces on its own MCU: its edges come clean, only GPIO contacts chatter
+    hold = state.setup.debounce if edge.source == "gpio" else 0.0
     before = state.buttons.get(edge.button, Debounce())
-    after, accepted = on_edge(before, edge.pressed, edge.t, hold)
+    after, accepted = on_edge(before, edge.pressed, edge.t, hold, edge.source)
     if after == before:
         return state, []
     state = replace(state, buttons={**state.buttons, edge.button: after})
@@ -207,6 +216,17 @@ def _button_edge(state: TableState, edge: ButtonEdge) -> tuple[TableState, list[
     return state, []
 
 
+def _key(state: TableState, inp: KeyPressed) -> tuple[TableState, list[Effect]]:
+    """A keypad key: its event, and the seat entry it completes (``7`` ``#`` -> 7)."""
+    effects: list[Effect] = [
+        Emit("seat/key", inp.t, {"seat": inp.seat, "key": inp.key, "source": inp.source})]
+    entry, value = keypad.key(state.entries.get(inp.seat, keypad.Entry()), inp.key, inp.t)
+    if value is not None:
+        effects.append(Emit("seat/entry", inp.t,
+                            {"seat": inp.seat, "value": value, "source": inp.source}))
+    return replace(state, entries={**state.entries, inp.seat: entry}), effects
+
+
 def _tick(state: TableState, now: float) -> tuple[TableState, list[Effect]]:
     hold = state.setup.debounce
     effects: list[Effect] = []
@@ -214,7 +234,7 @@ def _tick(state: TableState, now: float) -> tuple[TableState, list[Effect]]:
         after, accepted = settle(before, now, hold)
         if accepted is not None:
             state = replace(state, buttons={**state.buttons, button: after})
-            state, more = _accepted(state, button, accepted, "gpio")
+            state, more = _accepted(state, button, accepted, after.source)
             effects += more
     if state.session is not None:
         session, more = vote.tick(state.session, now)
@@ -251,6 +271,16 @@ def _sim_button(state: TableState, cmd: CommandReceived) -> tuple[TableState, li
         return state, [_reply(cmd, parsed.id, parsed.error)]
     pressed = cmd.verb == "sim/press"
     return state, [DrivePin(parsed.value, pressed), _reply(cmd, parsed.id, None)]
+
+
+def _sim_keys(state: TableState, cmd: CommandReceived) -> tuple[TableState, list[Effect]]:
+    if not state.setup.simulated:
+        return state, [_reply(cmd, commands.request_id(cmd.payload),
+                              "this table is not simulated (start it with --sim)")]
+    parsed = commands.parse_sim_keys(cmd.payload, state.setup.keypads)
+    if parsed.value is None:
+        return state, [_reply(cmd, parsed.id, parsed.error)]
+    return state, [TypeKeys(parsed.value.seat, parsed.value.keys), _reply(cmd, parsed.id, None)]
 
 
 def _seat_problem(key: str, seats: list[int], table_seats: int) -> str | None:

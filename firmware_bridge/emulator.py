@@ -1,0 +1,171 @@
+"""A console on the host: the real firmware logic on emulated pins, over a real pty.
+
+For ``--sim`` and the tests. ``firmware.console.Console`` runs unchanged; the pin layer here
+holds key and button levels that ``press``/``release``/``type`` set, and records what the host
+asked the lights to show. The host side opens ``path``: a symlink to the pty, the way udev's
+``/dev/serial/by-id/...`` links point at ``/dev/ttyACM0``. ``unplug`` closes the pty (the host
+sees the device vanish) while the console keeps scanning and buffering presses, and ``replug``
+gives it a fresh pty behind the same path; ``reboot`` restarts the firmware with a new boot id
+(its unacknowledged events are lost, as on a real reset).
+
+The console clock is the host's monotonic clock in ms plus a random offset, so the host must
+really map it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import random
+import select
+import threading
+import time
+import tty
+from pathlib import Path
+
+from firmware_bridge.firmware.console import Console
+
+POLL_S = 0.001  # the firmware's main loop period
+KEY_DOWN_S = 0.04  # how long ``type`` holds each key
+
+
+class EmulatedPins:
+    """The pin layer of ``Console`` (see its module docstring), in memory."""
+
+    def __init__(self, seats: list[int]):
+        self.clock_offset_ms = random.randrange(1 << 31)
+        self.keys: dict[int, bytes] = {seat: b"" for seat in seats}
+        self.buttons: dict[int, bool] = {seat: False for seat in seats}
+        self.lights: dict[int, tuple[int, tuple[int, int, int]]] = {}
+        self.indicators: dict[int, int] = {}
+        self.fd: int | None = None
+        self.noise = 0.0
+
+    def ticks_ms(self) -> int:
+        return (int(time.monotonic() * 1000) + self.clock_offset_ms) & 0xFFFFFFFF
+
+    def keys_down(self, seat: int) -> bytes:
+        return self.keys[seat]
+
+    def button_down(self, seat: int) -> bool:
+        return self.buttons[seat]
+
+    def show_light(self, seat: int, mode: int, rgb: tuple[int, int, int]) -> None:
+        self.lights[seat] = (mode, rgb)
+
+    def show_indicator(self, seat: int, pattern: int) -> None:
+        self.indicators[seat] = pattern
+
+    def write(self, data: bytes) -> None:
+        """Bytes to the host; lost when unplugged or when the host does not read (like USB).
+        With ``noise`` > 0, each byte has that chance of a flipped bit (tests)."""
+        if self.fd is None:
+            return
+        if self.noise:
+            data = bytes(b ^ (1 << random.randrange(8)) if random.random() < self.noise else b
+                         for b in data)
+        with contextlib.suppress(BlockingIOError, OSError):
+            os.write(self.fd, data)
+
+
+class EmulatedConsole:
+    """One emulated console serving ``seats``, reachable at ``path``."""
+
+    def __init__(self, path: Path, seats: list[int], *, unique_id: bytes | None = None):
+        self.path = Path(path)
+        self.seats = list(seats)
+        self.unique_id = unique_id or random.randbytes(8)
+        self.pins = EmulatedPins(self.seats)
+        self.console = self._firmware()
+        self._lock = threading.Lock()
+        self._master: int | None = None
+        self._slave: int | None = None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=f"emulated {path.name}",
+                                        daemon=True)
+
+    def _firmware(self) -> Console:
+        return Console(self.pins, self.unique_id, random.randrange(1 << 32), self.seats)
+
+    def start(self) -> None:
+        self.replug()
+        self._thread.start()
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(5)
+        self.unplug()
+
+    # the USB cable
+
+    def unplug(self) -> None:
+        with self._lock:
+            self.pins.fd = None
+            for fd in (self._master, self._slave):
+                if fd is not None:
+                    os.close(fd)
+            self._master = self._slave = None
+            with contextlib.suppress(FileNotFoundError):
+                self.path.unlink()
+
+    def replug(self) -> None:
+        with self._lock:
+            master, slave = os.openpty()
+            tty.setraw(slave)  # raw before anything is written: no echo, no line discipline
+            os.set_blocking(master, False)
+            self._master, self._slave = master, slave
+            self.pins.fd = master
+            tmp = self.path.with_suffix(".new")
+            with contextlib.suppress(FileNotFoundError):
+                tmp.unlink()
+            tmp.symlink_to(os.ttyname(slave))
+            tmp.replace(self.path)
+
+    def reboot(self) -> None:
+        """A reset: new boot id, and what was not acknowledged is gone."""
+        with self._lock:
+            self.console = self._firmware()
+
+    # hands on the console
+
+    def press(self, seat: int) -> float:
+        """Put the fist on seat ``seat``'s button; returns the host monotonic time of it."""
+        self.pins.buttons[seat] = True
+        return time.monotonic()
+
+    def release(self, seat: int) -> float:
+        self.pins.buttons[seat] = False
+        return time.monotonic()
+
+    def type(self, seat: int, keys: str) -> None:
+        """Press ``keys`` one after another on seat ``seat``'s keypad (in the background)."""
+
+        def typing() -> None:
+            for key in keys:
+                self.pins.keys[seat] = key.encode()
+                time.sleep(KEY_DOWN_S)
+                self.pins.keys[seat] = b""
+                time.sleep(KEY_DOWN_S)
+
+        threading.Thread(target=typing, daemon=True).start()
+
+    # the firmware's main loop
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            with self._lock:
+                master, console = self._master, self.console
+            if master is not None:
+                try:
+                    ready, _, _ = select.select([master], [], [], POLL_S)
+                    if ready:
+                        console.receive(os.read(master, 4096))
+                except OSError as exc:
+                    # EIO: the host closed; EBADF/EAGAIN: unplugged under our feet
+                    if exc.errno not in (errno.EIO, errno.EBADF, errno.EAGAIN):
+                        raise
+                    time.sleep(POLL_S)
+            else:
+                time.sleep(POLL_S)
+            console.poll()

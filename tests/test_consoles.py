@@ -1,0 +1,210 @@
+"""Seat consoles: the real firmware logic, emulated, over real ptys to the host link."""
+
+from __future__ import annotations
+
+import json
+import queue
+import time
+from datetime import datetime
+
+import pytest
+
+from controller import config as config_module
+from controller.core.inputs import ButtonEdge, KeyPressed
+from controller.core.lights import Light, LightMode
+from firmware_bridge.emulator import EmulatedConsole
+from firmware_bridge.link import ConsoleLink
+from tests.conftest import SMALL_TABLE, write_config
+from tests.mqtt_helpers import with_json
+from tests.test_service import Running, online
+
+CONSOLES = """
+    [[console]]
+    port = "/dev/serial/by-id/usb-hub-keypads"
+    seats = [1, 2, 3]
+    keys_only = true
+
+    [[console]]
+    port = "/dev/serial/by-id/usb-seat-4-5"
+    seats = [4, 5]
+"""
+
+
+def epoch(ts: str) -> float:
+    return datetime.fromisoformat(ts.replace("Z", "+00:00")).timestamp()
+
+
+def until(predicate, timeout: float = 5.0, what: str = "condition"):
+    deadline = time.monotonic() + timeout
+    while not (result := predicate()):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.005)
+    return result
+
+
+@pytest.fixture
+def table(tmp_path, broker, subscriber):
+    cfg = config_module.load(write_config(tmp_path, SMALL_TABLE.format(port=broker.port)
+                                          + CONSOLES))
+    run = Running(cfg)
+    online(subscriber)
+    until(lambda: all(link.health.online for link in run.service.consoles), what="consoles")
+    yield run
+    run.close()
+
+
+def test_a_console_press_is_an_event_timed_by_the_console_clock(table, subscriber):
+    console = table.service.emulators[4]
+    for _ in range(5):
+        console.press(4)
+        pressed_at = time.time()
+        [event] = subscriber.wait_for(with_json("mafia/t1/event/seat/press", seat=4))
+        assert event.json()["source"] == "console"
+        assert abs(epoch(event.json()["ts"]) - pressed_at) < 0.002
+        console.release(4)
+        subscriber.wait_for(lambda m: m.topic == "mafia/t1/event/seat/release")
+        subscriber.messages.clear()
+
+
+def test_keys_become_key_events_and_a_confirmed_entry(table, subscriber):
+    subscriber.publish("mafia/t1/sim/key", json.dumps({"seat": 2, "keys": "17#"}))
+    [entry] = subscriber.wait_for(lambda m: m.topic == "mafia/t1/event/seat/entry")
+    assert entry.json()["seat"] == 2 and entry.json()["value"] == 17
+    keys = [m.json()["key"] for m in subscriber.matching(
+        lambda m: m.topic == "mafia/t1/event/seat/key")]
+    assert keys == ["1", "7", "#"]
+    subscriber.publish("mafia/t1/sim/key", json.dumps({"seat": 6, "keys": "1"}))
+    subscriber.wait_for(with_json("mafia/t1/reply/sim/key", ok=False,
+                                  error="seat 6 has no console keypad on this table"))
+
+
+def test_lights_follow_the_controller_on_the_console(table, subscriber):
+    subscriber.publish("mafia/t1/cmd/light", json.dumps(
+        {"id": "c", "lights": [{"seat": 5, "mode": "blink", "color": "#ff8000"}]}))
+    console = table.service.emulators[5]
+    until(lambda: console.pins.lights.get(5) == (3, (255, 128, 0)), what="the light")
+
+
+def test_health_shows_the_consoles(table, subscriber):
+    table.service.loop.call_soon(table.service._publish_health)
+    [health] = subscriber.wait_for(lambda m: m.topic == "mafia/t1/health"
+                                   and all(c["online"] for c in m.json()["consoles"])
+                                   and m.json()["consoles"])
+    consoles = health.json()["consoles"]
+    assert [c["seats"] for c in consoles] == [[1, 2, 3], [4, 5]]
+    assert consoles[1]["firmware"] == "1.0.0" and consoles[1]["rtt_ms"] < 5
+
+
+# ---- the link alone, against an emulated console on a real pty
+
+
+@pytest.fixture
+def rig(tmp_path):
+    """An emulated console claiming seats 4 and 6, and a host link that owns only seat 4."""
+    console = EmulatedConsole(tmp_path / "by-id-console", [4, 6])
+    inputs: queue.SimpleQueue = queue.SimpleQueue()
+    link = ConsoleLink(str(console.path), frozenset({4}), keys_only=False, now=time.monotonic,
+                       submit=inputs.put, on_health=lambda: None)
+    console.start()
+    link.start()
+    until(lambda: link.health.online, what="online")
+    yield console, link, inputs
+    link.stop()
+    console.close()
+
+
+def presses(inputs: queue.SimpleQueue, n: int) -> list:
+    return [inputs.get(timeout=5) for _ in range(n)]
+
+
+def tap(console: EmulatedConsole, seat: int, times: int) -> None:
+    for _ in range(times):
+        console.press(seat)
+        time.sleep(0.03)
+        console.release(seat)
+        time.sleep(0.03)
+
+
+def test_unplugged_mid_stream_every_press_arrives_once_in_order(rig):
+    console, link, inputs = rig
+    tap(console, 4, 2)
+    console.unplug()
+    until(lambda: not link.health.online, what="offline")
+    tap(console, 4, 3)  # pressed while unplugged: kept in the console's ring buffer
+    console.replug()
+    tap(console, 4, 1)
+    got = presses(inputs, 12)
+    assert [e.pressed for e in got] == [True, False] * 6
+    assert [e.t for e in got] == sorted(e.t for e in got)
+    assert all(isinstance(e, ButtonEdge) and e.button.seat == 4 for e in got)
+    time.sleep(0.3)  # anything more would be a duplicate
+    assert inputs.empty()
+
+
+def test_a_rebooted_console_is_not_taken_for_duplicates(rig):
+    console, link, inputs = rig
+    tap(console, 4, 1)
+    assert len(presses(inputs, 2)) == 2
+    console.reboot()  # new boot id: its seq starts at 1 again
+    console.unplug()
+    console.replug()
+    until(lambda: link.health.online, what="back online")
+    tap(console, 4, 2)
+    assert [e.pressed for e in presses(inputs, 4)] == [True, False, True, False]
+    assert link.health.counts.get("duplicates", 0) == 0
+
+
+def test_a_press_for_a_seat_the_console_does_not_own_is_dropped_and_counted(rig):
+    console, link, inputs = rig
+    tap(console, 6, 1)
+    tap(console, 4, 1)
+    got = presses(inputs, 2)
+    assert {e.button.seat for e in got} == {4}
+    assert link.health.counts["foreign_seat"] == 2  # seat 6's press and release
+
+
+def test_line_noise_delays_but_never_loses_or_doubles_a_press(rig):
+    console, link, inputs = rig
+    console.pins.noise = 0.01
+    tap(console, 4, 15)
+    got = presses(inputs, 30)
+    assert [e.pressed for e in got] == [True, False] * 15
+    assert [e.t for e in got] == sorted(e.t for e in got)
+    damaged = sum(v for k, v in link.health.counts.items()
+                  if k in ("bad_crc", "bad_cobs", "short", "oversize", "bad_version"))
+    assert damaged > 0
+
+
+def test_keys_arrive_as_key_inputs(rig):
+    console, _link, inputs = rig
+    console.type(4, "9#")
+    got = presses(inputs, 2)
+    assert [(e.seat, e.key) for e in got] == [(4, "9"), (4, "#")]
+    assert all(isinstance(e, KeyPressed) for e in got)
+
+
+def test_lights_are_pushed_again_after_a_replug(rig):
+    console, link, _inputs = rig
+    link.show(4, Light(LightMode.ON, "#00ff00"))
+    until(lambda: console.pins.lights.get(4) == (1, (0, 255, 0)), what="light")
+    console.reboot()
+    console.pins.lights.clear()
+    console.unplug()
+    console.replug()
+    until(lambda: console.pins.lights.get(4) == (1, (0, 255, 0)), what="light again")
+
+
+def test_an_unknown_protocol_major_is_refused_with_a_reason(tmp_path):
+    console = EmulatedConsole(tmp_path / "old", [4])
+    console.console.protocol = (2, 0)
+    link = ConsoleLink(str(console.path), frozenset({4}), keys_only=False, now=time.monotonic,
+                       submit=lambda inp: None, on_health=lambda: None)
+    console.start()
+    link.start()
+    try:
+        until(lambda: link.health.refused is not None, what="refusal")
+        assert "protocol 2.0" in link.health.refused and not link.health.online
+    finally:
+        link.stop()
+        console.close()
