@@ -90,6 +90,10 @@ def _describe(event: msgspec.Struct, kind: str) -> str:
     match event:
         case api.SeatButtonEvent():
             return f"seat {event.seat} {kind.split('/')[1]}"
+        case api.KeyEvent():
+            return f"seat {event.seat} key {event.key}"
+        case api.EntryEvent():
+            return f"seat {event.seat} ENTERED {event.value}"
         case api.JudgeButtonEvent():
             return f"judge {event.button} {kind.split('/')[1]}"
         case api.VoteStarted():

@@ -201,11 +201,12 @@ class ConsoleLink:
             self._welcomed = False
             self._on_health()
             return
+        known = self.health.boot_id == hello["boot_id"] and self._welcomed
         if self.health.boot_id != hello["boot_id"]:
             self._clock = ClockMap()  # another boot: another clock
         self._sequencer.hello(hello["unique_id"], hello["boot_id"])
         claimed = set(hello["seats"])
-        if claimed != set(self.seats):
+        if claimed != set(self.seats) and not known:
             log.warning("console %s says it serves seats %s; the config gives it %s",
                         self.port, sorted(claimed), sorted(self.seats))
         self._welcomed = True
@@ -213,8 +214,9 @@ class ConsoleLink:
         self.health.firmware = ".".join(map(str, hello["firmware"]))
         self.health.unique_id = hello["unique_id"].hex()
         self.health.boot_id = hello["boot_id"]
-        log.info("console %s: firmware %s, protocol %s, id %s, boot %08x", self.port,
-                 self.health.firmware, version, self.health.unique_id, hello["boot_id"])
+        (log.debug if known else log.info)(
+            "console %s: firmware %s, protocol %s, id %s, boot %08x", self.port,
+            self.health.firmware, version, self.health.unique_id, hello["boot_id"])
         for seat, light in sorted(self._lights.items()):
             self._send(p.T_LIGHT, _light_payload(seat, light))
         self._ping()  # a first clock sample (and "online") before anything else

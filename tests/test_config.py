@@ -187,3 +187,25 @@ def test_preset_mistakes_are_named(tmp_path):
     (tmp_path / "odd.toml").write_text('name = "p"\nbook = "b"\n[vote]\nwindoww = 1\n')
     [problem] = problems_of(tmp_path, with_rules("odd.toml"))
     assert problem == "vote: object contains unknown field 'windoww'"
+
+
+def test_console_mistakes_are_named(tmp_path):
+    body = BASE + (
+        "[[gpio.seat]]\nseat = 1\nbutton = 4\n"
+        '[[console]]\nport = "/dev/a"\nseats = [1, 2]\n'
+        '[[console]]\nport = "/dev/a"\nseats = [2, 11]\n')
+    assert problems_of(tmp_path, body) == [
+        "console[0].seats[0]: seat 1 has a vote button on GPIO (gpio.seat[0].button); set "
+        "console[0].keys_only = true so its console serves the keypad only",
+        "console[1].port: /dev/a is already console[0]",
+        "console[1].seats[0]: seat 2 is already served by console[0]",
+        "console[1].seats[1]: no seat 11 at this table (seats = 10)",
+    ]
+
+
+def test_a_keys_only_console_may_share_a_seat_with_a_gpio_button(tmp_path):
+    cfg = config.load(write_config(tmp_path, BASE + (
+        "[[gpio.seat]]\nseat = 1\nbutton = 4\n"
+        '[[console]]\nport = "/dev/a"\nseats = [1, 2]\nkeys_only = true\n')))
+    assert cfg.keypad_seats() == {1, 2}
+    assert {b.seat for b in cfg.vote_buttons()} == {1}

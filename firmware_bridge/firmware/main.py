@@ -1,0 +1,80 @@
+"""Console firmware entry point for a Raspberry Pi Pico (RP2040) running MicroPython.
+
+Copy ``main.py``, ``console.py``, ``board.py`` (your wiring) and ``../protocol.py`` to the Pico
+(``mpremote cp ...``, see README.md in this folder). This file is the *pin layer*: it reads the
+keypad matrix and the vote button, drives the public RGB light and the private indicator, talks
+USB serial, feeds the watchdog, and leaves every decision to ``console.Console``.
+"""
+
+import os
+import select
+import sys
+import time
+
+import board  # the wiring of this console: pins and the seats it serves
+import machine
+from console import Console
+
+WATCHDOG_MS = 2000
+LOOP_MS = 1
+
+
+class Pins:
+    """The pin layer for ``Console`` on the RP2040."""
+
+    def __init__(self):
+        self.rows = [machine.Pin(n, machine.Pin.OUT, value=1) for n in board.KEYPAD_ROWS]
+        self.cols = [machine.Pin(n, machine.Pin.IN, machine.Pin.PULL_UP)
+                     for n in board.KEYPAD_COLS]
+        self.button = machine.Pin(board.BUTTON, machine.Pin.IN, machine.Pin.PULL_UP)
+        self.rgb = [machine.PWM(machine.Pin(n)) for n in board.RGB]
+        for channel in self.rgb:
+            channel.freq(1000)
+        self.indicator = machine.Pin(board.INDICATOR, machine.Pin.OUT, value=0)
+        self.out = sys.stdout.buffer
+
+    def ticks_ms(self):
+        return time.ticks_ms()
+
+    def keys_down(self, seat):
+        """Scan the 4x3 matrix: drive one row low at a time, read the columns."""
+        down = bytearray()
+        for r, row in enumerate(self.rows):
+            row.value(0)
+            for c, col in enumerate(self.cols):
+                if not col.value():
+                    down.append(board.KEYMAP[r][c])
+            row.value(1)
+        return bytes(down)
+
+    def button_down(self, seat):
+        return not self.button.value()
+
+    def show_light(self, seat, mode, rgb):
+        # blinking is done by the host re-sending; "dim" is a quarter of the colour
+        scale = (0, 257, 64, 257)[mode]
+        for i in range(3):  # (MicroPython's zip has no strict=)
+            self.rgb[i].duty_u16(min(65535, rgb[i] * scale))
+
+    def show_indicator(self, seat, pattern):
+        self.indicator.value(1 if pattern else 0)
+
+    def write(self, data):
+        self.out.write(data)
+
+
+def main():
+    pins = Pins()
+    boot_id = int.from_bytes(os.urandom(4), "big")  # new at every reset
+    console = Console(pins, machine.unique_id()[:8], boot_id, board.SEATS)
+    watchdog = machine.WDT(timeout=WATCHDOG_MS)
+    poller = select.poll()
+    poller.register(sys.stdin.buffer, select.POLLIN)
+    while True:
+        if poller.poll(LOOP_MS):
+            console.receive(sys.stdin.buffer.read(1))
+        console.poll()
+        watchdog.feed()
+
+
+main()
