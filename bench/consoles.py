@@ -1,0 +1,169 @@
+"""Console benchmark: a byte on the pty to the event at an MQTT subscriber, a 24-seat burst.
+
+    .venv/bin/python -m bench.consoles [--presses 2000] [--bursts 20]
+
+A 24-seat table whose seats are all on one emulated console hub (the real firmware logic on a
+real pty, the real host link), a private mosquitto, and the receiver in its own process:
+
+* latency: from the moment the emulated console writes an EVENT frame to the pty to the moment
+  the receiver has the MQTT event (both CLOCK_MONOTONIC), press and release, one at a time;
+* the floor, measured in the same run: a bare pty write -> pyserial read on a second pty pair,
+  plus a bare paho publish -> the same receiver on the same broker; the link should cost little
+  above their sum;
+* burst: all 24 seats pressed within 10 ms, 20 times: events lost, and first press to last event.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import statistics
+import tempfile
+import threading
+import time
+import tty
+from pathlib import Path
+
+import msgspec
+import paho.mqtt.client as mqtt
+import serial
+from paho.mqtt.enums import CallbackAPIVersion
+
+from bench.gpio import EventClock, percentiles
+from controller import config
+from controller.local_broker import LocalBroker
+from controller.service import Service
+from firmware_bridge import protocol as p
+
+SEATS = 24
+TABLE = f"""
+table = "bench"
+seats = {SEATS}
+[broker]
+host = "127.0.0.1"
+port = {{port}}
+[backends]
+gpio = "mock"
+[[console]]
+port = "/dev/serial/by-id/bench-hub"
+seats = {list(range(1, SEATS + 1))}
+"""
+
+
+class WriteClock:
+    """Notes when the emulated console writes each EVENT frame (by seq) to the pty."""
+
+    def __init__(self, pins) -> None:
+        self.written: dict[tuple[int, int], float] = {}  # (seat, kind) of the last write
+        self._write = pins.write
+        pins.write = self.write
+
+    def write(self, data: bytes) -> None:
+        at = time.monotonic()
+        for frame in p.Decoder().feed(data):
+            if frame.type == p.T_EVENT:
+                seat, kind, _, _ = p.unpack_event(frame.payload)
+                self.written.setdefault((seat, kind), at)
+        self._write(data)
+
+
+def floor_pty(samples: int) -> list[float]:
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    port = serial.Serial(os.ttyname(slave), timeout=1)
+    frame = p.encode_frame(p.T_EVENT, 1, 0, p.pack_event(1, p.EV_BUTTON_DOWN, 0, 0))
+    out = []
+    for _ in range(samples):
+        start = time.monotonic()
+        os.write(master, frame)
+        port.read(len(frame))
+        out.append((time.monotonic() - start) * 1000)
+    port.close()
+    os.close(master)
+    os.close(slave)
+    return out
+
+
+def floor_mqtt(port: int, clock: EventClock, samples: int) -> list[float]:
+    client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5)
+    client.connect("127.0.0.1", port)
+    client.loop_start()
+    out = []
+    for seq in range(samples):
+        before = len(clock.arrivals)
+        start = time.monotonic()
+        client.publish("mafia/bench/event/seat/floor", msgspec.json.encode(
+            {"seq": seq, "seat": 0}), qos=1)
+        clock.wait_count(before + 1)
+        out.append((clock.arrivals[-1][2] - start) * 1000)
+    client.disconnect()
+    client.loop_stop()
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--presses", type=int, default=2000)
+    parser.add_argument("--bursts", type=int, default=20)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as state, LocalBroker() as broker:
+        os.environ["XDG_STATE_HOME"] = state
+        table = Path(state) / "bench.toml"
+        table.write_text(TABLE.format(port=broker.port))
+        service = Service(config.load(table))
+        loop = threading.Thread(target=service.run, daemon=True)
+        loop.start()
+        clock = EventClock(broker.port)
+        try:
+            deadline = time.monotonic() + 10
+            while not (service.mqtt.connected.is_set() and service.consoles[0].health.online):
+                if time.monotonic() > deadline:
+                    raise TimeoutError("the table did not come up")
+                time.sleep(0.01)
+            console = service.emulators[1]
+            writes = WriteClock(console.pins)
+            samples = []
+            for i in range(args.presses):
+                seat = 1 + i % SEATS
+                for pressed in (True, False):
+                    kind = p.EV_BUTTON_DOWN if pressed else p.EV_BUTTON_UP
+                    writes.written.pop((seat, kind), None)
+                    before = len(clock.arrivals)
+                    (console.press if pressed else console.release)(seat)
+                    clock.wait_count(before + 1)
+                    samples.append((clock.arrivals[-1][2] - writes.written[(seat, kind)]) * 1000)
+            print(f"pty byte -> subscriber: {percentiles(samples)}")
+
+            lost, spans = 0, []
+            for _ in range(args.bursts):
+                before = len(clock.arrivals)
+                first = time.monotonic()
+                for seat in range(1, SEATS + 1):
+                    console.press(seat)
+                    time.sleep(0.010 / SEATS)
+                with contextlib.suppress(TimeoutError):  # a lost event is counted below
+                    clock.wait_count(before + SEATS, timeout=3)
+                got = clock.arrivals[before:]
+                lost += SEATS - len(got)
+                spans.append((max(a[2] for a in got) - first) * 1000)
+                for seat in range(1, SEATS + 1):
+                    console.release(seat)
+                clock.wait_count(before + 2 * SEATS - (SEATS - len(got)), timeout=3)
+            print(f"burst of {SEATS} seats within 10 ms x {args.bursts}: lost {lost}; first "
+                  f"press -> last event p50={statistics.median(spans):.2f} ms "
+                  f"max={max(spans):.2f} ms")
+
+            pty = floor_pty(min(args.presses, 2000))
+            paho = floor_mqtt(broker.port, clock, min(args.presses, 2000))
+            print(f"floor, bare pty write -> pyserial read: {percentiles(pty)}")
+            print(f"floor, bare paho publish -> receiver: {percentiles(paho)}")
+            print(f"floor sum p50={statistics.median(pty) + statistics.median(paho):.3f} ms")
+        finally:
+            service.stop()
+            loop.join(10)
+            clock.close()
+
+
+if __name__ == "__main__":
+    main()
