@@ -15,10 +15,15 @@ import msgspec
 
 from controller.core.commands import (
     Color,
+    DayStart,
     LightCommand,
+    NominationWithdraw,
     ReplayCommand,
+    SeatsCommand,
     SimButtonCommand,
     SimKeysCommand,
+    TimerAdd,
+    TimerStart,
     VoteAction,
     VoteCorrect,
     VoteQuestion,
@@ -53,13 +58,38 @@ class Status(_Payload):
 
 
 class LightState(msgspec.Struct, forbid_unknown_fields=True):
-    mode: Literal["off", "on", "dim", "blink"]
+    mode: Literal["off", "on", "dim", "blink", "fast_blink"]
     color: Annotated[Color | None, msgspec.Meta(description="#rrggbb, or null for white.")]
+
+
+class StandingState(msgspec.Struct, forbid_unknown_fields=True):
+    in_game: bool
+    fouls: Annotated[int, msgspec.Meta(ge=0, le=4)]
+    silenced: bool
+    immune: bool
 
 
 class SeatState(msgspec.Struct, forbid_unknown_fields=True):
     seat: Seat
-    light: LightState
+    light: Annotated[LightState, msgspec.Meta(description="What the seat shows now.")]
+    manual: Annotated[LightState | None, msgspec.Meta(
+        description="What cmd/light set for it; null: the table's scene decides.")]
+    standing: StandingState
+
+
+class NominationState(msgspec.Struct, forbid_unknown_fields=True):
+    by: Seat
+    seat: Seat
+
+
+class SeatStandingChange(StandingState):
+    seat: Seat
+
+
+class TimerState(msgspec.Struct, forbid_unknown_fields=True):
+    seat: Seat
+    kind: Literal["speech", "excuse", "last_words", "other"]
+    running: bool
 
 
 Candidate = Annotated[int, msgspec.Meta(
@@ -95,6 +125,10 @@ class State(_Payload):
     phase: Literal["idle", "vote"]
     seats: list[SeatState]
     vote: VoteSummary | None
+    day: Annotated[int, msgspec.Meta(ge=0, description="From cmd/day/start; 0 before.")]
+    nominations: Annotated[list[NominationState], msgspec.Meta(
+        description="Today's accepted nominations, in order.")]
+    timer: TimerState | None
 
 
 class OutboxHealth(msgspec.Struct, forbid_unknown_fields=True):
@@ -266,6 +300,42 @@ class VoteResult(_VoteEvent):
     voters_count: int | None = None
 
 
+class TimerEvent(_Event):
+    """``event/timer``: every change of the speech timer. ``warning`` comes at 10 s left (the
+    speaker's light blinks), ``final`` at 5 s (it blinks fast), then ``ended`` (with a cue)."""
+
+    timer: Annotated[str, msgspec.Meta(description="The id of the cmd/timer/start.")]
+    seat: Seat
+    kind: Literal["speech", "excuse", "last_words", "other"]
+    state: Literal["started", "paused", "resumed", "changed", "warning", "final", "ended",
+                   "stopped"]
+    remaining_ms: Annotated[int, msgspec.Meta(ge=0)]
+    duration_ms: Annotated[int, msgspec.Meta(ge=0)]
+
+
+class NominationEvent(_Event):
+    """``event/nomination``: a speaker typed a seat and ``#`` (FIIM 4.4.2-4.4.3)."""
+
+    by: Seat
+    seat: Annotated[int, msgspec.Meta(ge=0, le=99, description="As typed; may be no seat.")]
+    outcome: Literal["accepted", "supported", "refused", "withdrawn"]
+    reason: str | None
+    day: int
+    nominees: Annotated[list[Seat], msgspec.Meta(description="Today's nominees, in order.")]
+
+
+class SeatsEvent(_Event):
+    """``event/seats``: standings changed by cmd/seats (the new standing of each seat named)."""
+
+    seats: list[SeatStandingChange]
+
+
+class DayEvent(_Event):
+    """``event/day``: a new game day began (cmd/day/start)."""
+
+    day: int
+
+
 class Reply(_Payload):
     """``reply/<verb>`` (or the request's MQTT 5 response topic): one per command."""
 
@@ -292,21 +362,30 @@ EVENT_TYPES: dict[str, type[_Event]] = {
     "vote/resumed": VoteResumed,
     "vote/cancelled": VoteCancelled,
     "vote/result": VoteResult,
+    "timer": TimerEvent,
+    "nomination": NominationEvent,
+    "seats": SeatsEvent,
+    "day": DayEvent,
 }
 
 __all__ = [
     "EVENT_TYPES",
     "SCHEMA_VERSION",
+    "DayStart",
     "Health",
     "JudgeButtonEvent",
     "LightCommand",
+    "NominationWithdraw",
     "ReplayCommand",
     "Reply",
     "SeatButtonEvent",
+    "SeatsCommand",
     "SimButtonCommand",
     "SimKeysCommand",
     "State",
     "Status",
+    "TimerAdd",
+    "TimerStart",
     "VoteAction",
     "VoteCorrect",
     "VoteQuestion",

@@ -25,6 +25,7 @@ from controller.clock import Clock, SystemClock
 from controller.config import Config, ConsoleConfig
 from controller.core.buttons import SeatButton
 from controller.core.commands import parse_replay
+from controller.core.day import Day, Nomination
 from controller.core.effects import (
     DrivePin,
     Effect,
@@ -37,7 +38,8 @@ from controller.core.effects import (
 )
 from controller.core.inputs import Boot, CommandReceived
 from controller.core.lights import LIGHT_OFF, Light, LightMode
-from controller.core.table import TableSetup, initial_state
+from controller.core.scene import Standing
+from controller.core.table import TableSetup, TableState, initial_state
 from controller.core.vote import VoteRules, VoteSession
 from controller.loop import EventLoop
 from controller.messages import MessageFactory
@@ -76,8 +78,7 @@ class Service:
         )
         self.messages = MessageFactory(boot_id=self.boot_id, store_id=self.store.store_id,
                                        gpio=config.backends.gpio, clock=self.clock)
-        self.loop = EventLoop(initial_state(setup, self._saved_lights(), self._saved_session()),
-                              clock=self.clock, perform=self._perform)
+        self.loop = EventLoop(self._restored(setup), clock=self.clock, perform=self._perform)
         self.prefix = topic_prefix(config.table)
         self.mqtt = MqttLink(
             config.broker,
@@ -114,21 +115,32 @@ class Service:
                            on_health=lambda: self.loop.call_soon(self._publish_health),
                            baudrate=console.baudrate)
 
-    def _saved_lights(self) -> tuple[Light, ...] | None:
-        """The lights as they were before a restart, if the saved state fits this table."""
+    def _restored(self, setup: TableSetup) -> TableState:
+        """The table as it was before a restart (manual lights, standings, today's
+        nominations, the running vote), if the saved state fits this table; else a new one."""
+        session = self._saved_session()
         saved = self.store.load("state")
         if saved is None:
-            return None
+            return initial_state(setup, session=session)
         try:
             state = msgspec.json.decode(saved, type=api.State)
         except msgspec.ValidationError as exc:
-            log.warning("saved table state not used (%s); starting with lights off", exc)
-            return None
+            log.warning("saved table state not used (%s); starting afresh", exc)
+            return initial_state(setup, session=session)
         if state.table != self.config.table or len(state.seats) != self.config.seats:
-            log.warning("saved table state is for another table layout; starting with lights off")
-            return None
+            log.warning("saved table state is for another table layout; starting afresh")
+            return initial_state(setup, session=session)
         log.info("table state restored from %s", self.store.path)
-        return tuple(Light(LightMode(s.light.mode), s.light.color) for s in state.seats)
+        return initial_state(
+            setup,
+            lights=tuple(None if s.manual is None else Light(LightMode(s.manual.mode),
+                                                               s.manual.color)
+                         for s in state.seats),
+            session=session,
+            standings=tuple(Standing(**msgspec.structs.asdict(s.standing)) for s in state.seats),
+            today=Day(number=state.day,
+                      nominations=tuple(Nomination(n.by, n.seat) for n in state.nominations),
+                      nominators=tuple(n.by for n in state.nominations)))
 
     def _saved_session(self) -> VoteSession | None:
         """The vote that was running before a restart, to be resumed (see ``vote.resume``)."""

@@ -18,7 +18,7 @@ Layers, outside in:
 import struct
 
 PROTO_MAJOR = 1
-PROTO_MINOR = 0
+PROTO_MINOR = 1  # 1.1: LIGHT mode 4, fast blink
 MAX_FRAME = 64
 HEADER = 4
 MAX_PAYLOAD = MAX_FRAME - HEADER - 2
@@ -49,7 +49,7 @@ CAP_RGB = 0x04
 CAP_INDICATOR = 0x08
 
 # LIGHT modes
-LIGHT_MODES = ("off", "on", "dim", "blink")
+LIGHT_MODES = ("off", "on", "dim", "blink", "fast_blink")
 
 KEYS = b"0123456789*#"
 

@@ -24,6 +24,7 @@ log = logging.getLogger(__name__)
 
 DIM_LEVEL = 0.15
 BLINK_SECONDS = 0.5
+FAST_BLINK_SECONDS = 0.15
 #: An edge older than this when its callback runs is taken as a clock mix-up, not a real age.
 MAX_EDGE_AGE = 5.0
 
@@ -147,6 +148,8 @@ def _show_mono(led: PWMLED, light: Light) -> None:
             led.value = DIM_LEVEL
         case LightMode.BLINK:
             led.blink(on_time=BLINK_SECONDS, off_time=BLINK_SECONDS)
+        case LightMode.FAST_BLINK:
+            led.blink(on_time=FAST_BLINK_SECONDS, off_time=FAST_BLINK_SECONDS)
 
 
 def _show_rgb(led: RGBLED, light: Light) -> None:
@@ -160,3 +163,5 @@ def _show_rgb(led: RGBLED, light: Light) -> None:
             led.color = tuple(c * DIM_LEVEL for c in color)
         case LightMode.BLINK:
             led.blink(on_time=BLINK_SECONDS, off_time=BLINK_SECONDS, on_color=color)
+        case LightMode.FAST_BLINK:
+            led.blink(on_time=FAST_BLINK_SECONDS, off_time=FAST_BLINK_SECONDS, on_color=color)

@@ -88,9 +88,9 @@ def test_lights_follow_the_controller_on_the_console(table, subscriber):
 
 def test_health_shows_the_consoles(table, subscriber):
     table.service.loop.call_soon(table.service._publish_health)
-    [health] = subscriber.wait_for(lambda m: m.topic == "mafia/t1/health"
-                                   and all(c["online"] for c in m.json()["consoles"])
-                                   and m.json()["consoles"])
+    health = subscriber.wait_for(lambda m: m.topic == "mafia/t1/health"
+                                 and all(c["online"] for c in m.json()["consoles"])
+                                 and m.json()["consoles"])[-1]
     consoles = health.json()["consoles"]
     assert [c["seats"] for c in consoles] == [[1, 2, 3], [4, 5]]
     assert consoles[1]["firmware"] == "1.0.0" and consoles[1]["rtt_ms"] < 5

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from controller.core import scene
 from controller.core.buttons import JudgeButton, SeatButton
 from controller.core.effects import DrivePin, Emit, PublishState, Reply, SetLight
 from controller.core.inputs import Boot, ButtonEdge, CommandReceived
@@ -26,7 +27,7 @@ def cmd(verb: str, doc: object) -> CommandReceived:
 def test_boot_lights_every_seat_as_the_state_says_and_publishes_the_state():
     state, effects = step(initial_state(SETUP), Boot(1.0))
     assert [e for e in effects if isinstance(e, SetLight)] == [
-        SetLight(seat, Light()) for seat in range(1, 7)
+        SetLight(seat, scene.IN_GAME) for seat in range(1, 7)  # every seat in game, dim white
     ]
     assert effects[-1] == PublishState(snapshot(state))
 
@@ -56,7 +57,10 @@ def test_a_light_command_sets_the_lights_publishes_state_and_replies_ok():
         PublishState(snapshot(state)),
         Reply("light", "c1", True),
     ]
-    assert snapshot(state)["seats"][1] == {"seat": 2, "light": {"mode": "on", "color": "#ff8000"}}
+    assert snapshot(state)["seats"][1] == {
+        "seat": 2, "light": {"mode": "on", "color": "#ff8000"},
+        "manual": {"mode": "on", "color": "#ff8000"},
+        "standing": {"in_game": True, "fouls": 0, "silenced": False, "immune": False}}
 
 
 def test_a_light_command_that_changes_nothing_only_replies():

@@ -70,7 +70,7 @@ def test_4_4_5_a_window_per_nominee_in_nomination_order_and_the_judge_confirms()
     assert emitted(tl, "confirmed")[0]["by"] == "button"
     tl.run_until(4.0)
     assert [w["candidate"] for w in emitted(tl, "window") if w["state"] == "opened"] == [5, 2]
-    assert shown(tl.state)[0].mode == "off"  # the voters' lights go out once confirmed
+    assert shown(tl.state)[0].mode == "dim"  # the voters' lights go back to the scene
 
 
 def test_4_4_8_who_did_not_vote_votes_for_the_last_nominee():
@@ -299,7 +299,7 @@ def test_cancel_ends_the_vote_and_its_lights():
     assert shown(tl.state)[4].mode == "blink"
     tl.feed([cmd("cancel", 1.3)])
     assert emitted(tl, "cancelled") and tl.state.session is None
-    assert shown(tl.state)[4].mode == "off"
+    assert shown(tl.state)[4].mode == "dim"  # back to the day's scene
 
 
 def test_every_change_of_the_session_is_saved_with_its_presses():

@@ -32,10 +32,15 @@ def test_events_are_shown_with_their_seq_gaps_called_out_duplicates_skipped():
 def test_state_status_health_and_replies_read_as_one_line_each():
     w = Watcher()
     ts = '"v": 1, "ts": "2026-11-29T21:22:15.481Z"'
-    state = (f'{{{ts}, "table": "t", "phase": "idle", "seats": [{{"seat": 1, "light": '
-             '{"mode": "on", "color": "#ff0000"}}, {"seat": 2, "light": {"mode": "off", '
-             '"color": null}}], "vote": null}')
-    assert w.line("state", state.encode()).endswith("state   idle | 1:on#ff0000 2:off")
+    standing = {"in_game": True, "fouls": 0, "silenced": False, "immune": False}
+    state = {"v": 1, "ts": "2026-11-29T21:22:15.481Z", "table": "t", "phase": "idle",
+             "seats": [{"seat": 1, "light": {"mode": "on", "color": "#ff0000"}, "manual": None,
+                        "standing": standing},
+                       {"seat": 2, "light": {"mode": "off", "color": None}, "manual": None,
+                        "standing": {**standing, "in_game": False}}],
+             "vote": None, "day": 0, "nominations": [], "timer": None}
+    line = w.line("state", json.dumps(state).encode())
+    assert line.endswith("state   idle | 1:on#ff0000 2:off")
     status = f'{{{ts}, "state": "offline", "version": "0.1.0", "boot_id": "b"}}'
     assert "status  OFFLINE (v0.1.0, boot b)" in w.line("status", status.encode())
     health = (f'{{{ts}, "boot_id": "b", "gpio": "mock", '

@@ -25,7 +25,8 @@ class LightSpec(msgspec.Struct, forbid_unknown_fields=True):
     """One seat's wanted light in ``cmd/light``."""
 
     seat: Annotated[int, msgspec.Meta(description="1..seats of this table.")]
-    mode: Literal["off", "on", "dim", "blink"]
+    mode: Annotated[Literal["off", "on", "dim", "blink", "fast_blink", "auto"], msgspec.Meta(
+        description="auto: give the seat back to the table's own scene (standing, speaker, vote).")]
     color: Annotated[Color | None, msgspec.Meta(
         description="#rrggbb for an RGB light; a single-colour LED shows the mode only.")] = None
 
@@ -152,6 +153,72 @@ class VoteCorrect(msgspec.Struct, forbid_unknown_fields=True):
     id: CommandId
     voters: Annotated[list[int], msgspec.Meta(max_length=24)]
     reason: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+
+
+class SeatStanding(msgspec.Struct, forbid_unknown_fields=True):
+    """One seat in ``cmd/seats``: only the fields given change."""
+
+    seat: int
+    in_game: bool | None = None
+    fouls: Annotated[int, msgspec.Meta(ge=0, le=4, description="4 fouls remove the player.")] \
+        | None = None
+    silenced: Annotated[bool | None, msgspec.Meta(
+        description="May not speak this round (firefighter, Laura).")] = None
+    immune: bool | None = None
+
+
+class SeatsCommand(msgspec.Struct, forbid_unknown_fields=True):
+    """``cmd/seats``: set seats' standing: in game or out, fouls, silenced, immunity."""
+
+    id: CommandId
+    seats: Annotated[list[SeatStanding], msgspec.Meta(min_length=1)]
+
+
+Seconds = Annotated[float, msgspec.Meta(gt=0, le=600)]
+
+
+class TimerStart(msgspec.Struct, forbid_unknown_fields=True):
+    """``cmd/timer/start``: ``seat`` holds the floor for ``seconds`` (FIIM 4.3.1: 60)."""
+
+    id: CommandId
+    seat: int
+    seconds: Seconds
+    kind: Literal["speech", "excuse", "last_words", "other"] = "speech"
+    replace: Annotated[bool, msgspec.Meta(
+        description="Take the floor from a speaker whose timer still runs.")] = False
+
+
+class TimerAdd(msgspec.Struct, forbid_unknown_fields=True):
+    """``cmd/timer/add``: more time (negative: less; never below zero)."""
+
+    id: CommandId
+    seconds: Annotated[float, msgspec.Meta(ge=-600, le=600)]
+
+
+class NominationWithdraw(msgspec.Struct, forbid_unknown_fields=True):
+    """``cmd/nomination/withdraw``: take back the nomination of ``seat``."""
+
+    id: CommandId
+    seat: int
+
+
+class DayStart(msgspec.Struct, forbid_unknown_fields=True):
+    """``cmd/day/start``: a new game day: today's nominations start empty."""
+
+    id: CommandId
+    day: Annotated[int, msgspec.Meta(ge=1)]
+
+
+DAY_COMMANDS: dict[str, type] = {
+    "seats": SeatsCommand, "timer/start": TimerStart, "timer/add": TimerAdd,
+    "timer/pause": VoteAction, "timer/resume": VoteAction, "timer/stop": VoteAction,
+    "nomination/withdraw": NominationWithdraw, "day/start": DayStart,
+}
+
+
+def parse_day(verb: str, payload: bytes) -> Parsed[object]:
+    """Parse a day command (``seats``, ``timer/...``, ``nomination/withdraw``, ``day/start``)."""
+    return _decode(payload, DAY_COMMANDS[verb])  # type: ignore[arg-type]
 
 
 def parse_vote(verb: str, payload: bytes) -> Parsed[object]:

@@ -77,6 +77,14 @@ class DrivePin:
 
 
 @dataclass(frozen=True)
+class Cue:
+    """Play the short sound ``name`` (``warning``, ``end``, ``window``...) at ``t``."""
+
+    name: str
+    t: float
+
+
+@dataclass(frozen=True)
 class TypeKeys:
     """Simulated tables only: type ``keys`` on seat ``seat``'s emulated console keypad."""
 
@@ -91,4 +99,5 @@ class PersistSession:
     session: VoteSession | None
 
 
-Effect = SetLight | Emit | PublishState | Reply | WakeAt | DrivePin | TypeKeys | PersistSession
+Effect = (SetLight | Emit | PublishState | Reply | WakeAt | DrivePin | TypeKeys | PersistSession
+          | Cue)

@@ -1,6 +1,7 @@
 """What a seat light shows, as a value.
 
-A light has a mode (``off``, ``on``, ``dim``, ``blink``) and an optional colour for RGB seats.
+A light has a mode (``off``, ``on``, ``dim``, ``blink``, ``fast_blink``) and an optional colour
+for RGB seats.
 A single-colour LED shows the mode and ignores the colour; the colour is still kept in the table
 state so a console with an RGB light (or a hall display) can show it.
 """
@@ -16,6 +17,7 @@ class LightMode(StrEnum):
     ON = "on"
     DIM = "dim"
     BLINK = "blink"
+    FAST_BLINK = "fast_blink"
 
 
 @dataclass(frozen=True)

@@ -5,9 +5,8 @@ shows, the debounce state of every wired button and the running vote session, if
 ``step`` applies one input and returns the new state with the effects to perform. It is pure:
 same state and input, same result.
 
-Lights have two layers: ``lights`` is what the rules core asked for (``cmd/light``), and a running
-vote lays its own on top (the candidate under vote blinks, the seats that voted for it light up
-for the judge). What a seat shows is ``shown(state)``; when the vote ends its layer simply goes.
+What a seat light shows is ``shown(state)``: layers from ``scene`` (standing, nominated,
+manual ``cmd/light``, speaker, vote), each going away by itself when its reason does.
 """
 
 from __future__ import annotations
@@ -15,7 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from controller.core import commands, keypad, vote
+import msgspec
+
+from controller.core import commands, day, keypad, scene, timer, vote
 from controller.core.buttons import Button, JudgeButton, SeatButton
 from controller.core.debounce import Accepted, Debounce, on_edge, settle
 from controller.core.effects import (
@@ -30,10 +31,7 @@ from controller.core.effects import (
     WakeAt,
 )
 from controller.core.inputs import Boot, ButtonEdge, CommandReceived, Input, KeyPressed, Tick
-from controller.core.lights import LIGHT_OFF, Light, LightMode
-
-CANDIDATE_LIGHT = Light(LightMode.BLINK)
-VOTED_LIGHT = Light(LightMode.ON)
+from controller.core.lights import Light, LightMode
 
 
 @dataclass(frozen=True)
@@ -53,44 +51,64 @@ class TableSetup:
     debounce: float = 0.02
     simulated: bool = False
     rules: vote.VoteRules = field(default_factory=vote.VoteRules)
+    one_nomination_per_speaker: bool = True
 
 
 @dataclass(frozen=True)
 class TableState:
+    """``lights``: the manual layer, per seat (None: the seat follows the table's scene)."""
+
     setup: TableSetup
-    lights: tuple[Light, ...] = ()
+    lights: tuple[Light | None, ...] = ()
+    standings: tuple[scene.Standing, ...] = ()
     buttons: dict[Button, Debounce] = field(default_factory=dict)
     entries: dict[int, keypad.Entry] = field(default_factory=dict)
     session: vote.VoteSession | None = None
+    timer: timer.SpeechTimer | None = None
+    day: day.Day = field(default_factory=day.Day)
 
     @property
     def phase(self) -> str:
         return "idle" if self.session is None else "vote"
 
     def light(self, seat: int) -> Light:
-        """What seat ``seat`` shows now (the vote's layer over the commanded light)."""
+        """What seat ``seat`` shows now."""
         return shown(self)[seat - 1]
 
 
-def initial_state(setup: TableSetup, lights: tuple[Light, ...] | None = None,
-                  session: vote.VoteSession | None = None) -> TableState:
-    """Every wired button released; lights and session as saved before a restart, if any."""
+def initial_state(setup: TableSetup, lights: tuple[Light | None, ...] | None = None,
+                  session: vote.VoteSession | None = None,
+                  standings: tuple[scene.Standing, ...] | None = None,
+                  today: day.Day | None = None) -> TableState:
+    """Every wired button released; the rest as saved before a restart, if any."""
     if lights is None or len(lights) != setup.seats:
-        lights = (LIGHT_OFF,) * setup.seats
-    return TableState(setup=setup, lights=lights, session=session,
+        lights = (None,) * setup.seats
+    if standings is None or len(standings) != setup.seats:
+        standings = (scene.Standing(),) * setup.seats
+    return TableState(setup=setup, lights=lights, standings=standings, session=session,
+                      day=today or day.Day(),
                       buttons={button: Debounce() for button in setup.wired})
 
 
 def shown(state: TableState) -> tuple[Light, ...]:
+    """Every seat's light: the layers of ``controller.core.scene``, bottom up."""
+    lights = [scene.standing_light(s) for s in state.standings]
+    for seat in state.day.nominees:
+        if state.standings[seat - 1].in_game:
+            lights[seat - 1] = scene.NOMINATED
+    for i, manual in enumerate(state.lights):
+        if manual is not None:
+            lights[i] = manual
+    if state.timer is not None:
+        stage = "final" if state.timer.final else "warning" if state.timer.warned else "normal"
+        lights[state.timer.seat - 1] = scene.SPEAKER[stage]
     session = state.session
-    if session is None or session.stage == "waiting":
-        return state.lights
-    lights = list(state.lights)
-    if session.kind == "nominees" and session.candidate != vote.AGAINST_ALL:
-        lights[session.candidate - 1] = CANDIDATE_LIGHT
-    if session.stage == "proposed":  # a nominee who voted shows as a voter, solid
-        for seat in vote.propose(session).voters:
-            lights[seat - 1] = VOTED_LIGHT
+    if session is not None and session.stage != "waiting":
+        if session.kind == "nominees" and session.candidate != vote.AGAINST_ALL:
+            lights[session.candidate - 1] = scene.CANDIDATE
+        if session.stage == "proposed":  # a nominee who voted shows as a voter, solid
+            for seat in vote.propose(session).voters:
+                lights[seat - 1] = scene.VOTED
     return tuple(lights)
 
 
@@ -99,9 +117,17 @@ def snapshot(state: TableState) -> dict[str, Any]:
     return {
         "table": state.setup.table,
         "phase": state.phase,
-        "seats": [{"seat": seat, "light": light.as_dict()}
-                  for seat, light in enumerate(shown(state), start=1)],
+        "seats": [{"seat": seat, "light": light.as_dict(),
+                   "manual": None if manual is None else manual.as_dict(),
+                   "standing": msgspec.structs.asdict(standing)}
+                  for seat, (light, manual, standing) in enumerate(
+                      zip(shown(state), state.lights, state.standings, strict=True), start=1)],
         "vote": vote.summary(state.session),
+        "day": state.day.number,
+        "nominations": [{"by": n.by, "seat": n.seat} for n in state.day.nominations],
+        "timer": None if state.timer is None else {
+            "seat": state.timer.seat, "kind": state.timer.kind,
+            "running": state.timer.running},
     }
 
 
@@ -127,8 +153,13 @@ def _consequences(before: TableState, after: TableState) -> list[Effect]:
         SetLight(seat, light)
         for seat, (was, light) in enumerate(zip(old, new, strict=True), start=1) if was != light]
     session_changed = before.session is not after.session
-    if effects or (session_changed
-                   and vote.summary(before.session) != vote.summary(after.session)):
+    if (effects or (session_changed
+                    and vote.summary(before.session) != vote.summary(after.session))
+            or before.lights != after.lights or before.standings != after.standings
+            or before.day != after.day
+            or (before.timer is None) != (after.timer is None)
+            or (before.timer is not None and after.timer is not None
+                and before.timer.running != after.timer.running)):
         effects.append(PublishState(snapshot(after)))
     if session_changed:  # every press in a window too: a restart must find it
         effects.append(PersistSession(after.session))
@@ -156,6 +187,8 @@ def _dispatch(state: TableState, inp: Input) -> tuple[TableState, list[Effect]]:
             return _sim_keys(state, inp)
         case CommandReceived(verb=verb) if verb.startswith("vote/"):
             return _vote_command(state, inp)
+        case CommandReceived(verb=verb) if verb in commands.DAY_COMMANDS:
+            return _day_command(state, inp)
         case CommandReceived():
             return state, [_reply(inp, commands.request_id(inp.payload),
                                   f"unknown command {inp.verb!r}")]
@@ -178,6 +211,8 @@ def _accepted(state: TableState, button: Button, accepted: Accepted, source: str
     effects: list[Effect] = [_button_event(button, accepted, source)]
     session = state.session
     if session is None:
+        if isinstance(button, JudgeButton) and accepted.pressed and state.timer is not None:
+            return _judge_timer(state, button, accepted.t, effects)
         return state, effects
     if isinstance(button, SeatButton):
         session, more = vote.edge(session, button.seat, accepted.pressed, accepted.t)
@@ -186,6 +221,21 @@ def _accepted(state: TableState, button: Button, accepted: Accepted, source: str
     else:
         more = []
     return replace(state, session=session), effects + more
+
+
+def _judge_timer(state: TableState, button: JudgeButton, t: float, effects: list[Effect]) \
+        -> tuple[TableState, list[Effect]]:
+    """The judge station during a speech: Confirm pauses and resumes, Reject adds 10 s,
+    Next ends the speech."""
+    current = state.timer
+    assert current is not None
+    if button.name == "confirm":
+        new, more = (timer.pause if current.running else timer.resume)(current, t)
+    elif button.name == "reject":
+        new, more = timer.add(current, 10.0, t)
+    else:
+        new, more = timer.stop(current, t)
+    return replace(state, timer=new), effects + more
 
 
 def _judge_button(session: vote.VoteSession, button: JudgeButton, t: float) \
@@ -221,10 +271,18 @@ def _key(state: TableState, inp: KeyPressed) -> tuple[TableState, list[Effect]]:
     effects: list[Effect] = [
         Emit("seat/key", inp.t, {"seat": inp.seat, "key": inp.key, "source": inp.source})]
     entry, value = keypad.key(state.entries.get(inp.seat, keypad.Entry()), inp.key, inp.t)
-    if value is not None:
-        effects.append(Emit("seat/entry", inp.t,
-                            {"seat": inp.seat, "value": value, "source": inp.source}))
-    return replace(state, entries={**state.entries, inp.seat: entry}), effects
+    state = replace(state, entries={**state.entries, inp.seat: entry})
+    if value is None:
+        return state, effects
+    effects.append(Emit("seat/entry", inp.t,
+                        {"seat": inp.seat, "value": value, "source": inp.source}))
+    speech = state.timer
+    if speech is not None and speech.kind == "speech" and speech.seat == inp.seat:
+        today, nomination = day.nominate(state.day, inp.seat, value, state.standings, inp.t,
+                                         state.setup.one_nomination_per_speaker)
+        state = replace(state, day=today)
+        effects.append(nomination)
+    return state, effects
 
 
 def _tick(state: TableState, now: float) -> tuple[TableState, list[Effect]]:
@@ -240,6 +298,11 @@ def _tick(state: TableState, now: float) -> tuple[TableState, list[Effect]]:
         session, more = vote.tick(state.session, now)
         if more:
             state = replace(state, session=session)
+            effects += more
+    if state.timer is not None:
+        running, more = timer.tick(state.timer, now)
+        if more:
+            state = replace(state, timer=running)
             effects += more
     return state, effects
 
@@ -258,7 +321,7 @@ def _light_command(state: TableState, cmd: CommandReceived) -> tuple[TableState,
     lights = list(state.lights)
     for spec in parsed.value.lights:
         color = spec.color.lower() if spec.color else None
-        lights[spec.seat - 1] = Light(LightMode(spec.mode), color)
+        lights[spec.seat - 1] = None if spec.mode == "auto" else Light(LightMode(spec.mode), color)
     return replace(state, lights=tuple(lights)), [_reply(cmd, parsed.id, None)]
 
 
@@ -283,13 +346,14 @@ def _sim_keys(state: TableState, cmd: CommandReceived) -> tuple[TableState, list
     return state, [TypeKeys(parsed.value.seat, parsed.value.keys), _reply(cmd, parsed.id, None)]
 
 
-def _seat_problem(key: str, seats: list[int], table_seats: int) -> str | None:
+def _seat_problem(key: str, seats: list[int], table_seats: int, field: str = "") -> str | None:
     seen: set[int] = set()
     for i, seat in enumerate(seats):
         if not 1 <= seat <= table_seats:
-            return f"{key}[{i}]: no seat {seat} at this table (seats are 1..{table_seats})"
+            return (f"{key}[{i}]{field}: no seat {seat} at this table "
+                    f"(seats are 1..{table_seats})")
         if seat in seen:
-            return f"{key}[{i}]: seat {seat} given twice"
+            return f"{key}[{i}]{field}: seat {seat} given twice"
         seen.add(seat)
     return None
 
@@ -399,3 +463,103 @@ def _vote_cancel(state: TableState, cmd: Any, t: float) -> VoteOutcome:
     if state.session is None:
         return None, [], "no vote is running"
     return None, [Emit("vote/cancelled", t, {"session": state.session.id})], None
+
+
+# ---------------------------------------------------------------- the day
+
+
+DayOutcome = tuple[TableState, list[Effect], str | None]
+
+
+def _day_command(state: TableState, cmd: CommandReceived) -> tuple[TableState, list[Effect]]:
+    parsed = commands.parse_day(cmd.verb, cmd.payload)
+    if parsed.value is None:
+        return state, [_reply(cmd, parsed.id, parsed.error)]
+    handler = {
+        "seats": _seats, "timer/start": _timer_start, "timer/pause": _timer_pause,
+        "timer/resume": _timer_resume, "timer/add": _timer_add, "timer/stop": _timer_stop,
+        "nomination/withdraw": _withdraw, "day/start": _day_start,
+    }[cmd.verb]
+    new, effects, error = handler(state, parsed.value, cmd.t)
+    if error is not None:
+        return state, [_reply(cmd, parsed.id, error)]
+    return new, [*effects, _reply(cmd, parsed.id, None)]
+
+
+def _seats(state: TableState, cmd: Any, t: float) -> DayOutcome:
+    problem = _seat_problem("seats", [s.seat for s in cmd.seats], state.setup.seats, ".seat")
+    if problem:
+        return state, [], problem
+    standings = list(state.standings)
+    for change in cmd.seats:
+        old = standings[change.seat - 1]
+        fouls = old.fouls if change.fouls is None else change.fouls
+        in_game = old.in_game if change.in_game is None else change.in_game
+        standings[change.seat - 1] = scene.Standing(
+            in_game=in_game and fouls < 4,  # the fourth foul removes the player
+            fouls=fouls,
+            silenced=old.silenced if change.silenced is None else change.silenced,
+            immune=old.immune if change.immune is None else change.immune)
+    events = [Emit("seats", t, {"seats": [
+        {"seat": seat, **msgspec.structs.asdict(standings[seat - 1])}
+        for seat in sorted({c.seat for c in cmd.seats})]})]
+    return replace(state, standings=tuple(standings)), events, None
+
+
+def _timer_start(state: TableState, cmd: Any, t: float) -> DayOutcome:
+    if not 1 <= cmd.seat <= state.setup.seats:
+        return state, [], (f"seat: no seat {cmd.seat} at this table "
+                           f"(seats are 1..{state.setup.seats})")
+    effects: list[Effect] = []
+    if state.timer is not None:
+        if not cmd.replace:
+            return state, [], (f"seat {state.timer.seat} holds the floor; stop that timer or "
+                               'send "replace": true')
+        _, effects = timer.stop(state.timer, t)
+    new, more = timer.start(cmd.id, cmd.seat, cmd.kind, cmd.seconds, t)
+    return replace(state, timer=new), effects + more, None
+
+
+def _running_timer(state: TableState) -> str | None:
+    return "no timer is running" if state.timer is None else None
+
+
+def _timer_pause(state: TableState, cmd: Any, t: float) -> DayOutcome:
+    if state.timer is None or not state.timer.running:
+        return state, [], _running_timer(state) or "the timer is already paused"
+    new, effects = timer.pause(state.timer, t)
+    return replace(state, timer=new), effects, None
+
+
+def _timer_resume(state: TableState, cmd: Any, t: float) -> DayOutcome:
+    if state.timer is None or state.timer.running:
+        return state, [], _running_timer(state) or "the timer is not paused"
+    new, effects = timer.resume(state.timer, t)
+    return replace(state, timer=new), effects, None
+
+
+def _timer_add(state: TableState, cmd: Any, t: float) -> DayOutcome:
+    if state.timer is None:
+        return state, [], "no timer is running"
+    new, effects = timer.add(state.timer, cmd.seconds, t)
+    return replace(state, timer=new), effects, None
+
+
+def _timer_stop(state: TableState, cmd: Any, t: float) -> DayOutcome:
+    if state.timer is None:
+        return state, [], "no timer is running"
+    new, effects = timer.stop(state.timer, t)
+    return replace(state, timer=new), effects, None
+
+
+def _withdraw(state: TableState, cmd: Any, t: float) -> DayOutcome:
+    done = day.withdraw(state.day, cmd.seat, t)
+    if done is None:
+        return state, [], f"seat: seat {cmd.seat} is not nominated today"
+    today, event = done
+    return replace(state, day=today), [event], None
+
+
+def _day_start(state: TableState, cmd: Any, t: float) -> DayOutcome:
+    today = day.Day(number=cmd.day)
+    return replace(state, day=today), [Emit("day", t, {"day": cmd.day})], None

@@ -137,7 +137,10 @@ class Console:
             self.last_heard = self.hw.ticks_ms()
             if self.welcomed:
                 self._acknowledged(frame.ack)
-            self._handle(frame)
+            try:
+                self._handle(frame)
+            except ValueError:  # a payload this firmware cannot read (a newer minor): skip it
+                self.decoder.counts["bad_payload"] = self.decoder.counts.get("bad_payload", 0) + 1
 
     def _acknowledged(self, ack):
         if ack == 0:

@@ -52,7 +52,7 @@ class Pins:
 
     def show_light(self, seat, mode, rgb):
         # blinking is done by the host re-sending; "dim" is a quarter of the colour
-        scale = (0, 257, 64, 257)[mode]
+        scale = (0, 257, 64, 257, 257)[mode]
         for i in range(3):  # (MicroPython's zip has no strict=)
             self.rgb[i].duty_u16(min(65535, rgb[i] * scale))
 

@@ -1,0 +1,67 @@
+"""The day at the table: standings, nominations from the keypad (FIIM 4.4.2-4.4.3), pure.
+
+A nomination is a speaker's keypad entry (``7#``) while they hold the floor. The first time a
+seat is nominated it is ``accepted``; nominated again by another speaker it is ``supported``
+(the judge's "поддержано", club rules 002); a speaker who already nominated today is
+``refused`` (4.4.3: one nomination per speaker per day), and so is a seat that is out of the
+game. ``withdrawn`` when the rules core or the judge takes one back.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from controller.core.effects import Emit
+from controller.core.scene import Standing
+
+Outcome = Literal["accepted", "supported", "refused", "withdrawn"]
+
+
+class Nomination(msgspec.Struct, frozen=True):
+    by: int
+    seat: int
+
+
+class Day(msgspec.Struct, frozen=True, kw_only=True):
+    number: int = 0
+    nominations: tuple[Nomination, ...] = ()  # accepted ones, in nomination order
+    nominators: tuple[int, ...] = ()  # who has used their nomination today
+
+    @property
+    def nominees(self) -> list[int]:
+        return [n.seat for n in self.nominations]
+
+
+def nominate(day: Day, by: int, seat: int, standings: tuple[Standing, ...], t: float,
+             one_per_speaker: bool = True) -> tuple[Day, Emit]:
+    def event(outcome: Outcome, reason: str | None = None) -> Emit:
+        return Emit("nomination", t, {"by": by, "seat": seat, "outcome": outcome,
+                                      "reason": reason, "day": day.number,
+                                      "nominees": day.nominees})
+
+    if not 1 <= seat <= len(standings):
+        return day, event("refused", f"no seat {seat} at this table")
+    if not standings[seat - 1].in_game:
+        return day, event("refused", f"seat {seat} is out of the game")
+    if one_per_speaker and by in day.nominators:
+        return day, event("refused", f"seat {by} has already nominated today (FIIM 4.4.3)")
+    day = msgspec.structs.replace(day, nominators=(*day.nominators, by))
+    if seat in day.nominees:
+        return day, event("supported")
+    day = msgspec.structs.replace(day, nominations=(*day.nominations, Nomination(by, seat)))
+    return day, event("accepted")
+
+
+def withdraw(day: Day, seat: int, t: float) -> tuple[Day, Emit] | None:
+    """Take back the nomination of ``seat`` (None if it is not nominated)."""
+    found = [n for n in day.nominations if n.seat == seat]
+    if not found:
+        return None
+    day = msgspec.structs.replace(
+        day, nominations=tuple(n for n in day.nominations if n.seat != seat),
+        nominators=tuple(b for b in day.nominators if b != found[0].by))
+    return day, Emit("nomination", t, {"by": found[0].by, "seat": seat, "outcome": "withdrawn",
+                                       "reason": None, "day": day.number,
+                                       "nominees": day.nominees})

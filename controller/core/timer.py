@@ -1,0 +1,114 @@
+"""The speech timer: one seat holds the floor for a set time (FIIM 4.3.1: one minute), pure.
+
+Times are data: the timer keeps when it will end (``ends_at``, host monotonic) while running, or
+how much is left while paused, and asks the loop for a tick at each moment something happens:
+the warning at ``WARN`` seconds left, the last ``FINAL`` seconds, and the end. Each of those is
+an ``event/timer`` and a cue, exact to the clock (the loop's tick carries the planned time, not
+the time it woke).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from controller.core.effects import Cue, Effect, Emit, WakeAt
+
+WARN = 10.0
+FINAL = 5.0
+Kind = Literal["speech", "excuse", "last_words", "other"]
+
+
+class SpeechTimer(msgspec.Struct, frozen=True, kw_only=True):
+    id: str
+    seat: int
+    kind: Kind
+    duration: float
+    ends_at: float | None  # while running
+    left: float | None = None  # while paused
+    warned: bool = False
+    final: bool = False
+
+    @property
+    def running(self) -> bool:
+        return self.ends_at is not None
+
+    def remaining(self, t: float) -> float:
+        if self.ends_at is None:
+            return self.left or 0.0
+        return max(0.0, self.ends_at - t)
+
+    def stage(self, t: float) -> Literal["normal", "warning", "final"]:
+        """What the speaker's light shows: steady, blinking, blinking fast."""
+        left = self.remaining(t)
+        if left <= FINAL:
+            return "final"
+        return "warning" if left <= WARN else "normal"
+
+
+def _event(timer: SpeechTimer, state: str, t: float) -> Emit:
+    return Emit("timer", t, {"timer": timer.id, "seat": timer.seat, "kind": timer.kind,
+                             "state": state, "remaining_ms": round(timer.remaining(t) * 1000),
+                             "duration_ms": round(timer.duration * 1000)})
+
+
+def _wakes(timer: SpeechTimer) -> list[Effect]:
+    if timer.ends_at is None:
+        return []
+    moments = [timer.ends_at]
+    if not timer.final:
+        moments.append(timer.ends_at - FINAL)
+    if not timer.warned:
+        moments.append(timer.ends_at - WARN)
+    return [WakeAt(at) for at in sorted(moments)]
+
+
+def start(id: str, seat: int, kind: Kind, duration: float, t: float) \
+        -> tuple[SpeechTimer, list[Effect]]:
+    timer = SpeechTimer(id=id, seat=seat, kind=kind, duration=duration, ends_at=t + duration,
+                        warned=duration <= WARN, final=duration <= FINAL)
+    return timer, [_event(timer, "started", t), *_wakes(timer)]
+
+
+def tick(timer: SpeechTimer, t: float) -> tuple[SpeechTimer | None, list[Effect]]:
+    """The moments that have come: warning, final seconds, end (at their planned times)."""
+    if timer.ends_at is None:
+        return timer, []
+    effects: list[Effect] = []
+    if not timer.warned and t >= timer.ends_at - WARN:
+        at = timer.ends_at - WARN
+        timer = msgspec.structs.replace(timer, warned=True)
+        effects += [_event(timer, "warning", at), Cue("warning", at)]
+    if not timer.final and t >= timer.ends_at - FINAL:
+        timer = msgspec.structs.replace(timer, final=True)
+        effects.append(_event(timer, "final", timer.ends_at - FINAL))
+    if t >= timer.ends_at:
+        return None, [*effects, _event(timer, "ended", timer.ends_at), Cue("end", timer.ends_at)]
+    return timer, effects
+
+
+def pause(timer: SpeechTimer, t: float) -> tuple[SpeechTimer, list[Effect]]:
+    timer = msgspec.structs.replace(timer, ends_at=None, left=timer.remaining(t))
+    return timer, [_event(timer, "paused", t)]
+
+
+def resume(timer: SpeechTimer, t: float) -> tuple[SpeechTimer, list[Effect]]:
+    timer = msgspec.structs.replace(timer, ends_at=t + (timer.left or 0.0), left=None)
+    return timer, [_event(timer, "resumed", t), *_wakes(timer)]
+
+
+def add(timer: SpeechTimer, seconds: float, t: float) -> tuple[SpeechTimer, list[Effect]]:
+    """More time (or less, never below zero); the warning and final marks come again if the
+    time left goes back above them."""
+    left = max(0.0, timer.remaining(t) + seconds)
+    running = timer.running
+    timer = msgspec.structs.replace(
+        timer, duration=max(0.0, timer.duration + seconds),
+        ends_at=t + left if running else None, left=None if running else left,
+        warned=left <= WARN and timer.warned, final=left <= FINAL and timer.final)
+    return timer, [_event(timer, "changed", t), *_wakes(timer)]
+
+
+def stop(timer: SpeechTimer, t: float) -> tuple[None, list[Effect]]:
+    return None, [_event(timer, "stopped", t)]
