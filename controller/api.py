@@ -158,6 +158,13 @@ class ConsoleHealth(msgspec.Struct, forbid_unknown_fields=True):
                     "events duplicates, out_of_order, foreign_seat (for a seat not its own)...")]
 
 
+class AudioHealth(msgspec.Struct, forbid_unknown_fields=True):
+    backend: Literal["sdl", "disk", "off"]
+    ok: bool
+    problems: Annotated[list[str], msgspec.Meta(
+        description="No sound device, an unusable sound file...: the game goes on silent.")]
+
+
 class Health(_Payload):
     """``health`` (retained): republished when anything in it changes and on every connect."""
 
@@ -165,6 +172,7 @@ class Health(_Payload):
     gpio: Annotated[Literal["lgpio", "mock"], msgspec.Meta(description="GPIO backend.")]
     outbox: OutboxHealth
     consoles: list[ConsoleHealth] = []
+    audio: AudioHealth | None = None
 
 
 class _Event(_Payload):

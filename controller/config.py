@@ -83,6 +83,8 @@ class StoreConfig(_Section):
 
 class Backends(_Section):
     gpio: Literal["lgpio", "mock"] = "lgpio"
+    audio: Literal["sdl", "disk", "off"] = "sdl"
+    audio_disk_file: str | None = None
 
 
 class Config(_Section):

@@ -50,12 +50,14 @@ class MessageFactory:
             v=api.SCHEMA_VERSION, ts=self._now(), state="online" if online else "offline",
             version=__version__, boot_id=self.boot_id))
 
-    def health(self, *, depth: int, limit: int, consoles: list[dict[str, Any]]) -> bytes:
+    def health(self, *, depth: int, limit: int, consoles: list[dict[str, Any]],
+               audio: dict[str, Any] | None) -> bytes:
         """``health`` (retained)."""
         return _encoder.encode(api.Health(
             v=api.SCHEMA_VERSION, ts=self._now(), boot_id=self.boot_id, gpio=self._gpio,
             outbox=api.OutboxHealth(depth=depth, limit=limit, over_limit=depth > limit),
-            consoles=msgspec.convert(consoles, list[api.ConsoleHealth])))
+            consoles=msgspec.convert(consoles, list[api.ConsoleHealth]),
+            audio=None if audio is None else msgspec.convert(audio, api.AudioHealth)))
 
     def reply(self, reply: Reply) -> bytes:
         """``reply/<verb>``: ``{id, ok, error}``."""

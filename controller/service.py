@@ -27,6 +27,7 @@ from controller.core.buttons import SeatButton
 from controller.core.commands import parse_replay
 from controller.core.day import Day, Nomination
 from controller.core.effects import (
+    Cue,
     DrivePin,
     Effect,
     Emit,
@@ -47,6 +48,7 @@ from controller.mqtt_link import MqttLink
 from controller.store import Store, StoredEvent
 from firmware_bridge.emulator import EmulatedConsole
 from firmware_bridge.link import ConsoleLink
+from hardware.audio import Speaker
 from hardware.gpio import GpioBoard, make_pin_factory
 
 log = logging.getLogger(__name__)
@@ -94,6 +96,7 @@ class Service:
         self._over_limit = False
         self.factory = make_pin_factory(config.backends.gpio)
         self.gpio: GpioBoard | None = None
+        self.speaker: Speaker | None = None
         self._emulator_dir: tempfile.TemporaryDirectory[str] | None = None
         self.emulators: dict[int, EmulatedConsole] = {}
         self.consoles = [self._console_link(i, c, simulated)
@@ -160,6 +163,8 @@ class Service:
         """Open the GPIO parts and start connecting to the broker (in the background)."""
         self.gpio = GpioBoard(self.config, factory=self.factory, now=self.clock.monotonic,
                               submit=self.loop.submit)
+        disk = self.config.backends.audio_disk_file
+        self.speaker = Speaker(self.config.backends.audio, disk_file=Path(disk) if disk else None)
         log.info("table %s: %d seats; %s; journal %s (%d events waiting)", self.config.table,
                  self.config.seats, self.gpio.describe(), self.store.path, self.store.depth)
         for emulator in set(self.emulators.values()):
@@ -199,6 +204,8 @@ class Service:
             link.stop()
         for emulator in set(self.emulators.values()):
             emulator.close()
+        if self.speaker is not None:
+            self.speaker.close()
         if self._emulator_dir is not None:
             self._emulator_dir.cleanup()
         if self.mqtt.connected.is_set():
@@ -244,6 +251,9 @@ class Service:
                 self._reply(effect)
             case DrivePin():
                 self._drive(effect)
+            case Cue():
+                if self.speaker is not None:
+                    self.speaker.cue(effect.name)
             case TypeKeys():
                 self.emulators[effect.seat].type(effect.seat, effect.keys)
 
@@ -297,7 +307,8 @@ class Service:
     def _publish_health(self) -> None:
         self.mqtt.retain("health", self.messages.health(
             depth=self.store.depth, limit=self.config.store.outbox_limit,
-            consoles=[link.health.as_dict() for link in self.consoles]))
+            consoles=[link.health.as_dict() for link in self.consoles],
+            audio=self.speaker.health() if self.speaker is not None else None))
 
     def _replay(self, cmd: CommandReceived) -> None:
         parsed = parse_replay(cmd.payload)

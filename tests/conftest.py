@@ -54,6 +54,7 @@ SMALL_TABLE = """
 
     [backends]
     gpio = "mock"
+    audio = "off"
 
     [store]
     path = "t1.db"

@@ -208,3 +208,20 @@ def test_an_unknown_protocol_major_is_refused_with_a_reason(tmp_path):
     finally:
         link.stop()
         console.close()
+
+
+def test_standings_show_on_gpio_pwm_and_rgb_lights_and_on_consoles(table, subscriber):
+    subscriber.publish("mafia/t1/cmd/seats", json.dumps({"id": "s", "seats": [
+        {"seat": 1, "in_game": False}, {"seat": 2, "fouls": 1}, {"seat": 4, "silenced": True},
+        {"seat": 5, "fouls": 4}]}))
+    subscriber.wait_for(with_json("mafia/t1/reply/seats", id="s", ok=True))
+    pin = table.pin
+    until(lambda: pin(18).state == 0, what="seat 1 dark (out)")
+    dim = 0.15
+    until(lambda: [round(pin(n).state, 3) for n in (22, 23, 24)]
+          == [round(dim, 3), round(dim * 0xC0 / 255, 3), 0.0], what="seat 2 amber, one foul")
+    assert round(pin(25).state, 3) == round(dim, 3)  # seat 3: in game, dim
+    until(lambda: table.service.emulators[4].pins.lights.get(4) == (1, (0x20, 0x40, 0xFF)),
+          what="seat 4 blue on its console (silenced)")
+    until(lambda: table.service.emulators[5].pins.lights.get(5) == (0, (255, 255, 255)),
+          what="seat 5 dark: the fourth foul")

@@ -27,6 +27,7 @@ class SpeechTimer(msgspec.Struct, frozen=True, kw_only=True):
     duration: float
     ends_at: float | None  # while running
     left: float | None = None  # while paused
+    since: float = 0.0  # the last start, resume or change: no moment is reported before it
     warned: bool = False
     final: bool = False
 
@@ -67,7 +68,7 @@ def _wakes(timer: SpeechTimer) -> list[Effect]:
 def start(id: str, seat: int, kind: Kind, duration: float, t: float) \
         -> tuple[SpeechTimer, list[Effect]]:
     timer = SpeechTimer(id=id, seat=seat, kind=kind, duration=duration, ends_at=t + duration,
-                        warned=duration <= WARN, final=duration <= FINAL)
+                        since=t, warned=duration <= WARN, final=duration <= FINAL)
     return timer, [_event(timer, "started", t), *_wakes(timer)]
 
 
@@ -76,25 +77,30 @@ def tick(timer: SpeechTimer, t: float) -> tuple[SpeechTimer | None, list[Effect]
     if timer.ends_at is None:
         return timer, []
     effects: list[Effect] = []
+
+    def moment(left: float) -> float:  # a mark passed by a change is reported at the change
+        return max(timer.ends_at - left, timer.since)  # type: ignore[operator]
+
     if not timer.warned and t >= timer.ends_at - WARN:
-        at = timer.ends_at - WARN
+        at = moment(WARN)
         timer = msgspec.structs.replace(timer, warned=True)
         effects += [_event(timer, "warning", at), Cue("warning", at)]
     if not timer.final and t >= timer.ends_at - FINAL:
         timer = msgspec.structs.replace(timer, final=True)
-        effects.append(_event(timer, "final", timer.ends_at - FINAL))
+        effects.append(_event(timer, "final", moment(FINAL)))
     if t >= timer.ends_at:
-        return None, [*effects, _event(timer, "ended", timer.ends_at), Cue("end", timer.ends_at)]
+        at = moment(0.0)
+        return None, [*effects, _event(timer, "ended", at), Cue("end", at)]
     return timer, effects
 
 
 def pause(timer: SpeechTimer, t: float) -> tuple[SpeechTimer, list[Effect]]:
-    timer = msgspec.structs.replace(timer, ends_at=None, left=timer.remaining(t))
+    timer = msgspec.structs.replace(timer, ends_at=None, left=timer.remaining(t), since=t)
     return timer, [_event(timer, "paused", t)]
 
 
 def resume(timer: SpeechTimer, t: float) -> tuple[SpeechTimer, list[Effect]]:
-    timer = msgspec.structs.replace(timer, ends_at=t + (timer.left or 0.0), left=None)
+    timer = msgspec.structs.replace(timer, ends_at=t + (timer.left or 0.0), left=None, since=t)
     return timer, [_event(timer, "resumed", t), *_wakes(timer)]
 
 
@@ -105,7 +111,7 @@ def add(timer: SpeechTimer, seconds: float, t: float) -> tuple[SpeechTimer, list
     running = timer.running
     timer = msgspec.structs.replace(
         timer, duration=max(0.0, timer.duration + seconds),
-        ends_at=t + left if running else None, left=None if running else left,
+        ends_at=t + left if running else None, left=None if running else left, since=t,
         warned=left <= WARN and timer.warned, final=left <= FINAL and timer.final)
     return timer, [_event(timer, "changed", t), *_wakes(timer)]
 

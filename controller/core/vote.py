@@ -27,7 +27,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from controller.core.effects import Effect, Emit, WakeAt
+from controller.core.effects import Cue, Effect, Emit, WakeAt
 
 #: The candidate number of the "against all" window (club rules 003).
 AGAINST_ALL = 0
@@ -272,7 +272,7 @@ def open_window(session: VoteSession, t: float) -> tuple[VoteSession, list[Effec
                                       window=window)
     event = Emit("vote/window", t, {**_base(session), "state": "opened",
                                     "duration_ms": round(session.rules.window * 1000)})
-    return session, [event, WakeAt(window.closes)]
+    return session, [event, Cue("window", t), WakeAt(window.closes)]
 
 
 def tick(session: VoteSession, t: float) -> tuple[VoteSession, list[Effect]]:
