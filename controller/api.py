@@ -153,6 +153,8 @@ class ConsoleHealth(msgspec.Struct, forbid_unknown_fields=True):
     boot_id: int | None
     rtt_ms: Annotated[float | None, msgspec.Meta(
         description="Best PING/PONG round trip: console times are mapped within half of it.")]
+    clock_offset_ms: Annotated[float | None, msgspec.Meta(
+        description="Host monotonic clock minus the console clock, by that best sample.")]
     counts: Annotated[dict[str, int], msgspec.Meta(
         description="Frames dropped by kind (bad_crc, bad_cobs, short, oversize, bad_version), "
                     "events duplicates, out_of_order, foreign_seat (for a seat not its own)...")]

@@ -19,16 +19,23 @@ WRAP = 1 << 32
 class ClockMap:
     def __init__(self, window: int = 16):
         self._samples: deque[tuple[float, float]] = deque(maxlen=window)  # (rtt, offset)
-        self._last_ms: int | None = None
-        self._last_host: float = 0.0
+        self._last_ms: int | None = None  # unwrapped: grows past 2**32
+
+    def _unwrap(self, t_ms: int) -> int:
+        if self._last_ms is None:
+            return t_ms
+        delta = (t_ms - self._last_ms) % WRAP
+        if delta >= WRAP // 2:
+            delta -= WRAP
+        return self._last_ms + delta
 
     def add(self, sent: float, received: float, t_ms: int) -> None:
         rtt = received - sent
         if rtt < 0:
             return
+        t_ms = self._unwrap(t_ms)
         self._samples.append((rtt, (sent + received) / 2 - t_ms / 1000))
         self._last_ms = t_ms
-        self._last_host = (sent + received) / 2
 
     @property
     def ready(self) -> bool:
@@ -38,12 +45,14 @@ class ClockMap:
     def best_rtt(self) -> float | None:
         return min(self._samples)[0] if self._samples else None
 
+    @property
+    def offset_ms(self) -> float | None:
+        """Host monotonic minus console clock, by the best sample (for ``health``)."""
+        return round(min(self._samples)[1] * 1000, 3) if self._samples else None
+
     def to_host(self, t_ms: int) -> float | None:
         """Host monotonic seconds of console time ``t_ms``; None before the first sample."""
         if not self._samples or self._last_ms is None:
             return None
-        delta = (t_ms - self._last_ms) % WRAP
-        if delta >= WRAP // 2:
-            delta -= WRAP
         _, offset = min(self._samples)
-        return (self._last_ms + delta) / 1000 + offset
+        return self._unwrap(t_ms) / 1000 + offset

@@ -27,6 +27,7 @@ from firmware_bridge.sequence import Sequencer
 log = logging.getLogger(__name__)
 
 PING_EVERY = 1.0
+WRITE_TIMEOUT = 0.2  # a console that stops reading is taken as unplugged, not waited for
 MISSED_PONGS = 3
 BACKOFF_MIN, BACKOFF_MAX = 0.2, 5.0
 
@@ -43,12 +44,14 @@ class ConsoleHealth:
     unique_id: str | None = None
     boot_id: int | None = None
     rtt_ms: float | None = None
+    clock_offset_ms: float | None = None
     counts: dict[str, int] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         return {"port": self.port, "seats": self.seats, "online": self.online,
                 "refused": self.refused, "firmware": self.firmware, "unique_id": self.unique_id,
-                "boot_id": self.boot_id, "rtt_ms": self.rtt_ms, "counts": dict(self.counts)}
+                "boot_id": self.boot_id, "rtt_ms": self.rtt_ms,
+                "clock_offset_ms": self.clock_offset_ms, "counts": dict(self.counts)}
 
 
 class ConsoleLink:
@@ -66,8 +69,11 @@ class ConsoleLink:
         self._baudrate = baudrate
         self.health = ConsoleHealth(port, sorted(seats))
         self._lights: dict[int, Light] = {}
+        self._lights_lock = threading.Lock()  # a light sent is never overtaken by an older one
         self._serial: serial.SerialBase | None = None
         self._write_lock = threading.Lock()
+        self._broken: Exception | None = None
+        self._minor = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"console {port}", daemon=True)
         self._sequencer = Sequencer()
@@ -92,9 +98,10 @@ class ConsoleLink:
         """Set a seat's public light (kept, and pushed again after every reconnect)."""
         if seat not in self.seats:
             return
-        self._lights[seat] = light
-        if self._welcomed:
-            self._send(p.T_LIGHT, _light_payload(seat, light))
+        with self._lights_lock:
+            self._lights[seat] = light
+            if self._welcomed:
+                self._send(p.T_LIGHT, self._light_payload(seat, light))
 
     # ------------------------------------------------------------ the port's thread
 
@@ -103,7 +110,7 @@ class ConsoleLink:
         while not self._stop.is_set():
             try:
                 port = serial.serial_for_url(self.port, baudrate=self._baudrate, timeout=0.02,
-                                             exclusive=True)
+                                             write_timeout=WRITE_TIMEOUT, exclusive=True)
             except (serial.SerialException, OSError, ValueError) as exc:
                 if backoff == BACKOFF_MIN:
                     log.warning("console %s: cannot open (%s); retrying", self.port, exc)
@@ -126,11 +133,13 @@ class ConsoleLink:
             self._serial = port
         decoder = p.Decoder()
         self._welcomed = False
-        self.health.refused = None
-        last_ping = 0.0
+        self._broken = None
+        last_ping = self._now()
         self._unanswered = 0
         self._send(p.T_HELLO_REQUEST, b"")
         while not self._stop.is_set():
+            if self._broken is not None:
+                raise serial.SerialException(f"write failed: {self._broken}")
             data = port.read(port.in_waiting or 1)
             received_at = self._now()
             if data:
@@ -181,6 +190,7 @@ class ConsoleLink:
         self._unanswered = 0
         self._clock.add(sent, at, t_ms)
         self.health.rtt_ms = round((self._clock.best_rtt or 0) * 1000, 3)
+        self.health.clock_offset_ms = self._clock.offset_ms
         if not self.health.online:
             self.health.online = True
             log.info("console %s online (round trip %.2f ms)", self.port, self.health.rtt_ms)
@@ -195,31 +205,38 @@ class ConsoleLink:
             return
         version = f"{hello['major']}.{hello['minor']}"
         if hello["major"] != p.PROTO_MAJOR:
-            self.health.refused = (f"protocol {version}; this controller speaks "
-                                   f"{p.PROTO_MAJOR}.x: update the console firmware")
-            log.error("console %s refused: %s", self.port, self.health.refused)
+            refused = (f"protocol {version}; this controller speaks "
+                       f"{p.PROTO_MAJOR}.x: update the console firmware")
             self._welcomed = False
-            self._on_health()
+            if refused != self.health.refused:  # it says HELLO every second: tell once
+                self.health.refused = refused
+                log.error("console %s refused: %s", self.port, refused)
+                self._on_health()
             return
+        self.health.refused = None
+        self._minor = hello["minor"]
         known = self.health.boot_id == hello["boot_id"] and self._welcomed
         if self.health.boot_id != hello["boot_id"]:
             self._clock = ClockMap()  # another boot: another clock
-        self._sequencer.hello(hello["unique_id"], hello["boot_id"])
+        self._sequencer.hello(hello["unique_id"], hello["boot_id"], hello["first_seq"])
         claimed = set(hello["seats"])
         if claimed != set(self.seats) and not known:
             log.warning("console %s says it serves seats %s; the config gives it %s",
                         self.port, sorted(claimed), sorted(self.seats))
-        self._welcomed = True
-        self._send(p.T_WELCOME, p.pack_welcome(hello["boot_id"]))
+        # PING before WELCOME: the console answers it before it resends its buffered events
+        # (the line is first-in first-out), so they find a clock sample to be mapped with
+        self._ping()
+        with self._lights_lock:
+            self._welcomed = True
+            self._send(p.T_WELCOME, p.pack_welcome(hello["boot_id"]))
+            for seat, light in sorted(self._lights.items()):
+                self._send(p.T_LIGHT, self._light_payload(seat, light))
         self.health.firmware = ".".join(map(str, hello["firmware"]))
         self.health.unique_id = hello["unique_id"].hex()
         self.health.boot_id = hello["boot_id"]
         (log.debug if known else log.info)(
             "console %s: firmware %s, protocol %s, id %s, boot %08x", self.port,
             self.health.firmware, version, self.health.unique_id, hello["boot_id"])
-        for seat, light in sorted(self._lights.items()):
-            self._send(p.T_LIGHT, _light_payload(seat, light))
-        self._ping()  # a first clock sample (and "online") before anything else
 
     def _event(self, frame: p.Frame) -> None:
         verdict = self._sequencer.offer(frame.seq)
@@ -257,7 +274,7 @@ class ConsoleLink:
             try:
                 self._serial.write(p.encode_frame(type, 0, self._sequencer.last, payload))
             except (serial.SerialException, OSError) as exc:
-                log.debug("console %s: write failed (%s)", self.port, exc)
+                self._broken = exc  # the port's thread closes it and reopens
 
     def _set_offline(self) -> None:
         self._welcomed = False
@@ -267,7 +284,10 @@ class ConsoleLink:
             self._on_health()
 
 
-def _light_payload(seat: int, light: Light) -> bytes:
-    rgb = tuple(round(c * 255) for c in light.rgb())
-    return p.pack_light(seat, p.LIGHT_MODES.index(light.mode.value), rgb)
+    def _light_payload(self, seat: int, light: Light) -> bytes:
+        rgb = tuple(round(c * 255) for c in light.rgb())
+        mode = p.LIGHT_MODES.index(light.mode.value)
+        if mode == 4 and self._minor < 1:
+            mode = 3  # a 1.0 console has no fast blink: plain blink
+        return p.pack_light(seat, mode, rgb)
 

@@ -18,7 +18,7 @@ Layers, outside in:
 import struct
 
 PROTO_MAJOR = 1
-PROTO_MINOR = 1  # 1.1: LIGHT mode 4, fast blink
+PROTO_MINOR = 2  # 1.1: LIGHT mode 4, fast blink; 1.2: HELLO ends with first_seq
 MAX_FRAME = 64
 HEADER = 4
 MAX_PAYLOAD = MAX_FRAME - HEADER - 2
@@ -213,9 +213,13 @@ _HELLO = ">BBBBBB8sIB"
 
 
 def pack_hello(firmware: tuple, capabilities: int, unique_id: bytes, boot_id: int,
-               seats: list, major: int = PROTO_MAJOR, minor: int = PROTO_MINOR) -> bytes:
+               seats: list, major: int = PROTO_MAJOR, minor: int = PROTO_MINOR,
+               first_seq: int = 1) -> bytes:
+    """``first_seq`` (since 1.2): the seq of the oldest unacknowledged event, or of the next
+    event when none waits; the host starts counting there for a boot it does not know."""
     return struct.pack(_HELLO, major, minor, firmware[0], firmware[1], firmware[2],
-                       capabilities, unique_id, boot_id, len(seats)) + bytes(seats)
+                       capabilities, unique_id, boot_id, len(seats)) + bytes(seats) + bytes(
+        (first_seq,))
 
 
 def unpack_hello(payload: bytes) -> dict:
@@ -226,8 +230,10 @@ def unpack_hello(payload: bytes) -> dict:
     seats = list(payload[size:size + count])
     if len(seats) != count:
         raise ValueError(f"HELLO names {count} seats but carries {len(seats)}")
+    rest = payload[size + count:]
     return {"major": major, "minor": minor, "firmware": (fw1, fw2, fw3), "capabilities": caps,
-            "unique_id": uid, "boot_id": boot, "seats": seats}
+            "unique_id": uid, "boot_id": boot, "seats": seats,
+            "first_seq": rest[0] if rest else None}
 
 
 # EVENT: seat, kind, value (a key's ASCII code, else 0), console clock in ms (u32).

@@ -23,9 +23,13 @@ class Sequencer:
         self._last: dict[tuple[bytes, int], int] = {}
         self._current: tuple[bytes, int] | None = None
 
-    def hello(self, unique_id: bytes, boot_id: int) -> None:
-        """A console introduced itself (again)."""
+    def hello(self, unique_id: bytes, boot_id: int, first_seq: int | None = None) -> None:
+        """A console introduced itself (again). For a boot not seen before, ``first_seq`` (its
+        oldest unacknowledged event) is where counting starts, so a lost first frame is a gap,
+        not a silent loss; without it (protocol 1.0/1.1) the first event to arrive starts."""
         self._current = (unique_id, boot_id)
+        if self._current not in self._last and first_seq:
+            self._last[self._current] = 255 if first_seq == 1 else first_seq - 1
 
     @property
     def last(self) -> int:

@@ -142,3 +142,37 @@ def test_a_ping_is_answered_with_the_console_clock():
     c.receive(p.encode_frame(p.T_PING, 0, 0, p.pack_ping(42)))
     [pong] = [f for f in pins.sent if f.type == p.T_PONG]
     assert p.unpack_pong(pong.payload) == (42, pins.now)
+
+
+def test_the_oldest_event_is_resent_on_time_even_while_new_ones_keep_coming():
+    c, pins = console()
+    welcome(c)
+    for _ in range(8):  # an event every 50 ms, none acknowledged
+        pins.button = not pins.button
+        run(c, pins, 50)
+    first_sends = [f for f in pins.sent if f.type == p.T_EVENT and f.seq == 1]
+    assert len(first_sends) >= 2  # resent within ~RESEND_MS, not starved by the new events
+
+
+def test_intervals_hold_across_the_32_bit_clock_wrap():
+    c, pins = console()
+    pins.now = 0xFFFFFFFF - 3
+    welcome(c)
+    pins.button = True
+    for _ in range(DEBOUNCE_MS + 5):
+        pins.now = (pins.now + 1) & 0xFFFFFFFF
+        c.poll()
+    [(_, _, kind, _, t_ms)] = events(pins)
+    assert kind == p.EV_BUTTON_DOWN and t_ms == 0xFFFFFFFF - 2
+
+
+def test_hello_tells_the_first_unacknowledged_seq():
+    c, pins = console()
+    for _ in range(3):
+        pins.button = not pins.button
+        run(c, pins, DEBOUNCE_MS + 2)
+    welcome(c)
+    c.receive(p.encode_frame(p.T_ACK, 0, 2))
+    c.receive(p.encode_frame(p.T_HELLO_REQUEST, 0, 0))
+    hello = [f for f in pins.sent if f.type == p.T_HELLO][-1]
+    assert p.unpack_hello(hello.payload)["first_seq"] == 3

@@ -114,9 +114,9 @@ def test_the_documented_bad_inputs_are_counted_and_the_next_frame_survives():
 
 def test_message_payloads_round_trip():
     hello = p.pack_hello((1, 2, 3), p.CAP_KEYPAD, b"ABCDEFGH", 0xDEADBEEF, [3, 4])
-    assert p.unpack_hello(hello) == {"major": 1, "minor": 1, "firmware": (1, 2, 3),
+    assert p.unpack_hello(hello) == {"major": 1, "minor": 2, "firmware": (1, 2, 3),
                                      "capabilities": 1, "unique_id": b"ABCDEFGH",
-                                     "boot_id": 0xDEADBEEF, "seats": [3, 4]}
+                                     "boot_id": 0xDEADBEEF, "seats": [3, 4], "first_seq": 1}
     assert p.unpack_event(p.pack_event(3, p.EV_KEY, ord("#"), 2**32 + 5)) == (3, 1, 35, 5)
     assert p.unpack_pong(p.pack_pong(9, 1000)) == (9, 1000)
     assert p.unpack_light(p.pack_light(2, 3, (1, 2, 3))) == (2, 3, (1, 2, 3))

@@ -29,7 +29,12 @@ DEBOUNCE_MS = 10
 RESEND_MS = 200
 HOST_SILENCE_MS = 5000
 RING = 32
-FIRMWARE = (1, 0, 0)
+FIRMWARE = (1, 2, 0)
+
+
+def elapsed(now, then):
+    """Milliseconds from ``then`` to ``now`` on the 32-bit clock (correct across its wrap)."""
+    return (now - then) & 0xFFFFFFFF
 
 
 class _Input:
@@ -49,7 +54,7 @@ class _Input:
             self.raw = raw
             self.since = now
             return None
-        if raw != self.stable and (now - self.since) >= DEBOUNCE_MS:
+        if raw != self.stable and elapsed(now, self.since) >= DEBOUNCE_MS:
             self.stable = raw
             return self.since
         return None
@@ -81,7 +86,8 @@ class Console:
 
     def poll(self):
         now = self.hw.ticks_ms()
-        if not self.welcomed and (self.last_hello is None or now - self.last_hello >= 1000):
+        if not self.welcomed and (self.last_hello is None
+                                  or elapsed(now, self.last_hello) >= 1000):
             self._hello(now)  # at boot, and every second until the host welcomes us
         for seat in self.seats:
             down = self.hw.keys_down(seat)
@@ -93,10 +99,11 @@ class Console:
             if at is not None:
                 kind = p.EV_BUTTON_DOWN if self.buttons[seat].stable else p.EV_BUTTON_UP
                 self._event(seat, kind, 0, at)
-        if self.pending and self.last_sent is not None and now - self.last_sent >= RESEND_MS:
+        if (self.pending and self.last_sent is not None
+                and elapsed(now, self.last_sent) >= RESEND_MS):
             self._resend(now)
         if (self.lights_on and self.last_heard is not None
-                and now - self.last_heard >= HOST_SILENCE_MS):
+                and elapsed(now, self.last_heard) >= HOST_SILENCE_MS):
             self._blank()
 
     def _event(self, seat, kind, value, at):
@@ -108,7 +115,8 @@ class Console:
         payload = p.pack_event(seat, kind, value, at)
         self.pending.append((seq, payload))
         self._send(p.T_EVENT, seq, payload)
-        self.last_sent = self.hw.ticks_ms()
+        if len(self.pending) == 1:  # the resend clock runs from the oldest unacknowledged send
+            self.last_sent = self.hw.ticks_ms()
 
     def _resend(self, now):
         for seq, payload in self.pending:
@@ -118,8 +126,10 @@ class Console:
     def _hello(self, now):
         self.welcomed = False
         self.last_hello = now
+        first = self.pending[0][0] if self.pending else self.next_seq
         self._send(p.T_HELLO, 0, p.pack_hello(FIRMWARE, self.capabilities, self.unique_id,
-                                              self.boot_id, self.seats, *self.protocol))
+                                              self.boot_id, self.seats, *self.protocol,
+                                              first_seq=first))
 
     def _send(self, type, seq, payload=b""):
         self.hw.write(p.encode_frame(type, seq, self.host_ack, payload))
@@ -148,6 +158,7 @@ class Console:
         for i, (seq, _) in enumerate(self.pending):
             if seq == ack:
                 del self.pending[:i + 1]
+                self.last_sent = self.hw.ticks_ms()  # the new oldest gets its full wait
                 return
 
     def _handle(self, frame):

@@ -13,6 +13,7 @@ import time
 
 import board  # the wiring of this console: pins and the seats it serves
 import machine
+import micropython
 from console import Console
 
 WATCHDOG_MS = 2000
@@ -32,9 +33,15 @@ class Pins:
             channel.freq(1000)
         self.indicator = machine.Pin(board.INDICATOR, machine.Pin.OUT, value=0)
         self.out = sys.stdout.buffer
+        self.clock = 0
+        self.last_ticks = time.ticks_ms()
 
     def ticks_ms(self):
-        return time.ticks_ms()
+        """A 32-bit millisecond clock (MicroPython's own wraps at 2**30): the protocol's t_ms."""
+        now = time.ticks_ms()
+        self.clock = (self.clock + time.ticks_diff(now, self.last_ticks)) & 0xFFFFFFFF
+        self.last_ticks = now
+        return self.clock
 
     def keys_down(self, seat):
         """Scan the 4x3 matrix: drive one row low at a time, read the columns."""
@@ -64,6 +71,11 @@ class Pins:
 
 
 def main():
+    # every frame starts with 0x00 then bytes like 0x03: without this, MicroPython takes 0x03
+    # for Ctrl-C, swallows it and drops to the REPL
+    micropython.kbd_intr(-1)
+    if len(board.SEATS) != 1:
+        raise ValueError("this pin layer serves one seat; a hub needs a board per keypad")
     pins = Pins()
     boot_id = int.from_bytes(os.urandom(4), "big")  # new at every reset
     console = Console(pins, machine.unique_id()[:8], boot_id, board.SEATS)
