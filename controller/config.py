@@ -81,6 +81,12 @@ class StoreConfig(_Section):
     keep: Annotated[int, msgspec.Meta(ge=0)] = 20_000
 
 
+class DayRules(_Section):
+    """The day options of a rule preset (``[day]``)."""
+
+    one_nomination_per_speaker: bool = True
+
+
 class Backends(_Section):
     gpio: Literal["lgpio", "mock"] = "lgpio"
     audio: Literal["sdl", "disk", "off"] = "sdl"
@@ -92,6 +98,7 @@ class Config(_Section):
     seats: Annotated[int, msgspec.Meta(ge=4, le=24)]
     rules: str | None = None
     vote: VoteRules = msgspec.field(default_factory=VoteRules)
+    day: DayRules = msgspec.field(default_factory=DayRules)
     broker: BrokerConfig = msgspec.field(default_factory=BrokerConfig)
     backends: Backends = msgspec.field(default_factory=Backends)
     gpio: GpioConfig = msgspec.field(default_factory=GpioConfig)
@@ -200,10 +207,12 @@ class Preset(msgspec.Struct, forbid_unknown_fields=True):
     name: str
     book: str
     vote: dict[str, Any] = msgspec.field(default_factory=dict)
+    day: dict[str, Any] = msgspec.field(default_factory=dict)
 
 
 def _merge_preset(raw: dict[str, Any], base: Path, source: str) -> None:
-    """Fill ``[vote]`` from the preset named by ``rules`` (the table's own keys win)."""
+    """Fill ``[vote]`` and ``[day]`` from the preset named by ``rules`` (the table's own keys
+    win)."""
     name = raw.get("rules")
     if not isinstance(name, str):
         return  # absent (FIIM defaults) or not a string (reported by the type check)
@@ -217,9 +226,10 @@ def _merge_preset(raw: dict[str, Any], base: Path, source: str) -> None:
     except msgspec.ValidationError as exc:
         raise ConfigError(source, [f"rules: preset {preset_path}: "
                                    f"{validation.describe(str(exc))}"]) from None
-    own = raw.get("vote", {})
-    if isinstance(own, dict):
-        raw["vote"] = {**preset.vote, **own}
+    for section in ("vote", "day"):
+        own = raw.get(section, {})
+        if isinstance(own, dict):
+            raw[section] = {**getattr(preset, section), **own}
 
 
 def _host_port(text: str, source: str) -> tuple[str, int]:

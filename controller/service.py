@@ -77,6 +77,7 @@ class Service:
             debounce=config.gpio.debounce_ms / 1000,
             simulated=simulated,
             rules=rules or config.vote_rules(),
+            one_nomination_per_speaker=config.day.one_nomination_per_speaker,
         )
         self.messages = MessageFactory(boot_id=self.boot_id, store_id=self.store.store_id,
                                        gpio=config.backends.gpio, clock=self.clock)

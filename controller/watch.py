@@ -96,6 +96,12 @@ def _describe(event: msgspec.Struct, kind: str) -> str:
             return f"seat {event.seat} ENTERED {event.value}"
         case api.JudgeButtonEvent():
             return f"judge {event.button} {kind.split('/')[1]}"
+        case api.TimerEvent():
+            return (f"timer seat {event.seat} {event.kind} {event.state.upper()} "
+                    f"({event.remaining_ms / 1000:.1f} s left)")
+        case api.NominationEvent():
+            reason = f" ({event.reason})" if event.reason else ""
+            return f"seat {event.by} nominates {event.seat}: {event.outcome.upper()}{reason}"
         case api.VoteStarted():
             return (f"vote {event.session}: {event.kind} {_seats(event.candidates)}, voters "
                     f"{_seats(event.voters)} ({event.pacing})")
