@@ -244,7 +244,8 @@ class VoteWindow(_VoteEvent):
 class VoteAnomaly(msgspec.Struct, forbid_unknown_fields=True):
     seat: Seat
     kind: Annotated[
-        Literal["held_from_before", "between_windows", "second_press", "stuck", "restarted"],
+        Literal["held_from_before", "between_windows", "second_press", "stuck", "restarted",
+                "console_offline"],
         msgspec.Meta(description="For the judge's eye; never a vote by itself.")]
 
 

@@ -37,7 +37,7 @@ from controller.core.effects import (
     SetLight,
     TypeKeys,
 )
-from controller.core.inputs import Boot, CommandReceived
+from controller.core.inputs import Boot, CommandReceived, ConsoleStatus
 from controller.core.lights import LIGHT_OFF, Light, LightMode
 from controller.core.scene import Standing
 from controller.core.table import TableSetup, TableState, initial_state
@@ -114,10 +114,18 @@ class Service:
                                        console.seats)
             self.emulators.update({seat: emulator for seat in console.seats})
             port = str(emulator.path)
-        return ConsoleLink(port, frozenset(console.seats), keys_only=console.keys_only,
-                           now=self.clock.monotonic, submit=self.loop.submit,
-                           on_health=lambda: self.loop.call_soon(self._publish_health),
+        seats = frozenset(console.seats)
+
+        def changed() -> None:  # on the link's thread: hand it over
+            if not console.keys_only:  # only a console with the vote buttons matters to a vote
+                self.loop.submit(ConsoleStatus(seats, link.health.online,
+                                               self.clock.monotonic()))
+            self.loop.call_soon(self._publish_health)
+
+        link = ConsoleLink(port, seats, keys_only=console.keys_only, now=self.clock.monotonic,
+                           submit=self.loop.submit, on_health=changed,
                            baudrate=console.baudrate)
+        return link
 
     def _restored(self, setup: TableSetup) -> TableState:
         """The table as it was before a restart (manual lights, standings, today's

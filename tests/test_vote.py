@@ -502,3 +502,16 @@ def test_seeded_random_days_never_lose_or_double_a_vote():
                                                for i, k in enumerate([5, 2, 8])}, t0=0.0)
         assert sum(c["count"] for c in result["counts"]) == 10
 
+
+
+def test_a_voter_whose_console_is_offline_is_flagged_for_the_judge():
+    from controller.core.inputs import ConsoleStatus
+
+    tl = table()
+    tl.feed([ConsoleStatus(frozenset({7, 8}), False, -1.0)])
+    start(tl, [5, 2])
+    tl.feed(press(1, 1.2))
+    tl.feed([ConsoleStatus(frozenset({9}), False, 1.3)])  # goes away during the window
+    tl.run_until(2.5)
+    anomalies = emitted(tl, "proposed")[0]["anomalies"]
+    assert [a["seat"] for a in anomalies if a["kind"] == "console_offline"] == [7, 8, 9]

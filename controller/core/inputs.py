@@ -62,4 +62,13 @@ class Boot:
     t: float
 
 
-Input = ButtonEdge | KeyPressed | Tick | CommandReceived | Boot
+@dataclass(frozen=True)
+class ConsoleStatus:
+    """The console serving ``seats`` went ``online`` or offline at ``t``."""
+
+    seats: frozenset[int]
+    online: bool
+    t: float
+
+
+Input = ButtonEdge | KeyPressed | Tick | CommandReceived | Boot | ConsoleStatus

@@ -30,7 +30,15 @@ from controller.core.effects import (
     TypeKeys,
     WakeAt,
 )
-from controller.core.inputs import Boot, ButtonEdge, CommandReceived, Input, KeyPressed, Tick
+from controller.core.inputs import (
+    Boot,
+    ButtonEdge,
+    CommandReceived,
+    ConsoleStatus,
+    Input,
+    KeyPressed,
+    Tick,
+)
 from controller.core.lights import Light, LightMode
 
 
@@ -66,6 +74,7 @@ class TableState:
     session: vote.VoteSession | None = None
     timer: timer.SpeechTimer | None = None
     day: day.Day = field(default_factory=day.Day)
+    offline: frozenset[int] = frozenset()  # seats whose console is offline
 
     @property
     def phase(self) -> str:
@@ -172,6 +181,8 @@ def _dispatch(state: TableState, inp: Input) -> tuple[TableState, list[Effect]]:
             return _button_edge(state, inp)
         case KeyPressed():
             return _key(state, inp)
+        case ConsoleStatus():
+            return _console_status(state, inp)
         case Tick():
             return _tick(state, inp.t)
         case Boot():
@@ -283,6 +294,15 @@ def _key(state: TableState, inp: KeyPressed) -> tuple[TableState, list[Effect]]:
         state = replace(state, day=today)
         effects.append(nomination)
     return state, effects
+
+
+def _console_status(state: TableState, inp: ConsoleStatus) -> tuple[TableState, list[Effect]]:
+    offline = state.offline - inp.seats if inp.online else state.offline | inp.seats
+    session = state.session
+    if session is not None and not inp.online:
+        flagged = tuple(sorted(set(session.offline) | (inp.seats & set(session.voters))))
+        session = msgspec.structs.replace(session, offline=flagged)
+    return replace(state, offline=offline, session=session), []
 
 
 def _tick(state: TableState, now: float) -> tuple[TableState, list[Effect]]:
@@ -406,6 +426,8 @@ def _vote_start(state: TableState, cmd: Any, t: float) -> VoteOutcome:
         id=cmd.id, kind="question" if question else "nominees", candidates=order,
         voters=tuple(cmd.voters), subjects=tuple(cmd.subjects) if question else (),
         day=0 if question else cmd.day, rules=rules, pacing=cmd.pacing or rules.pacing)
+    session = msgspec.structs.replace(
+        session, offline=tuple(sorted(state.offline & set(session.voters))))
     session, effects = vote.start(session, t)
     return session, effects, None
 

@@ -14,6 +14,8 @@ the order inputs arrived in. Its rules:
   in one window, is not counted again and is flagged ``second_press``;
 * at the last candidate, voters who voted for no one give their vote to it (4.4.8, ``leftover``),
   or abstain where the preset says so (club rules 003);
+* a voter whose console was offline during the vote is flagged ``console_offline``: their
+  press may not have reached the table;
 * a button already down when the window opened is flagged ``held_from_before`` (and, if down for
   ``rules.stuck_after`` seconds at the close, ``stuck``); a press between windows is flagged
   ``between_windows``. Flags are for the judge; they never count a vote by themselves.
@@ -33,7 +35,8 @@ from controller.core.effects import Cue, Effect, Emit, WakeAt
 AGAINST_ALL = 0
 
 Stage = Literal["waiting", "open", "proposed"]
-AnomalyKind = Literal["held_from_before", "between_windows", "second_press", "stuck", "restarted"]
+AnomalyKind = Literal["held_from_before", "between_windows", "second_press", "stuck", "restarted",
+                      "console_offline"]
 
 
 class VoteRules(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -126,6 +129,7 @@ class VoteSession(msgspec.Struct, frozen=True, kw_only=True):
     confirmed: tuple[Confirmed, ...] = ()
     edges: tuple[Edge, ...] = ()
     restarted: bool = False
+    offline: tuple[int, ...] = ()  # voters whose console was offline during this vote
 
     @property
     def candidate(self) -> int:
@@ -178,6 +182,8 @@ def propose(session: VoteSession) -> Proposal:
     if session.restarted:
         anomalies.update(Anomaly(seat, "restarted") for seat in session.voters
                          if seat not in voters)
+    anomalies.update(Anomaly(seat, "console_offline") for seat in session.offline
+                     if seat not in voters)
     leftover: tuple[int, ...] = ()
     if (session.kind == "nominees" and session.last
             and session.rules.leftover == "last_nominee"):
