@@ -16,7 +16,16 @@ from typing import Any
 
 import msgspec
 
-from controller.core import commands, day, keypad, scene, timer, vote
+from controller.core import (
+    commands,
+    day,
+    day_commands,
+    keypad,
+    scene,
+    timer,
+    vote,
+    vote_commands,
+)
 from controller.core.buttons import Button, JudgeButton, SeatButton
 from controller.core.debounce import Accepted, Debounce, on_edge, settle
 from controller.core.effects import (
@@ -40,6 +49,7 @@ from controller.core.inputs import (
     Tick,
 )
 from controller.core.lights import Light, LightMode
+from controller.core.replies import reply
 
 
 @dataclass(frozen=True)
@@ -197,11 +207,11 @@ def _dispatch(state: TableState, inp: Input) -> tuple[TableState, list[Effect]]:
         case CommandReceived(verb="sim/key"):
             return _sim_keys(state, inp)
         case CommandReceived(verb=verb) if verb.startswith("vote/"):
-            return _vote_command(state, inp)
+            return vote_commands.handle(state, inp)
         case CommandReceived(verb=verb) if verb in commands.DAY_COMMANDS:
-            return _day_command(state, inp)
+            return day_commands.handle(state, inp)
         case CommandReceived():
-            return state, [_reply(inp, commands.request_id(inp.payload),
+            return state, [reply(inp, commands.request_id(inp.payload),
                                   f"unknown command {inp.verb!r}")]
     raise TypeError(f"not an input: {inp!r}")
 
@@ -330,258 +340,33 @@ def _tick(state: TableState, now: float) -> tuple[TableState, list[Effect]]:
 # ---------------------------------------------------------------- commands
 
 
-def _reply(cmd: CommandReceived, id: str | None, error: str | None) -> Reply:
-    return Reply(cmd.verb, id, error is None, error, cmd.response_topic, cmd.correlation)
-
-
 def _light_command(state: TableState, cmd: CommandReceived) -> tuple[TableState, list[Effect]]:
     parsed = commands.parse_light(cmd.payload, state.setup.seats)
     if parsed.value is None:
-        return state, [_reply(cmd, parsed.id, parsed.error)]
+        return state, [reply(cmd, parsed.id, parsed.error)]
     lights = list(state.lights)
     for spec in parsed.value.lights:
         color = spec.color.lower() if spec.color else None
         lights[spec.seat - 1] = None if spec.mode == "auto" else Light(LightMode(spec.mode), color)
-    return replace(state, lights=tuple(lights)), [_reply(cmd, parsed.id, None)]
+    return replace(state, lights=tuple(lights)), [reply(cmd, parsed.id, None)]
 
 
 def _sim_button(state: TableState, cmd: CommandReceived) -> tuple[TableState, list[Effect]]:
     if not state.setup.simulated:
-        return state, [_reply(cmd, commands.request_id(cmd.payload),
+        return state, [reply(cmd, commands.request_id(cmd.payload),
                               "this table is not simulated (start it with --sim)")]
     parsed = commands.parse_sim_button(cmd.payload, state.setup.wired)
     if parsed.value is None:
-        return state, [_reply(cmd, parsed.id, parsed.error)]
+        return state, [reply(cmd, parsed.id, parsed.error)]
     pressed = cmd.verb == "sim/press"
-    return state, [DrivePin(parsed.value, pressed), _reply(cmd, parsed.id, None)]
+    return state, [DrivePin(parsed.value, pressed), reply(cmd, parsed.id, None)]
 
 
 def _sim_keys(state: TableState, cmd: CommandReceived) -> tuple[TableState, list[Effect]]:
     if not state.setup.simulated:
-        return state, [_reply(cmd, commands.request_id(cmd.payload),
+        return state, [reply(cmd, commands.request_id(cmd.payload),
                               "this table is not simulated (start it with --sim)")]
     parsed = commands.parse_sim_keys(cmd.payload, state.setup.keypads)
     if parsed.value is None:
-        return state, [_reply(cmd, parsed.id, parsed.error)]
-    return state, [TypeKeys(parsed.value.seat, parsed.value.keys), _reply(cmd, parsed.id, None)]
-
-
-def _seat_problem(key: str, seats: list[int], table_seats: int, field: str = "") -> str | None:
-    seen: set[int] = set()
-    for i, seat in enumerate(seats):
-        if not 1 <= seat <= table_seats:
-            return (f"{key}[{i}]{field}: no seat {seat} at this table "
-                    f"(seats are 1..{table_seats})")
-        if seat in seen:
-            return f"{key}[{i}]{field}: seat {seat} given twice"
-        seen.add(seat)
-    return None
-
-
-def _vote_command(state: TableState, cmd: CommandReceived) -> tuple[TableState, list[Effect]]:
-    parsed = commands.parse_vote(cmd.verb, cmd.payload)
-    if parsed.value is None:
-        return state, [_reply(cmd, parsed.id, parsed.error)]
-    handler = {
-        "vote/start": _vote_start, "vote/question": _vote_start, "vote/confirm": _vote_confirm,
-        "vote/reject": _vote_reject, "vote/correct": _vote_correct, "vote/next": _vote_next,
-        "vote/cancel": _vote_cancel,
-    }.get(cmd.verb)
-    if handler is None:
-        return state, [_reply(cmd, parsed.id, f"unknown command {cmd.verb!r}")]
-    session, effects, error = handler(state, parsed.value, cmd.t)
-    if error is not None:
-        return state, [_reply(cmd, parsed.id, error)]
-    return replace(state, session=session), [*effects, _reply(cmd, parsed.id, None)]
-
-
-VoteOutcome = tuple[vote.VoteSession | None, list[Effect], str | None]
-
-
-def _vote_start(state: TableState, cmd: Any, t: float) -> VoteOutcome:
-    if state.session is not None:
-        return state.session, [], f"a vote is running (session {state.session.id!r})"
-    question = isinstance(cmd, commands.VoteQuestion)
-    candidates = cmd.subjects if question else cmd.nominees
-    key = "subjects" if question else "nominees"
-    problem = (_seat_problem(key, candidates, state.setup.seats)
-               or _seat_problem("voters", cmd.voters, state.setup.seats))
-    if problem:
-        return None, [], problem
-    rules = state.setup.rules
-    if (not question and cmd.day == 1 and len(cmd.nominees) == 1
-            and rules.single_nominee_first_day == "no_vote"):
-        return None, [Emit("vote/result", t, {
-            "session": cmd.id, "kind": "nominees", "counts": [], "outcome": "no_vote",
-            "tied": [], "reason": "one nominee on the first day (FIIM 4.4.10)"})], None
-    against_all = False if question else (
-        rules.against_all if cmd.against_all is None else cmd.against_all)
-    if against_all and rules.leftover == "last_nominee":
-        return None, [], "against_all: " + vote.AGAINST_ALL_NEEDS_ABSTAIN
-    if question:
-        order: tuple[int, ...] = (vote.AGAINST_ALL,)
-    else:
-        order = (*cmd.nominees, *((vote.AGAINST_ALL,) if against_all else ()))
-    session = vote.VoteSession(
-        id=cmd.id, kind="question" if question else "nominees", candidates=order,
-        voters=tuple(cmd.voters), subjects=tuple(cmd.subjects) if question else (),
-        day=0 if question else cmd.day, rules=rules, pacing=cmd.pacing or rules.pacing)
-    session = msgspec.structs.replace(
-        session, offline=tuple(sorted(state.offline & set(session.voters))))
-    session, effects = vote.start(session, t)
-    return session, effects, None
-
-
-def _proposed(state: TableState, t: float) -> str | None:
-    if state.session is None:
-        return "no vote is running"
-    if state.session.stage != "proposed":
-        return f"nothing is proposed (the vote is {state.session.stage})"
-    return vote.too_early(state.session, t)
-
-
-def _vote_confirm(state: TableState, cmd: Any, t: float) -> VoteOutcome:
-    if (problem := _proposed(state, t)) is not None:
-        return state.session, [], problem
-    return (*vote.confirm(state.session, t, "command"), None)  # type: ignore[arg-type]
-
-
-def _vote_reject(state: TableState, cmd: Any, t: float) -> VoteOutcome:
-    if (problem := _proposed(state, t)) is not None:
-        return state.session, [], problem
-    return (*vote.reject(state.session, t, "command"), None)  # type: ignore[arg-type]
-
-
-def _vote_correct(state: TableState, cmd: Any, t: float) -> VoteOutcome:
-    if (problem := _proposed(state, t)) is not None:
-        return state.session, [], problem
-    session = state.session
-    assert session is not None
-    counted = {v for c in session.confirmed for v in (*c.voters, *c.leftover)}
-    for i, seat in enumerate(cmd.voters):
-        if seat not in session.voters:
-            return session, [], f"voters[{i}]: seat {seat} is not a voter in this vote"
-        if seat in counted:
-            return session, [], f"voters[{i}]: seat {seat} already voted for another candidate"
-        if seat in cmd.voters[:i]:
-            return session, [], f"voters[{i}]: seat {seat} given twice"
-    return (*vote.correct(session, tuple(sorted(cmd.voters)), cmd.reason, t), None)
-
-
-def _vote_next(state: TableState, cmd: Any, t: float) -> VoteOutcome:
-    session = state.session
-    if session is None:
-        return None, [], "no vote is running"
-    if session.pacing != "judge":
-        return session, [], "windows open by themselves in this vote (auto pacing)"
-    if session.stage != "waiting":
-        return session, [], f"the window cannot open now (the vote is {session.stage})"
-    if (problem := vote.too_early(session, t)) is not None:
-        return session, [], problem
-    return (*vote.open_window(session, t), None)
-
-
-def _vote_cancel(state: TableState, cmd: Any, t: float) -> VoteOutcome:
-    if state.session is None:
-        return None, [], "no vote is running"
-    return None, [Emit("vote/cancelled", t, {"session": state.session.id})], None
-
-
-# ---------------------------------------------------------------- the day
-
-
-DayOutcome = tuple[TableState, list[Effect], str | None]
-
-
-def _day_command(state: TableState, cmd: CommandReceived) -> tuple[TableState, list[Effect]]:
-    parsed = commands.parse_day(cmd.verb, cmd.payload)
-    if parsed.value is None:
-        return state, [_reply(cmd, parsed.id, parsed.error)]
-    handler = {
-        "seats": _seats, "timer/start": _timer_start, "timer/pause": _timer_pause,
-        "timer/resume": _timer_resume, "timer/add": _timer_add, "timer/stop": _timer_stop,
-        "nomination/withdraw": _withdraw, "day/start": _day_start,
-    }[cmd.verb]
-    new, effects, error = handler(state, parsed.value, cmd.t)
-    if error is not None:
-        return state, [_reply(cmd, parsed.id, error)]
-    return new, [*effects, _reply(cmd, parsed.id, None)]
-
-
-def _seats(state: TableState, cmd: Any, t: float) -> DayOutcome:
-    problem = _seat_problem("seats", [s.seat for s in cmd.seats], state.setup.seats, ".seat")
-    if problem:
-        return state, [], problem
-    standings = list(state.standings)
-    for change in cmd.seats:
-        old = standings[change.seat - 1]
-        fouls = old.fouls if change.fouls is None else change.fouls
-        in_game = old.in_game if change.in_game is None else change.in_game
-        standings[change.seat - 1] = scene.Standing(
-            in_game=in_game and fouls < 4,  # the fourth foul removes the player
-            fouls=fouls,
-            silenced=old.silenced if change.silenced is None else change.silenced,
-            immune=old.immune if change.immune is None else change.immune)
-    events = [Emit("seats", t, {"seats": [
-        {"seat": seat, **msgspec.structs.asdict(standings[seat - 1])}
-        for seat in sorted({c.seat for c in cmd.seats})]})]
-    return replace(state, standings=tuple(standings)), events, None
-
-
-def _timer_start(state: TableState, cmd: Any, t: float) -> DayOutcome:
-    if not 1 <= cmd.seat <= state.setup.seats:
-        return state, [], (f"seat: no seat {cmd.seat} at this table "
-                           f"(seats are 1..{state.setup.seats})")
-    effects: list[Effect] = []
-    if state.timer is not None:
-        if not cmd.replace:
-            return state, [], (f"seat {state.timer.seat} holds the floor; stop that timer or "
-                               'send "replace": true')
-        _, effects = timer.stop(state.timer, t)
-    new, more = timer.start(cmd.id, cmd.seat, cmd.kind, cmd.seconds, t)
-    return replace(state, timer=new), effects + more, None
-
-
-def _running_timer(state: TableState) -> str | None:
-    return "no timer is running" if state.timer is None else None
-
-
-def _timer_pause(state: TableState, cmd: Any, t: float) -> DayOutcome:
-    if state.timer is None or not state.timer.running:
-        return state, [], _running_timer(state) or "the timer is already paused"
-    new, effects = timer.pause(state.timer, t)
-    return replace(state, timer=new), effects, None
-
-
-def _timer_resume(state: TableState, cmd: Any, t: float) -> DayOutcome:
-    if state.timer is None or state.timer.running:
-        return state, [], _running_timer(state) or "the timer is not paused"
-    new, effects = timer.resume(state.timer, t)
-    return replace(state, timer=new), effects, None
-
-
-def _timer_add(state: TableState, cmd: Any, t: float) -> DayOutcome:
-    if state.timer is None:
-        return state, [], "no timer is running"
-    new, effects = timer.add(state.timer, cmd.seconds, t)
-    return replace(state, timer=new), effects, None
-
-
-def _timer_stop(state: TableState, cmd: Any, t: float) -> DayOutcome:
-    if state.timer is None:
-        return state, [], "no timer is running"
-    new, effects = timer.stop(state.timer, t)
-    return replace(state, timer=new), effects, None
-
-
-def _withdraw(state: TableState, cmd: Any, t: float) -> DayOutcome:
-    done = day.withdraw(state.day, cmd.seat, t)
-    if done is None:
-        return state, [], f"seat: seat {cmd.seat} is not nominated today"
-    today, event = done
-    return replace(state, day=today), [event], None
-
-
-def _day_start(state: TableState, cmd: Any, t: float) -> DayOutcome:
-    today = day.Day(number=cmd.day)
-    return replace(state, day=today), [Emit("day", t, {"day": cmd.day})], None
+        return state, [reply(cmd, parsed.id, parsed.error)]
+    return state, [TypeKeys(parsed.value.seat, parsed.value.keys), reply(cmd, parsed.id, None)]

@@ -1,0 +1,114 @@
+"""Day commands: ``cmd/seats``, ``cmd/timer/...``, ``cmd/nomination/withdraw``,
+``cmd/day/start``, checked against the table (pure)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from controller.core import commands, day, scene, timer
+from controller.core.effects import Effect, Emit
+from controller.core.inputs import CommandReceived
+from controller.core.replies import reply, seat_problem
+
+if TYPE_CHECKING:
+    from controller.core.table import TableState
+
+
+DayOutcome = "tuple[TableState, list[Effect], str | None]"
+
+
+def handle(state: TableState, cmd: CommandReceived) -> tuple[TableState, list[Effect]]:
+    parsed = commands.parse_day(cmd.verb, cmd.payload)
+    if parsed.value is None:
+        return state, [reply(cmd, parsed.id, parsed.error)]
+    handler = {
+        "seats": _seats, "timer/start": _timer_start, "timer/pause": _timer_pause,
+        "timer/resume": _timer_resume, "timer/add": _timer_add, "timer/stop": _timer_stop,
+        "nomination/withdraw": _withdraw, "day/start": _day_start,
+    }[cmd.verb]
+    new, effects, error = handler(state, parsed.value, cmd.t)
+    if error is not None:
+        return state, [reply(cmd, parsed.id, error)]
+    return new, [*effects, reply(cmd, parsed.id, None)]
+
+
+def _seats(state: TableState, cmd: Any, t: float) -> DayOutcome:
+    problem = seat_problem("seats", [s.seat for s in cmd.seats], state.setup.seats, ".seat")
+    if problem:
+        return state, [], problem
+    standings = list(state.standings)
+    for change in cmd.seats:
+        old = standings[change.seat - 1]
+        fouls = old.fouls if change.fouls is None else change.fouls
+        in_game = old.in_game if change.in_game is None else change.in_game
+        standings[change.seat - 1] = scene.Standing(
+            in_game=in_game and fouls < 4,  # the fourth foul removes the player
+            fouls=fouls,
+            silenced=old.silenced if change.silenced is None else change.silenced,
+            immune=old.immune if change.immune is None else change.immune)
+    events = [Emit("seats", t, {"seats": [
+        {"seat": seat, **msgspec.structs.asdict(standings[seat - 1])}
+        for seat in sorted({c.seat for c in cmd.seats})]})]
+    return replace(state, standings=tuple(standings)), events, None
+
+
+def _timer_start(state: TableState, cmd: Any, t: float) -> DayOutcome:
+    if not 1 <= cmd.seat <= state.setup.seats:
+        return state, [], (f"seat: no seat {cmd.seat} at this table "
+                           f"(seats are 1..{state.setup.seats})")
+    effects: list[Effect] = []
+    if state.timer is not None:
+        if not cmd.replace:
+            return state, [], (f"seat {state.timer.seat} holds the floor; stop that timer or "
+                               'send "replace": true')
+        _, effects = timer.stop(state.timer, t)
+    new, more = timer.start(cmd.id, cmd.seat, cmd.kind, cmd.seconds, t)
+    return replace(state, timer=new), effects + more, None
+
+
+def _running_timer(state: TableState) -> str | None:
+    return "no timer is running" if state.timer is None else None
+
+
+def _timer_pause(state: TableState, cmd: Any, t: float) -> DayOutcome:
+    if state.timer is None or not state.timer.running:
+        return state, [], _running_timer(state) or "the timer is already paused"
+    new, effects = timer.pause(state.timer, t)
+    return replace(state, timer=new), effects, None
+
+
+def _timer_resume(state: TableState, cmd: Any, t: float) -> DayOutcome:
+    if state.timer is None or state.timer.running:
+        return state, [], _running_timer(state) or "the timer is not paused"
+    new, effects = timer.resume(state.timer, t)
+    return replace(state, timer=new), effects, None
+
+
+def _timer_add(state: TableState, cmd: Any, t: float) -> DayOutcome:
+    if state.timer is None:
+        return state, [], "no timer is running"
+    new, effects = timer.add(state.timer, cmd.seconds, t)
+    return replace(state, timer=new), effects, None
+
+
+def _timer_stop(state: TableState, cmd: Any, t: float) -> DayOutcome:
+    if state.timer is None:
+        return state, [], "no timer is running"
+    new, effects = timer.stop(state.timer, t)
+    return replace(state, timer=new), effects, None
+
+
+def _withdraw(state: TableState, cmd: Any, t: float) -> DayOutcome:
+    done = day.withdraw(state.day, cmd.seat, t)
+    if done is None:
+        return state, [], f"seat: seat {cmd.seat} is not nominated today"
+    today, event = done
+    return replace(state, day=today), [event], None
+
+
+def _day_start(state: TableState, cmd: Any, t: float) -> DayOutcome:
+    today = day.Day(number=cmd.day)
+    return replace(state, day=today), [Emit("day", t, {"day": cmd.day})], None

@@ -1,0 +1,125 @@
+"""``cmd/vote/...``: the judge's and the rules core's part in a vote, checked against the table."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from controller.core import commands, vote
+from controller.core.effects import Effect, Emit
+from controller.core.inputs import CommandReceived
+from controller.core.replies import reply, seat_problem
+
+if TYPE_CHECKING:
+    from controller.core.table import TableState
+
+
+def handle(state: TableState, cmd: CommandReceived) -> tuple[TableState, list[Effect]]:
+    parsed = commands.parse_vote(cmd.verb, cmd.payload)
+    if parsed.value is None:
+        return state, [reply(cmd, parsed.id, parsed.error)]
+    handler = {
+        "vote/start": _vote_start, "vote/question": _vote_start, "vote/confirm": _vote_confirm,
+        "vote/reject": _vote_reject, "vote/correct": _vote_correct, "vote/next": _vote_next,
+        "vote/cancel": _vote_cancel,
+    }.get(cmd.verb)
+    if handler is None:
+        return state, [reply(cmd, parsed.id, f"unknown command {cmd.verb!r}")]
+    session, effects, error = handler(state, parsed.value, cmd.t)
+    if error is not None:
+        return state, [reply(cmd, parsed.id, error)]
+    return replace(state, session=session), [*effects, reply(cmd, parsed.id, None)]
+
+
+VoteOutcome = tuple[vote.VoteSession | None, list[Effect], str | None]
+
+
+def _vote_start(state: TableState, cmd: Any, t: float) -> VoteOutcome:
+    if state.session is not None:
+        return state.session, [], f"a vote is running (session {state.session.id!r})"
+    question = isinstance(cmd, commands.VoteQuestion)
+    candidates = cmd.subjects if question else cmd.nominees
+    key = "subjects" if question else "nominees"
+    problem = (seat_problem(key, candidates, state.setup.seats)
+               or seat_problem("voters", cmd.voters, state.setup.seats))
+    if problem:
+        return None, [], problem
+    rules = state.setup.rules
+    if (not question and cmd.day == 1 and len(cmd.nominees) == 1
+            and rules.single_nominee_first_day == "no_vote"):
+        return None, [Emit("vote/result", t, {
+            "session": cmd.id, "kind": "nominees", "counts": [], "outcome": "no_vote",
+            "tied": [], "reason": "one nominee on the first day (FIIM 4.4.10)"})], None
+    against_all = False if question else (
+        rules.against_all if cmd.against_all is None else cmd.against_all)
+    if against_all and rules.leftover == "last_nominee":
+        return None, [], "against_all: " + vote.AGAINST_ALL_NEEDS_ABSTAIN
+    if question:
+        order: tuple[int, ...] = (vote.AGAINST_ALL,)
+    else:
+        order = (*cmd.nominees, *((vote.AGAINST_ALL,) if against_all else ()))
+    session = vote.VoteSession(
+        id=cmd.id, kind="question" if question else "nominees", candidates=order,
+        voters=tuple(cmd.voters), subjects=tuple(cmd.subjects) if question else (),
+        day=0 if question else cmd.day, rules=rules, pacing=cmd.pacing or rules.pacing)
+    session = msgspec.structs.replace(
+        session, offline=tuple(sorted(state.offline & set(session.voters))))
+    session, effects = vote.start(session, t)
+    return session, effects, None
+
+
+def _proposed(state: TableState, t: float) -> str | None:
+    if state.session is None:
+        return "no vote is running"
+    if state.session.stage != "proposed":
+        return f"nothing is proposed (the vote is {state.session.stage})"
+    return vote.too_early(state.session, t)
+
+
+def _vote_confirm(state: TableState, cmd: Any, t: float) -> VoteOutcome:
+    if (problem := _proposed(state, t)) is not None:
+        return state.session, [], problem
+    return (*vote.confirm(state.session, t, "command"), None)  # type: ignore[arg-type]
+
+
+def _vote_reject(state: TableState, cmd: Any, t: float) -> VoteOutcome:
+    if (problem := _proposed(state, t)) is not None:
+        return state.session, [], problem
+    return (*vote.reject(state.session, t, "command"), None)  # type: ignore[arg-type]
+
+
+def _vote_correct(state: TableState, cmd: Any, t: float) -> VoteOutcome:
+    if (problem := _proposed(state, t)) is not None:
+        return state.session, [], problem
+    session = state.session
+    assert session is not None
+    counted = {v for c in session.confirmed for v in (*c.voters, *c.leftover)}
+    for i, seat in enumerate(cmd.voters):
+        if seat not in session.voters:
+            return session, [], f"voters[{i}]: seat {seat} is not a voter in this vote"
+        if seat in counted:
+            return session, [], f"voters[{i}]: seat {seat} already voted for another candidate"
+        if seat in cmd.voters[:i]:
+            return session, [], f"voters[{i}]: seat {seat} given twice"
+    return (*vote.correct(session, tuple(sorted(cmd.voters)), cmd.reason, t), None)
+
+
+def _vote_next(state: TableState, cmd: Any, t: float) -> VoteOutcome:
+    session = state.session
+    if session is None:
+        return None, [], "no vote is running"
+    if session.pacing != "judge":
+        return session, [], "windows open by themselves in this vote (auto pacing)"
+    if session.stage != "waiting":
+        return session, [], f"the window cannot open now (the vote is {session.stage})"
+    if (problem := vote.too_early(session, t)) is not None:
+        return session, [], problem
+    return (*vote.open_window(session, t), None)
+
+
+def _vote_cancel(state: TableState, cmd: Any, t: float) -> VoteOutcome:
+    if state.session is None:
+        return None, [], "no vote is running"
+    return None, [Emit("vote/cancelled", t, {"session": state.session.id})], None
