@@ -87,9 +87,11 @@ class SeatStandingChange(StandingState):
 
 
 class TimerState(msgspec.Struct, forbid_unknown_fields=True):
+    id: str
     seat: Seat
     kind: Literal["speech", "excuse", "last_words", "other"]
     running: bool
+    duration_ms: int
 
 
 Candidate = Annotated[int, msgspec.Meta(

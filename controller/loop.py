@@ -42,6 +42,7 @@ class EventLoop:
         self._perform = perform
         self._inbox: queue.SimpleQueue[object] = queue.SimpleQueue()
         self._wakes: list[float] = []
+        self._settles: list[float] = []  # the debounce wakes among them
 
     @property
     def state(self) -> TableState:
@@ -93,8 +94,12 @@ class EventLoop:
             self.apply(inp)  # type: ignore[arg-type]
         if _STOP not in batch:
             return False
-        while self._wakes:  # settle what is pending (a release inside its lockout) before stopping
-            for tick in self._due_ticks(float("inf")):
+        # settle a release still inside its debounce lockout, so no button is left pressed;
+        # a timer's or a vote's later moments are not run early
+        while self._settles:
+            last = max(self._settles)
+            self._settles.clear()
+            for tick in self._due_ticks(last):
                 self.apply(tick)
         return True
 
@@ -111,6 +116,8 @@ class EventLoop:
         for effect in effects:
             if isinstance(effect, WakeAt):
                 heapq.heappush(self._wakes, effect.t)
+                if effect.settle:
+                    self._settles.append(effect.t)
                 continue
             try:
                 self._perform(effect)
@@ -140,6 +147,8 @@ class EventLoop:
 
     def _due_ticks(self, now: float) -> list[Tick]:
         """Ticks for the wakes due by ``now``."""
+        if self._settles:
+            self._settles = [t for t in self._settles if t > now]
         ticks = []
         while self._wakes and self._wakes[0] <= now:
             t = heapq.heappop(self._wakes)

@@ -41,6 +41,7 @@ from controller.core.inputs import Boot, CommandReceived, ConsoleStatus
 from controller.core.lights import LIGHT_OFF, Light, LightMode
 from controller.core.scene import Standing
 from controller.core.table import TableSetup, TableState, initial_state
+from controller.core.timer import SpeechTimer
 from controller.core.vote import VoteRules, VoteSession
 from controller.loop import EventLoop
 from controller.messages import MessageFactory
@@ -152,7 +153,11 @@ class Service:
             standings=tuple(Standing(**msgspec.structs.asdict(s.standing)) for s in state.seats),
             today=Day(number=state.day,
                       nominations=tuple(Nomination(n.by, n.seat) for n in state.nominations),
-                      nominators=tuple(n.by for n in state.nominations)))
+                      nominators=tuple(n.by for n in state.nominations)),
+            # a timer that ran when the controller went down: Boot reports it stopped
+            interrupted=None if state.timer is None else SpeechTimer(
+                id=state.timer.id, seat=state.timer.seat, kind=state.timer.kind,
+                duration=state.timer.duration_ms / 1000, ends_at=None, left=0.0))
 
     def _saved_session(self) -> VoteSession | None:
         """The vote that was running before a restart, to be resumed (see ``vote.resume``)."""

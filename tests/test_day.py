@@ -154,7 +154,7 @@ def test_4_4_2_nominations_accepted_supported_and_one_per_speaker():
 
 def test_a_seat_out_of_the_game_cannot_be_nominated_and_a_nomination_can_be_withdrawn():
     tl = table()
-    tl.feed([cmd("seats", 0.0, seats=[{"seat": 8, "in_game": False}]),
+    tl.feed([cmd("day/start", 0.0, day=1), cmd("seats", 0.0, seats=[{"seat": 8, "in_game": False}]),
              cmd("timer/start", 1.0, seat=3, seconds=60)])
     tl.feed(typed(3, "8#", 2.0))
     [refused] = [e.data for e in tl.effects if isinstance(e, Emit) and e.kind == "nomination"]
@@ -166,6 +166,8 @@ def test_a_seat_out_of_the_game_cannot_be_nominated_and_a_nomination_can_be_with
     assert "seat 6 is not nominated today" in replies(tl)[-1].error
     tl.feed([cmd("day/start", 6.0, day=3)])
     assert tl.state.day.number == 3 and tl.state.day.nominators == ()
+    tl.feed([cmd("day/start", 7.0, day=3)])  # a duplicate must not wipe the day
+    assert "day 3 has begun already" in replies(tl)[-1].error
 
 
 def test_standings_show_on_the_lights_and_the_fourth_foul_removes():
@@ -194,3 +196,58 @@ def test_bad_seats_commands_are_refused():
         before = tl.state
         tl.feed([cmd("seats", 0.0, **doc)])
         assert error in replies(tl)[-1].error and tl.state == before
+
+
+def test_supporting_does_not_use_up_the_speakers_nomination():
+    tl = table()
+    tl.feed([cmd("day/start", 0.0, day=1), cmd("timer/start", 1.0, seat=1, seconds=60)])
+    tl.feed(typed(1, "7#", 2.0))
+    tl.feed([cmd("timer/start", 70.0, seat=2, seconds=60)])
+    tl.feed(typed(2, "7#", 71.0) + typed(2, "4#", 72.0))  # "7 supported, 4 accepted" (002)
+    outcomes = [(e.data["by"], e.data["seat"], e.data["outcome"]) for e in tl.effects
+                if isinstance(e, Emit) and e.kind == "nomination"]
+    assert outcomes == [(1, 7, "accepted"), (2, 7, "supported"), (2, 4, "accepted")]
+
+
+def test_no_nomination_without_a_running_speech_a_day_or_while_a_vote_runs():
+    tl = table()
+    tl.feed([cmd("timer/start", 0.0, seat=1, seconds=60)])
+    tl.feed(typed(1, "7#", 1.0))  # no day begun
+    tl.feed([cmd("day/start", 2.0, day=1), cmd("timer/pause", 3.0)])
+    tl.feed(typed(1, "7#", 4.0))  # paused
+    assert not [e for e in tl.effects if isinstance(e, Emit) and e.kind == "nomination"]
+
+
+def test_a_late_judge_press_does_not_act_on_a_newer_timer():
+    tl = table()
+    tl.feed([cmd("timer/start", 0.0, seat=1, seconds=60)])
+    tl.feed([cmd("timer/start", 100.0, seat=2, seconds=30, replace=True)])
+    tl.feed(judge("confirm", 99.9))  # pressed for the old speaker, delivered late
+    assert tl.state.timer.running and [s for s, _, _ in timer_events(tl)][-1] == "started"
+
+
+def test_a_paused_timer_shows_steady_and_nominated_lights_go_after_the_vote():
+    tl = table()
+    tl.feed([cmd("day/start", 0.0, day=1), cmd("timer/start", 1.0, seat=1, seconds=8)])
+    tl.feed([cmd("timer/pause", 2.0)])
+    assert shown(tl.state)[0] == scene.SPEAKER["paused"]
+    tl.feed([cmd("timer/resume", 3.0)])
+    tl.feed(typed(1, "6#", 4.0))
+    assert shown(tl.state)[5] == scene.NOMINATED
+    tl.feed([CommandReceived("vote/start", json.dumps(
+        {"id": "v", "nominees": [6], "voters": [1, 2, 3], "day": 1}).encode(), 20.0)])
+    assert tl.state.day.voted and shown(tl.state)[5] == scene.IN_GAME  # "no vote" (4.4.10)
+
+
+def test_a_clean_stop_does_not_run_a_timers_future_moments():
+    from controller.clock import SystemClock
+    from controller.loop import EventLoop
+
+    seen: list = []
+    state = initial_state(TableSetup("t", 10, JUDGE))
+    loop = EventLoop(state, clock=SystemClock(), perform=seen.append)
+    loop.submit(cmd("timer/start", SystemClock().monotonic(), seat=1, seconds=60))
+    loop.stop()
+    loop.run()
+    assert [e.data["state"] for e in seen if isinstance(e, Emit) and e.kind == "timer"] == [
+        "started"]

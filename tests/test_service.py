@@ -216,3 +216,18 @@ def test_after_a_broker_restart_status_state_and_commands_come_back(
         assert run.service.loop.state.light(2) == Light(LightMode.BLINK)
     finally:
         run.close()
+
+
+def test_a_speech_timer_cut_by_a_restart_is_reported_stopped(table_config, subscriber):
+    run = Running(table_config)
+    online(subscriber)
+    subscriber.publish("mafia/t1/cmd/timer/start", '{"id": "sp", "seat": 2, "seconds": 60}')
+    subscriber.wait_for(with_json("mafia/t1/event/timer", state="started"))
+    run.close()
+    run = Running(table_config)  # same journal: the timer's time ran on unseen
+    try:
+        [stopped] = subscriber.wait_for(with_json("mafia/t1/event/timer", state="stopped"))
+        assert (stopped.json()["timer"], stopped.json()["seat"]) == ("sp", 2)
+        assert run.service.loop.state.timer is None
+    finally:
+        run.close()

@@ -28,6 +28,7 @@ class Day(msgspec.Struct, frozen=True, kw_only=True):
     number: int = 0
     nominations: tuple[Nomination, ...] = ()  # accepted ones, in nomination order
     nominators: tuple[int, ...] = ()  # who has used their nomination today
+    voted: bool = False  # today's vote has been held: the nominated lights go out
 
     @property
     def nominees(self) -> list[int]:
@@ -45,13 +46,19 @@ def nominate(day: Day, by: int, seat: int, standings: tuple[Standing, ...], t: f
         return day, event("refused", f"no seat {seat} at this table")
     if not standings[seat - 1].in_game:
         return day, event("refused", f"seat {seat} is out of the game")
+    if seat in day.nominees:  # supporting is not nominating: it uses nobody's nomination
+        return day, event("supported")
     if one_per_speaker and by in day.nominators:
         return day, event("refused", f"seat {by} has already nominated today (FIIM 4.4.3)")
-    day = msgspec.structs.replace(day, nominators=(*day.nominators, by))
-    if seat in day.nominees:
-        return day, event("supported")
-    day = msgspec.structs.replace(day, nominations=(*day.nominations, Nomination(by, seat)))
+    day = msgspec.structs.replace(day, nominators=(*day.nominators, by),
+                                  nominations=(*day.nominations, Nomination(by, seat)))
     return day, event("accepted")
+
+
+def drop_out(day: Day, standings: tuple[Standing, ...]) -> Day:
+    """Nominations of seats that are out of the game no longer stand."""
+    kept = tuple(n for n in day.nominations if standings[n.seat - 1].in_game)
+    return day if kept == day.nominations else msgspec.structs.replace(day, nominations=kept)
 
 
 def withdraw(day: Day, seat: int, t: float) -> tuple[Day, Emit] | None:

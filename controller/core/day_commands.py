@@ -44,6 +44,8 @@ def _seats(state: TableState, cmd: Any, t: float) -> DayOutcome:
         old = standings[change.seat - 1]
         fouls = old.fouls if change.fouls is None else change.fouls
         in_game = old.in_game if change.in_game is None else change.in_game
+        if change.in_game is None and old.fouls >= 4 > fouls:
+            in_game = True  # a fourth foul taken back: the player was only out for it
         standings[change.seat - 1] = scene.Standing(
             in_game=in_game and fouls < 4,  # the fourth foul removes the player
             fouls=fouls,
@@ -52,7 +54,9 @@ def _seats(state: TableState, cmd: Any, t: float) -> DayOutcome:
     events = [Emit("seats", t, {"seats": [
         {"seat": seat, **msgspec.structs.asdict(standings[seat - 1])}
         for seat in sorted({c.seat for c in cmd.seats})]})]
-    return replace(state, standings=tuple(standings)), events, None
+    standings_now = tuple(standings)
+    return (replace(state, standings=standings_now, day=day.drop_out(state.day, standings_now)),
+            events, None)
 
 
 def _timer_start(state: TableState, cmd: Any, t: float) -> DayOutcome:
@@ -110,5 +114,8 @@ def _withdraw(state: TableState, cmd: Any, t: float) -> DayOutcome:
 
 
 def _day_start(state: TableState, cmd: Any, t: float) -> DayOutcome:
+    if cmd.day <= state.day.number:
+        return state, [], (f"day: day {cmd.day} has begun already (today is day "
+                           f"{state.day.number})")
     today = day.Day(number=cmd.day)
     return replace(state, day=today), [Emit("day", t, {"day": cmd.day})], None

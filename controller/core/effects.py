@@ -60,9 +60,11 @@ class Reply:
 
 @dataclass(frozen=True)
 class WakeAt:
-    """Deliver a ``Tick`` to the core at host monotonic time ``t``."""
+    """Deliver a ``Tick`` to the core at host monotonic time ``t``. ``settle``: a button's
+    debounce settling, which a stopping loop still delivers (nothing else is run early)."""
 
     t: float
+    settle: bool = False
 
 
 @dataclass(frozen=True)

@@ -3,10 +3,11 @@
 From the bottom up, the first layer that has something to say about a seat wins from there:
 
 1. **standing** (``cmd/seats``): in game, out, fouls, silenced, immunity: the table at a glance;
-2. **nominated** today (``event/nomination``);
+2. **nominated** today (``event/nomination``), on a seat whose standing shows nothing else,
+   until the day's vote is over;
 3. **manual** (``cmd/light``): what the rules core set for a seat, until it sets ``auto``;
 4. **speaker**: the seat holding the floor (``cmd/timer/start``): steady, blinking in the last
-   10 s, blinking fast in the last 5 s;
+   10 s, blinking fast in the last 5 s, yellow while paused;
 5. **vote**: the candidate under vote blinks; once the count is proposed, the seats that voted
    are lit for the judge.
 
@@ -44,6 +45,7 @@ SPEAKER = {
     "normal": Light(LightMode.ON, "#ffffff"),
     "warning": Light(LightMode.BLINK, "#ffffff"),
     "final": Light(LightMode.FAST_BLINK, "#ff0000"),
+    "paused": Light(LightMode.ON, "#ffff00"),
 }
 CANDIDATE = Light(LightMode.BLINK, "#ff00ff")
 VOTED = Light(LightMode.ON, "#00ff00")

@@ -98,29 +98,31 @@ class TableState:
 def initial_state(setup: TableSetup, lights: tuple[Light | None, ...] | None = None,
                   session: vote.VoteSession | None = None,
                   standings: tuple[scene.Standing, ...] | None = None,
-                  today: day.Day | None = None) -> TableState:
+                  today: day.Day | None = None,
+                  interrupted: timer.SpeechTimer | None = None) -> TableState:
     """Every wired button released; the rest as saved before a restart, if any."""
     if lights is None or len(lights) != setup.seats:
         lights = (None,) * setup.seats
     if standings is None or len(standings) != setup.seats:
         standings = (scene.Standing(),) * setup.seats
     return TableState(setup=setup, lights=lights, standings=standings, session=session,
-                      day=today or day.Day(),
+                      day=today or day.Day(), timer=interrupted,
                       buttons={button: Debounce() for button in setup.wired})
 
 
 def shown(state: TableState) -> tuple[Light, ...]:
     """Every seat's light: the layers of ``controller.core.scene``, bottom up."""
     lights = [scene.standing_light(s) for s in state.standings]
-    for seat in state.day.nominees:
-        if state.standings[seat - 1].in_game:
-            lights[seat - 1] = scene.NOMINATED
+    if state.session is None and not state.day.voted:
+        for seat in state.day.nominees:
+            if lights[seat - 1] == scene.IN_GAME:  # fouls and silence stay visible
+                lights[seat - 1] = scene.NOMINATED
     for i, manual in enumerate(state.lights):
         if manual is not None:
             lights[i] = manual
     if state.timer is not None:
         stage = "final" if state.timer.final else "warning" if state.timer.warned else "normal"
-        lights[state.timer.seat - 1] = scene.SPEAKER[stage]
+        lights[state.timer.seat - 1] = scene.SPEAKER[stage if state.timer.running else "paused"]
     session = state.session
     if session is not None and session.stage != "waiting":
         if session.kind == "nominees" and session.candidate != vote.AGAINST_ALL:
@@ -144,9 +146,7 @@ def snapshot(state: TableState) -> dict[str, Any]:
         "vote": vote.summary(state.session),
         "day": state.day.number,
         "nominations": [{"by": n.by, "seat": n.seat} for n in state.day.nominations],
-        "timer": None if state.timer is None else {
-            "seat": state.timer.seat, "kind": state.timer.kind,
-            "running": state.timer.running},
+        "timer": _timer_summary(state),
     }
 
 
@@ -157,6 +157,9 @@ def step(state: TableState, inp: Input) -> tuple[TableState, list[Effect]]:
     show differently, the retained state and the saved session; replies come last.
     """
     new, effects = _dispatch(state, inp)
+    if not new.day.voted and any(isinstance(e, Emit) and e.kind == "vote/result"
+                                 for e in effects):
+        new = replace(new, day=msgspec.structs.replace(new.day, voted=True))
     if isinstance(inp, Boot):
         effects = [*(SetLight(s, light) for s, light in enumerate(shown(new), start=1)),
                    PublishState(snapshot(new)), *effects]
@@ -176,13 +179,33 @@ def _consequences(before: TableState, after: TableState) -> list[Effect]:
                     and vote.summary(before.session) != vote.summary(after.session))
             or before.lights != after.lights or before.standings != after.standings
             or before.day != after.day
-            or (before.timer is None) != (after.timer is None)
-            or (before.timer is not None and after.timer is not None
-                and before.timer.running != after.timer.running)):
+            or _timer_summary(before) != _timer_summary(after)):
         effects.append(PublishState(snapshot(after)))
     if session_changed:  # every press in a window too: a restart must find it
         effects.append(PersistSession(after.session))
     return effects
+
+
+def _boot(state: TableState, t: float) -> tuple[TableState, list[Effect]]:
+    """After a restart: a speech timer cannot go on (its time ran on unseen), so it is reported
+    stopped; a vote resumes (``vote.resume``)."""
+    effects: list[Effect] = []
+    if state.timer is not None:
+        stopped, effects = timer.stop(state.timer, t)
+        state = replace(state, timer=stopped)
+    if state.session is not None:
+        session, more = vote.resume(state.session, t)
+        state = replace(state, session=session)
+        effects += more
+    return state, effects
+
+
+def _timer_summary(state: TableState) -> dict[str, Any] | None:
+    current = state.timer
+    if current is None:
+        return None
+    return {"id": current.id, "seat": current.seat, "kind": current.kind,
+            "running": current.running, "duration_ms": round(current.duration * 1000)}
 
 
 def _dispatch(state: TableState, inp: Input) -> tuple[TableState, list[Effect]]:
@@ -196,10 +219,7 @@ def _dispatch(state: TableState, inp: Input) -> tuple[TableState, list[Effect]]:
         case Tick():
             return _tick(state, inp.t)
         case Boot():
-            if state.session is None:
-                return state, []
-            session, effects = vote.resume(state.session, inp.t)
-            return replace(state, session=session), effects
+            return _boot(state, inp.t)
         case CommandReceived(verb="light"):
             return _light_command(state, inp)
         case CommandReceived(verb="sim/press" | "sim/release"):
@@ -250,6 +270,8 @@ def _judge_timer(state: TableState, button: JudgeButton, t: float, effects: list
     Next ends the speech."""
     current = state.timer
     assert current is not None
+    if t < current.since:  # pressed before this timer's last change: it was not meant for it
+        return state, effects
     if button.name == "confirm":
         new, more = (timer.pause if current.running else timer.resume)(current, t)
     elif button.name == "reject":
@@ -283,7 +305,7 @@ def _button_edge(state: TableState, edge: ButtonEdge) -> tuple[TableState, list[
     if accepted is not None:
         return _accepted(state, edge.button, accepted, edge.source)
     if after.pending:
-        return state, [WakeAt(after.settle_at(hold))]
+        return state, [WakeAt(after.settle_at(hold), settle=True)]
     return state, []
 
 
@@ -298,7 +320,9 @@ def _key(state: TableState, inp: KeyPressed) -> tuple[TableState, list[Effect]]:
     effects.append(Emit("seat/entry", inp.t,
                         {"seat": inp.seat, "value": value, "source": inp.source}))
     speech = state.timer
-    if speech is not None and speech.kind == "speech" and speech.seat == inp.seat:
+    if (speech is not None and speech.kind == "speech" and speech.seat == inp.seat
+            and speech.running and state.standings[inp.seat - 1].in_game
+            and state.day.number >= 1 and state.session is None):
         today, nomination = day.nominate(state.day, inp.seat, value, state.standings, inp.t,
                                          state.setup.one_nomination_per_speaker)
         state = replace(state, day=today)
