@@ -26,7 +26,8 @@ from pathlib import Path
 
 from firmware_bridge.firmware.console import Console
 
-POLL_S = 0.001  # the firmware's main loop period
+POLL_S = 0.001  # the firmware's main loop period while an input settles
+IDLE_S = 0.05  # ...and while nothing moves (a hand wakes it at once): an idle table costs ~nothing
 KEY_DOWN_S = 0.04  # how long ``type`` holds each key
 
 
@@ -82,6 +83,8 @@ class EmulatedConsole:
         self._master: int | None = None
         self._slave: int | None = None
         self._stop = threading.Event()
+        self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_w, False)
         self._thread = threading.Thread(target=self._run, name=f"emulated {path.name}",
                                         daemon=True)
 
@@ -94,8 +97,16 @@ class EmulatedConsole:
 
     def close(self) -> None:
         self._stop.set()
+        self._touch()
         self._thread.join(5)
         self.unplug()
+        os.close(self._wake_r)
+        os.close(self._wake_w)
+
+    def _touch(self) -> None:
+        """Wake the main loop now: an input moved."""
+        with contextlib.suppress(BlockingIOError):
+            os.write(self._wake_w, b"!")
 
     # the USB cable
 
@@ -132,10 +143,12 @@ class EmulatedConsole:
     def press(self, seat: int) -> float:
         """Put the fist on seat ``seat``'s button; returns the host monotonic time of it."""
         self.pins.buttons[seat] = True
+        self._touch()
         return time.monotonic()
 
     def release(self, seat: int) -> float:
         self.pins.buttons[seat] = False
+        self._touch()
         return time.monotonic()
 
     def type(self, seat: int, keys: str) -> None:
@@ -144,8 +157,10 @@ class EmulatedConsole:
         def typing() -> None:
             for key in keys:
                 self.pins.keys[seat] = key.encode()
+                self._touch()
                 time.sleep(KEY_DOWN_S)
                 self.pins.keys[seat] = b""
+                self._touch()
                 time.sleep(KEY_DOWN_S)
 
         threading.Thread(target=typing, daemon=True).start()
@@ -156,16 +171,17 @@ class EmulatedConsole:
         while not self._stop.is_set():
             with self._lock:
                 master, console = self._master, self.console
-            if master is not None:
-                try:
-                    ready, _, _ = select.select([master], [], [], POLL_S)
-                    if ready:
-                        console.receive(os.read(master, 4096))
-                except OSError as exc:
-                    # EIO: the host closed; EBADF/EAGAIN: unplugged under our feet
-                    if exc.errno not in (errno.EIO, errno.EBADF, errno.EAGAIN):
-                        raise
-                    time.sleep(POLL_S)
-            else:
+            wait = POLL_S if console.settling() else IDLE_S
+            sources = [self._wake_r] if master is None else [master, self._wake_r]
+            try:
+                ready, _, _ = select.select(sources, [], [], wait)
+                if self._wake_r in ready:
+                    os.read(self._wake_r, 64)
+                if master is not None and master in ready:
+                    console.receive(os.read(master, 4096))
+            except OSError as exc:
+                # EIO: the host closed; EBADF/EAGAIN: unplugged under our feet
+                if exc.errno not in (errno.EIO, errno.EBADF, errno.EAGAIN):
+                    raise
                 time.sleep(POLL_S)
             console.poll()

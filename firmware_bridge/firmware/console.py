@@ -84,6 +84,17 @@ class Console:
 
     # ---------------------------------------------------------------- inputs
 
+    def settling(self):
+        """True while an input changed and has not settled: poll often now (else the main loop
+        may sleep longer, as the host emulator does)."""
+        for seat in self.seats:
+            if self.buttons[seat].raw != self.buttons[seat].stable:
+                return True
+            for state in self.keys[seat].values():
+                if state.raw != state.stable:
+                    return True
+        return False
+
     def poll(self):
         now = self.hw.ticks_ms()
         if not self.welcomed and (self.last_hello is None
