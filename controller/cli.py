@@ -50,7 +50,8 @@ def setup_logging(verbose: bool) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="mafia-table", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="mafia-table",
+                                     description="The controller of a sport-mafia club table.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -136,16 +137,21 @@ def _run(args: argparse.Namespace) -> int:
     from controller.service import Service  # after the config is known good: imports gpiozero
 
     broker = None
-    if args.sim and cfg.broker.host in LOOPBACK and not is_listening(cfg.broker.host,
-                                                                    cfg.broker.port):
-        broker = LocalBroker(cfg.broker.port)
-        broker.start()
-        log.info("no broker on %s:%d: started a private mosquitto for this simulated table",
-                 cfg.broker.host, cfg.broker.port)
+    stop_requested = []
+    for signum in (signal.SIGTERM, signal.SIGINT):  # before anything starts that needs stopping
+        signal.signal(signum, lambda *_: stop_requested.append(True))
     try:
+        if args.sim and cfg.broker.host in LOOPBACK and not is_listening(cfg.broker.host,
+                                                                        cfg.broker.port):
+            broker = LocalBroker(cfg.broker.port)
+            broker.start()
+            log.info("no broker on %s:%d: started a private mosquitto for this simulated table",
+                     cfg.broker.host, cfg.broker.port)
         service = Service(cfg)
         for signum in (signal.SIGTERM, signal.SIGINT):
             signal.signal(signum, lambda *_: service.stop())
+        if stop_requested:
+            service.stop()
         log.info("mafia-table %s starting: table %s, boot %s%s", __version__, cfg.table,
                  service.boot_id, " (simulated seats)" if args.sim else "")
         service.run()

@@ -120,13 +120,15 @@ class Config(_Section):
     def store_path(self) -> Path:
         """The journal file: ``store.path``, else ``$STATE_DIRECTORY`` (systemd's
         ``StateDirectory=``), else ``$XDG_STATE_HOME`` or ``~/.local/state``, under
-        ``mafia-table/<table>.db``."""
+        ``mafia-table/<table>.db`` (``<table>-sim.db`` for a simulated table, so a simulation
+        never resumes a real table's game, nor the other way round)."""
         if self.store.path is not None:
             return Path(self.store.path)
+        name = f"{self.table}-sim.db" if self.backends.gpio == "mock" else f"{self.table}.db"
         if os.environ.get("STATE_DIRECTORY"):
-            return Path(os.environ["STATE_DIRECTORY"]) / f"{self.table}.db"
+            return Path(os.environ["STATE_DIRECTORY"]) / name
         state_home = os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state"
-        return Path(state_home) / "mafia-table" / f"{self.table}.db"
+        return Path(state_home) / "mafia-table" / name
 
     def wired_buttons(self) -> dict[Button, int]:
         """Every button that has a pin, with its BCM pin number."""

@@ -207,14 +207,31 @@ class Service:
         self.loop.stop()
 
     def shutdown(self, ack_timeout: float = 2.0) -> None:
-        """Lights off, wait (a little) for the broker to acknowledge the events on their way,
-        ``offline`` on ``status``, disconnect, release the pins, close the store."""
+        """Lights off (GPIO and consoles), wait (a little) for the broker to acknowledge the
+        events on their way, ``offline`` on ``status``, disconnect, release the pins, close the
+        store. Each step runs even if one before it failed (say, after a failed ``start``)."""
+        steps = [self._lights_off, self._stop_consoles]
+        if self.mqtt.connected.is_set():
+            steps.append(lambda: self.loop.drain(lambda: not self._in_flight, ack_timeout))
+        steps += [lambda: self.mqtt.stop(self.messages.status(online=False)),
+                  self.factory.close, self.store.close]
+        for step in steps:
+            try:
+                step()
+            except Exception:
+                log.exception("shutdown step %s failed; going on", getattr(step, "__name__", step))
+        log.info("table %s stopped", self.config.table)
+
+    def _lights_off(self) -> None:
         if self.gpio is not None:
             self.gpio.close()
             self.gpio = None
         for link in self.consoles:
             for seat in link.seats:
                 link.show(seat, LIGHT_OFF)
+
+    def _stop_consoles(self) -> None:
+        for link in self.consoles:
             link.stop()
         for emulator in set(self.emulators.values()):
             emulator.close()
@@ -222,12 +239,6 @@ class Service:
             self.speaker.close()
         if self._emulator_dir is not None:
             self._emulator_dir.cleanup()
-        if self.mqtt.connected.is_set():
-            self.loop.drain(lambda: not self._in_flight, ack_timeout)
-        self.mqtt.stop(self.messages.status(online=False))
-        self.factory.close()
-        self.store.close()
-        log.info("table %s stopped", self.config.table)
 
     # paho's thread: only hand things to the loop
 

@@ -102,6 +102,13 @@ def _describe(event: msgspec.Struct, kind: str) -> str:
         case api.NominationEvent():
             reason = f" ({event.reason})" if event.reason else ""
             return f"seat {event.by} nominates {event.seat}: {event.outcome.upper()}{reason}"
+        case api.DayEvent():
+            return f"DAY {event.day} begins"
+        case api.SeatsEvent():
+            return "standings: " + ", ".join(
+                f"{s.seat} " + ("out" if not s.in_game else f"{s.fouls} fouls"
+                                + (" silenced" if s.silenced else "")
+                                + (" immune" if s.immune else "")) for s in event.seats)
         case api.VoteStarted():
             return (f"vote {event.session}: {event.kind} {_seats(event.candidates)}, voters "
                     f"{_seats(event.voters)} ({event.pacing})")
@@ -149,6 +156,8 @@ def watch(broker: BrokerConfig, table: str, out: TextIO = sys.stdout) -> int:
     client.on_message = on_message
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda *_: client.disconnect())
+    print(f"connecting to {broker.host}:{broker.port} as "
+          f"{broker.username or 'an anonymous client'}...", file=out, flush=True)
     client.connect_async(broker.host, broker.port, keepalive=broker.keepalive)
     client.loop_forever(retry_first_connection=True)
     return outcome["code"]

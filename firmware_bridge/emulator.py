@@ -98,7 +98,8 @@ class EmulatedConsole:
     def close(self) -> None:
         self._stop.set()
         self._touch()
-        self._thread.join(5)
+        if self._thread.is_alive():
+            self._thread.join(5)
         self.unplug()
         os.close(self._wake_r)
         os.close(self._wake_w)

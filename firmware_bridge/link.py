@@ -92,7 +92,8 @@ class ConsoleLink:
 
     def stop(self) -> None:
         self._stop.set()
-        self._thread.join(5)
+        if self._thread.is_alive():
+            self._thread.join(5)
 
     def show(self, seat: int, light: Light) -> None:
         """Set a seat's public light (kept, and pushed again after every reconnect)."""
