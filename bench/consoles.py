@@ -2,8 +2,9 @@
 
     .venv/bin/python -m bench.consoles [--presses 2000] [--bursts 20]
 
-A 24-seat table whose seats are all on one emulated console hub (the real firmware logic on a
-real pty, the real host link), a private mosquitto, and the receiver in its own process:
+A 24-seat table whose seats are all on one console hub: the real firmware logic, emulated in
+its own process (``python -m firmware_bridge.emulator``) as a real console is its own MCU, on a
+real pty, to the real host link; a private mosquitto; and the receiver in its own process:
 
 * latency: from the moment the emulated console writes an EVENT frame to the pty to the moment
   the receiver has the MQTT event (both CLOCK_MONOTONIC), press and release, one at a time;
@@ -19,6 +20,8 @@ import argparse
 import contextlib
 import os
 import statistics
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -45,27 +48,55 @@ host = "127.0.0.1"
 port = {{port}}
 [backends]
 gpio = "mock"
+audio = "off"
 [[console]]
-port = "/dev/serial/by-id/bench-hub"
+port = "{{console}}"
 seats = {list(range(1, SEATS + 1))}
 """
 
 
-class WriteClock:
-    """Notes when the emulated console writes each EVENT frame (by seq) to the pty."""
+class EmulatedHub:
+    """The console hub in its own process: press and release its seats, learn when it wrote
+    each EVENT frame to the pty (CLOCK_MONOTONIC, shared by all processes)."""
 
-    def __init__(self, pins) -> None:
-        self.written: dict[tuple[int, int], float] = {}  # (seat, kind) of the last write
-        self._write = pins.write
-        pins.write = self.write
+    def __init__(self, path: Path):
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "firmware_bridge.emulator", str(path),
+             *map(str, range(1, SEATS + 1))],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert self.process.stdout is not None and self.process.stdin is not None
+        if self.process.stdout.readline().strip() != "ready":
+            raise RuntimeError("the emulated hub did not start")
+        self.written: dict[tuple[int, int], float] = {}
+        self._cond = threading.Condition()
+        threading.Thread(target=self._read, daemon=True).start()
 
-    def write(self, data: bytes) -> None:
-        at = time.monotonic()
-        for frame in p.Decoder().feed(data):
-            if frame.type == p.T_EVENT:
-                seat, kind, _, _ = p.unpack_event(frame.payload)
-                self.written.setdefault((seat, kind), at)
-        self._write(data)
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            _, seat, kind, at = line.split()
+            with self._cond:
+                self.written.setdefault((int(seat), int(kind)), float(at))
+                self._cond.notify_all()
+
+    def act(self, verb: str, seat: int) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.write(f"{verb} {seat}\n")
+        self.process.stdin.flush()
+
+    def written_at(self, seat: int, kind: int, timeout: float = 5.0) -> float:
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while (seat, kind) not in self.written:
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"no frame for seat {seat}")
+                self._cond.wait(0.1)
+            return self.written.pop((seat, kind))
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait(10)
 
 
 def floor_pty(samples: int) -> list[float]:
@@ -109,8 +140,9 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as state, LocalBroker() as broker:
         os.environ["XDG_STATE_HOME"] = state
+        hub = EmulatedHub(Path(state) / "hub")
         table = Path(state) / "bench.toml"
-        table.write_text(TABLE.format(port=broker.port))
+        table.write_text(TABLE.format(port=broker.port, console=Path(state) / "hub"))
         service = Service(config.load(table))
         loop = threading.Thread(target=service.run, daemon=True)
         loop.start()
@@ -121,18 +153,15 @@ def main() -> None:
                 if time.monotonic() > deadline:
                     raise TimeoutError("the table did not come up")
                 time.sleep(0.01)
-            console = service.emulators[1]
-            writes = WriteClock(console.pins)
             samples = []
             for i in range(args.presses):
                 seat = 1 + i % SEATS
                 for pressed in (True, False):
                     kind = p.EV_BUTTON_DOWN if pressed else p.EV_BUTTON_UP
-                    writes.written.pop((seat, kind), None)
                     before = len(clock.arrivals)
-                    (console.press if pressed else console.release)(seat)
+                    hub.act("press" if pressed else "release", seat)
                     clock.wait_count(before + 1)
-                    samples.append((clock.arrivals[-1][2] - writes.written[(seat, kind)]) * 1000)
+                    samples.append((clock.arrivals[-1][2] - hub.written_at(seat, kind)) * 1000)
             print(f"pty byte -> subscriber: {percentiles(samples)}")
 
             lost, spans = 0, []
@@ -140,7 +169,7 @@ def main() -> None:
                 before = len(clock.arrivals)
                 first = time.monotonic()
                 for seat in range(1, SEATS + 1):
-                    console.press(seat)
+                    hub.act("press", seat)
                     time.sleep(0.010 / SEATS)
                 with contextlib.suppress(TimeoutError):  # a lost event is counted below
                     clock.wait_count(before + SEATS, timeout=3)
@@ -148,7 +177,7 @@ def main() -> None:
                 lost += SEATS - len(got)
                 spans.append((max(a[2] for a in got) - first) * 1000)
                 for seat in range(1, SEATS + 1):
-                    console.release(seat)
+                    hub.act("release", seat)
                 clock.wait_count(before + 2 * SEATS - (SEATS - len(got)), timeout=3)
             print(f"burst of {SEATS} seats within 10 ms x {args.bursts}: lost {lost}; first "
                   f"press -> last event p50={statistics.median(spans):.2f} ms "
@@ -163,6 +192,7 @@ def main() -> None:
             service.stop()
             loop.join(10)
             clock.close()
+            hub.close()
 
 
 if __name__ == "__main__":

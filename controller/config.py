@@ -89,6 +89,7 @@ class DayRules(_Section):
 
 class Backends(_Section):
     gpio: Literal["lgpio", "mock"] = "lgpio"
+    consoles: Literal["serial", "emulated"] = "serial"
     audio: Literal["sdl", "disk", "off"] = "sdl"
     audio_disk_file: str | None = None
 
@@ -199,6 +200,7 @@ def _apply_overrides(raw: dict[str, Any], overrides: Overrides, source: str) -> 
         backends = raw.setdefault("backends", {})
         if isinstance(backends, dict):
             backends["gpio"] = "mock"
+            backends["consoles"] = "emulated"
 
 
 

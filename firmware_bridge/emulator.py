@@ -27,7 +27,7 @@ from pathlib import Path
 from firmware_bridge.firmware.console import Console
 
 POLL_S = 0.001  # the firmware's main loop period while an input settles
-IDLE_S = 0.05  # ...and while nothing moves (a hand wakes it at once): an idle table costs ~nothing
+IDLE_S = 0.2  # ...and while nothing moves (a hand wakes it at once): an idle table costs ~nothing
 KEY_DOWN_S = 0.04  # how long ``type`` holds each key
 
 
@@ -186,3 +186,35 @@ class EmulatedConsole:
                     raise
                 time.sleep(POLL_S)
             console.poll()
+
+
+def main() -> None:
+    """``python -m firmware_bridge.emulator PATH SEAT...``: an emulated console in its own
+    process, as a real one would be (for benches). Reads ``press N`` / ``release N`` lines on
+    stdin; prints ``frame <seat> <kind> <time.monotonic()>`` when it writes an EVENT frame."""
+    import sys
+
+    from firmware_bridge import protocol as p
+
+    console = EmulatedConsole(Path(sys.argv[1]), [int(s) for s in sys.argv[2:]])
+    write = console.pins.write
+
+    def noting(data: bytes) -> None:
+        at = time.monotonic()
+        for frame in p.Decoder().feed(data):
+            if frame.type == p.T_EVENT:
+                seat, kind, _, _ = p.unpack_event(frame.payload)
+                print(f"frame {seat} {kind} {at}", flush=True)
+        write(data)
+
+    console.pins.write = noting
+    console.start()
+    print("ready", flush=True)
+    for line in sys.stdin:
+        verb, seat = line.split()
+        (console.press if verb == "press" else console.release)(int(seat))
+    console.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -110,7 +110,7 @@ class ConsoleLink:
         backoff = BACKOFF_MIN
         while not self._stop.is_set():
             try:
-                port = serial.serial_for_url(self.port, baudrate=self._baudrate, timeout=0.02,
+                port = serial.serial_for_url(self.port, baudrate=self._baudrate, timeout=0.1,
                                              write_timeout=WRITE_TIMEOUT, exclusive=True)
             except (serial.SerialException, OSError, ValueError) as exc:
                 if backoff == BACKOFF_MIN:
@@ -244,10 +244,14 @@ class ConsoleLink:
         if verdict == "gap":
             self._count("out_of_order")
             return
-        self._send(p.T_ACK, b"")
         if verdict == "duplicate":
             self._count("duplicates")
+            self._send(p.T_ACK, b"")
             return
+        self._deliver(frame)
+        self._send(p.T_ACK, b"")  # after the input is handed over: the press goes first
+
+    def _deliver(self, frame: p.Frame) -> None:
         try:
             seat, kind, value, t_ms = p.unpack_event(frame.payload)
         except ValueError:

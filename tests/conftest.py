@@ -54,6 +54,7 @@ SMALL_TABLE = """
 
     [backends]
     gpio = "mock"
+    consoles = "emulated"
     audio = "off"
 
     [store]
