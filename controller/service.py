@@ -101,14 +101,15 @@ class Service:
         self.speaker: Speaker | None = None
         self._emulator_dir: tempfile.TemporaryDirectory[str] | None = None
         self.emulators: dict[int, EmulatedConsole] = {}
-        self.consoles = [self._console_link(i, c, simulated)
+        emulated = config.backends.consoles == "emulated"
+        self.consoles = [self._console_link(i, c, emulated)
                          for i, c in enumerate(config.console)]
 
-    def _console_link(self, index: int, console: ConsoleConfig, simulated: bool) -> ConsoleLink:
-        """The link for one ``[[console]]``; simulated tables get an emulated console behind it,
-        on a pty named by a symlink in a private folder."""
+    def _console_link(self, index: int, console: ConsoleConfig, emulated: bool) -> ConsoleLink:
+        """The link for one ``[[console]]``; with ``backends.consoles = "emulated"`` (``--sim``)
+        an emulated console sits behind it, on a pty named by a symlink in a private folder."""
         port = console.port
-        if simulated:
+        if emulated:
             if self._emulator_dir is None:
                 self._emulator_dir = tempfile.TemporaryDirectory(prefix="mafia-consoles-")
             emulator = EmulatedConsole(Path(self._emulator_dir.name) / f"console-{index}",

@@ -33,6 +33,7 @@ def test_command_line_overrides_win_over_the_file(tmp_path):
                       config.Overrides(table="hall-2", broker="10.1.2.3:1999", simulated=True))
     assert (cfg.table, cfg.broker.host, cfg.broker.port, cfg.backends.gpio) == (
         "hall-2", "10.1.2.3", 1999, "mock")
+    assert cfg.backends.consoles == "emulated"  # --sim emulates the consoles too
 
 
 @pytest.mark.parametrize(("body", "expected"), [
