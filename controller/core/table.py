@@ -11,6 +11,7 @@ manual ``cmd/light``, speaker, vote), each going away by itself when its reason 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -375,22 +376,23 @@ def _light_command(state: TableState, cmd: CommandReceived) -> tuple[TableState,
     return replace(state, lights=tuple(lights)), [reply(cmd, parsed.id, None)]
 
 
-def _sim_button(state: TableState, cmd: CommandReceived) -> tuple[TableState, list[Effect]]:
+def _sim(state: TableState, cmd: CommandReceived, parse: Callable[[bytes], commands.Parsed],
+         act: Callable[[Any], Effect]) -> tuple[TableState, list[Effect]]:
+    """A simulator command (simulated tables only): parsed, then acted on through a hand."""
     if not state.setup.simulated:
         return state, [reply(cmd, commands.request_id(cmd.payload),
-                              "this table is not simulated (start it with --sim)")]
-    parsed = commands.parse_sim_button(cmd.payload, state.setup.wired)
+                             "this table is not simulated (start it with --sim)")]
+    parsed = parse(cmd.payload)
     if parsed.value is None:
         return state, [reply(cmd, parsed.id, parsed.error)]
-    pressed = cmd.verb == "sim/press"
-    return state, [DrivePin(parsed.value, pressed), reply(cmd, parsed.id, None)]
+    return state, [act(parsed.value), reply(cmd, parsed.id, None)]
+
+
+def _sim_button(state: TableState, cmd: CommandReceived) -> tuple[TableState, list[Effect]]:
+    return _sim(state, cmd, lambda p: commands.parse_sim_button(p, state.setup.wired),
+                lambda button: DrivePin(button, cmd.verb == "sim/press"))
 
 
 def _sim_keys(state: TableState, cmd: CommandReceived) -> tuple[TableState, list[Effect]]:
-    if not state.setup.simulated:
-        return state, [reply(cmd, commands.request_id(cmd.payload),
-                              "this table is not simulated (start it with --sim)")]
-    parsed = commands.parse_sim_keys(cmd.payload, state.setup.keypads)
-    if parsed.value is None:
-        return state, [reply(cmd, parsed.id, parsed.error)]
-    return state, [TypeKeys(parsed.value.seat, parsed.value.keys), reply(cmd, parsed.id, None)]
+    return _sim(state, cmd, lambda p: commands.parse_sim_keys(p, state.setup.keypads),
+                lambda typed: TypeKeys(typed.seat, typed.keys))
