@@ -14,10 +14,12 @@ from typing import Annotated, Literal
 import msgspec
 
 from controller.core.commands import (
+    AudioCommand,
     Color,
     DayStart,
     LightCommand,
     NominationWithdraw,
+    PhaseCommand,
     ReplayCommand,
     SeatsCommand,
     SimButtonCommand,
@@ -124,7 +126,7 @@ class State(_Payload):
     is proposed, the seats that voted for it are lit for the judge."""
 
     table: str
-    phase: Literal["idle", "vote"]
+    phase: Literal["idle", "vote", "night"]
     seats: list[SeatState]
     vote: VoteSummary | None
     day: Annotated[int, msgspec.Meta(ge=0, description="From cmd/day/start; 0 before.")]
@@ -343,6 +345,12 @@ class SeatsEvent(_Event):
     seats: list[SeatStandingChange]
 
 
+class PhaseEvent(_Event):
+    """``event/phase``: night fell (public lights dark, music) or day came (cmd/phase)."""
+
+    phase: Literal["day", "night"]
+
+
 class DayEvent(_Event):
     """``event/day``: a new game day began (cmd/day/start)."""
 
@@ -379,16 +387,19 @@ EVENT_TYPES: dict[str, type[_Event]] = {
     "nomination": NominationEvent,
     "seats": SeatsEvent,
     "day": DayEvent,
+    "phase": PhaseEvent,
 }
 
 __all__ = [
     "EVENT_TYPES",
     "SCHEMA_VERSION",
+    "AudioCommand",
     "DayStart",
     "Health",
     "JudgeButtonEvent",
     "LightCommand",
     "NominationWithdraw",
+    "PhaseCommand",
     "ReplayCommand",
     "Reply",
     "SeatButtonEvent",

@@ -87,6 +87,17 @@ class DayRules(_Section):
     one_nomination_per_speaker: bool = True
 
 
+class MusicConfig(_Section):
+    """The night music (``[music]``); paths are relative to the config file."""
+
+    playlist: list[str] = msgspec.field(default_factory=list)  # empty: the built-in track
+    shuffle: bool = False
+    fade_in: Annotated[float, msgspec.Meta(ge=0, le=60)] = 4.0
+    fade_out: Annotated[float, msgspec.Meta(ge=0, le=60)] = 4.0
+    volume: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.6
+    duck: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.3
+
+
 class Backends(_Section):
     gpio: Literal["lgpio", "mock"] = "lgpio"
     consoles: Literal["serial", "emulated"] = "serial"
@@ -105,6 +116,7 @@ class Config(_Section):
     gpio: GpioConfig = msgspec.field(default_factory=GpioConfig)
     store: StoreConfig = msgspec.field(default_factory=StoreConfig)
     console: list[ConsoleConfig] = msgspec.field(default_factory=list)
+    music: MusicConfig = msgspec.field(default_factory=MusicConfig)
 
     def vote_buttons(self) -> frozenset[Button]:
         """Every button the table can read: GPIO ones and the consoles' (not ``keys_only``)."""
@@ -331,6 +343,8 @@ def _check(config: Config, base: Path) -> list[str]:
         if (broker.tls.cert_file is None) != (broker.tls.key_file is None):
             problems.append("broker.tls: give cert_file and key_file together")
     missing = False
+    for i, track in enumerate(config.music.playlist):
+        files[f"music.playlist[{i}]"] = track
     for key, name in files.items():
         if name is not None and not (base / name).is_file():
             problems.append(f"{key}: file not found: {base / name}")
@@ -383,4 +397,6 @@ def _resolve_paths(config: Config, base: Path) -> Config:
         broker, password_file=resolved(broker.password_file), tls=tls
     )
     store = msgspec.structs.replace(config.store, path=resolved(config.store.path))
-    return msgspec.structs.replace(config, broker=broker, store=store)
+    music = msgspec.structs.replace(
+        config.music, playlist=[str(resolved(track)) for track in config.music.playlist])
+    return msgspec.structs.replace(config, broker=broker, store=store, music=music)

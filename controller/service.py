@@ -27,6 +27,7 @@ from controller.core.buttons import SeatButton
 from controller.core.commands import parse_replay
 from controller.core.day import Day, Nomination
 from controller.core.effects import (
+    AudioControl,
     Cue,
     DrivePin,
     Effect,
@@ -37,6 +38,7 @@ from controller.core.effects import (
     SetLight,
     TypeKeys,
 )
+from controller.core.effects import Music as MusicEffect
 from controller.core.inputs import Boot, CommandReceived, ConsoleStatus
 from controller.core.lights import LIGHT_OFF, Light, LightMode
 from controller.core.scene import Standing
@@ -49,7 +51,7 @@ from controller.mqtt_link import MqttLink
 from controller.store import Store, StoredEvent
 from firmware_bridge.emulator import EmulatedConsole
 from firmware_bridge.link import ConsoleLink
-from hardware.audio import Speaker
+from hardware.audio import Music, Speaker
 from hardware.gpio import GpioBoard, make_pin_factory
 
 log = logging.getLogger(__name__)
@@ -156,6 +158,7 @@ class Service:
                       nominations=tuple(Nomination(n.by, n.seat) for n in state.nominations),
                       nominators=tuple(n.by for n in state.nominations)),
             # a timer that ran when the controller went down: Boot reports it stopped
+            night=state.phase == "night",
             interrupted=None if state.timer is None else SpeechTimer(
                 id=state.timer.id, seat=state.timer.seat, kind=state.timer.kind,
                 duration=state.timer.duration_ms / 1000, ends_at=None, left=0.0))
@@ -179,7 +182,14 @@ class Service:
         self.gpio = GpioBoard(self.config, factory=self.factory, now=self.clock.monotonic,
                               submit=self.loop.submit)
         disk = self.config.backends.audio_disk_file
-        self.speaker = Speaker(self.config.backends.audio, disk_file=Path(disk) if disk else None)
+        music = self.config.music
+        self.speaker = Speaker(self.config.backends.audio, disk_file=Path(disk) if disk else None,
+                               music=Music(
+                                   playlist=[Path(t) for t in music.playlist]
+                                   or Music().playlist,
+                                   shuffle=music.shuffle, fade_in=music.fade_in,
+                                   fade_out=music.fade_out, volume=music.volume,
+                                   duck=music.duck))
         log.info("table %s: %d seats; %s; journal %s (%d events waiting)", self.config.table,
                  self.config.seats, self.gpio.describe(), self.store.path, self.store.depth)
         for emulator in set(self.emulators.values()):
@@ -280,6 +290,15 @@ class Service:
             case Cue():
                 if self.speaker is not None:
                     self.speaker.cue(effect.name)
+            case MusicEffect():
+                if self.speaker is not None:
+                    self.speaker.night(effect.on)
+            case AudioControl():
+                if self.speaker is not None:
+                    if effect.volume is not None:
+                        self.speaker.set_volume(effect.volume)
+                    if effect.next_track:
+                        self.speaker.next_track()
             case TypeKeys():
                 self.emulators[effect.seat].type(effect.seat, effect.keys)
 

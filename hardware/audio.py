@@ -1,4 +1,7 @@
-"""The speaker: short cues through pygame.mixer (SDL), or nothing.
+"""The speaker: night music and short cues through pygame.mixer (SDL), or nothing.
+
+Night music (``night(True)``) fades in and loops; ``night(False)`` fades it out. A cue played
+over the music ducks it (lowers it to ``duck`` of its volume) for the cue's length.
 
 Backends, chosen by config (``[audio] backend``): ``sdl`` (the system's sound device), ``disk``
 (SDL's disk driver: real samples, at real-time pace, into a file; for tests and benches) and
@@ -10,6 +13,9 @@ from __future__ import annotations
 
 import logging
 import os
+import random
+import threading
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -19,12 +25,33 @@ SOUNDS = Path(__file__).resolve().parent / "sounds"
 CUES = ("window", "warning", "end")
 
 
+@dataclass(frozen=True)
+class Music:
+    """The night playlist and how it plays (config ``[music]``)."""
+
+    playlist: list[Path] = field(default_factory=lambda: [SOUNDS / "night.wav"])
+    shuffle: bool = False
+    fade_in: float = 4.0
+    fade_out: float = 4.0
+    volume: float = 0.6
+    duck: float = 0.3
+
+
 class Speaker:
-    def __init__(self, backend: str, *, sounds: Path = SOUNDS, disk_file: Path | None = None):
+    def __init__(self, backend: str, *, sounds: Path = SOUNDS, disk_file: Path | None = None,
+                 music: Music | None = None):
         self.backend = backend
         self.problems: list[str] = []
         self._cues: dict[str, Any] = {}
         self._mixer: Any = None
+        self.music = music or Music()
+        self._tracks = list(self.music.playlist)
+        if self.music.shuffle:
+            random.shuffle(self._tracks)
+        self._track = 0
+        self._playing = False
+        self._volume = self.music.volume
+        self._unduck: threading.Timer | None = None
         if backend == "off":
             return
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -50,16 +77,63 @@ class Speaker:
         self.problems.append(text)
 
     def cue(self, name: str) -> None:
-        """Play a cue now (it mixes over whatever plays)."""
+        """Play a cue now, over the music (which ducks under it)."""
         sound = self._cues.get(name)
-        if sound is not None:
-            sound.play()
+        if sound is None:
+            return
+        if self._playing:
+            self._mixer.music.set_volume(self._volume * self.music.duck)
+            if self._unduck is not None:
+                self._unduck.cancel()
+            self._unduck = threading.Timer(sound.get_length(), self._restore)
+            self._unduck.daemon = True
+            self._unduck.start()
+        sound.play()
+
+    def _restore(self) -> None:
+        if self._mixer is not None and self._playing:
+            self._mixer.music.set_volume(self._volume)
+
+    def night(self, on: bool) -> None:
+        """Night music: fade in the current track (looping), or fade it out."""
+        if self._mixer is None or on == self._playing:
+            return
+        if not on:
+            self._mixer.music.fadeout(round(self.music.fade_out * 1000))
+            self._playing = False
+            return
+        self._play(self._track)
+
+    def _play(self, index: int) -> None:
+        for attempt in range(len(self._tracks)):
+            track = self._tracks[(index + attempt) % len(self._tracks)]
+            try:
+                self._mixer.music.load(str(track))
+                self._mixer.music.set_volume(self._volume)
+                self._mixer.music.play(loops=-1, fade_ms=round(self.music.fade_in * 1000))
+            except Exception as exc:  # missing or corrupt: the next one, or silence
+                self._problem(f"night track {track} unusable: {exc}")
+                continue
+            self._track = (index + attempt) % len(self._tracks)
+            self._playing = True
+            return
+
+    def next_track(self) -> None:
+        if self._mixer is not None and self._playing:
+            self._play(self._track + 1)
+
+    def set_volume(self, volume: float) -> None:
+        self._volume = volume
+        if self._mixer is not None and self._playing:
+            self._mixer.music.set_volume(volume)
 
     def health(self) -> dict[str, Any]:
         return {"backend": self.backend, "ok": not self.problems and (
             self.backend == "off" or self._mixer is not None), "problems": list(self.problems)}
 
     def close(self) -> None:
+        if self._unduck is not None:
+            self._unduck.cancel()
         if self._mixer is not None:
             self._mixer.quit()
             self._mixer = None

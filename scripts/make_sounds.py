@@ -28,6 +28,19 @@ def tone(freq_from: float, freq_to: float, seconds: float, level: float = 0.5) -
     return samples
 
 
+def night(seconds: float) -> list[float]:
+    """A soft, slowly breathing drone (A2 and E3, detuned), loopable: it ends where it began."""
+    n = int(RATE * seconds)
+    out = []
+    for i in range(n):
+        t = i / RATE
+        breath = 0.6 + 0.4 * math.sin(2 * math.pi * t / seconds * 4)  # 4 swells per loop
+        tone_ = (math.sin(2 * math.pi * 110 * t) + 0.7 * math.sin(2 * math.pi * 164.81 * t)
+                 + 0.5 * math.sin(2 * math.pi * 110.5 * t))
+        out.append(0.15 * breath * tone_)
+    return out
+
+
 def silence(seconds: float) -> list[float]:
     return [0.0] * int(RATE * seconds)
 
@@ -39,6 +52,8 @@ CUES = {
     "warning": tone(660, 660, 0.1) + silence(0.08) + tone(660, 660, 0.1),
     # time is up: a falling tone
     "end": tone(520, 330, 0.45),
+    # the default night music (loops)
+    "night": night(20.0),
 }
 
 

@@ -209,7 +209,24 @@ class DayStart(msgspec.Struct, forbid_unknown_fields=True):
     day: Annotated[int, msgspec.Meta(ge=1)]
 
 
+class PhaseCommand(msgspec.Struct, forbid_unknown_fields=True):
+    """``cmd/phase``: night (public lights dark, night music fades in) or day (music fades
+    out, lights come back)."""
+
+    id: CommandId
+    phase: Literal["day", "night"]
+
+
+class AudioCommand(msgspec.Struct, forbid_unknown_fields=True):
+    """``cmd/audio``: the music's volume, or its next track."""
+
+    id: CommandId
+    volume: Annotated[float, msgspec.Meta(ge=0, le=1)] | None = None
+    next_track: bool = False
+
+
 DAY_COMMANDS: dict[str, type] = {
+    "phase": PhaseCommand, "audio": AudioCommand,
     "seats": SeatsCommand, "timer/start": TimerStart, "timer/add": TimerAdd,
     "timer/pause": VoteAction, "timer/resume": VoteAction, "timer/stop": VoteAction,
     "nomination/withdraw": NominationWithdraw, "day/start": DayStart,

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from controller.core import commands, day, scene, timer
-from controller.core.effects import Effect, Emit
+from controller.core.effects import AudioControl, Effect, Emit, Music
 from controller.core.inputs import CommandReceived
 from controller.core.replies import reply, seat_problem
 
@@ -27,7 +27,8 @@ def handle(state: TableState, cmd: CommandReceived) -> tuple[TableState, list[Ef
     handler = {
         "seats": _seats, "timer/start": _timer_start, "timer/pause": _timer_pause,
         "timer/resume": _timer_resume, "timer/add": _timer_add, "timer/stop": _timer_stop,
-        "nomination/withdraw": _withdraw, "day/start": _day_start,
+        "nomination/withdraw": _withdraw, "day/start": _day_start, "phase": _phase,
+        "audio": _audio,
     }[cmd.verb]
     new, effects, error = handler(state, parsed.value, cmd.t)
     if error is not None:
@@ -119,3 +120,21 @@ def _day_start(state: TableState, cmd: Any, t: float) -> DayOutcome:
                            f"{state.day.number})")
     today = day.Day(number=cmd.day)
     return replace(state, day=today), [Emit("day", t, {"day": cmd.day})], None
+
+
+def _phase(state: TableState, cmd: Any, t: float) -> DayOutcome:
+    night = cmd.phase == "night"
+    if night == state.night:
+        return state, [], f"phase: it is {cmd.phase} already"
+    if night and state.session is not None:
+        return state, [], f"a vote is running (session {state.session.id!r}); end it first"
+    if night and state.timer is not None:
+        return state, [], f"seat {state.timer.seat} holds the floor; stop the timer first"
+    return (replace(state, night=night),
+            [Emit("phase", t, {"phase": cmd.phase}), Music(night)], None)
+
+
+def _audio(state: TableState, cmd: Any, t: float) -> DayOutcome:
+    if cmd.volume is None and not cmd.next_track:
+        return state, [], 'give "volume" or "next_track"'
+    return state, [AudioControl(cmd.volume, cmd.next_track)], None

@@ -87,6 +87,21 @@ class Cue:
 
 
 @dataclass(frozen=True)
+class Music:
+    """Night music on (fade in) or off (fade out)."""
+
+    on: bool
+
+
+@dataclass(frozen=True)
+class AudioControl:
+    """``cmd/audio``: a new music volume, and/or the next track of the playlist."""
+
+    volume: float | None = None
+    next_track: bool = False
+
+
+@dataclass(frozen=True)
 class TypeKeys:
     """Simulated tables only: type ``keys`` on seat ``seat``'s emulated console keypad."""
 
@@ -102,4 +117,4 @@ class PersistSession:
 
 
 Effect = (SetLight | Emit | PublishState | Reply | WakeAt | DrivePin | TypeKeys | PersistSession
-          | Cue)
+          | Cue | Music | AudioControl)

@@ -33,6 +33,7 @@ from controller.core.effects import (
     DrivePin,
     Effect,
     Emit,
+    Music,
     PersistSession,
     PublishState,
     Reply,
@@ -86,9 +87,12 @@ class TableState:
     timer: timer.SpeechTimer | None = None
     day: day.Day = field(default_factory=day.Day)
     offline: frozenset[int] = frozenset()  # seats whose console is offline
+    night: bool = False
 
     @property
     def phase(self) -> str:
+        if self.night:
+            return "night"
         return "idle" if self.session is None else "vote"
 
     def light(self, seat: int) -> Light:
@@ -100,19 +104,23 @@ def initial_state(setup: TableSetup, lights: tuple[Light | None, ...] | None = N
                   session: vote.VoteSession | None = None,
                   standings: tuple[scene.Standing, ...] | None = None,
                   today: day.Day | None = None,
-                  interrupted: timer.SpeechTimer | None = None) -> TableState:
+                  interrupted: timer.SpeechTimer | None = None,
+                  night: bool = False) -> TableState:
     """Every wired button released; the rest as saved before a restart, if any."""
     if lights is None or len(lights) != setup.seats:
         lights = (None,) * setup.seats
     if standings is None or len(standings) != setup.seats:
         standings = (scene.Standing(),) * setup.seats
     return TableState(setup=setup, lights=lights, standings=standings, session=session,
-                      day=today or day.Day(), timer=interrupted,
+                      day=today or day.Day(), timer=interrupted, night=night,
                       buttons={button: Debounce() for button in setup.wired})
 
 
 def shown(state: TableState) -> tuple[Light, ...]:
-    """Every seat's light: the layers of ``controller.core.scene``, bottom up."""
+    """Every seat's light: the layers of ``controller.core.scene``, bottom up; at night all
+    public lights are dark."""
+    if state.night:
+        return (scene.OUT,) * len(state.standings)
     lights = [scene.standing_light(s) for s in state.standings]
     if state.session is None and not state.day.voted:
         for seat in state.day.nominees:
@@ -179,7 +187,7 @@ def _consequences(before: TableState, after: TableState) -> list[Effect]:
     if (effects or (session_changed
                     and vote.summary(before.session) != vote.summary(after.session))
             or before.lights != after.lights or before.standings != after.standings
-            or before.day != after.day
+            or before.day != after.day or before.night != after.night
             or _timer_summary(before) != _timer_summary(after)):
         effects.append(PublishState(snapshot(after)))
     if session_changed:  # every press in a window too: a restart must find it
@@ -190,10 +198,11 @@ def _consequences(before: TableState, after: TableState) -> list[Effect]:
 def _boot(state: TableState, t: float) -> tuple[TableState, list[Effect]]:
     """After a restart: a speech timer cannot go on (its time ran on unseen), so it is reported
     stopped; a vote resumes (``vote.resume``)."""
-    effects: list[Effect] = []
+    effects: list[Effect] = [Music(True)] if state.night else []
     if state.timer is not None:
-        stopped, effects = timer.stop(state.timer, t)
+        stopped, more = timer.stop(state.timer, t)
         state = replace(state, timer=stopped)
+        effects += more
     if state.session is not None:
         session, more = vote.resume(state.session, t)
         state = replace(state, session=session)

@@ -39,6 +39,8 @@ VoteOutcome = tuple[vote.VoteSession | None, list[Effect], str | None]
 def _vote_start(state: TableState, cmd: Any, t: float) -> VoteOutcome:
     if state.session is not None:
         return state.session, [], f"a vote is running (session {state.session.id!r})"
+    if state.night:
+        return None, [], "it is night: votes are for the day (cmd/phase day first)"
     question = isinstance(cmd, commands.VoteQuestion)
     candidates = cmd.subjects if question else cmd.nominees
     key = "subjects" if question else "nominees"
