@@ -18,9 +18,11 @@ from controller.core.commands import (
     Color,
     DayStart,
     LightCommand,
+    NightStepCommand,
     NominationWithdraw,
     PhaseCommand,
     ReplayCommand,
+    RevealCommand,
     SeatsCommand,
     SimButtonCommand,
     SimKeysCommand,
@@ -357,6 +359,47 @@ class DayEvent(_Event):
     day: int
 
 
+class NightStepEvent(_Event):
+    """``private/night/step``: a night step began (cmd/night/step)."""
+
+    night_step: str
+    step: str
+    state: Literal["started"]
+    actors: list[Seat]
+    picks: int
+    allowed: list[int]
+    mode: Literal["keypad", "count"]
+    seconds: float
+
+
+class NightPickEvent(_Event):
+    """``private/night/pick``: an actor's entry or press; ``taken`` if it counts as a pick
+    (the actor's private indicator shows it: steady taken, double blink not)."""
+
+    night_step: str
+    step: str
+    actor: Seat
+    value: int | None
+    taken: bool
+    picks: list[int]
+
+
+class NightPickList(msgspec.Struct, forbid_unknown_fields=True):
+    actor: Seat
+    picks: list[int]
+
+
+class NightResultEvent(_Event):
+    """``private/night/result``: the step's time is up: each actor's picks; for a group (the
+    mafia, FIIM 4.5.5) whether they all picked the same seat."""
+
+    night_step: str
+    step: str
+    picks: list[NightPickList]
+    missing: list[Seat]
+    agreed: bool | None
+
+
 class Reply(_Payload):
     """``reply/<verb>`` (or the request's MQTT 5 response topic): one per command."""
 
@@ -388,20 +431,31 @@ EVENT_TYPES: dict[str, type[_Event]] = {
     "seats": SeatsEvent,
     "day": DayEvent,
     "phase": PhaseEvent,
+    "night/step": NightStepEvent,
+    "night/pick": NightPickEvent,
+    "night/result": NightResultEvent,
 }
+
+#: Events published on ``private/<kind>`` (the rules core's eyes only): the night steps, and at
+#: night every seat input (who pressed a button or typed would give an actor away).
+PRIVATE_KINDS = ("night/step", "night/pick", "night/result", "seat/press", "seat/release",
+                 "seat/key", "seat/entry")
 
 __all__ = [
     "EVENT_TYPES",
+    "PRIVATE_KINDS",
     "SCHEMA_VERSION",
     "AudioCommand",
     "DayStart",
     "Health",
     "JudgeButtonEvent",
     "LightCommand",
+    "NightStepCommand",
     "NominationWithdraw",
     "PhaseCommand",
     "ReplayCommand",
     "Reply",
+    "RevealCommand",
     "SeatButtonEvent",
     "SeatsCommand",
     "SimButtonCommand",

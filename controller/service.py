@@ -32,6 +32,7 @@ from controller.core.effects import (
     DrivePin,
     Effect,
     Emit,
+    Indicate,
     PersistSession,
     PublishState,
     Reply,
@@ -267,8 +268,8 @@ class Service:
     def _perform(self, effect: Effect) -> None:
         match effect:
             case Emit():
-                event = self.store.append("event/" + effect.kind,
-                                          lambda seq: self.messages.event(effect, seq))
+                topic = ("private/" if effect.private else "event/") + effect.kind
+                event = self.store.append(topic, lambda seq: self.messages.event(effect, seq))
                 if self.mqtt.connected.is_set():
                     self._send(event)
                 self._check_limit()
@@ -290,6 +291,9 @@ class Service:
             case Cue():
                 if self.speaker is not None:
                     self.speaker.cue(effect.name)
+            case Indicate():
+                for link in self.consoles:
+                    link.indicate(effect.seat, effect.pattern)
             case MusicEffect():
                 if self.speaker is not None:
                     self.speaker.night(effect.on)

@@ -104,6 +104,11 @@ class ConsoleLink:
             if self._welcomed:
                 self._send(p.T_LIGHT, self._light_payload(seat, light))
 
+    def indicate(self, seat: int, pattern: int) -> None:
+        """Set a seat's private indicator (not kept: it says something only for a moment)."""
+        if seat in self.seats and self._welcomed:
+            self._send(p.T_INDICATOR, p.pack_indicator(seat, pattern))
+
     # ------------------------------------------------------------ the port's thread
 
     def _run(self) -> None:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import logging
 import shutil
 import subprocess
+import time
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
@@ -162,3 +164,32 @@ def test_credentials_never_reach_the_logs(hall, caplog):
         core.close()
     assert "connected to the broker" in caplog.text
     assert hall.password("t1") not in caplog.text
+
+
+def test_a_night_step_is_secret_from_observers_and_plain_to_the_rules_core(hall):
+    observer = hall.client("observer", ["mafia/#"])
+    core = hall.client("rules-core", ["mafia/#"])
+    run = Running(hall.table_config())
+    try:
+        core.wait_for(with_json("mafia/t1/status", state="online"))
+        core.publish("mafia/t1/cmd/phase", '{"id": "n", "phase": "night"}')
+        core.wait_for(with_json("mafia/t1/reply/phase", id="n", ok=True))
+        night_falls = len(observer.messages)
+        core.publish("mafia/t1/cmd/night/step", json.dumps(
+            {"id": "shot", "step": "mafia_shot", "actors": [1], "targets": "seats",
+             "mode": "count", "cadence": 0.3}))  # seats 1..6 counted aloud, 0.3 s each
+        core.wait_for(on_topic("mafia/t1/private/night/step"))
+        time.sleep(0.75)  # number 3 is being spoken (0.6 .. 0.9 s)
+        run.pin(4).drive_low()  # seat 1's hand on its button
+        run.pin(4).drive_high()
+        [result] = core.wait_for(on_topic("mafia/t1/private/night/result"))
+        assert result.json()["picks"] == [{"actor": 1, "picks": [3]}]
+        later = observer.messages[night_falls:]
+        assert not [m for m in later if "/private/" in m.topic or "/event/seat/" in m.topic]
+        for state in [m.json() for m in observer.messages if m.topic == "mafia/t1/state"
+                      and m.json()["phase"] == "night"]:
+            assert {s["light"]["mode"] for s in state["seats"]} == {"off"}
+    finally:
+        run.close()
+        for client in (observer, core):
+            client.close()

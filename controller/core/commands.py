@@ -225,7 +225,34 @@ class AudioCommand(msgspec.Struct, forbid_unknown_fields=True):
     next_track: bool = False
 
 
+class NightStepCommand(msgspec.Struct, forbid_unknown_fields=True):
+    """``cmd/night/step``: one night step ("mafia_shot", "don_check", "best_move"...) for the
+    seats that act. ``targets``: any seat, seats in game, or the numbers 1..``numbers``
+    (roulette). ``mode``: ``keypad`` entries, or ``count`` (the numbers are spoken one by one,
+    ``cadence`` seconds each, and a press picks the number being spoken)."""
+
+    id: CommandId
+    step: Annotated[str, msgspec.Meta(pattern="^[a-z_]{1,32}$(?!\n)")]
+    actors: SeatList
+    picks: Annotated[int, msgspec.Meta(ge=1, le=3)] = 1
+    targets: Literal["seats", "alive", "numbers"] = "alive"
+    numbers: Annotated[int, msgspec.Meta(ge=1, le=24)] = 7
+    mode: Literal["keypad", "count"] = "keypad"
+    seconds: Annotated[float, msgspec.Meta(gt=0, le=120)] = 10.0
+    cadence: Annotated[float, msgspec.Meta(ge=0.3, le=5)] = 1.2
+
+
+class RevealCommand(msgspec.Struct, forbid_unknown_fields=True):
+    """``cmd/night/reveal``: show a pattern on one seat's private indicator (a check result:
+    only that player sees it). 0 off, 1 on, 2 blink, 3 double blink."""
+
+    id: CommandId
+    seat: int
+    pattern: Annotated[int, msgspec.Meta(ge=0, le=3)]
+
+
 DAY_COMMANDS: dict[str, type] = {
+    "night/step": NightStepCommand, "night/reveal": RevealCommand, "night/stop": VoteAction,
     "phase": PhaseCommand, "audio": AudioCommand,
     "seats": SeatsCommand, "timer/start": TimerStart, "timer/add": TimerAdd,
     "timer/pause": VoteAction, "timer/resume": VoteAction, "timer/stop": VoteAction,

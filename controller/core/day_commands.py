@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from controller.core import commands, day, scene, timer
-from controller.core.effects import AudioControl, Effect, Emit, Music
+from controller.core import commands, day, night, scene, timer
+from controller.core.effects import AudioControl, Effect, Emit, Indicate, Music
 from controller.core.inputs import CommandReceived
 from controller.core.replies import reply, seat_problem
 
@@ -28,7 +28,8 @@ def handle(state: TableState, cmd: CommandReceived) -> tuple[TableState, list[Ef
         "seats": _seats, "timer/start": _timer_start, "timer/pause": _timer_pause,
         "timer/resume": _timer_resume, "timer/add": _timer_add, "timer/stop": _timer_stop,
         "nomination/withdraw": _withdraw, "day/start": _day_start, "phase": _phase,
-        "audio": _audio,
+        "audio": _audio, "night/step": _night_step, "night/reveal": _reveal,
+        "night/stop": _night_stop,
     }[cmd.verb]
     new, effects, error = handler(state, parsed.value, cmd.t)
     if error is not None:
@@ -130,6 +131,8 @@ def _phase(state: TableState, cmd: Any, t: float) -> DayOutcome:
         return state, [], f"a vote is running (session {state.session.id!r}); end it first"
     if night and state.timer is not None:
         return state, [], f"seat {state.timer.seat} holds the floor; stop the timer first"
+    if not night and state.night_step is not None:
+        return state, [], f"the night step {state.night_step.step!r} runs; let it end first"
     return (replace(state, night=night),
             [Emit("phase", t, {"phase": cmd.phase}), Music(night)], None)
 
@@ -138,3 +141,34 @@ def _audio(state: TableState, cmd: Any, t: float) -> DayOutcome:
     if cmd.volume is None and not cmd.next_track:
         return state, [], 'give "volume" or "next_track"'
     return state, [AudioControl(cmd.volume, cmd.next_track)], None
+
+
+def _night_step(state: TableState, cmd: Any, t: float) -> DayOutcome:
+    if not state.night:
+        return state, [], "it is day: night steps are for the night (cmd/phase night first)"
+    if state.night_step is not None:
+        return state, [], f"the night step {state.night_step.step!r} runs"
+    problem = seat_problem("actors", cmd.actors, state.setup.seats)
+    if problem:
+        return state, [], problem
+    seats = range(1, state.setup.seats + 1)
+    allowed = {"seats": tuple(seats),
+               "alive": tuple(s for s in seats if state.standings[s - 1].in_game),
+               "numbers": tuple(range(1, cmd.numbers + 1))}[cmd.targets]
+    step, effects = night.start(night.NightStep(
+        id=cmd.id, step=cmd.step, actors=tuple(cmd.actors), picks=cmd.picks, allowed=allowed,
+        mode=cmd.mode, seconds=cmd.seconds, cadence=cmd.cadence), t)
+    return replace(state, night_step=step), effects, None
+
+
+def _night_stop(state: TableState, cmd: Any, t: float) -> DayOutcome:
+    if state.night_step is None:
+        return state, [], "no night step runs"
+    ended = msgspec.structs.replace(state.night_step, ends=t)
+    return replace(state, night_step=None), night.finish(ended), None
+
+
+def _reveal(state: TableState, cmd: Any, t: float) -> DayOutcome:
+    if not 1 <= cmd.seat <= state.setup.seats:
+        return state, [], f"seat: no seat {cmd.seat} at this table"
+    return state, [Indicate(cmd.seat, cmd.pattern)], None

@@ -26,7 +26,8 @@ class SetLight:
 
 @dataclass(frozen=True)
 class Emit:
-    """Publish an event on ``event/<kind>``, timestamped ``t`` (host monotonic seconds).
+    """Publish an event on ``event/<kind>`` (``private/<kind>`` if ``private``), timestamped
+    ``t`` (host monotonic seconds).
 
     The shell wraps ``data`` in the event envelope (``v``, ``id``, ``seq``, ``ts``).
     """
@@ -34,6 +35,7 @@ class Emit:
     kind: str
     t: float
     data: dict[str, Any] = field(default_factory=dict)
+    private: bool = False  # on ``private/<kind>``: the rules core's eyes only (night)
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,15 @@ class Cue:
 
 
 @dataclass(frozen=True)
+class Indicate:
+    """Show ``pattern`` on seat ``seat``'s private indicator (0 off, 1 on, 2 blink, 3 double
+    blink): only the seated player sees it."""
+
+    seat: int
+    pattern: int
+
+
+@dataclass(frozen=True)
 class Music:
     """Night music on (fade in) or off (fade out)."""
 
@@ -117,4 +128,4 @@ class PersistSession:
 
 
 Effect = (SetLight | Emit | PublishState | Reply | WakeAt | DrivePin | TypeKeys | PersistSession
-          | Cue | Music | AudioControl)
+          | Cue | Music | AudioControl | Indicate)

@@ -22,6 +22,7 @@ from controller.core import (
     day,
     day_commands,
     keypad,
+    night,
     scene,
     timer,
     vote,
@@ -88,6 +89,7 @@ class TableState:
     day: day.Day = field(default_factory=day.Day)
     offline: frozenset[int] = frozenset()  # seats whose console is offline
     night: bool = False
+    night_step: night.NightStep | None = None
 
     @property
     def phase(self) -> str:
@@ -258,8 +260,15 @@ def _button_event(button: Button, accepted: Accepted, source: str) -> Emit:
 
 def _accepted(state: TableState, button: Button, accepted: Accepted, source: str) \
         -> tuple[TableState, list[Effect]]:
-    """A debounced edge: its event, then what it means to a running vote."""
+    """A debounced edge: its event, then what it means to a running vote or night step."""
     effects: list[Effect] = [_button_event(button, accepted, source)]
+    if state.night and isinstance(button, SeatButton):
+        effects = [_secret(effects[0])]  # at night nobody may learn who pressed
+        step = state.night_step
+        if step is not None and step.mode == "count" and accepted.pressed:
+            step, more = night.pick(step, button.seat, step.spoken_at(accepted.t), accepted.t)
+            return replace(state, night_step=step), effects + more
+        return state, effects
     session = state.session
     if session is None:
         if isinstance(button, JudgeButton) and accepted.pressed and state.timer is not None:
@@ -319,16 +328,27 @@ def _button_edge(state: TableState, edge: ButtonEdge) -> tuple[TableState, list[
     return state, []
 
 
+def _secret(event: Emit) -> Emit:
+    return replace(event, private=True)
+
+
 def _key(state: TableState, inp: KeyPressed) -> tuple[TableState, list[Effect]]:
-    """A keypad key: its event, and the seat entry it completes (``7`` ``#`` -> 7)."""
+    """A keypad key: its event, and the seat entry it completes (``7`` ``#`` -> 7); at night
+    both are private, and an entry is an actor's pick in a running night step."""
     effects: list[Effect] = [
-        Emit("seat/key", inp.t, {"seat": inp.seat, "key": inp.key, "source": inp.source})]
+        Emit("seat/key", inp.t, {"seat": inp.seat, "key": inp.key, "source": inp.source},
+             private=state.night)]
     entry, value = keypad.key(state.entries.get(inp.seat, keypad.Entry()), inp.key, inp.t)
     state = replace(state, entries={**state.entries, inp.seat: entry})
     if value is None:
         return state, effects
     effects.append(Emit("seat/entry", inp.t,
-                        {"seat": inp.seat, "value": value, "source": inp.source}))
+                        {"seat": inp.seat, "value": value, "source": inp.source},
+                        private=state.night))
+    step = state.night_step
+    if step is not None and step.mode == "keypad":
+        step, more = night.pick(step, inp.seat, value, inp.t)
+        return replace(state, night_step=step), effects + more
     speech = state.timer
     if (speech is not None and speech.kind == "speech" and speech.seat == inp.seat
             and speech.running and state.standings[inp.seat - 1].in_game
@@ -368,6 +388,9 @@ def _tick(state: TableState, now: float) -> tuple[TableState, list[Effect]]:
         if more:
             state = replace(state, timer=running)
             effects += more
+    if state.night_step is not None and now >= state.night_step.ends:
+        effects += night.finish(state.night_step)
+        state = replace(state, night_step=None)
     return state, effects
 
 
