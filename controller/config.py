@@ -96,6 +96,7 @@ class MusicConfig(_Section):
     fade_out: Annotated[float, msgspec.Meta(ge=0, le=60)] = 4.0
     volume: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.6
     duck: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.3
+    voice: Literal["ru", "en"] = "ru"
 
 
 class Backends(_Section):

@@ -190,7 +190,7 @@ class Service:
                                    or Music().playlist,
                                    shuffle=music.shuffle, fade_in=music.fade_in,
                                    fade_out=music.fade_out, volume=music.volume,
-                                   duck=music.duck))
+                                   duck=music.duck, voice=music.voice))
         log.info("table %s: %d seats; %s; journal %s (%d events waiting)", self.config.table,
                  self.config.seats, self.gpio.describe(), self.store.path, self.store.depth)
         for emulator in set(self.emulators.values()):

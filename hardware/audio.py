@@ -22,7 +22,7 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 SOUNDS = Path(__file__).resolve().parent / "sounds"
-CUES = ("window", "warning", "end")
+CUES = ("tick", "window", "warning", "end")
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,7 @@ class Music:
     fade_out: float = 4.0
     volume: float = 0.6
     duck: float = 0.3
+    voice: str = "ru"  # the spoken numbers: sounds/numbers/<voice>/<n>.wav
 
 
 class Speaker:
@@ -66,9 +67,12 @@ class Speaker:
             self._problem(f"no audio ({backend}): {exc}")
             return
         self._mixer = mixer
-        for name in CUES:
+        files = {name: sounds / f"{name}.wav" for name in CUES}
+        files |= {f"number/{n}": sounds / "numbers" / self.music.voice / f"{n}.wav"
+                  for n in range(1, 25)}
+        for name, path in files.items():
             try:
-                self._cues[name] = mixer.Sound(str(sounds / f"{name}.wav"))
+                self._cues[name] = mixer.Sound(str(path))
             except Exception as exc:
                 self._problem(f"cue {name!r} unusable: {exc}")
 
@@ -126,6 +130,10 @@ class Speaker:
         self._volume = volume
         if self._mixer is not None and self._playing:
             self._mixer.music.set_volume(volume)
+
+    def cues(self) -> set[str]:
+        """The cues this speaker can play."""
+        return set(self._cues)
 
     def health(self) -> dict[str, Any]:
         return {"backend": self.backend, "ok": not self.problems and (

@@ -46,6 +46,8 @@ def silence(seconds: float) -> list[float]:
 
 
 CUES = {
+    # a short click
+    "tick": tone(1200, 1200, 0.03),
     # a vote window opens: one short high beep
     "window": tone(880, 880, 0.12),
     # 10 s left in a speech: two beeps

@@ -6,7 +6,7 @@ import array
 import time
 from pathlib import Path
 
-from hardware.audio import Speaker
+from hardware.audio import Music, Speaker
 
 
 def rms(path: Path, start: int = 0) -> float:
@@ -32,6 +32,17 @@ def test_a_cue_is_played_as_real_samples(tmp_path):
         assert silent < 10 < rms(out, mark)
     finally:
         speaker.close()
+
+
+def test_the_numbers_are_spoken_in_both_voices(tmp_path):
+    for voice in ("ru", "en"):
+        speaker = Speaker("disk", disk_file=tmp_path / f"{voice}.raw",
+                          music=Music(voice=voice))
+        try:
+            assert speaker.health()["ok"], speaker.health()
+            assert {f"number/{n}" for n in range(1, 25)} <= speaker.cues()
+        finally:
+            speaker.close()
 
 
 def test_a_missing_cue_file_is_a_health_warning_not_a_failure(tmp_path):

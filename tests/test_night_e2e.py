@@ -1,0 +1,85 @@
+"""A whole night over a real broker: on keypads (emulated consoles), then by count on GPIO."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from controller import config as config_module
+from tests.conftest import SMALL_TABLE, write_config
+from tests.mqtt_helpers import on_topic, with_json
+from tests.test_consoles import CONSOLES, until
+from tests.test_service import Running, online
+
+
+def test_a_night_on_keypads_shot_checks_and_best_move(tmp_path, broker, subscriber):
+    cfg = config_module.load(write_config(tmp_path, SMALL_TABLE.format(port=broker.port)
+                                          + CONSOLES))
+    run = Running(cfg)
+    core = subscriber
+    try:
+        online(core)
+        until(lambda: all(link.health.online for link in run.service.consoles), what="consoles")
+        core.publish("mafia/t1/cmd/phase", '{"id": "n1", "phase": "night"}')
+        core.wait_for(with_json("mafia/t1/reply/phase", id="n1", ok=True))
+        hub, pair = run.service.emulators[1], run.service.emulators[4]
+
+        def typing(seat: int, keys: str) -> None:
+            (hub if seat <= 3 else pair).type(seat, keys)
+
+        # the mafia (1 and 2) shoot 5; both type during the step
+        core.publish("mafia/t1/cmd/night/step", json.dumps(
+            {"id": "shot", "step": "mafia_shot", "actors": [1, 2], "seconds": 2}))
+        core.wait_for(with_json("mafia/t1/private/night/step", night_step="shot"))
+        typing(1, "5#")
+        typing(2, "5#")
+        [shot] = core.wait_for(with_json("mafia/t1/private/night/result", night_step="shot"),
+                               timeout=10)
+        assert shot.json()["agreed"] is True
+
+        for id, actor, target in (("don", 1, 4), ("sheriff", 4, 2)):
+            core.publish("mafia/t1/cmd/night/step", json.dumps(
+                {"id": id, "step": f"{id}_check", "actors": [actor], "seconds": 1.5}))
+            core.wait_for(with_json("mafia/t1/private/night/step", night_step=id))
+            typing(actor, f"{target}#")
+            [check] = core.wait_for(with_json("mafia/t1/private/night/result", night_step=id),
+                                    timeout=10)
+            assert check.json()["picks"] == [{"actor": actor, "picks": [target]}]
+        core.publish("mafia/t1/cmd/night/reveal", '{"id": "r", "seat": 4, "pattern": 2}')
+        until(lambda: pair.pins.indicators.get(4) == 2, what="the sheriff's indicator")
+
+        core.publish("mafia/t1/cmd/night/step", json.dumps(
+            {"id": "best", "step": "best_move", "actors": [5], "picks": 3, "targets": "seats",
+             "seconds": 3}))
+        core.wait_for(with_json("mafia/t1/private/night/step", night_step="best"))
+        typing(5, "1#2#3#")
+        [best] = core.wait_for(with_json("mafia/t1/private/night/result", night_step="best"),
+                               timeout=10)
+        assert best.json()["picks"] == [{"actor": 5, "picks": [1, 2, 3]}]
+        assert not core.matching(lambda m: m.topic.startswith("mafia/t1/event/seat/"))
+    finally:
+        run.close()
+
+
+def test_the_same_shot_on_a_gpio_only_table_by_count(table_config, subscriber):
+    run = Running(table_config)
+    core = subscriber
+    try:
+        online(core)
+        core.publish("mafia/t1/cmd/phase", '{"id": "n", "phase": "night"}')
+        core.wait_for(with_json("mafia/t1/reply/phase", id="n", ok=True))
+        core.publish("mafia/t1/cmd/night/step", json.dumps(
+            {"id": "shot", "step": "mafia_shot", "actors": [1, 2], "targets": "seats",
+             "mode": "count", "cadence": 0.3}))
+        core.wait_for(on_topic("mafia/t1/private/night/step"))
+        time.sleep(1.35)  # the fifth number (1.2 .. 1.5 s) is being spoken
+        for pin in (4, 17):  # seats 1 and 2 put their hands down
+            run.pin(pin).drive_low()
+        for pin in (4, 17):
+            run.pin(pin).drive_high()
+        [result] = core.wait_for(on_topic("mafia/t1/private/night/result"), timeout=10)
+        assert result.json()["picks"] == [{"actor": 1, "picks": [5]},
+                                          {"actor": 2, "picks": [5]}]
+        assert result.json()["agreed"] is True
+    finally:
+        run.close()
