@@ -87,6 +87,13 @@ class DayRules(_Section):
     one_nomination_per_speaker: bool = True
 
 
+class NightRules(_Section):
+    """The night options of a rule preset (``[night]``)."""
+
+    seconds: Annotated[float, msgspec.Meta(gt=0, le=120)] = 10.0  # a step's time limit
+    cadence: Annotated[float, msgspec.Meta(ge=0.3, le=5)] = 1.2  # count mode: per number
+
+
 class MusicConfig(_Section):
     """The night music (``[music]``); paths are relative to the config file."""
 
@@ -112,6 +119,7 @@ class Config(_Section):
     rules: str | None = None
     vote: VoteRules = msgspec.field(default_factory=VoteRules)
     day: DayRules = msgspec.field(default_factory=DayRules)
+    night: NightRules = msgspec.field(default_factory=NightRules)
     broker: BrokerConfig = msgspec.field(default_factory=BrokerConfig)
     backends: Backends = msgspec.field(default_factory=Backends)
     gpio: GpioConfig = msgspec.field(default_factory=GpioConfig)
@@ -225,6 +233,7 @@ class Preset(msgspec.Struct, forbid_unknown_fields=True):
     book: str
     vote: dict[str, Any] = msgspec.field(default_factory=dict)
     day: dict[str, Any] = msgspec.field(default_factory=dict)
+    night: dict[str, Any] = msgspec.field(default_factory=dict)
 
 
 def _merge_preset(raw: dict[str, Any], base: Path, source: str) -> None:
@@ -243,7 +252,7 @@ def _merge_preset(raw: dict[str, Any], base: Path, source: str) -> None:
     except msgspec.ValidationError as exc:
         raise ConfigError(source, [f"rules: preset {preset_path}: "
                                    f"{validation.describe(str(exc))}"]) from None
-    for section in ("vote", "day"):
+    for section in ("vote", "day", "night"):
         own = raw.get(section, {})
         if isinstance(own, dict):
             raw[section] = {**getattr(preset, section), **own}

@@ -82,6 +82,8 @@ class Service:
             simulated=simulated,
             rules=rules or config.vote_rules(),
             one_nomination_per_speaker=config.day.one_nomination_per_speaker,
+            night_seconds=config.night.seconds,
+            night_cadence=config.night.cadence,
         )
         self.messages = MessageFactory(boot_id=self.boot_id, store_id=self.store.store_id,
                                        gpio=config.backends.gpio, clock=self.clock)

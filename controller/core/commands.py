@@ -238,8 +238,8 @@ class NightStepCommand(msgspec.Struct, forbid_unknown_fields=True):
     targets: Literal["seats", "alive", "numbers"] = "alive"
     numbers: Annotated[int, msgspec.Meta(ge=1, le=24)] = 7
     mode: Literal["keypad", "count"] = "keypad"
-    seconds: Annotated[float, msgspec.Meta(gt=0, le=120)] = 10.0
-    cadence: Annotated[float, msgspec.Meta(ge=0.3, le=5)] = 1.2
+    seconds: Annotated[float, msgspec.Meta(gt=0, le=120)] | None = None  # the preset's
+    cadence: Annotated[float, msgspec.Meta(ge=0.3, le=5)] | None = None  # the preset's
 
 
 class RevealCommand(msgspec.Struct, forbid_unknown_fields=True):

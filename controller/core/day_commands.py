@@ -157,7 +157,8 @@ def _night_step(state: TableState, cmd: Any, t: float) -> DayOutcome:
                "numbers": tuple(range(1, cmd.numbers + 1))}[cmd.targets]
     step, effects = night.start(night.NightStep(
         id=cmd.id, step=cmd.step, actors=tuple(cmd.actors), picks=cmd.picks, allowed=allowed,
-        mode=cmd.mode, seconds=cmd.seconds, cadence=cmd.cadence), t)
+        mode=cmd.mode, seconds=cmd.seconds or state.setup.night_seconds,
+        cadence=cmd.cadence or state.setup.night_cadence), t)
     return replace(state, night_step=step), effects, None
 
 

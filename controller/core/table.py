@@ -73,6 +73,8 @@ class TableSetup:
     simulated: bool = False
     rules: vote.VoteRules = field(default_factory=vote.VoteRules)
     one_nomination_per_speaker: bool = True
+    night_seconds: float = 10.0
+    night_cadence: float = 1.2
 
 
 @dataclass(frozen=True)
