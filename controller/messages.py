@@ -32,11 +32,12 @@ class MessageFactory:
     def _now(self) -> str:
         return self._clock.utc_iso(self._clock.monotonic())
 
-    def event(self, emit: Emit, seq: int) -> bytes:
-        """``event/<kind>``: the envelope around the core's event data, ``ts`` from the edge."""
+    def event(self, emit: Emit, seq: int, store_id: str | None = None) -> bytes:
+        """``event/<kind>`` (or ``private/<kind>``): the envelope around the core's event data,
+        ``ts`` from the edge; ``id`` from the journal that numbered it."""
         kind = api.EVENT_TYPES[emit.kind]
         doc = {"v": api.SCHEMA_VERSION, "ts": self._clock.utc_iso(emit.t),
-               "id": f"{self.store_id}-{seq}", "seq": seq, **emit.data}
+               "id": f"{store_id or self.store_id}-{seq}", "seq": seq, **emit.data}
         return _encoder.encode(msgspec.convert(doc, kind))
 
     def state(self, snapshot: dict[str, Any]) -> bytes:

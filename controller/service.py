@@ -42,6 +42,7 @@ from controller.core.effects import (
 from controller.core.effects import Music as MusicEffect
 from controller.core.inputs import Boot, CommandReceived, ConsoleStatus
 from controller.core.lights import LIGHT_OFF, Light, LightMode
+from controller.core.night import NightStep
 from controller.core.scene import Standing
 from controller.core.table import TableSetup, TableState, initial_state
 from controller.core.timer import SpeechTimer
@@ -72,6 +73,12 @@ class Service:
         self.clock = clock or SystemClock()
         self.boot_id = boot_id or uuid.uuid4().hex[:12]
         self.store = Store(config.store_path(), keep=config.store.keep)
+        # private/ events count in their own journal: a gap in the public seq must not tell an
+        # observer how much happened at night
+        path = config.store_path()
+        self.private_store = Store(path.with_name(f"{path.stem}-private{path.suffix}"),
+                                   keep=config.store.keep)
+        self._journals = {False: self.store, True: self.private_store}
         simulated = config.backends.gpio == "mock"
         setup = TableSetup(
             table=config.table,
@@ -99,7 +106,8 @@ class Service:
             on_connected=lambda: self.loop.call_soon(self._connected),
             on_ack=lambda mid: self.loop.call_soon(lambda: self._acked(mid)),
         )
-        self._in_flight: dict[int, int] = {}  # paho mid -> event seq (loop thread only)
+        # paho mid -> (private?, event seq), on the loop thread only
+        self._in_flight: dict[int, tuple[bool, int]] = {}
         self._over_limit = False
         self.factory = make_pin_factory(config.backends.gpio)
         self.gpio: GpioBoard | None = None
@@ -162,6 +170,7 @@ class Service:
                       nominators=tuple(n.by for n in state.nominations)),
             # a timer that ran when the controller went down: Boot reports it stopped
             night=state.phase == "night",
+            night_step=self._saved_night_step(),
             interrupted=None if state.timer is None else SpeechTimer(
                 id=state.timer.id, seat=state.timer.seat, kind=state.timer.kind,
                 duration=state.timer.duration_ms / 1000, ends_at=None, left=0.0))
@@ -179,6 +188,16 @@ class Service:
         if session is not None:
             log.warning("resuming vote session %r, interrupted by a restart", session.id)
         return session
+
+    def _saved_night_step(self) -> NightStep | None:
+        saved = self.store.load("night_step")
+        if saved is None:
+            return None
+        try:
+            return msgspec.json.decode(saved, type=NightStep | None)
+        except msgspec.ValidationError as exc:
+            log.error("saved night step unreadable (%s); dropped", exc)
+            return None
 
     def start(self) -> None:
         """Open the GPIO parts and start connecting to the broker (in the background)."""
@@ -228,7 +247,7 @@ class Service:
         if self.mqtt.connected.is_set():
             steps.append(lambda: self.loop.drain(lambda: not self._in_flight, ack_timeout))
         steps += [lambda: self.mqtt.stop(self.messages.status(online=False)),
-                  self.factory.close, self.store.close]
+                  self.factory.close, self.store.close, self.private_store.close]
         for step in steps:
             try:
                 step()
@@ -271,9 +290,11 @@ class Service:
         match effect:
             case Emit():
                 topic = ("private/" if effect.private else "event/") + effect.kind
-                event = self.store.append(topic, lambda seq: self.messages.event(effect, seq))
+                journal = self._journals[effect.private]
+                event = journal.append(topic, lambda seq: self.messages.event(
+                    effect, seq, journal.store_id))
                 if self.mqtt.connected.is_set():
-                    self._send(event)
+                    self._send(event, effect.private)
                 self._check_limit()
             case PublishState():
                 document = self.messages.state(effect.snapshot)
@@ -281,6 +302,7 @@ class Service:
                 self.mqtt.retain("state", document)
             case PersistSession():
                 self.store.save("session", msgspec.json.encode(effect.session))
+                self.store.save("night_step", msgspec.json.encode(effect.night_step))
             case SetLight():
                 if self.gpio is not None:
                     self.gpio.show(effect.seat, effect.light)
@@ -318,8 +340,8 @@ class Service:
             emulator = self.emulators[effect.button.seat]
             (emulator.press if effect.pressed else emulator.release)(effect.button.seat)
 
-    def _send(self, event: StoredEvent) -> None:
-        self._in_flight[self.mqtt.publish(event.topic, event.payload)] = event.seq
+    def _send(self, event: StoredEvent, private: bool) -> None:
+        self._in_flight[self.mqtt.publish(event.topic, event.payload)] = (private, event.seq)
 
     def _connected(self) -> None:
         """After a connect: retained documents again, then the events still waiting."""
@@ -329,35 +351,41 @@ class Service:
     def _flush(self) -> None:
         """Publish every stored event not already on its way, oldest first."""
         on_the_way = set(self._in_flight.values())
-        waiting = [e for e in self.store.unacked() if e.seq not in on_the_way]
-        if waiting:
-            log.info("publishing %d stored events (seq %d..%d)", len(waiting), waiting[0].seq,
-                     waiting[-1].seq)
-        for event in waiting:
-            self._send(event)
+        for private, journal in self._journals.items():
+            waiting = [e for e in journal.unacked() if (private, e.seq) not in on_the_way]
+            if waiting:
+                log.info("publishing %d stored events (seq %d..%d)", len(waiting),
+                         waiting[0].seq, waiting[-1].seq)
+            for event in waiting:
+                self._send(event, private)
         self._publish_health()
 
     def _acked(self, mid: int) -> None:
-        seq = self._in_flight.pop(mid, None)
-        if seq is not None:
-            self.store.acked(seq)
+        sent = self._in_flight.pop(mid, None)
+        if sent is not None:
+            private, seq = sent
+            self._journals[private].acked(seq)
             self._check_limit()
 
+    @property
+    def _depth(self) -> int:
+        return self.store.depth + self.private_store.depth
+
     def _check_limit(self) -> None:
-        over = self.store.depth > self.config.store.outbox_limit
+        over = self._depth > self.config.store.outbox_limit
         if over != self._over_limit:
             self._over_limit = over
             if over:
                 log.error("outbox over its limit: %d events wait for the broker (limit %d); "
-                          "they are kept on disk, nothing is dropped", self.store.depth,
+                          "they are kept on disk, nothing is dropped", self._depth,
                           self.config.store.outbox_limit)
             else:
-                log.info("outbox back under its limit (%d events wait)", self.store.depth)
+                log.info("outbox back under its limit (%d events wait)", self._depth)
             self._publish_health()
 
     def _publish_health(self) -> None:
         self.mqtt.retain("health", self.messages.health(
-            depth=self.store.depth, limit=self.config.store.outbox_limit,
+            depth=self._depth, limit=self.config.store.outbox_limit,
             consoles=[link.health.as_dict() for link in self.consoles],
             audio=self.speaker.health() if self.speaker is not None else None))
 
@@ -365,12 +393,13 @@ class Service:
         parsed = parse_replay(cmd.payload)
         error = parsed.error
         if parsed.value is not None:
-            after, oldest = parsed.value.after_seq, self.store.oldest_kept()
+            journal = self._journals[parsed.value.private]
+            after, oldest = parsed.value.after_seq, journal.oldest_kept()
             if after + 1 < oldest:
                 error = (f"after_seq: events {after + 1}..{oldest - 1} are no longer kept; "
                          f"the oldest kept is {oldest}")
             else:
-                events = self.store.since(after)
+                events = journal.since(after)
                 log.info("replaying %d events after seq %d", len(events), after)
                 for event in events:
                     self.mqtt.publish(event.topic, event.payload)
@@ -380,6 +409,9 @@ class Service:
     def _reply(self, reply: Reply) -> None:
         if not reply.ok:
             log.warning("command %s (id %s) refused: %s", reply.verb, reply.id, reply.error)
-        topic = reply.response_topic or f"{self.prefix}reply/{reply.verb}"
+        if reply.verb.startswith("night/"):  # when the night acts is a secret too
+            topic = f"{self.prefix}private/reply/{reply.verb}"
+        else:
+            topic = reply.response_topic or f"{self.prefix}reply/{reply.verb}"
         self.mqtt.reply(topic, self.messages.reply(reply), reply.correlation)
 

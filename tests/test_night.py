@@ -131,3 +131,34 @@ def test_count_mode_presses_at_the_edge_between_two_numbers():
                            cadence=1.0, started=10.0, ends=13.0)
     assert step.spoken_at(10.999) == 1 and step.spoken_at(11.0) == 2
     assert step.spoken_at(9.999) is None and step.spoken_at(13.0) is None
+
+
+def test_digits_typed_before_the_step_do_not_become_its_pick():
+    tl = table()
+    tl.feed(typed(6, "7", 1.5))  # before the step opens
+    tl.feed([cmd("night/step", 2.0, step="sheriff_check", actors=[6])])
+    tl.feed(typed(6, "#", 2.1))
+    assert emitted(tl, "night/pick") == []
+
+
+def test_no_speech_timer_at_night_and_no_reveal_by_day():
+    tl = table()
+    tl.feed([cmd("timer/start", 1.0, seat=2, seconds=60)])
+    assert "it is night" in tl.effects[-1].error and tl.state.timer is None
+    tl.feed([cmd("phase", 2.0, phase="day"), cmd("night/reveal", 3.0, seat=4, pattern=1)])
+    assert "it is day" in tl.effects[-1].error
+    assert not [e for e in tl.effects if isinstance(e, Indicate)]
+
+
+def test_a_step_cut_by_a_restart_reports_what_it_had():
+    from controller.core.inputs import Boot
+    from controller.core.table import step
+
+    tl = table()
+    tl.feed([cmd("night/step", 1.0, step="mafia_shot", actors=[2, 5])])
+    tl.feed(typed(2, "7#", 2.0))
+    restarted = initial_state(tl.state.setup, night=True, night_step=tl.state.night_step)
+    state, effects = step(restarted, Boot(50.0))
+    [result] = [e for e in effects if isinstance(e, Emit) and e.kind == "night/result"]
+    assert result.private and result.data["missing"] == [5]
+    assert state.night_step is None

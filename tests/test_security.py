@@ -186,6 +186,11 @@ def test_a_night_step_is_secret_from_observers_and_plain_to_the_rules_core(hall)
         assert result.json()["picks"] == [{"actor": 1, "picks": [3]}]
         later = observer.messages[night_falls:]
         assert not [m for m in later if "/private/" in m.topic or "/event/seat/" in m.topic]
+        core.publish("mafia/t1/cmd/phase", '{"id": "d", "phase": "day"}')
+        observer.wait_for(with_json("mafia/t1/event/phase", phase="day"))
+        # private events count apart: the public seq has no gap to betray the night
+        public = sorted(m.json()["seq"] for m in observer.messages if "/event/" in m.topic)
+        assert public == list(range(public[0], public[0] + len(public)))
         for state in [m.json() for m in observer.messages if m.topic == "mafia/t1/state"
                       and m.json()["phase"] == "night"]:
             assert {s["light"]["mode"] for s in state["seats"]} == {"off"}

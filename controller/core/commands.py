@@ -47,6 +47,8 @@ class ReplayCommand(msgspec.Struct, forbid_unknown_fields=True):
 
     id: CommandId
     after_seq: Annotated[int, msgspec.Meta(ge=0)]
+    private: Annotated[bool, msgspec.Meta(
+        description="Replay the private/ events (their own seq) instead of event/.")] = False
 
 
 class SimButtonCommand(msgspec.Struct, forbid_unknown_fields=True):

@@ -62,6 +62,8 @@ def _seats(state: TableState, cmd: Any, t: float) -> DayOutcome:
 
 
 def _timer_start(state: TableState, cmd: Any, t: float) -> DayOutcome:
+    if state.night:
+        return state, [], "it is night: speeches are for the day (cmd/phase day first)"
     if not 1 <= cmd.seat <= state.setup.seats:
         return state, [], (f"seat: no seat {cmd.seat} at this table "
                            f"(seats are 1..{state.setup.seats})")
@@ -155,6 +157,9 @@ def _night_step(state: TableState, cmd: Any, t: float) -> DayOutcome:
     allowed = {"seats": tuple(seats),
                "alive": tuple(s for s in seats if state.standings[s - 1].in_game),
                "numbers": tuple(range(1, cmd.numbers + 1))}[cmd.targets]
+    # digits an actor typed before the step opened must not become its pick
+    entries = {seat: e for seat, e in state.entries.items() if seat not in cmd.actors}
+    state = replace(state, entries=entries)
     step, effects = night.start(night.NightStep(
         id=cmd.id, step=cmd.step, actors=tuple(cmd.actors), picks=cmd.picks, allowed=allowed,
         mode=cmd.mode, seconds=cmd.seconds or state.setup.night_seconds,
@@ -170,6 +175,8 @@ def _night_stop(state: TableState, cmd: Any, t: float) -> DayOutcome:
 
 
 def _reveal(state: TableState, cmd: Any, t: float) -> DayOutcome:
+    if not state.night:
+        return state, [], "it is day: a check result is shown at night, masks on"
     if not 1 <= cmd.seat <= state.setup.seats:
         return state, [], f"seat: no seat {cmd.seat} at this table"
     return state, [Indicate(cmd.seat, cmd.pattern)], None

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any
 from controller.core.buttons import Button
 from controller.core.lights import Light
 
-if TYPE_CHECKING:  # vote.py builds these effects, so it cannot be imported from here
+if TYPE_CHECKING:  # vote.py and night.py build these effects: no import from here
+    from controller.core.night import NightStep
     from controller.core.vote import VoteSession
 
 
@@ -122,9 +123,11 @@ class TypeKeys:
 
 @dataclass(frozen=True)
 class PersistSession:
-    """Save the running vote session (``None``: no session) so a restart can resume it."""
+    """Save the running vote session and night step (``None``: none) so a restart can resume
+    the vote and report the step."""
 
     session: VoteSession | None
+    night_step: NightStep | None = None
 
 
 Effect = (SetLight | Emit | PublishState | Reply | WakeAt | DrivePin | TypeKeys | PersistSession

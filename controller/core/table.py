@@ -109,7 +109,8 @@ def initial_state(setup: TableSetup, lights: tuple[Light | None, ...] | None = N
                   standings: tuple[scene.Standing, ...] | None = None,
                   today: day.Day | None = None,
                   interrupted: timer.SpeechTimer | None = None,
-                  night: bool = False) -> TableState:
+                  night: bool = False,
+                  night_step: night.NightStep | None = None) -> TableState:
     """Every wired button released; the rest as saved before a restart, if any."""
     if lights is None or len(lights) != setup.seats:
         lights = (None,) * setup.seats
@@ -117,6 +118,7 @@ def initial_state(setup: TableSetup, lights: tuple[Light | None, ...] | None = N
         standings = (scene.Standing(),) * setup.seats
     return TableState(setup=setup, lights=lights, standings=standings, session=session,
                       day=today or day.Day(), timer=interrupted, night=night,
+                      night_step=night_step,
                       buttons={button: Debounce() for button in setup.wired})
 
 
@@ -194,8 +196,9 @@ def _consequences(before: TableState, after: TableState) -> list[Effect]:
             or before.day != after.day or before.night != after.night
             or _timer_summary(before) != _timer_summary(after)):
         effects.append(PublishState(snapshot(after)))
-    if session_changed:  # every press in a window too: a restart must find it
-        effects.append(PersistSession(after.session))
+    if session_changed or before.night_step is not after.night_step:
+        # every press in a window and every night pick too: a restart must find them
+        effects.append(PersistSession(after.session, after.night_step))
     return effects
 
 
@@ -211,6 +214,9 @@ def _boot(state: TableState, t: float) -> tuple[TableState, list[Effect]]:
         session, more = vote.resume(state.session, t)
         state = replace(state, session=session)
         effects += more
+    if state.night_step is not None:  # cut short by the restart: what it had is its result
+        effects += night.finish(msgspec.structs.replace(state.night_step, ends=t))
+        state = replace(state, night_step=None)
     return state, effects
 
 
