@@ -27,7 +27,7 @@ from firmware_bridge.sequence import Sequencer
 log = logging.getLogger(__name__)
 
 PING_EVERY = 1.0
-WRITE_TIMEOUT = 0.2  # a console that stops reading is taken as unplugged, not waited for
+WRITE_TIMEOUT = 0.5  # a console that stops reading is taken as unplugged, not waited for
 MISSED_PONGS = 3
 BACKOFF_MIN, BACKOFF_MAX = 0.2, 5.0
 

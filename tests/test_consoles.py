@@ -115,7 +115,9 @@ def rig(tmp_path):
 
 
 def presses(inputs: queue.SimpleQueue, n: int) -> list:
-    return [inputs.get(timeout=5) for _ in range(n)]
+    # generous: under noise a lost frame waits for the console's resend (and a loaded CI
+    # machine can be slow); a lost press would never come at all
+    return [inputs.get(timeout=15) for _ in range(n)]
 
 
 def tap(console: EmulatedConsole, seat: int, times: int) -> None:

@@ -162,3 +162,13 @@ def test_a_step_cut_by_a_restart_reports_what_it_had():
     [result] = [e for e in effects if isinstance(e, Emit) and e.kind == "night/result"]
     assert result.private and result.data["missing"] == [5]
     assert state.night_step is None
+
+
+def test_a_press_made_before_the_end_but_delivered_just_after_still_counts():
+    tl = table()
+    tl.feed([cmd("night/step", 1.0, step="don_check", actors=[3], seconds=5)])
+    tl.run_until(6.05)  # the step's time is up at 6.0...
+    tl.feed(typed(3, "4#", 5.85))  # ...but this entry's "#" came at 5.95 (delivered late)
+    tl.run_until(10.0)
+    [result] = emitted(tl, "night/result")
+    assert result.data["picks"] == [{"actor": 3, "picks": [4]}] and result.t == 6.0

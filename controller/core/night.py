@@ -17,6 +17,9 @@ import msgspec
 from controller.core.effects import Cue, Effect, Emit, Indicate, WakeAt
 
 Mode = Literal["keypad", "count"]
+#: how long after a step's end its result waits for inputs already on their way (a console's
+#: press reaches the controller a few ms after its edge, which is what counts)
+GRACE = 0.15
 TAKEN, REFUSED = 1, 3  # private indicator: steady = taken, double blink = not taken
 
 
@@ -52,7 +55,7 @@ def start(step: NightStep, t: float) -> tuple[NightStep, list[Effect]]:
                                "actors": list(step.actors), "picks": step.picks,
                                "allowed": list(step.allowed), "mode": step.mode,
                                "seconds": length}, private=True),
-        WakeAt(step.ends)]
+        WakeAt(step.ends + GRACE)]
     if step.mode == "count":  # the numbers, spoken over the music, each at its time
         effects += [Cue(f"number/{n}", t + i * step.cadence) for i, n in enumerate(step.allowed)]
     return step, effects

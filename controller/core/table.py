@@ -396,7 +396,7 @@ def _tick(state: TableState, now: float) -> tuple[TableState, list[Effect]]:
         if more:
             state = replace(state, timer=running)
             effects += more
-    if state.night_step is not None and now >= state.night_step.ends:
+    if state.night_step is not None and now >= state.night_step.ends + night.GRACE:
         effects += night.finish(state.night_step)
         state = replace(state, night_step=None)
     return state, effects
