@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import signal
 import threading
 import time
 
@@ -13,7 +12,7 @@ from controller.local_broker import LocalBroker
 from controller.store import Store
 from tests.conftest import SMALL_TABLE, make_table_config, write_config
 from tests.mqtt_helpers import Consumer, Subscriber, with_json
-from tests.test_process import finish, start_service
+from tests.test_process import finish, kill_if_running, start_service, stop_cleanly
 from tests.test_service import Running, online
 
 SEAT_PINS = (4, 17, 27)
@@ -103,13 +102,9 @@ def test_a_sigkilled_controller_comes_back_with_its_state_and_every_event(tmp_pa
         consumer.publish("mafia/t1/sim/press", '{"seat": 2}')  # the new boot goes on counting
         consumer.wait_for(lambda m: m.topic == "mafia/t1/event/seat/press"
                           and m.json()["seat"] == 2 and m.json()["seq"] > 1, count=1)
-        process.send_signal(signal.SIGTERM)
-        code, out = finish(process)
-        assert code == 0, out
+        stop_cleanly(process)
     finally:
-        if process.poll() is None:
-            process.kill()
-            finish(process)
+        kill_if_running(process)
         watcher.close()
     store = Store(tmp_path / "t1.db", keep=100)
     try:

@@ -21,6 +21,20 @@ def start_service(*args: str, env: dict[str, str] | None = None) -> subprocess.P
                             env=None if env is None else {**os.environ, **env})
 
 
+def stop_cleanly(process: subprocess.Popen[str]) -> str:
+    """SIGTERM, as systemd stops it: the service must exit 0. Returns what it printed."""
+    process.send_signal(signal.SIGTERM)
+    code, out = finish(process)
+    assert code == 0, out
+    return out
+
+
+def kill_if_running(process: subprocess.Popen[str]) -> None:
+    if process.poll() is None:
+        process.kill()
+        finish(process)
+
+
 def finish(process: subprocess.Popen[str]) -> tuple[int, str]:
     try:
         out, _ = process.communicate(timeout=15)

@@ -9,7 +9,7 @@ from controller import config as config_module
 from tests.conftest import SMALL_TABLE, write_config
 from tests.mqtt_helpers import Consumer, Subscriber, with_json
 from tests.test_api_contract import validate
-from tests.test_process import finish, start_service
+from tests.test_process import finish, kill_if_running, start_service, stop_cleanly
 from tests.test_service import Running, online
 
 QUICK_VOTE = "\n    [vote]\n    window = 0.8\n    gap = 0.3\n"
@@ -105,12 +105,8 @@ def test_a_controller_killed_mid_vote_resumes_with_the_presses_it_had(tmp_path, 
         last = max(core.events)
         core.wait_for_seq(last)  # no event lost across the kill: 1..last all arrived
         assert sorted(core.events) == list(range(1, last + 1))
-        process.send_signal(signal.SIGTERM)
-        code, out = finish(process)
-        assert code == 0, out
+        stop_cleanly(process)
     finally:
-        if process.poll() is None:
-            process.kill()
-            finish(process)
+        kill_if_running(process)
         core.close()
         replies.close()

@@ -11,7 +11,7 @@ import msgspec
 from controller.core import commands, day, night, scene, timer
 from controller.core.effects import AudioControl, Effect, Emit, Indicate, Music
 from controller.core.inputs import CommandReceived
-from controller.core.replies import reply, seat_problem
+from controller.core.replies import answer, seat_problem
 
 if TYPE_CHECKING:
     from controller.core.table import TableState
@@ -21,9 +21,6 @@ DayOutcome = "tuple[TableState, list[Effect], str | None]"
 
 
 def handle(state: TableState, cmd: CommandReceived) -> tuple[TableState, list[Effect]]:
-    parsed = commands.parse_day(cmd.verb, cmd.payload)
-    if parsed.value is None:
-        return state, [reply(cmd, parsed.id, parsed.error)]
     handler = {
         "seats": _seats, "timer/start": _timer_start, "timer/pause": _timer_pause,
         "timer/resume": _timer_resume, "timer/add": _timer_add, "timer/stop": _timer_stop,
@@ -31,10 +28,7 @@ def handle(state: TableState, cmd: CommandReceived) -> tuple[TableState, list[Ef
         "audio": _audio, "night/step": _night_step, "night/reveal": _reveal,
         "night/stop": _night_stop,
     }[cmd.verb]
-    new, effects, error = handler(state, parsed.value, cmd.t)
-    if error is not None:
-        return state, [reply(cmd, parsed.id, error)]
-    return new, [*effects, reply(cmd, parsed.id, None)]
+    return answer(state, cmd, commands.parse_day(cmd.verb, cmd.payload), handler)
 
 
 def _seats(state: TableState, cmd: Any, t: float) -> DayOutcome:

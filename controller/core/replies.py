@@ -2,8 +2,18 @@
 
 from __future__ import annotations
 
-from controller.core.effects import Reply
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from controller.core.commands import Parsed
+from controller.core.effects import Effect, Reply
 from controller.core.inputs import CommandReceived
+
+if TYPE_CHECKING:
+    from controller.core.table import TableState
+
+#: a command handler: (state, parsed command, t) -> (new state, effects, error or None)
+Handler = Callable[["TableState", Any, float], tuple["TableState", list[Effect], str | None]]
 
 
 def reply(cmd: CommandReceived, id: str | None, error: str | None) -> Reply:
@@ -20,3 +30,15 @@ def seat_problem(key: str, seats: list[int], table_seats: int, field: str = "") 
             return f"{key}[{i}]{field}: seat {seat} given twice"
         seen.add(seat)
     return None
+
+
+def answer(state: TableState, cmd: CommandReceived, parsed: Parsed[Any],
+           handler: Handler) -> tuple[TableState, list[Effect]]:
+    """Run a parsed command through ``handler`` and reply: a malformed or refused command
+    changes nothing and gets its error; an accepted one its effects, then ``ok``."""
+    if parsed.value is None:
+        return state, [reply(cmd, parsed.id, parsed.error)]
+    new, effects, error = handler(state, parsed.value, cmd.t)
+    if error is not None:
+        return state, [reply(cmd, parsed.id, error)]
+    return new, [*effects, reply(cmd, parsed.id, None)]

@@ -10,7 +10,7 @@ import msgspec
 from controller.core import commands, vote
 from controller.core.effects import Effect, Emit
 from controller.core.inputs import CommandReceived
-from controller.core.replies import reply, seat_problem
+from controller.core.replies import answer, reply, seat_problem
 
 if TYPE_CHECKING:
     from controller.core.table import TableState
@@ -18,8 +18,6 @@ if TYPE_CHECKING:
 
 def handle(state: TableState, cmd: CommandReceived) -> tuple[TableState, list[Effect]]:
     parsed = commands.parse_vote(cmd.verb, cmd.payload)
-    if parsed.value is None:
-        return state, [reply(cmd, parsed.id, parsed.error)]
     handler = {
         "vote/start": _vote_start, "vote/question": _vote_start, "vote/confirm": _vote_confirm,
         "vote/reject": _vote_reject, "vote/correct": _vote_correct, "vote/next": _vote_next,
@@ -27,10 +25,13 @@ def handle(state: TableState, cmd: CommandReceived) -> tuple[TableState, list[Ef
     }.get(cmd.verb)
     if handler is None:
         return state, [reply(cmd, parsed.id, f"unknown command {cmd.verb!r}")]
-    session, effects, error = handler(state, parsed.value, cmd.t)
-    if error is not None:
-        return state, [reply(cmd, parsed.id, error)]
-    return replace(state, session=session), [*effects, reply(cmd, parsed.id, None)]
+
+    def on_session(state: TableState, value: Any, t: float) \
+            -> tuple[TableState, list[Effect], str | None]:
+        session, effects, error = handler(state, value, t)
+        return replace(state, session=session), effects, error
+
+    return answer(state, cmd, parsed, on_session)
 
 
 VoteOutcome = tuple[vote.VoteSession | None, list[Effect], str | None]
