@@ -3,10 +3,11 @@
     mafia-table run --config FILE [--sim] [--broker HOST:PORT] [--table ID] [-v]
     mafia-table check-config FILE
     mafia-table watch (--config FILE | --table ID [--broker HOST:PORT]) [--username U ...]
+    mafia-table pinout --config FILE
     mafia-table asyncapi
 
 Exit codes: 0 clean stop (SIGTERM / Ctrl-C) or a good config, 2 bad arguments or config,
-1 a failure while running.
+1 a failure while running (``pinout``: a conflict found).
 """
 
 from __future__ import annotations
@@ -76,6 +77,9 @@ def build_parser() -> argparse.ArgumentParser:
     watch.add_argument("--username", help="broker account, e.g. observer")
     watch.add_argument("--password-file", metavar="FILE", help="file holding its password")
 
+    pinout = sub.add_parser("pinout", help="print the pin map seat by seat, with conflicts")
+    pinout.add_argument("--config", required=True, metavar="FILE", help="table config (TOML)")
+
     sub.add_parser("asyncapi", help="print the AsyncAPI document of the MQTT API")
     return parser
 
@@ -86,6 +90,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _check_config(args.file)
     if args.command == "watch":
         return _watch(args)
+    if args.command == "pinout":
+        return _pinout(args.config)
     if args.command == "asyncapi":
         from controller.asyncapi import render
 
@@ -103,6 +109,19 @@ def _check_config(path: str) -> int:
     print(f"{path}: ok (table {cfg.table}, {cfg.seats} seats, "
           f"{len(cfg.wired_buttons())} GPIO buttons, gpio backend {cfg.backends.gpio})")
     return 0
+
+
+def _pinout(path: str) -> int:
+    from controller.pinout import pin_map, render
+
+    try:
+        cfg = config.parse(path)
+    except config.ConfigError as exc:
+        print(exc.report(), file=sys.stderr)
+        return 2
+    pins = pin_map(cfg)
+    sys.stdout.write(render(pins))
+    return 1 if pins.conflicts else 0
 
 
 def _watch(args: argparse.Namespace) -> int:

@@ -59,9 +59,15 @@ class JudgeWiring(_Section):
     next: Pin | None = None
 
 
+#: the Pi functions a table can keep free of its buttons and lights (``hardware.header.BUSES``)
+ReservableBus = Literal["i2c", "uart", "i2s", "spi"]
+
+
 class GpioConfig(_Section):
     debounce_ms: Annotated[float, msgspec.Meta(ge=0, le=500)] = 20.0
     pull_up: bool = True
+    # the Pi functions whose pins stay free: ``mafia-table pinout`` flags a pin they need
+    reserve: list[ReservableBus] = msgspec.field(default_factory=lambda: ["i2c", "uart"])
     judge: JudgeWiring = msgspec.field(default_factory=JudgeWiring)
     seat: list[SeatWiring] = msgspec.field(default_factory=list)
 
@@ -152,6 +158,20 @@ class Config(_Section):
         state_home = os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state"
         return Path(state_home) / "mafia-table" / name
 
+    def pin_uses(self) -> list[tuple[int, str]]:
+        """Every configured pin with the key that names it, in file order (a pin wired twice
+        appears twice)."""
+        uses: list[tuple[int, str]] = []
+        for i, wiring in enumerate(self.gpio.seat):
+            key = f"gpio.seat[{i}]"
+            uses += [(pin, f"{key}.{part}") for part, pin in (("button", wiring.button),
+                                                             ("light", wiring.light))
+                     if pin is not None]
+            uses += [(pin, f"{key}.rgb[{j}]") for j, pin in enumerate(wiring.rgb or [])]
+        uses += [(getattr(self.gpio.judge, name), f"gpio.judge.{name}")
+                 for name in JUDGE_BUTTON_NAMES if getattr(self.gpio.judge, name) is not None]
+        return uses
+
     def wired_buttons(self) -> dict[Button, int]:
         """Every button that has a pin, with its BCM pin number."""
         wired: dict[Button, int] = {
@@ -188,6 +208,18 @@ class Overrides:
 def load(path: str | Path, overrides: Overrides | None = None) -> Config:
     """Read, override and check a config file. Raises ``ConfigError`` listing every problem."""
     path = Path(path)
+    config = parse(path, overrides)
+    problems = _check(config, path.parent)
+    if problems:
+        raise ConfigError(str(path), problems)
+    return _resolve_paths(config, path.parent)
+
+
+def parse(path: str | Path, overrides: Overrides | None = None) -> Config:
+    """Read and override a config file and check its shape (types, ranges, keys), not how its
+    parts fit together: for tools that show a config's mistakes, like ``pinout``. Paths in it
+    stay relative to the file."""
+    path = Path(path)
     source = str(path)
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -200,13 +232,9 @@ def load(path: str | Path, overrides: Overrides | None = None) -> Config:
     _apply_overrides(raw, overrides or Overrides(), source)
     _merge_preset(raw, path.parent, source)
     try:
-        config = msgspec.convert(raw, Config)
+        return msgspec.convert(raw, Config)
     except msgspec.ValidationError as exc:
         raise ConfigError(source, [validation.describe(str(exc))]) from None
-    problems = _check(config, path.parent)
-    if problems:
-        raise ConfigError(source, problems)
-    return _resolve_paths(config, path.parent)
 
 
 def _apply_overrides(raw: dict[str, Any], overrides: Overrides, source: str) -> None:
@@ -290,15 +318,11 @@ def _check(config: Config, base: Path) -> list[str]:
     problems: list[str] = []
     seat_entries: dict[int, str] = {}
     pin_users: dict[int, str] = {}
-
-    def use_pin(pin: int | None, key: str) -> None:
-        if pin is None:
-            return
+    for pin, key in config.pin_uses():
         if pin in pin_users:
             problems.append(f"{key}: pin {pin} is already used by {pin_users[pin]}")
         else:
             pin_users[pin] = key
-
     for i, wiring in enumerate(config.gpio.seat):
         key = f"gpio.seat[{i}]"
         if not 1 <= wiring.seat <= config.seats:
@@ -311,12 +335,6 @@ def _check(config: Config, base: Path) -> list[str]:
             seat_entries[wiring.seat] = key
         if wiring.light is not None and wiring.rgb is not None:
             problems.append(f"{key}: give either light (one LED) or rgb (three pins), not both")
-        use_pin(wiring.button, f"{key}.button")
-        use_pin(wiring.light, f"{key}.light")
-        for j, pin in enumerate(wiring.rgb or []):
-            use_pin(pin, f"{key}.rgb[{j}]")
-    for name in JUDGE_BUTTON_NAMES:
-        use_pin(getattr(config.gpio.judge, name), f"gpio.judge.{name}")
 
     gpio_buttons = {s.seat: f"gpio.seat[{i}].button" for i, s in enumerate(config.gpio.seat)
                     if s.button is not None}
