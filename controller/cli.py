@@ -1,6 +1,7 @@
 """``mafia-table``: run a table, or check its config.
 
     mafia-table run --config FILE [--sim] [--broker HOST:PORT] [--table ID] [-v]
+    mafia-table sim [--config FILE] [--window] [--screenshot PNG [--after S]] [--broker ...]
     mafia-table check-config FILE
     mafia-table watch (--config FILE | --table ID [--broker HOST:PORT]) [--username U ...]
     mafia-table pinout --config FILE
@@ -17,7 +18,10 @@ import logging
 import os
 import signal
 import sys
+import threading
+import time
 from collections.abc import Sequence
+from pathlib import Path
 
 from controller import __version__, config
 from controller.local_broker import LocalBroker, is_listening
@@ -25,6 +29,7 @@ from controller.local_broker import LocalBroker, is_listening
 log = logging.getLogger("mafia-table")
 
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+EXAMPLE = Path("config") / "table.example.toml"
 
 #: syslog priorities for systemd's stderr prefix (``<3>error``), see sd-daemon(3).
 _SD_PRIORITY = {"DEBUG": 7, "INFO": 6, "WARNING": 4, "ERROR": 3, "CRITICAL": 2}
@@ -64,6 +69,19 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--broker", metavar="HOST:PORT", help="override [broker] host and port")
     run.add_argument("--table", metavar="ID", help="override the table id")
     run.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+
+    sim = sub.add_parser("sim", help="run a simulated table (run --sim), optionally in a window "
+                                     "to press its buttons and watch its lights")
+    sim.add_argument("--config", default=str(EXAMPLE), metavar="FILE",
+                     help=f"table config (default: {EXAMPLE})")
+    sim.add_argument("--window", action="store_true", help="draw the table in a pygame window")
+    sim.add_argument("--screenshot", metavar="PNG", help="save a picture of the table --after "
+                     "seconds, then stop (headless without --window)")
+    sim.add_argument("--after", type=float, default=2.0, metavar="S",
+                     help="when to take the screenshot (default 2 s)")
+    sim.add_argument("--broker", metavar="HOST:PORT", help="override [broker] host and port")
+    sim.add_argument("--table", metavar="ID", help="override the table id")
+    sim.add_argument("-v", "--verbose", action="store_true", help="debug logging")
 
     check = sub.add_parser("check-config", help="check a config file and exit")
     check.add_argument("file", metavar="FILE")
@@ -145,7 +163,11 @@ def _watch(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    overrides = config.Overrides(table=args.table, broker=args.broker, simulated=args.sim)
+    simulated = args.command == "sim" or args.sim
+    if args.command == "sim" and args.after < 0:
+        print("mafia-table sim: --after takes seconds >= 0", file=sys.stderr)
+        return 2
+    overrides = config.Overrides(table=args.table, broker=args.broker, simulated=simulated)
     try:
         cfg = config.load(args.config, overrides)
     except config.ConfigError as exc:
@@ -160,7 +182,7 @@ def _run(args: argparse.Namespace) -> int:
     for signum in (signal.SIGTERM, signal.SIGINT):  # before anything starts that needs stopping
         signal.signal(signum, lambda *_: stop_requested.append(True))
     try:
-        if args.sim and cfg.broker.host in LOOPBACK and not is_listening(cfg.broker.host,
+        if simulated and cfg.broker.host in LOOPBACK and not is_listening(cfg.broker.host,
                                                                         cfg.broker.port):
             broker = LocalBroker(cfg.broker.port)
             broker.start()
@@ -172,8 +194,11 @@ def _run(args: argparse.Namespace) -> int:
         if stop_requested:
             service.stop()
         log.info("mafia-table %s starting: table %s, boot %s%s", __version__, cfg.table,
-                 service.boot_id, " (simulated seats)" if args.sim else "")
-        service.run()
+                 service.boot_id, " (simulated seats)" if simulated else "")
+        if args.command == "sim" and (args.window or args.screenshot):
+            _run_window(service, args)
+        else:
+            service.run()
         return 0
     except Exception:
         log.exception("the controller failed")
@@ -181,6 +206,36 @@ def _run(args: argparse.Namespace) -> int:
     finally:
         if broker is not None:
             broker.close()
+
+
+def _run_window(service, args: argparse.Namespace) -> None:
+    """The service's loop on a thread, the window (or a headless frame) on this one."""
+    from controller.sim_window import TableWindow
+
+    loop = threading.Thread(target=service.run_loop, name="loop")
+    try:
+        service.start()
+        loop.start()
+        view = TableWindow(service, visible=args.window)
+        try:
+            if args.screenshot is None:
+                view.run(stop_when=lambda: not loop.is_alive())
+            else:
+                deadline = time.monotonic() + args.after
+                done = lambda: time.monotonic() >= deadline or not loop.is_alive()  # noqa: E731
+                if args.window:
+                    view.run(stop_when=done)
+                while not done():
+                    time.sleep(0.05)
+                view.save(Path(args.screenshot))
+                log.info("screenshot saved to %s", args.screenshot)
+        finally:
+            view.close()
+    finally:
+        service.stop()
+        if loop.is_alive():
+            loop.join(10)
+        service.shutdown()
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ import select
 import threading
 import time
 import tty
+from collections import deque
 from pathlib import Path
 
 from firmware_bridge.firmware.console import Console
@@ -83,6 +84,8 @@ class EmulatedConsole:
         self._master: int | None = None
         self._slave: int | None = None
         self._stop = threading.Event()
+        self._typing: deque[tuple[int, str]] = deque()  # (seat, key) still to be pressed
+        self._typist: threading.Thread | None = None
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_w, False)
         self._thread = threading.Thread(target=self._run, name=f"emulated {path.name}",
@@ -153,18 +156,27 @@ class EmulatedConsole:
         return time.monotonic()
 
     def type(self, seat: int, keys: str) -> None:
-        """Press ``keys`` one after another on seat ``seat``'s keypad (in the background)."""
+        """Press ``keys`` one after another on seat ``seat``'s keypad (in the background). Keys
+        typed while earlier ones are still going down wait their turn, as fingers would."""
+        with self._lock:
+            self._typing.extend((seat, key) for key in keys)
+            if self._typist is None:
+                self._typist = threading.Thread(target=self._type_queued, daemon=True)
+                self._typist.start()
 
-        def typing() -> None:
-            for key in keys:
-                self.pins.keys[seat] = key.encode()
-                self._touch()
-                time.sleep(KEY_DOWN_S)
-                self.pins.keys[seat] = b""
-                self._touch()
-                time.sleep(KEY_DOWN_S)
-
-        threading.Thread(target=typing, daemon=True).start()
+    def _type_queued(self) -> None:
+        while True:
+            with self._lock:
+                if not self._typing:
+                    self._typist = None
+                    return
+                seat, key = self._typing.popleft()
+            self.pins.keys[seat] = key.encode()
+            self._touch()
+            time.sleep(KEY_DOWN_S)
+            self.pins.keys[seat] = b""
+            self._touch()
+            time.sleep(KEY_DOWN_S)
 
     # the firmware's main loop
 

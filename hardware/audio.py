@@ -131,6 +131,10 @@ class Speaker:
         if self._mixer is not None and self._playing:
             self._mixer.music.set_volume(volume)
 
+    def now_playing(self) -> str | None:
+        """The night track playing (its file name), or None."""
+        return self._tracks[self._track].name if self._playing else None
+
     def cues(self) -> set[str]:
         """The cues this speaker can play."""
         return set(self._cues)

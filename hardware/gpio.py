@@ -112,6 +112,19 @@ class GpioBoard:
         else:
             _show_mono(device, light)
 
+    def glow(self, seat: int) -> tuple[float, float, float] | None:
+        """What seat ``seat``'s light puts out this instant, as red, green, blue in 0..1 (a
+        single LED is white), read back from its pins; None for a seat with no light wired."""
+        device = self._lights.get(seat)
+        if device is None:
+            return None
+        if isinstance(device, RGBLED):
+            return tuple(device.value)  # type: ignore[return-value]
+        return (device.value,) * 3
+
+    def has_button(self, button: Button) -> bool:
+        return button in self._buttons
+
     def drive(self, button: Button, pressed: bool) -> None:
         """Simulation only: move a mock button pin as a hand would."""
         pin = self._buttons[button].pin
