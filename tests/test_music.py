@@ -10,7 +10,7 @@ import wave
 from pathlib import Path
 
 from controller.core import scene
-from controller.core.effects import AudioControl, Emit, Music, Reply
+from controller.core.effects import AudioControl, Cue, Emit, Music, Reply
 from controller.core.inputs import CommandReceived
 from controller.core.table import TableSetup, initial_state, shown, step
 from hardware.audio import SOUNDS, Speaker
@@ -36,8 +36,10 @@ def test_night_darkens_every_public_light_and_starts_the_music_day_brings_them_b
 def test_phase_and_audio_commands_that_do_not_fit_are_refused():
     state = initial_state(TableSetup("t", 6))
     for inp, error in [(cmd("phase", phase="day"), "it is day already"),
-                       (cmd("audio"), 'give "volume" or "next_track"'),
-                       (cmd("audio", volume=1.5), "volume: expected float <= 1.0")]:
+                       (cmd("audio"), 'give "volume", "next_track", "cue" or "say"'),
+                       (cmd("audio", volume=1.5), "volume: expected float <= 1.0"),
+                       (cmd("audio", say=25), "say: expected int <= 24"),
+                       (cmd("audio", cue="bell"), "cue: invalid enum value 'bell'")]:
         after, effects = step(state, inp)
         assert after == state and error in effects[-1].error
     night, _ = step(state, cmd("phase", phase="night"))
@@ -45,6 +47,8 @@ def test_phase_and_audio_commands_that_do_not_fit_are_refused():
     assert after == night and "it is night" in effects[-1].error
     _, effects = step(state, cmd("audio", volume=0.2, next_track=True))
     assert effects == [AudioControl(0.2, True), Reply("audio", "audio", True)]
+    _, effects = step(state, cmd("audio", cue="warning", say=7))  # selftest's sounds
+    assert effects == [Cue("warning", 1.0), Cue("number/7", 2.0), Reply("audio", "audio", True)]
 
 
 def rms_windows(path: Path, start: int, seconds: float, window: float = 0.1) -> list[float]:

@@ -220,11 +220,15 @@ class PhaseCommand(msgspec.Struct, forbid_unknown_fields=True):
 
 
 class AudioCommand(msgspec.Struct, forbid_unknown_fields=True):
-    """``cmd/audio``: the music's volume, or its next track."""
+    """``cmd/audio``: the music's volume, its next track, or a sound now (a cue, a number
+    spoken: what ``mafia-table selftest`` plays to check the speaker)."""
 
     id: CommandId
     volume: Annotated[float, msgspec.Meta(ge=0, le=1)] | None = None
     next_track: bool = False
+    cue: Literal["tick", "window", "warning", "end"] | None = None
+    say: Annotated[int, msgspec.Meta(ge=1, le=24, description="A number to speak, in the "
+                                     "[music] voice.")] | None = None
 
 
 class NightStepCommand(msgspec.Struct, forbid_unknown_fields=True):

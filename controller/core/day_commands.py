@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from controller.core import commands, day, night, scene, timer
-from controller.core.effects import AudioControl, Effect, Emit, Indicate, Music
+from controller.core.effects import AudioControl, Cue, Effect, Emit, Indicate, Music
 from controller.core.inputs import CommandReceived
 from controller.core.replies import answer, seat_problem
 
@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 
 DayOutcome = "tuple[TableState, list[Effect], str | None]"
 
+
+SAY_AFTER_CUE = 1.0  # s: cmd/audio with both a cue and a number speaks after the cue
 
 def handle(state: TableState, cmd: CommandReceived) -> tuple[TableState, list[Effect]]:
     handler = {
@@ -134,9 +136,14 @@ def _phase(state: TableState, cmd: Any, t: float) -> DayOutcome:
 
 
 def _audio(state: TableState, cmd: Any, t: float) -> DayOutcome:
-    if cmd.volume is None and not cmd.next_track:
-        return state, [], 'give "volume" or "next_track"'
-    return state, [AudioControl(cmd.volume, cmd.next_track)], None
+    sounds: list[Effect] = [] if cmd.cue is None else [Cue(cmd.cue, t)]
+    if cmd.say is not None:  # after the cue, if there is one (cues last under a second)
+        sounds.append(Cue(f"number/{cmd.say}", t + (SAY_AFTER_CUE if sounds else 0.0)))
+    if cmd.volume is not None or cmd.next_track:
+        sounds.insert(0, AudioControl(cmd.volume, cmd.next_track))
+    if not sounds:
+        return state, [], 'give "volume", "next_track", "cue" or "say"'
+    return state, sounds, None
 
 
 def _night_step(state: TableState, cmd: Any, t: float) -> DayOutcome:
