@@ -5,10 +5,11 @@
     mafia-table check-config FILE
     mafia-table watch (--config FILE | --table ID [--broker HOST:PORT]) [--username U ...]
     mafia-table pinout --config FILE
+    mafia-table selftest --config FILE [--seat N ...] [--timeout S] [--username U ...]
     mafia-table asyncapi
 
 Exit codes: 0 clean stop (SIGTERM / Ctrl-C) or a good config, 2 bad arguments or config,
-1 a failure while running (``pinout``: a conflict found).
+1 a failure while running (``pinout``: a conflict found; ``selftest``: a fault found).
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
+
+import msgspec
 
 from controller import __version__, config
 from controller.local_broker import LocalBroker, is_listening
@@ -98,6 +101,17 @@ def build_parser() -> argparse.ArgumentParser:
     pinout = sub.add_parser("pinout", help="print the pin map seat by seat, with conflicts")
     pinout.add_argument("--config", required=True, metavar="FILE", help="table config (TOML)")
 
+    selftest = sub.add_parser("selftest", help="check a wired table seat by seat, with a "
+                                               "technician at it (the controller must run)")
+    selftest.add_argument("--config", required=True, metavar="FILE", help="table config (TOML)")
+    selftest.add_argument("--seat", type=int, action="append", metavar="N",
+                          help="check only this seat (repeat for more)")
+    selftest.add_argument("--timeout", type=float, default=15.0, metavar="S",
+                          help="how long to wait for each press (default 15 s)")
+    selftest.add_argument("--broker", metavar="HOST:PORT", help="override [broker] host and port")
+    selftest.add_argument("--username", help="broker account allowed to send commands")
+    selftest.add_argument("--password-file", metavar="FILE", help="file holding its password")
+
     sub.add_parser("asyncapi", help="print the AsyncAPI document of the MQTT API")
     return parser
 
@@ -108,6 +122,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _check_config(args.file)
     if args.command == "watch":
         return _watch(args)
+    if args.command == "selftest":
+        return _selftest(args)
     if args.command == "pinout":
         return _pinout(args.config)
     if args.command == "asyncapi":
@@ -140,6 +156,48 @@ def _pinout(path: str) -> int:
     pins = pin_map(cfg)
     sys.stdout.write(render(pins))
     return 1 if pins.conflicts else 0
+
+
+def _selftest(args: argparse.Namespace) -> int:
+    from controller.selftest import (
+        Selftest,
+        SelftestError,
+        TableClient,
+        TerminalTechnician,
+        summary,
+    )
+
+    try:
+        cfg = config.load(args.config, config.Overrides(broker=args.broker))
+        cfg = msgspec.structs.replace(cfg, broker=config.with_account(
+            cfg.broker, args.username, args.password_file))
+    except config.ConfigError as exc:
+        print(exc.report(), file=sys.stderr)
+        return 2
+    wrong = [n for n in args.seat or [] if not 1 <= n <= cfg.seats]
+    if wrong or args.timeout <= 0:
+        print(f"mafia-table selftest: --seat takes 1..{cfg.seats} and --timeout seconds > 0",
+              file=sys.stderr)
+        return 2
+    try:
+        table = TableClient(cfg, timeout=10.0)
+    except SelftestError as exc:
+        print(f"mafia-table selftest: {exc}", file=sys.stderr)
+        return 2
+    try:
+        findings = Selftest(cfg, TerminalTechnician(), table, press_timeout=args.timeout,
+                            seats=args.seat).run()
+    except SelftestError as exc:
+        print(f"mafia-table selftest: {exc}", file=sys.stderr)
+        return 2
+    except (KeyboardInterrupt, EOFError):
+        print("\nmafia-table selftest: stopped", file=sys.stderr)
+        return 2
+    finally:
+        table.close()
+    print()
+    print(summary(findings), end="")
+    return 1 if any(not f.ok for f in findings) else 0
 
 
 def _watch(args: argparse.Namespace) -> int:
