@@ -118,42 +118,34 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    if args.command == "check-config":
-        return _check_config(args.file)
-    if args.command == "watch":
-        return _watch(args)
-    if args.command == "selftest":
-        return _selftest(args)
-    if args.command == "pinout":
-        return _pinout(args.config)
-    if args.command == "asyncapi":
-        from controller.asyncapi import render
-
-        sys.stdout.write(render())
-        return 0
-    return _run(args)
-
-
-def _check_config(path: str) -> int:
+    commands = {"check-config": _check_config, "watch": _watch, "selftest": _selftest,
+                "pinout": _pinout, "asyncapi": _asyncapi, "run": _run, "sim": _run}
     try:
-        cfg = config.load(path)
-    except config.ConfigError as exc:
+        return commands[args.command](args)
+    except config.ConfigError as exc:  # from any command: nothing has started
         print(exc.report(), file=sys.stderr)
         return 2
+
+
+def _asyncapi(args: argparse.Namespace) -> int:
+    from controller.asyncapi import render
+
+    sys.stdout.write(render())
+    return 0
+
+
+def _check_config(args: argparse.Namespace) -> int:
+    path = args.file
+    cfg = config.load(path)
     print(f"{path}: ok (table {cfg.table}, {cfg.seats} seats, "
           f"{len(cfg.wired_buttons())} GPIO buttons, gpio backend {cfg.backends.gpio})")
     return 0
 
 
-def _pinout(path: str) -> int:
+def _pinout(args: argparse.Namespace) -> int:
     from controller.pinout import pin_map, render
 
-    try:
-        cfg = config.parse(path)
-    except config.ConfigError as exc:
-        print(exc.report(), file=sys.stderr)
-        return 2
-    pins = pin_map(cfg)
+    pins = pin_map(config.parse(args.config))
     sys.stdout.write(render(pins))
     return 1 if pins.conflicts else 0
 
@@ -167,13 +159,9 @@ def _selftest(args: argparse.Namespace) -> int:
         summary,
     )
 
-    try:
-        cfg = config.load(args.config, config.Overrides(broker=args.broker))
-        cfg = msgspec.structs.replace(cfg, broker=config.with_account(
-            cfg.broker, args.username, args.password_file))
-    except config.ConfigError as exc:
-        print(exc.report(), file=sys.stderr)
-        return 2
+    cfg = config.load(args.config, config.Overrides(broker=args.broker))
+    cfg = msgspec.structs.replace(cfg, broker=config.with_account(
+        cfg.broker, args.username, args.password_file))
     wrong = [n for n in args.seat or [] if not 1 <= n <= cfg.seats]
     if wrong or args.timeout <= 0:
         print(f"mafia-table selftest: --seat takes 1..{cfg.seats} and --timeout seconds > 0",
@@ -203,20 +191,16 @@ def _selftest(args: argparse.Namespace) -> int:
 def _watch(args: argparse.Namespace) -> int:
     from controller.watch import watch
 
-    try:
-        if args.config is not None:
-            cfg = config.load(args.config, config.Overrides(table=args.table, broker=args.broker))
-            broker, table = cfg.broker, cfg.table
-        elif args.table is None:
-            print("mafia-table watch: give --table ID (or --config FILE)", file=sys.stderr)
-            return 2
-        else:
-            broker = config.broker_from_flags(args.broker or "127.0.0.1:1883")
-            table = args.table
-        broker = config.with_account(broker, args.username, args.password_file)
-    except config.ConfigError as exc:
-        print(exc.report(), file=sys.stderr)
+    if args.config is not None:
+        cfg = config.load(args.config, config.Overrides(table=args.table, broker=args.broker))
+        broker, table = cfg.broker, cfg.table
+    elif args.table is None:
+        print("mafia-table watch: give --table ID (or --config FILE)", file=sys.stderr)
         return 2
+    else:
+        broker = config.broker_from_flags(args.broker or "127.0.0.1:1883")
+        table = args.table
+    broker = config.with_account(broker, args.username, args.password_file)
     return watch(broker, table)
 
 
@@ -226,11 +210,7 @@ def _run(args: argparse.Namespace) -> int:
         print("mafia-table sim: --after takes seconds >= 0", file=sys.stderr)
         return 2
     overrides = config.Overrides(table=args.table, broker=args.broker, simulated=simulated)
-    try:
-        cfg = config.load(args.config, overrides)
-    except config.ConfigError as exc:
-        print(exc.report(), file=sys.stderr)
-        return 2
+    cfg = config.load(args.config, overrides)
     setup_logging(args.verbose)
 
     from controller.service import Service  # after the config is known good: imports gpiozero
