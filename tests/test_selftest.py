@@ -133,7 +133,7 @@ def test_two_swapped_seats_are_found_and_everything_else_passes(miswired):
     assert all(s["manual"] is None for s in table.wait_latest("state")["seats"])
 
 
-def test_a_console_that_does_not_answer_and_a_dead_key(miswired):
+def test_a_silent_console_an_old_firmware_and_a_dead_key(miswired):
     cfg, run, table, technician = miswired
     run.service.emulators[4].unplug()
     until(lambda: not run.service.consoles[1].health.online, what="the link to see it gone")
@@ -150,6 +150,20 @@ def test_a_console_that_does_not_answer_and_a_dead_key(miswired):
     assert set(found) == {("console[1]", "link"), ("seat 3", "keypad")}
     assert found[("seat 3", "keypad")] == "key 5 missing"
     assert "console-1 does not answer" in found[("console[1]", "link")]
+
+    # plugged in again, but with firmware that speaks an old protocol
+    console = run.service.emulators[4]
+    console.console.protocol = (2, 0)
+    console.replug()
+    until(lambda: run.service.consoles[1].health.refused is not None, what="the refusal")
+    table.drain()
+    health = until(lambda: (h := table.wait_latest("health"))["consoles"][1]["refused"] and h,
+                   what="health")
+    check = Selftest(cfg, technician, table)
+    check.consoles(health)
+    [refused] = [f for f in check.findings if f.part == "console[1]"]
+    assert (refused.check, refused.ok) == ("protocol", False)
+    assert "protocol 2.0" in refused.detail
 
 
 def test_the_command_line_reports_faults_with_a_non_zero_exit(tmp_path, broker):
