@@ -67,31 +67,23 @@ class EmulatedHub:
         assert self.process.stdout is not None and self.process.stdin is not None
         if self.process.stdout.readline().strip() != "ready":
             raise RuntimeError("the emulated hub did not start")
-        self.written: dict[tuple[int, int], float] = {}
-        self._cond = threading.Condition()
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.process.stdout is not None
-        for line in self.process.stdout:
-            _, seat, kind, at = line.split()
-            with self._cond:
-                self.written.setdefault((int(seat), int(kind)), float(at))
-                self._cond.notify_all()
 
     def act(self, verb: str, seat: int) -> None:
         assert self.process.stdin is not None
         self.process.stdin.write(f"{verb} {seat}\n")
         self.process.stdin.flush()
 
-    def written_at(self, seat: int, kind: int, timeout: float = 5.0) -> float:
-        deadline = time.monotonic() + timeout
-        with self._cond:
-            while (seat, kind) not in self.written:
-                if time.monotonic() > deadline:
-                    raise TimeoutError(f"no frame for seat {seat}")
-                self._cond.wait(0.1)
-            return self.written.pop((seat, kind))
+    def dump(self) -> list[float]:
+        """When each EVENT frame written since the last dump went onto the pty, in order."""
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.act("dump", 0)
+        frames = []
+        for line in self.process.stdout:
+            if line.strip() == "end":
+                return [at for _, at in frames]
+            _, seq, at = line.split()
+            frames.append((int(seq), float(at)))
+        raise RuntimeError("the emulated hub stopped")
 
     def close(self) -> None:
         assert self.process.stdin is not None
@@ -153,15 +145,19 @@ def main() -> None:
                 if time.monotonic() > deadline:
                     raise TimeoutError("the table did not come up")
                 time.sleep(0.01)
-            samples = []
+            hub.dump()  # from here on
+            arrived = []
             for i in range(args.presses):
                 seat = 1 + i % SEATS
-                for pressed in (True, False):
-                    kind = p.EV_BUTTON_DOWN if pressed else p.EV_BUTTON_UP
+                for verb in ("press", "release"):  # one at a time: the n-th frame, n-th event
                     before = len(clock.arrivals)
-                    hub.act("press" if pressed else "release", seat)
+                    hub.act(verb, seat)
                     clock.wait_count(before + 1)
-                    samples.append((clock.arrivals[-1][2] - hub.written_at(seat, kind)) * 1000)
+                    arrived.append(clock.arrivals[-1][2])
+            written = hub.dump()
+            if len(written) != len(arrived):
+                raise RuntimeError(f"{len(written)} frames written, {len(arrived)} events")
+            samples = [(a - w) * 1000 for a, w in zip(arrived, written, strict=True)]
             print(f"pty byte -> subscriber: {percentiles(samples)}")
 
             lost, spans = 0, []

@@ -203,28 +203,41 @@ class EmulatedConsole:
 def main() -> None:
     """``python -m firmware_bridge.emulator PATH SEAT...``: an emulated console in its own
     process, as a real one would be (for benches). Reads ``press N`` / ``release N`` lines on
-    stdin; prints ``frame <seat> <kind> <time.monotonic()>`` when it writes an EVENT frame."""
+    stdin, and ``dump``, to which it answers with a ``frame <seq> <time.monotonic()>`` line per
+    EVENT frame written since the last dump (each seq once: when it was first written) and
+    ``end``. The times wait in memory until asked for, so that telling the bench does not
+    compete with the host for the CPU at the moment being measured."""
     import sys
 
     from firmware_bridge import protocol as p
 
     console = EmulatedConsole(Path(sys.argv[1]), [int(s) for s in sys.argv[2:]])
     write = console.pins.write
+    written: list[tuple[int, float]] = []  # appended on the console's thread
+    recent: deque[int] = deque(maxlen=64)  # seqs (they wrap at 256) written lately: resends
 
     def noting(data: bytes) -> None:
+        events = [frame.seq for frame in p.Decoder().feed(data) if frame.type == p.T_EVENT]
         at = time.monotonic()
-        for frame in p.Decoder().feed(data):
-            if frame.type == p.T_EVENT:
-                seat, kind, _, _ = p.unpack_event(frame.payload)
-                print(f"frame {seat} {kind} {at}", flush=True)
         write(data)
+        for seq in events:
+            if seq not in recent:
+                written.append((seq, at))
+                recent.append(seq)
 
     console.pins.write = noting
     console.start()
     print("ready", flush=True)
     for line in sys.stdin:
-        verb, seat = line.split()
-        (console.press if verb == "press" else console.release)(int(seat))
+        verb, _, seat = line.partition(" ")
+        if verb.strip() == "dump":
+            count = len(written)
+            for seq, at in written[:count]:
+                print(f"frame {seq} {at}")
+            del written[:count]
+            print("end", flush=True)
+        else:
+            (console.press if verb == "press" else console.release)(int(seat))
     console.close()
 
 
