@@ -147,6 +147,8 @@ class ConsoleLink:
             if self._broken is not None:
                 raise serial.SerialException(f"write failed: {self._broken}")
             data = port.read(port.in_waiting or 1)
+            if data and port.in_waiting:  # woken by a frame's first byte: the rest is here too
+                data += port.read(port.in_waiting)
             received_at = self._now()
             if data:
                 before = dict(decoder.counts)

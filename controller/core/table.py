@@ -184,7 +184,15 @@ def step(state: TableState, inp: Input) -> tuple[TableState, list[Effect]]:
     return new, [e for e in effects if not isinstance(e, Reply)] + replies
 
 
+def _scene(state: TableState) -> tuple[object, ...]:
+    """Everything ``shown`` and ``snapshot`` read."""
+    return (state.night, state.standings, state.session, state.day, state.lights, state.timer,
+            state.night_step)
+
+
 def _consequences(before: TableState, after: TableState) -> list[Effect]:
+    if all(a is b for a, b in zip(_scene(before), _scene(after), strict=True)):
+        return []  # only bookkeeping moved (a debounce, a keypad entry): nothing to show or save
     old, new = shown(before), shown(after)
     effects: list[Effect] = [
         SetLight(seat, light)
