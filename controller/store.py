@@ -60,7 +60,9 @@ class Store:
         if self.store_id is None:
             self.store_id = uuid.uuid4().hex[:12]
             self._set_meta("store_id", self.store_id)
-        self.last_seq = int(self._meta("last_seq") or 0)
+        # the newest event's seq; ``meta`` keeps it only for when pruning removed that event
+        (newest,) = self._db.execute("SELECT max(seq) FROM events").fetchone()
+        self.last_seq = max(int(self._meta("last_seq") or 0), newest or 0)
         (self.depth,) = self._db.execute("SELECT count(*) FROM events WHERE acked = 0").fetchone()
 
     def _meta(self, key: str) -> str | None:
@@ -71,14 +73,12 @@ class Store:
         self._db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
 
     def append(self, topic: str, payload_for: Callable[[int], bytes]) -> StoredEvent:
-        """Give the next ``seq`` to ``payload_for(seq)`` and store the event, in one transaction."""
+        """Give the next ``seq`` to ``payload_for(seq)`` and store the event: one row, one
+        transaction (it is on every press's way to the broker, so nothing else is written)."""
         seq = self.last_seq + 1
         payload = payload_for(seq)
-        with self._db:
-            self._db.execute("BEGIN")
-            self._db.execute("INSERT INTO events (seq, topic, payload) VALUES (?, ?, ?)",
-                             (seq, topic, payload))
-            self._set_meta("last_seq", str(seq))
+        self._db.execute("INSERT INTO events (seq, topic, payload) VALUES (?, ?, ?)",
+                         (seq, topic, payload))
         self.last_seq = seq
         self.depth += 1
         return StoredEvent(seq, topic, payload)
@@ -89,8 +89,9 @@ class Store:
             self._db.execute("BEGIN")
             changed = self._db.execute("UPDATE events SET acked = 1 WHERE seq = ? AND acked = 0",
                                        (seq,)).rowcount
-            self._db.execute("DELETE FROM events WHERE acked = 1 AND seq <= ?",
-                             (self.last_seq - self.keep,))
+            if self._db.execute("DELETE FROM events WHERE acked = 1 AND seq <= ?",
+                                (self.last_seq - self.keep,)).rowcount:
+                self._set_meta("last_seq", str(self.last_seq))  # it may have been the newest
         self.depth -= changed
 
     def unacked(self) -> list[StoredEvent]:

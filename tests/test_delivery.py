@@ -116,3 +116,25 @@ def test_a_sigkilled_controller_comes_back_with_its_state_and_every_event(tmp_pa
     assert depth == 0  # everything the broker got was acknowledged and marked so
     assert sorted(consumer.events) == list(range(1, last + 1))
     assert sent > 20  # the kill came in the middle of a real stream
+
+
+def test_seq_goes_on_after_a_reopen_even_when_pruning_left_no_event(tmp_path):
+    payload = b"{}"
+    store = Store(tmp_path / "j.db", keep=0)  # keep nothing once acknowledged
+    for _ in range(3):
+        store.append("event/seat/press", lambda seq: payload)
+    for seq in (1, 2, 3):
+        store.acked(seq)
+    assert store.since(0) == []
+    store.close()
+    store = Store(tmp_path / "j.db", keep=100)
+    try:
+        assert store.last_seq == 3
+        assert store.append("event/seat/press", lambda seq: payload).seq == 4
+    finally:
+        store.close()
+    store = Store(tmp_path / "j.db", keep=100)  # not acknowledged, not pruned: the row says it
+    try:
+        assert (store.last_seq, store.depth) == (4, 1)
+    finally:
+        store.close()
