@@ -115,6 +115,43 @@ def floor_pty(samples: int) -> list[float]:
     return out
 
 
+#: the other end of ``floor_pty_across``: writes a frame to the pty (fd argv[2]) at each byte
+#: on stdin, noting the time just before; at the end prints the times, one a line
+PTY_WRITER = """
+import os, sys, time
+frame, fd, times = bytes.fromhex(sys.argv[1]), int(sys.argv[2]), []
+while sys.stdin.buffer.read(1):
+    times.append(time.monotonic())
+    os.write(fd, frame)
+print("\\n".join(map(str, times)))
+"""
+
+
+def floor_pty_across(samples: int) -> list[float]:
+    """A bare pty write in another process -> pyserial read here: the pty hop with the
+    wake-up a real console's frame costs (the writer is the console's process, at the same
+    lower priority)."""
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    port = serial.Serial(os.ttyname(slave), timeout=1)
+    frame = p.encode_frame(p.T_EVENT, 1, 0, p.pack_event(1, p.EV_BUTTON_DOWN, 0, 0))
+    writer = subprocess.Popen([sys.executable, "-c", PTY_WRITER, frame.hex(), str(master)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, pass_fds=(master,),
+                              preexec_fn=lambda: os.nice(CONSOLE_NICENESS))
+    assert writer.stdin is not None
+    read_at = []
+    for _ in range(samples):
+        writer.stdin.write(b"!")
+        writer.stdin.flush()
+        port.read(len(frame))
+        read_at.append(time.monotonic())
+    written, _ = writer.communicate()
+    port.close()
+    os.close(master)
+    os.close(slave)
+    return [(r - float(w)) * 1000 for r, w in zip(read_at, written.split(), strict=True)]
+
+
 def floor_mqtt(port: int, clock: EventClock, samples: int) -> list[float]:
     client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5)
     client.connect("127.0.0.1", port)
@@ -187,8 +224,11 @@ def main() -> None:
                   f"max={max(spans):.2f} ms")
 
             pty = floor_pty(min(args.presses, 2000))
+            across = floor_pty_across(min(args.presses, 2000))
             paho = floor_mqtt(broker.port, clock, min(args.presses, 2000))
             print(f"floor, bare pty write -> pyserial read: {percentiles(pty)}")
+            print(f"floor, pty write in another process -> pyserial read: "
+                  f"{percentiles(across)}")
             print(f"floor, bare paho publish -> receiver: {percentiles(paho)}")
             print(f"floor sum p50={statistics.median(pty) + statistics.median(paho):.3f} ms")
         finally:
