@@ -271,9 +271,8 @@ class TableWindow:
                          + ("" if timer.running else " paused"))
         lines += self._vote_lines(state.session, t)
         step = state.night_step
-        if step is not None and step.started:
-            lines += [f"night step: {step.step}", f"  actors {', '.join(map(str, step.actors))}",
-                      f"  {max(0.0, step.ends - t):.1f} s left"]
+        if step is not None and step.started:  # what the judge announces; never who acts
+            lines += [f"night step: {step.step}", f"  {max(0.0, step.ends - t):.1f} s left"]
         lines += ["", f"keys: seat {self.focus} (Tab, click)", "0-9 # * keypad, Space vote",
                   "c r n: judge"]
         for i, line in enumerate(lines):
