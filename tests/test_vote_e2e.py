@@ -9,6 +9,7 @@ from controller import config as config_module
 from tests.conftest import SMALL_TABLE, write_config
 from tests.mqtt_helpers import Consumer, Subscriber, with_json
 from tests.test_api_contract import validate
+from tests.test_consoles import until
 from tests.test_process import finish, kill_if_running, start_service, stop_cleanly
 from tests.test_service import Running, online
 
@@ -43,7 +44,8 @@ def test_a_whole_days_vote_with_a_reject_and_a_correction(tmp_path, broker, subs
         tap(core, seat=1)
         [proposed] = core.wait_for(event("proposed", candidate=2))
         assert proposed.json()["voters"] == [1]
-        assert run.pin(18).state == 1  # seat 1 voted: its light is on for the judge
+        # seat 1 voted: its light comes on for the judge (performed right after the event)
+        until(lambda: run.pin(18).state == 1, what="seat 1's light")
 
         tap(core, judge="reject")  # the judge saw two fists
         core.wait_for(event("rejected", candidate=2, by="button"))
