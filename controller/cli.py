@@ -234,9 +234,8 @@ def _run(args: argparse.Namespace) -> int:
         log.info("mafia-table %s starting: table %s, boot %s%s", __version__, cfg.table,
                  service.boot_id, " (simulated seats)" if simulated else "")
         if args.command == "sim" and (args.window or args.screenshot):
-            _run_window(service, args)
-        else:
-            service.run()
+            return _run_window(service, args)
+        service.run()
         return 0
     except Exception:
         log.exception("the controller failed")
@@ -246,7 +245,7 @@ def _run(args: argparse.Namespace) -> int:
             broker.close()
 
 
-def _run_window(service, args: argparse.Namespace) -> None:
+def _run_window(service, args: argparse.Namespace) -> int:
     """The service's loop on a thread, the window (or a headless frame) on this one."""
     from controller.sim_window import TableWindow
 
@@ -265,8 +264,13 @@ def _run_window(service, args: argparse.Namespace) -> None:
                     view.run(stop_when=done)
                 while not done():
                     time.sleep(0.05)
-                view.save(Path(args.screenshot))
+                try:
+                    view.save(Path(args.screenshot))
+                except Exception as exc:  # pygame.error, OSError: a path it cannot write
+                    log.error("cannot save the screenshot to %s: %s", args.screenshot, exc)
+                    return 1
                 log.info("screenshot saved to %s", args.screenshot)
+            return 0
         finally:
             view.close()
     finally:

@@ -424,7 +424,11 @@ def main(argv: list[str] | None = None) -> int:
     host, _, port = args.broker.rpartition(":")
     if not host or not port.isdigit() or args.pace < 0:
         parser.error("--broker takes HOST:PORT and --pace a number >= 0")
-    table = Table(host, int(port), args.table)
+    try:
+        table = Table(host, int(port), args.table)
+    except OSError as exc:
+        print(f"fiim_game: no broker at {args.broker}: {exc}", file=sys.stderr)
+        return 1
     game = Game(table, Players.deal(random.Random(args.seed)), args.pace)
     try:
         game.play()

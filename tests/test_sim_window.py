@@ -95,3 +95,8 @@ def test_the_command_line_saves_a_headless_screenshot(tmp_path, broker):
         env=env, capture_output=True, text=True, timeout=30)
     assert done.returncode == 0, done.stderr
     assert pygame.image.load(str(shot)).get_size() == (1280, 800)
+    nowhere = subprocess.run(
+        [sys.executable, "-m", "controller.cli", "sim", "--config", str(EXAMPLE_CONFIG),
+         "--broker", f"127.0.0.1:{broker.port}", "--screenshot", str(tmp_path / "no" / "x.png"),
+         "--after", "0"], env=env, capture_output=True, text=True, timeout=30)
+    assert nowhere.returncode == 1 and "cannot save the screenshot" in nowhere.stderr
