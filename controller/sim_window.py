@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from controller.core.buttons import JUDGE_BUTTON_NAMES, Button, JudgeButton, SeatButton
 from controller.core.vote import propose
-from firmware_bridge.protocol import LIGHT_MODES
+from firmware_bridge.firmware.console import indicator_on, light_level
 
 if TYPE_CHECKING:
     from controller.service import Service
@@ -89,27 +89,6 @@ def layout(seats: int, size: tuple[int, int] = SIZE) -> Layout:
 def _inside(point: tuple[int, int], rect: tuple[int, int, int, int]) -> bool:
     x, y, w, h = rect
     return x <= point[0] < x + w and y <= point[1] < y + h
-
-
-def blink_level(mode: str, t: float) -> float:
-    """How bright a light in ``mode`` is at time ``t`` (as the firmware and gpiozero blink)."""
-    match mode:
-        case "on":
-            return 1.0
-        case "dim":
-            return 0.15
-        case "blink":
-            return 1.0 if t % 1.0 < 0.5 else 0.0
-        case "fast_blink":
-            return 1.0 if t % 0.3 < 0.15 else 0.0
-    return 0.0
-
-
-def indicator_level(pattern: int, t: float) -> float:
-    """A private indicator's pattern (0 off, 1 on, 2 blink, 3 double blink) at time ``t``."""
-    phase = t % 1.0
-    return {0: 0.0, 1: 1.0, 2: float(phase < 0.5),
-            3: float(phase < 0.12 or 0.24 <= phase < 0.36)}.get(pattern, 0.0)
 
 
 class TableWindow:
@@ -208,7 +187,7 @@ class TableWindow:
         if glow is None:
             console = self.service.emulators.get(seat)
             mode, rgb = console.pins.lights.get(seat, (0, (0, 0, 0))) if console else (0, (0,) * 3)
-            level = blink_level(LIGHT_MODES[mode], t)
+            level = light_level(mode, int(t * 1000))
             glow = tuple(c / 255 * level for c in rgb)
         if max(glow) < 0.02:
             return DARK
@@ -242,8 +221,8 @@ class TableWindow:
         pg.draw.circle(screen, (90, 90, 90), spot.light, spot.light_radius, 1)
         console = self.service.emulators.get(spot.seat)
         pattern = console.pins.indicators.get(spot.seat, 0) if console else 0
-        level = indicator_level(pattern, t)
-        pg.draw.circle(screen, INDICATOR if level else DARK, spot.indicator, 5)
+        lit = indicator_on(pattern, int(t * 1000))
+        pg.draw.circle(screen, INDICATOR if lit else DARK, spot.indicator, 5)
         held = SeatButton(spot.seat) in self.held
         pg.draw.rect(screen, PRESSED if held else (90, 90, 110), spot.button, border_radius=5)
         self._text("vote", (spot.button[0] + 4, spot.button[1] + 2))

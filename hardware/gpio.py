@@ -19,12 +19,13 @@ from controller.config import Config
 from controller.core.buttons import Button, SeatButton
 from controller.core.inputs import ButtonEdge
 from controller.core.lights import Light, LightMode
+from firmware_bridge.firmware.console import BLINK_MS, DIM, FAST_BLINK_MS
 
 log = logging.getLogger(__name__)
 
-DIM_LEVEL = 0.15
-BLINK_SECONDS = 0.5
-FAST_BLINK_SECONDS = 0.15
+DIM_LEVEL = DIM  # the lights look the same on GPIO as on a console
+BLINK_SECONDS = BLINK_MS / 1000
+FAST_BLINK_SECONDS = FAST_BLINK_MS / 1000
 #: An edge older than this when its callback runs is taken as a clock mix-up, not a real age.
 MAX_EDGE_AGE = 5.0
 

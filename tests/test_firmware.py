@@ -176,3 +176,17 @@ def test_hello_tells_the_first_unacknowledged_seq():
     c.receive(p.encode_frame(p.T_HELLO_REQUEST, 0, 0))
     hello = [f for f in pins.sent if f.type == p.T_HELLO][-1]
     assert p.unpack_hello(hello.payload)["first_seq"] == 3
+
+
+def test_lights_blink_on_the_console_itself_as_they_do_on_gpio():
+    """The host sends a mode once; the console times the blinking (as gpiozero does on GPIO)."""
+    from firmware_bridge.firmware.console import indicator_on, light_level
+
+    assert [light_level(0, 0), light_level(1, 12345), light_level(2, 7)] == [0.0, 1.0, 0.15]
+    blink = [light_level(3, t) for t in (0, 499, 500, 999, 1000)]
+    assert blink == [1.0, 1.0, 0.0, 0.0, 1.0]  # starts lit, 500 ms on, 500 ms off
+    assert [light_level(4, t) for t in (0, 149, 150, 299, 300)] == [1.0, 1.0, 0.0, 0.0, 1.0]
+    double = [indicator_on(3, t) for t in range(0, 1000, 60)]
+    assert double[:7] == [True, True, False, False, True, True, False] and not any(double[7:])
+    assert [indicator_on(2, t) for t in (0, 499, 500, 999)] == [True, True, False, False]
+    assert indicator_on(1, 999_999) and not indicator_on(0, 0)

@@ -14,7 +14,7 @@ import time
 import board  # the wiring of this console: pins and the seats it serves
 import machine
 import micropython
-from console import Console
+from console import Console, elapsed, indicator_on, light_level
 
 WATCHDOG_MS = 2000
 LOOP_MS = 1
@@ -35,6 +35,9 @@ class Pins:
         self.out = sys.stdout.buffer
         self.clock = 0
         self.last_ticks = time.ticks_ms()
+        self.light = (0, (0, 0, 0), 0)  # mode, colour, when set
+        self.pattern = (0, 0)
+        self.shown = None
 
     def ticks_ms(self):
         """A 32-bit millisecond clock (MicroPython's own wraps at 2**30): the protocol's t_ms."""
@@ -58,13 +61,24 @@ class Pins:
         return not self.button.value()
 
     def show_light(self, seat, mode, rgb):
-        # blinking is done by the host re-sending; "dim" is a quarter of the colour
-        scale = (0, 257, 64, 257, 257)[mode]
-        for i in range(3):  # (MicroPython's zip has no strict=)
-            self.rgb[i].duty_u16(min(65535, rgb[i] * scale))
+        self.light = (mode, rgb, self.ticks_ms())
+        self.shown = None  # ``refresh`` drives the pins at once
 
     def show_indicator(self, seat, pattern):
-        self.indicator.value(1 if pattern else 0)
+        self.pattern = (pattern, self.ticks_ms())
+
+    def refresh(self):
+        """Drive the light and the indicator as their modes look now (blinks are timed here,
+        the host sends a mode once)."""
+        now = self.ticks_ms()
+        mode, rgb, since = self.light
+        duty = [int(c * 257 * light_level(mode, elapsed(now, since))) for c in rgb]
+        if duty != self.shown:
+            for i in range(3):  # (MicroPython's zip has no strict=)
+                self.rgb[i].duty_u16(duty[i])
+            self.shown = duty
+        pattern, since = self.pattern
+        self.indicator.value(1 if indicator_on(pattern, elapsed(now, since)) else 0)
 
     def write(self, data):
         self.out.write(data)
@@ -86,6 +100,7 @@ def main():
         if poller.poll(LOOP_MS):
             console.receive(sys.stdin.buffer.read(1))
         console.poll()
+        pins.refresh()
         watchdog.feed()
 
 
