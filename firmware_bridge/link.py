@@ -247,6 +247,13 @@ class ConsoleLink:
             self.health.firmware, version, self.health.unique_id, hello["boot_id"])
 
     def _event(self, frame: p.Frame) -> None:
+        try:
+            event = p.unpack_event(frame.payload)
+        except ValueError:
+            # a damaged frame that passed the CRC (a flipped delimiter adds a byte the CRC
+            # cannot see, docs/protocol.md): not accepted, not acknowledged, so it comes again
+            self._count("bad_event")
+            return
         verdict = self._sequencer.offer(frame.seq)
         if verdict == "gap":
             self._count("out_of_order")
@@ -255,15 +262,11 @@ class ConsoleLink:
             self._count("duplicates")
             self._send(p.T_ACK, b"")
             return
-        self._deliver(frame)
+        self._deliver(event)
         self._send(p.T_ACK, b"")  # after the input is handed over: the press goes first
 
-    def _deliver(self, frame: p.Frame) -> None:
-        try:
-            seat, kind, value, t_ms = p.unpack_event(frame.payload)
-        except ValueError:
-            self._count("bad_event")
-            return
+    def _deliver(self, event: tuple[int, int, int, int]) -> None:
+        seat, kind, value, t_ms = event
         if seat not in self.seats:
             self._count("foreign_seat")
             log.warning("console %s: event for seat %d, which is not its own; dropped",

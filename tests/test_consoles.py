@@ -12,6 +12,7 @@ import pytest
 from controller import config as config_module
 from controller.core.inputs import ButtonEdge, KeyPressed
 from controller.core.lights import Light, LightMode
+from firmware_bridge import protocol as p
 from firmware_bridge.emulator import EmulatedConsole
 from firmware_bridge.link import ConsoleLink
 from tests.conftest import SMALL_TABLE, write_config
@@ -178,6 +179,21 @@ def test_line_noise_delays_but_never_loses_or_doubles_a_press(rig):
     damaged = sum(v for k, v in link.health.counts.items()
                   if k in ("bad_crc", "bad_cobs", "short", "oversize", "bad_version"))
     assert damaged > 0
+
+
+def test_a_damaged_event_that_passes_the_crc_is_not_taken_for_the_real_one(rig):
+    """A flipped trailing delimiter (0x00 -> 0x01) yields the frame with one byte more, and the
+    CRC accepts it (docs/protocol.md). Taken as the event of its seq, it was acknowledged and the
+    real event of that seq, sent next, was dropped as a duplicate: a lost press."""
+    console, link, inputs = rig
+    seq = console.console.next_seq
+    frame = p.encode_frame(p.T_EVENT, seq, 0, p.pack_event(4, p.EV_BUTTON_DOWN, 0, 1))
+    console.pins.write(frame[:-1] + b"\x01\x00")  # the next frame's leading 0x00 ends it
+    until(lambda: link.health.counts.get("bad_event") == 1, what="the damaged frame")
+    tap(console, 4, 1)
+    got = presses(inputs, 2)
+    assert [e.pressed for e in got] == [True, False]
+    assert "duplicates" not in link.health.counts
 
 
 def test_keys_arrive_as_key_inputs(rig):

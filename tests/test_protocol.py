@@ -121,3 +121,14 @@ def test_message_payloads_round_trip():
     assert p.unpack_pong(p.pack_pong(9, 1000)) == (9, 1000)
     assert p.unpack_light(p.pack_light(2, 3, (1, 2, 3))) == (2, 3, (1, 2, 3))
     assert p.seq_after(255) == 1 and p.seq_after(1) == 2
+
+
+def test_a_flipped_trailing_delimiter_gives_a_frame_one_byte_longer_that_passes_the_crc():
+    """Why a receiver checks each payload's length before acting on a frame: CRC-16/CCITT-FALSE
+    of a body followed by the first byte of its own CRC is that CRC's second byte, then 0x00,
+    which is exactly what COBS decodes when the delimiter after a frame turns into 0x01."""
+    frame = p.encode_frame(p.T_EVENT, 9, 0, p.pack_event(4, p.EV_BUTTON_DOWN, 0, 123456))
+    [damaged] = p.Decoder().feed(frame[:-1] + b"\x01\x00")
+    [intact] = p.Decoder().feed(frame)
+    assert (damaged.type, damaged.seq) == (intact.type, intact.seq)
+    assert damaged.payload[:-1] == intact.payload and len(damaged.payload) == 8
