@@ -24,8 +24,6 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-import msgspec
-
 from controller import __version__, config
 from controller.local_broker import LocalBroker, is_listening
 
@@ -159,9 +157,8 @@ def _selftest(args: argparse.Namespace) -> int:
         summary,
     )
 
-    cfg = config.load(args.config, config.Overrides(broker=args.broker))
-    cfg = msgspec.structs.replace(cfg, broker=config.with_account(
-        cfg.broker, args.username, args.password_file))
+    cfg = config.load(args.config, config.Overrides(
+        broker=args.broker, username=args.username, password_file=args.password_file))
     wrong = [n for n in args.seat or [] if not 1 <= n <= cfg.seats]
     if wrong or args.timeout <= 0:
         print(f"mafia-table selftest: --seat takes 1..{cfg.seats} and --timeout seconds > 0",
@@ -192,16 +189,15 @@ def _watch(args: argparse.Namespace) -> int:
     from controller.watch import watch
 
     if args.config is not None:
-        cfg = config.load(args.config, config.Overrides(table=args.table, broker=args.broker))
-        broker, table = cfg.broker, cfg.table
-    elif args.table is None:
+        cfg = config.load(args.config, config.Overrides(
+            table=args.table, broker=args.broker, username=args.username,
+            password_file=args.password_file))
+        return watch(cfg.broker, cfg.table)
+    if args.table is None:
         print("mafia-table watch: give --table ID (or --config FILE)", file=sys.stderr)
         return 2
-    else:
-        broker = config.broker_from_flags(args.broker or "127.0.0.1:1883")
-        table = args.table
-    broker = config.with_account(broker, args.username, args.password_file)
-    return watch(broker, table)
+    broker = config.broker_from_flags(args.broker or "127.0.0.1:1883")
+    return watch(config.with_account(broker, args.username, args.password_file), args.table)
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -203,6 +203,10 @@ class Overrides:
     table: str | None = None
     broker: str | None = None  # HOST:PORT
     simulated: bool = False
+    # another broker account (tools: ``watch``, ``selftest``): the table's own password file
+    # is then neither needed nor read
+    username: str | None = None
+    password_file: str | None = None  # as given on the command line (relative to the cwd)
 
 
 def load(path: str | Path, overrides: Overrides | None = None) -> Config:
@@ -245,6 +249,16 @@ def _apply_overrides(raw: dict[str, Any], overrides: Overrides, source: str) -> 
         if not isinstance(broker, dict):
             raise ConfigError(source, ["broker: expected a table"])
         broker["host"], broker["port"] = _host_port(overrides.broker, source)
+    if overrides.password_file is not None and overrides.username is None:
+        raise ConfigError(source, ["--password-file: give --username too"])
+    if overrides.username is not None:
+        broker = raw.setdefault("broker", {})
+        if not isinstance(broker, dict):
+            raise ConfigError(source, ["broker: expected a table"])
+        broker["username"] = overrides.username
+        broker.pop("password_file", None)
+        if overrides.password_file is not None:  # absolute: it is not relative to the config
+            broker["password_file"] = str(Path(overrides.password_file).resolve())
     if overrides.simulated:
         backends = raw.setdefault("backends", {})
         if isinstance(backends, dict):

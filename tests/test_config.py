@@ -210,3 +210,17 @@ def test_a_keys_only_console_may_share_a_seat_with_a_gpio_button(tmp_path):
         '[[console]]\nport = "/dev/a"\nseats = [1, 2]\nkeys_only = true\n')))
     assert cfg.keypad_seats() == {1, 2}
     assert {b.seat for b in cfg.vote_buttons()} == {1}
+
+
+def test_a_tool_logging_in_as_another_account_does_not_need_the_tables_password(tmp_path):
+    """selftest and watch run as the rules core or an observer: the table's own password file
+    (readable by the service user only) is not read."""
+    body = BASE + '[broker]\nusername = "t1"\npassword_file = "/nonexistent/table.pass"\n'
+    assert "file not found" in problems_of(tmp_path, body)[0]
+    mine = tmp_path / "core.pass"
+    mine.write_text("secret\n")
+    cfg = config.load(write_config(tmp_path, body), config.Overrides(
+        username="rules-core", password_file=str(mine)))
+    assert (cfg.broker.username, cfg.broker.password_file) == ("rules-core", str(mine))
+    assert problems_of(tmp_path, body, config.Overrides(password_file=str(mine))) == [
+        "--password-file: give --username too"]
