@@ -329,6 +329,12 @@ def with_account(broker: BrokerConfig, username: str | None,
 
 
 def _check(config: Config, base: Path) -> list[str]:
+    return wiring_problems(config) + _broker_problems(config, base)
+
+
+def wiring_problems(config: Config) -> list[str]:
+    """How the seats, pins and consoles fit together: a pin or a seat used twice, a seat beyond
+    the table, a light given twice, a console seat that also has a GPIO vote button."""
     problems: list[str] = []
     seat_entries: dict[int, str] = {}
     pin_users: dict[int, str] = {}
@@ -371,7 +377,11 @@ def _check(config: Config, base: Path) -> list[str]:
                                 f"({gpio_buttons[seat]}); set {key}.keys_only = true so its "
                                 "console serves the keypad only")
             served[seat] = key
+    return problems
 
+
+def _broker_problems(config: Config, base: Path) -> list[str]:
+    problems: list[str] = []
     broker = config.broker
     if broker.password_file is not None and broker.username is None:
         problems.append("broker.password_file: set broker.username too")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from controller.config import Config
+from controller.config import Config, wiring_problems
 from hardware.header import ALWAYS_RESERVED, BUSES, physical
 
 
@@ -35,32 +35,39 @@ class PinMap:
 
 
 def pin_map(config: Config) -> PinMap:
-    """Everything the pinout shows, from a parsed (not necessarily valid) config."""
-    pins_of: dict[int, tuple[str, str]] = {}
+    """Everything the pinout shows, from a parsed (not necessarily valid) config: a row for every
+    ``[[gpio.seat]]`` entry (a seat wired twice shows twice) and one for every other seat."""
+    consoles: dict[int, list[str]] = {}
+    for i, console in enumerate(config.console):
+        for seat in console.seats:
+            consoles.setdefault(seat, []).append(
+                f"console[{i}]" + (" keys" if console.keys_only else " keys, button"))
+    rows = []
     for wiring in config.gpio.seat:
-        light = physical(wiring.light) if wiring.light is not None else ""
+        lights = [physical(wiring.light)] if wiring.light is not None else []
         if wiring.rgb is not None:
-            light = "rgb " + ", ".join(physical(p) for p in wiring.rgb)
-        pins_of.setdefault(wiring.seat, (
-            physical(wiring.button) if wiring.button is not None else "", light))
-    consoles = {seat: f"console[{i}]" + (" keys" if c.keys_only else " keys, button")
-                for i, c in enumerate(config.console) for seat in c.seats}
-    numbers = sorted(set(range(1, config.seats + 1)) | set(pins_of) | set(consoles))
-    seats = [SeatPins(n, *pins_of.get(n, ("", "")), consoles.get(n, "")) for n in numbers]
+            lights.append("rgb " + ", ".join(physical(pin) for pin in wiring.rgb))
+        rows.append(SeatPins(wiring.seat,
+                             physical(wiring.button) if wiring.button is not None else "",
+                             " + ".join(lights), ", ".join(consoles.get(wiring.seat, []))))
+    wired = {w.seat for w in config.gpio.seat}
+    rows += [SeatPins(n, "", "", ", ".join(consoles.get(n, [])))
+             for n in set(range(1, config.seats + 1)) | set(consoles) if n not in wired]
+    rows.sort(key=lambda row: row.seat)  # stable: a seat wired twice keeps its file order
     judge = [(key.removeprefix("gpio.judge."), physical(pin))
              for pin, key in config.pin_uses() if key.startswith("gpio.judge.")]
-    return PinMap(config.table, seats, judge, [c.port for c in config.console],
+    return PinMap(config.table, rows, judge, [c.port for c in config.console],
                   len({p for p, _ in config.pin_uses()}), conflicts(config))
 
 
 def conflicts(config: Config) -> list[str]:
-    """A pin used twice, and a pin a reserved function of the Pi needs; one line each."""
+    """What cannot work, one line each: every wiring mistake the config check refuses (a pin or
+    a seat used twice...), then each pin a reserved function of the Pi needs."""
     users: dict[int, list[str]] = defaultdict(list)
     for pin, key in config.pin_uses():
         users[pin].append(key)
-    found = [f"{physical(pin)} is used {len(keys)} times: {', '.join(keys)}"
-             for pin, keys in users.items() if len(keys) > 1]
-    for name in (*ALWAYS_RESERVED, *config.gpio.reserve):
+    found = wiring_problems(config)
+    for name in dict.fromkeys((*ALWAYS_RESERVED, *config.gpio.reserve)):  # each bus once
         bus = BUSES[name]
         found += [f"{physical(pin)} is {signal} ({name}: {bus.why}), "
                   f"but {', '.join(users[pin])} uses it"

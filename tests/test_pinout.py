@@ -43,7 +43,7 @@ def test_the_example_table_has_no_conflicts(capsys):
 def test_every_conflict_is_flagged_with_the_keys_that_cause_it(tmp_path):
     pins = pin_map(config.parse(write_config(tmp_path, TABLE)))
     assert pins.conflicts == [
-        "GPIO4 (pin 7) is used 2 times: gpio.seat[0].button, gpio.seat[1].button",
+        "gpio.seat[1].button: pin 4 is already used by gpio.seat[0].button",
         "GPIO0 (pin 27) is ID_SD (id_eeprom: read by the firmware at boot to identify a HAT; "
         "never wire anything else here), but gpio.seat[2].button uses it",
         "GPIO14 (pin 8) is UART TXD (uart: the serial console, or a console hub on the Pi's "
@@ -72,3 +72,45 @@ def test_the_config_check_still_refuses_a_pin_used_twice(tmp_path):
         config.load(write_config(tmp_path, TABLE.replace("button = 0\n", "")))
     assert refused.value.problems == [
         "gpio.seat[1].button: pin 4 is already used by gpio.seat[0].button"]
+
+
+def test_every_wiring_entry_shows_and_what_check_config_refuses_is_a_conflict(tmp_path):
+    body = """
+table = "t1"
+seats = 4
+[gpio]
+reserve = ["uart", "uart"]
+[[gpio.seat]]
+seat = 1
+button = 4
+[[gpio.seat]]
+seat = 1
+button = 5
+light = 23
+rgb = [6, 12, 13]
+[[gpio.seat]]
+seat = 9
+light = 16
+[[console]]
+port = "/dev/ttyACM0"
+seats = [2]
+keys_only = true
+[[console]]
+port = "/dev/ttyACM1"
+seats = [2]
+keys_only = true
+"""
+    cfg = config.parse(write_config(tmp_path, body))
+    pins = pin_map(cfg)
+    assert [(s.seat, s.button, s.light, s.console) for s in pins.seats] == [
+        (1, "GPIO4 (pin 7)", "", ""),
+        (1, "GPIO5 (pin 29)", "GPIO23 (pin 16) + rgb GPIO6 (pin 31), GPIO12 (pin 32), "
+                              "GPIO13 (pin 33)", ""),
+        (2, "", "", "console[0] keys, console[1] keys"),
+        (3, "", "", ""), (4, "", "", ""),
+        (9, "", "GPIO16 (pin 36)", ""),
+    ]
+    with pytest.raises(config.ConfigError) as refused:
+        config.load(write_config(tmp_path, body, "same.toml"))
+    assert pins.conflicts == refused.value.problems  # the same words as check-config
+    assert pins.used == 7
