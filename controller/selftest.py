@@ -85,7 +85,8 @@ class TableClient:
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5,
                                   client_id=f"mafia-selftest-{config.table}")
         configure_client(self.client, config.broker)
-        self.client.on_connect = lambda c, *_: c.subscribe(self.prefix + "#", qos=1)
+        self.refused: str | None = None  # why the broker would not let us in
+        self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
         try:
             self.client.connect(config.broker.host, config.broker.port,
@@ -94,6 +95,13 @@ class TableClient:
             raise SelftestError(f"no broker at {config.broker.host}:{config.broker.port}: "
                                 f"{exc}") from None
         self.client.loop_start()
+
+    def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
+        if reason_code.is_failure:
+            self.refused = str(reason_code)
+            client.disconnect()
+            return
+        client.subscribe(self.prefix + "#", qos=1)
 
     def _on_message(self, client, userdata, message) -> None:
         try:
@@ -130,6 +138,9 @@ class TableClient:
         """The newest ``status``, ``state`` or ``health`` (retained: there from the start)."""
         deadline = time.monotonic() + self.timeout
         while topic not in self.latest:
+            if self.refused is not None:
+                raise SelftestError(f"the broker refused the connection: {self.refused} "
+                                    "(check --username and --password-file)")
             if time.monotonic() > deadline:
                 raise SelftestError(f"the controller published no {topic!r}: is it running "
                                     f"for table {self.prefix.split('/')[1]!r}?")
@@ -144,7 +155,8 @@ class TableClient:
         while reply is not None and reply[1].get("id") != id:
             reply = self.next_event((f"reply/{verb}",), self.timeout)
         if reply is None:
-            raise SelftestError(f"cmd/{verb}: no reply from the controller")
+            raise SelftestError(f"cmd/{verb}: no reply from the controller (is this account "
+                                "allowed to send commands? the shipped ACL lets rules-core)")
         if not reply[1]["ok"]:
             raise SelftestError(f"cmd/{verb}: {reply[1]['error']}")
 
@@ -177,15 +189,17 @@ class Selftest:
                        f"{', '.join(map(str, self.seats))}, then the judge station and the "
                        f"speaker. Press what is asked within {self.press_timeout:g} s.")
         self.consoles(self.table.wait_latest("health"))
-        all_seats = range(1, self.config.seats + 1)
-        self.table.command("light", lights=[{"seat": s, "mode": "off"} for s in all_seats])
+        # the lights the rules core set stay as they were: each seat gets its own back
+        before = [{"seat": seat["seat"], **(seat["manual"] or {"mode": "auto"})}
+                  for seat in state["seats"]]
+        self.table.command("light", lights=[{"seat": s["seat"], "mode": "off"} for s in before])
         try:
             for seat in self.seats:
                 self.seat(seat)
             self.judge()
             self.speaker()
         finally:
-            self.table.command("light", lights=[{"seat": s, "mode": "auto"} for s in all_seats])
+            self.table.command("light", lights=before)
         return self.findings
 
     # ------------------------------------------------------------------ the parts

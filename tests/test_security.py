@@ -198,3 +198,28 @@ def test_a_night_step_is_secret_from_observers_and_plain_to_the_rules_core(hall)
         run.close()
         for client in (observer, core):
             client.close()
+
+
+def test_selftest_says_when_the_broker_refuses_it_or_the_acl_forbids_commands(hall, tmp_path):
+    from controller.selftest import Selftest, SelftestError, TableClient, TerminalTechnician
+
+    run = Running(hall.table_config())
+    try:
+        wrong = tmp_path / "wrong.pass"
+        wrong.write_text("not-the-password\n")
+        for user, password, expected in (
+                ("rules-core", wrong, "the broker refused the connection"),
+                ("observer", None, "is this account allowed to send commands?")):
+            if password is None:
+                password = tmp_path / f"{user}.pass"
+                password.write_text(hall.password(user) + "\n")
+            cfg = config_module.load(hall.root / "t1.toml", config_module.Overrides(
+                username=user, password_file=str(password)))
+            table = TableClient(cfg, timeout=2)
+            try:
+                with pytest.raises(SelftestError, match=expected):
+                    Selftest(cfg, TerminalTechnician(), table).run()
+            finally:
+                table.close()
+    finally:
+        run.close()

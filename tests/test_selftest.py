@@ -113,6 +113,8 @@ def faults(findings: list[Finding]) -> dict[tuple[str, str], str]:
 
 def test_two_swapped_seats_are_found_and_everything_else_passes(miswired):
     cfg, _, table, technician = miswired
+    # the rules core had seat 6 blinking red: the check gives it back
+    table.command("light", lights=[{"seat": 6, "mode": "blink", "color": "#ff0000"}])
     findings = Selftest(cfg, technician, table, press_timeout=3).run()
     assert faults(findings) == {
         ("seat 1", "light"): "stays dark for red, green, blue",
@@ -129,8 +131,9 @@ def test_two_swapped_seats_are_found_and_everything_else_passes(miswired):
     table_text = summary(findings)
     assert "seat 1      FAULT   light, button, keypad" in table_text.splitlines()
     assert table_text.endswith("4 fault(s)\n")
-    # the lights are given back to the table's own scene
-    assert all(s["manual"] is None for s in table.wait_latest("state")["seats"])
+    # every light is given back as it was: the table's own scene, and seat 6's manual blink
+    until(lambda: [s["manual"] for s in table.wait_latest("state")["seats"]] == [None] * 5 + [
+        {"mode": "blink", "color": "#ff0000"}], what="the lights given back")
 
 
 def test_a_silent_console_an_old_firmware_and_a_dead_key(miswired):
