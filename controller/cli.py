@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import math
 import os
 import signal
 import sys
@@ -160,7 +161,7 @@ def _selftest(args: argparse.Namespace) -> int:
     cfg = config.load(args.config, config.Overrides(
         broker=args.broker, username=args.username, password_file=args.password_file))
     wrong = [n for n in args.seat or [] if not 1 <= n <= cfg.seats]
-    if wrong or args.timeout <= 0:
+    if wrong or not 0 < args.timeout < math.inf:
         print(f"mafia-table selftest: --seat takes 1..{cfg.seats} and --timeout seconds > 0",
               file=sys.stderr)
         return 2
@@ -202,8 +203,8 @@ def _watch(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     simulated = args.command == "sim" or args.sim
-    if args.command == "sim" and args.after < 0:
-        print("mafia-table sim: --after takes seconds >= 0", file=sys.stderr)
+    if args.command == "sim" and not 0 <= args.after < math.inf:
+        print("mafia-table sim: --after takes a number of seconds >= 0", file=sys.stderr)
         return 2
     overrides = config.Overrides(table=args.table, broker=args.broker, simulated=simulated)
     cfg = config.load(args.config, overrides)
@@ -256,8 +257,8 @@ def _run_window(service, args: argparse.Namespace) -> int:
             else:
                 deadline = time.monotonic() + args.after
                 done = lambda: time.monotonic() >= deadline or not loop.is_alive()  # noqa: E731
-                if args.window:
-                    view.run(stop_when=done)
+                if args.window and not view.run(stop_when=done):
+                    return 0  # closed before the screenshot was due: nothing to save
                 while not done():
                     time.sleep(0.05)
                 try:

@@ -283,16 +283,18 @@ class TableWindow:
         """A screenshot of the current frame (PNG by the file name)."""
         self.pg.image.save(self.draw(), str(path))
 
-    def run(self, stop_when: Any) -> None:
-        """Draw at 30 frames a second and handle input until closed or ``stop_when()``."""
+    def run(self, stop_when: Any) -> bool:
+        """Draw at 30 frames a second and handle input until ``stop_when()``; False if the
+        window was closed first."""
         clock = self.pg.time.Clock()
         while not stop_when():
             for event in self.pg.event.get():
                 if not self.handle(event):
-                    return
+                    return False
             self.draw()
             self.pg.display.flip()
             clock.tick(30)
+        return True
 
     def close(self) -> None:
         for button in list(self.held):

@@ -188,3 +188,7 @@ def test_the_command_line_reports_faults_with_a_non_zero_exit(tmp_path, broker):
     bad = subprocess.run([sys.executable, "-m", "controller.cli", "selftest", "--config",
                           str(cfg), "--seat", "9"], capture_output=True, text=True, cwd=REPO)
     assert bad.returncode == 2 and "--seat takes 1..6" in bad.stderr
+    endless = subprocess.run([sys.executable, "-m", "controller.cli", "selftest", "--config",
+                              str(cfg), "--timeout", "nan"], capture_output=True, text=True,
+                             cwd=REPO)
+    assert endless.returncode == 2 and "--timeout seconds > 0" in endless.stderr

@@ -100,3 +100,6 @@ def test_the_command_line_saves_a_headless_screenshot(tmp_path, broker):
          "--broker", f"127.0.0.1:{broker.port}", "--screenshot", str(tmp_path / "no" / "x.png"),
          "--after", "0"], env=env, capture_output=True, text=True, timeout=30)
     assert nowhere.returncode == 1 and "cannot save the screenshot" in nowhere.stderr
+    never = subprocess.run([sys.executable, "-m", "controller.cli", "sim", "--screenshot",
+                            str(shot), "--after", "nan"], capture_output=True, text=True)
+    assert never.returncode == 2 and "--after takes a number of seconds" in never.stderr
