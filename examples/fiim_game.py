@@ -23,6 +23,7 @@ Only paho-mqtt and the standard library: copy it as the start of a real rules co
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import json
 import random
@@ -203,6 +204,7 @@ class Game:
     alive: list[int] = field(default_factory=lambda: list(SEATS))
     day: int = 0
     first_day: int = 1
+    opener: int = 0  # who spoke first yesterday (FIIM 4.3.2)
     shooting_nights: int = 0
     judge_rejected: bool = False
     report: dict[str, Any] = field(default_factory=lambda: {"votes": [], "log": []})
@@ -249,6 +251,8 @@ class Game:
         if state["timer"] is not None:
             self.table.command("timer/stop")
         if state["phase"] == "night":
+            with contextlib.suppress(GameError):  # a step left running ends now, if there is one
+                self.table.command("night/stop")
             self.table.command("phase", phase="day")
         self.first_day = state["day"] + 1
         self.table.command("seats", seats=[
@@ -271,7 +275,11 @@ class Game:
         day = self.first_day + self.day - 1
         self.say(f"day {self.day}")
         self.table.command("day/start", day=day)
-        start = (self.day - 1) % len(self.alive)
+        # 4.3.2: day 1 opens with seat 1, each next day with the next seat after yesterday's
+        # opener (the next one in the game)
+        self.opener = next(s for k in range(1, 11) if (s := (self.opener + k - 1) % 10 + 1)
+                           in self.alive)
+        start = self.alive.index(self.opener)
         nominees: list[int] = []
         for speaker in self.alive[start:] + self.alive[:start]:
             since = self.table.mark()

@@ -94,7 +94,7 @@ def test_health_shows_the_consoles(table, subscriber):
                                  and m.json()["consoles"])[-1]
     consoles = health.json()["consoles"]
     assert [c["seats"] for c in consoles] == [[1, 2, 3], [4, 5]]
-    assert consoles[1]["firmware"] == "1.2.0" and consoles[1]["rtt_ms"] < 5
+    assert consoles[1]["firmware"] == "1.3.0" and consoles[1]["rtt_ms"] < 5
 
 
 # ---- the link alone, against an emulated console on a real pty

@@ -29,7 +29,7 @@ DEBOUNCE_MS = 10
 RESEND_MS = 200
 HOST_SILENCE_MS = 5000
 RING = 32
-FIRMWARE = (1, 2, 0)
+FIRMWARE = (1, 3, 0)  # 1.3: blinks and indicator patterns timed on the console
 
 
 #: How the lights look over time: the same on a console as on the host's GPIO lights
