@@ -180,14 +180,14 @@ class TableWindow:
 
     # ------------------------------------------------------------------ drawing
 
-    def public_light(self, seat: int, t: float) -> tuple[int, int, int]:
+    def public_light(self, seat: int) -> tuple[int, int, int]:
         """The seat light's colour now: its GPIO pins, else its console's light."""
         gpio = self.service.gpio
         glow = gpio.glow(seat) if gpio is not None else None
         if glow is None:
             console = self.service.emulators.get(seat)
             mode, rgb = console.pins.lights.get(seat, (0, (0, 0, 0))) if console else (0, (0,) * 3)
-            level = light_level(mode, int(t * 1000))
+            level = light_level(mode, console.pins.shown_for("light", seat)) if console else 0.0
             glow = tuple(c / 255 * level for c in rgb)
         if max(glow) < 0.02:
             return DARK
@@ -200,7 +200,7 @@ class TableWindow:
         screen.fill(BACKGROUND)
         pg.draw.ellipse(screen, FELT, self.layout.table)
         for spot in self.layout.seats.values():
-            self._draw_seat(spot, state, t)
+            self._draw_seat(spot, state)
         for name, rect in self.layout.judge.items():
             held = JudgeButton(name) in self.held  # type: ignore[arg-type]
             pg.draw.rect(screen, PRESSED if held else (70, 70, 90), rect, border_radius=8)
@@ -209,7 +209,7 @@ class TableWindow:
         self._draw_panel(state, t)
         return screen
 
-    def _draw_seat(self, spot: SeatSpot, state: Any, t: float) -> None:
+    def _draw_seat(self, spot: SeatSpot, state: Any) -> None:
         pg, screen = self.pg, self.screen
         standing = state.standings[spot.seat - 1]
         pg.draw.rect(screen, (34, 36, 42), spot.panel, border_radius=10)
@@ -217,11 +217,12 @@ class TableWindow:
             pg.draw.rect(screen, FOCUS, spot.panel, 2, border_radius=10)
         self._text(str(spot.seat), (spot.panel[0] + 8, spot.panel[1] + 6), self.big,
                    INK if standing.in_game else (110, 110, 110))
-        pg.draw.circle(screen, self.public_light(spot.seat, t), spot.light, spot.light_radius)
+        pg.draw.circle(screen, self.public_light(spot.seat), spot.light, spot.light_radius)
         pg.draw.circle(screen, (90, 90, 90), spot.light, spot.light_radius, 1)
         console = self.service.emulators.get(spot.seat)
         pattern = console.pins.indicators.get(spot.seat, 0) if console else 0
-        lit = indicator_on(pattern, int(t * 1000))
+        lit = console is not None and indicator_on(
+            pattern, console.pins.shown_for("indicator", spot.seat))
         pg.draw.circle(screen, INDICATOR if lit else DARK, spot.indicator, 5)
         held = SeatButton(spot.seat) in self.held
         pg.draw.rect(screen, PRESSED if held else (90, 90, 110), spot.button, border_radius=5)

@@ -25,7 +25,7 @@ import tty
 from collections import deque
 from pathlib import Path
 
-from firmware_bridge.firmware.console import Console
+from firmware_bridge.firmware.console import Console, elapsed
 
 POLL_S = 0.001  # the firmware's main loop period while an input settles
 IDLE_S = 0.2  # ...and while nothing moves (a hand wakes it at once): an idle table costs ~nothing
@@ -41,6 +41,7 @@ class EmulatedPins:
         self.buttons: dict[int, bool] = {seat: False for seat in seats}
         self.lights: dict[int, tuple[int, tuple[int, int, int]]] = {}
         self.indicators: dict[int, int] = {}
+        self.since: dict[tuple[str, int], int] = {}  # ("light" | "indicator", seat) -> ticks set
         self.fd: int | None = None
         self.noise = 0.0
 
@@ -55,9 +56,16 @@ class EmulatedPins:
 
     def show_light(self, seat: int, mode: int, rgb: tuple[int, int, int]) -> None:
         self.lights[seat] = (mode, rgb)
+        self.since["light", seat] = self.ticks_ms()
 
     def show_indicator(self, seat: int, pattern: int) -> None:
         self.indicators[seat] = pattern
+        self.since["indicator", seat] = self.ticks_ms()
+
+    def shown_for(self, part: str, seat: int) -> int:
+        """Milliseconds since the seat's light (``part`` "light") or indicator was set: what
+        ``light_level`` and ``indicator_on`` time a blink from."""
+        return elapsed(self.ticks_ms(), self.since.get((part, seat), 0))
 
     def write(self, data: bytes) -> None:
         """Bytes to the host; lost when unplugged or when the host does not read (like USB).
