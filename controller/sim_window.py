@@ -18,6 +18,7 @@ sees one consistent table.
 
 from __future__ import annotations
 
+import logging
 import math
 import os
 import time
@@ -31,6 +32,8 @@ from firmware_bridge.firmware.console import indicator_on, light_level
 
 if TYPE_CHECKING:
     from controller.service import Service
+
+log = logging.getLogger(__name__)
 
 KEYS = "123456789*0#"
 SIZE = (1280, 800)
@@ -108,6 +111,10 @@ class TableWindow:
             pygame.display.init()
             pygame.display.set_caption(f"mafia-table: {service.config.table} (simulated)")
             self.screen = pygame.display.set_mode(self.layout.size)
+            if pygame.display.get_driver() in ("dummy", "offscreen"):
+                log.warning("no display to show the window on (SDL video driver %r): run it on "
+                            "a desktop, or save pictures with --screenshot",
+                            pygame.display.get_driver())
         else:
             self.screen = pygame.Surface(self.layout.size)
         self.visible = visible
