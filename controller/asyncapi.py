@@ -65,7 +65,7 @@ CHANNELS: list[tuple[str, str, type, str, bool, str]] = [
     ("cmd-phase", "cmd/phase", api.PhaseCommand, "receive", False,
      "Night (public lights dark, night music fades in) or day (music fades out)."),
     ("cmd-audio", "cmd/audio", api.AudioCommand, "receive", False,
-     "The night music's volume, or its next track."),
+     "The night music's volume or its next track; or a cue or a spoken number now."),
     ("cmd-night-step", "cmd/night/step", api.NightStepCommand, "receive", False,
      "Open a night step for the seats that act (keypad entries, or presses while counting)."),
     ("cmd-night-reveal", "cmd/night/reveal", api.RevealCommand, "receive", False,

@@ -167,20 +167,17 @@ def _selftest(args: argparse.Namespace) -> int:
         return 2
     try:
         table = TableClient(cfg, timeout=10.0)
-    except SelftestError as exc:
-        print(f"mafia-table selftest: {exc}", file=sys.stderr)
-        return 2
-    try:
-        findings = Selftest(cfg, TerminalTechnician(), table, press_timeout=args.timeout,
-                            seats=args.seat).run()
+        try:
+            findings = Selftest(cfg, TerminalTechnician(), table, press_timeout=args.timeout,
+                                seats=args.seat).run()
+        finally:
+            table.close()
     except SelftestError as exc:
         print(f"mafia-table selftest: {exc}", file=sys.stderr)
         return 2
     except (KeyboardInterrupt, EOFError):
         print("\nmafia-table selftest: stopped", file=sys.stderr)
         return 2
-    finally:
-        table.close()
     print()
     print(summary(findings), end="")
     return 1 if any(not f.ok for f in findings) else 0
@@ -259,8 +256,7 @@ def _run_window(service, args: argparse.Namespace) -> int:
                 done = lambda: time.monotonic() >= deadline or not loop.is_alive()  # noqa: E731
                 if args.window and not view.run(stop_when=done):
                     return 0  # closed before the screenshot was due: nothing to save
-                while not done():
-                    time.sleep(0.05)
+                loop.join(max(0.0, deadline - time.monotonic()))  # headless: just wait
                 try:
                     view.save(Path(args.screenshot))
                 except Exception as exc:  # pygame.error, OSError: a path it cannot write

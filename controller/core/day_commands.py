@@ -22,6 +22,7 @@ DayOutcome = "tuple[TableState, list[Effect], str | None]"
 
 SAY_AFTER_CUE = 1.0  # s: cmd/audio with both a cue and a number speaks after the cue
 
+
 def handle(state: TableState, cmd: CommandReceived) -> tuple[TableState, list[Effect]]:
     handler = {
         "seats": _seats, "timer/start": _timer_start, "timer/pause": _timer_pause,
