@@ -1,15 +1,17 @@
 """``mafia-table``: run a table, or check its config.
 
-    mafia-table run --config FILE [--sim] [--broker HOST:PORT] [--table ID] [-v]
-    mafia-table sim [--config FILE] [--window] [--screenshot PNG [--after S]] [--broker ...]
+    mafia-table run --config FILE [--sim [--resume]] [--broker HOST:PORT] [--table ID] [-v]
+    mafia-table sim [--config FILE] [--resume] [--window] [--screenshot PNG [--after S]] ...
+    mafia-table state show|reset --config FILE [--sim] [--yes]
     mafia-table check-config FILE
     mafia-table watch (--config FILE | --table ID [--broker HOST:PORT]) [--username U ...]
     mafia-table pinout --config FILE
     mafia-table selftest --config FILE [--seat N ...] [--timeout S] [--username U ...]
     mafia-table asyncapi
 
-Exit codes: 0 clean stop (SIGTERM / Ctrl-C) or a good config, 2 bad arguments or config,
-1 a failure while running (``pinout``: a conflict found; ``selftest``: a fault found).
+Exit codes: 0 clean stop (SIGTERM / Ctrl-C) or a good config, 2 bad arguments or config, or
+another controller already online on the table id (``run``, ``sim``); 1 a failure while running
+(``pinout``: a conflict found; ``selftest``: a fault found; ``state reset``: not done).
 """
 
 from __future__ import annotations
@@ -68,6 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--sim", action="store_true",
                      help="simulated seats: mock GPIO pins driven by mafia/<table>/sim/...; "
                           "starts a private broker if none listens on a loopback address")
+    run.add_argument("--resume", action="store_true", help="with --sim: go on from the last "
+                     "simulated run's table (by default a simulation starts clean)")
     run.add_argument("--broker", metavar="HOST:PORT", help="override [broker] host and port")
     run.add_argument("--table", metavar="ID", help="override the table id")
     run.add_argument("-v", "--verbose", action="store_true", help="debug logging")
@@ -76,6 +80,8 @@ def build_parser() -> argparse.ArgumentParser:
                                      "to press its buttons and watch its lights")
     sim.add_argument("--config", default=str(EXAMPLE), metavar="FILE",
                      help=f"table config (default: {EXAMPLE})")
+    sim.add_argument("--resume", action="store_true",
+                     help="go on from the last simulated run's table (by default: a clean one)")
     sim.add_argument("--window", action="store_true", help="draw the table in a pygame window")
     sim.add_argument("--screenshot", metavar="PNG", help="save a picture of the table --after "
                      "seconds, then stop (headless without --window)")
@@ -84,6 +90,14 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--broker", metavar="HOST:PORT", help="override [broker] host and port")
     sim.add_argument("--table", metavar="ID", help="override the table id")
     sim.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+
+    state = sub.add_parser("state", help="show or reset what a table keeps between runs (day, "
+                                         "standings, nominations, running vote)")
+    state.add_argument("action", choices=["show", "reset"])
+    state.add_argument("--config", required=True, metavar="FILE", help="table config (TOML)")
+    state.add_argument("--sim", action="store_true", help="the simulated table's journal "
+                       "(what `sim --resume` would go on from)")
+    state.add_argument("--yes", action="store_true", help="reset without asking")
 
     check = sub.add_parser("check-config", help="check a config file and exit")
     check.add_argument("file", metavar="FILE")
@@ -118,7 +132,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     commands = {"check-config": _check_config, "watch": _watch, "selftest": _selftest,
-                "pinout": _pinout, "asyncapi": _asyncapi, "run": _run, "sim": _run}
+                "pinout": _pinout, "asyncapi": _asyncapi, "run": _run, "sim": _run,
+                "state": _state}
     try:
         return commands[args.command](args)
     except config.ConfigError as exc:  # from any command: nothing has started
@@ -194,8 +209,40 @@ def _watch(args: argparse.Namespace) -> int:
     if args.table is None:
         print("mafia-table watch: give --table ID (or --config FILE)", file=sys.stderr)
         return 2
+    if problem := config.table_id_problem(args.table):
+        print(f"mafia-table watch: --table: {problem}", file=sys.stderr)
+        return 2
     broker = config.broker_from_flags(args.broker or "127.0.0.1:1883")
     return watch(config.with_account(broker, args.username, args.password_file), args.table)
+
+
+def _state(args: argparse.Namespace) -> int:
+    from controller import stored_state
+    from controller.presence import live_controller
+
+    cfg = config.load(args.config, config.Overrides(simulated=args.sim))
+    if args.action == "show":
+        sys.stdout.write(stored_state.describe(cfg))
+        return 0
+    setup_logging(verbose=False)
+    live = live_controller(cfg.broker, cfg.table, own_boot_id=None, will_wait=0)
+    if live is not None:
+        print(f"mafia-table state reset: a controller (boot {live.boot_id}) is online on table "
+              f"{cfg.table}; stop it first (systemctl stop mafia-table)", file=sys.stderr)
+        return 1
+    sys.stdout.write(stored_state.describe(cfg))
+    if not args.yes:
+        try:
+            answer = input(f"Forget table {cfg.table}'s saved day, standings, nominations and "
+                           "running vote? Events are kept. [y/N] ")
+        except EOFError:
+            answer = ""
+        if answer.strip().lower() not in ("y", "yes"):
+            print("nothing changed", file=sys.stderr)
+            return 1
+    stored_state.reset(cfg)
+    print(f"table {cfg.table}: saved state reset; the next start is a new table")
+    return 0
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -203,10 +250,15 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "sim" and not 0 <= args.after < math.inf:
         print("mafia-table sim: --after takes a number of seconds >= 0", file=sys.stderr)
         return 2
+    if args.resume and not simulated:
+        print("mafia-table run: --resume goes with --sim (a real table always goes on from "
+              "its journal; `mafia-table state reset` starts it anew)", file=sys.stderr)
+        return 2
     overrides = config.Overrides(table=args.table, broker=args.broker, simulated=simulated)
     cfg = config.load(args.config, overrides)
     setup_logging(args.verbose)
 
+    from controller import stored_state
     from controller.service import Service  # after the config is known good: imports gpiozero
 
     broker = None
@@ -220,6 +272,11 @@ def _run(args: argparse.Namespace) -> int:
             broker.start()
             log.info("no broker on %s:%d: started a private mosquitto for this simulated table",
                      cfg.broker.host, cfg.broker.port)
+        if _taken(cfg):
+            return 2
+        if simulated and not args.resume and stored_state.discard_journal(cfg):
+            log.info("simulated table %s starts clean (--resume goes on from the last run)",
+                     cfg.table)
         service = Service(cfg)
         for signum in (signal.SIGTERM, signal.SIGINT):
             signal.signal(signum, lambda *_: service.stop())
@@ -237,6 +294,20 @@ def _run(args: argparse.Namespace) -> int:
     finally:
         if broker is not None:
             broker.close()
+
+
+def _taken(cfg: config.Config) -> bool:
+    """True (and says so) when another controller is online on this table id."""
+    from controller import stored_state
+    from controller.presence import live_controller
+
+    live = live_controller(cfg.broker, cfg.table, own_boot_id=stored_state.last_boot_id(cfg))
+    if live is None:
+        return False
+    log.error("another controller (boot %s, version %s) is online on table %s at %s:%d; "
+              "not starting a second one (stop it, or give this one another --table)",
+              live.boot_id, live.version, cfg.table, cfg.broker.host, cfg.broker.port)
+    return True
 
 
 def _run_window(service, args: argparse.Namespace) -> int:

@@ -9,7 +9,9 @@ half-configured.
 
 from __future__ import annotations
 
+import hashlib
 import os
+import re
 import ssl
 import tomllib
 from dataclasses import dataclass
@@ -24,7 +26,12 @@ from controller.core.vote import VoteRules
 
 #: BCM GPIO numbers on the Raspberry Pi 40-pin header.
 Pin = Annotated[int, msgspec.Meta(ge=0, le=27)]
-TableId = Annotated[str, msgspec.Meta(pattern="^[A-Za-z0-9_-]{1,32}$(?!\n)")]
+TABLE_ID_PATTERN = "^[A-Za-z0-9_-]{1,32}$(?!\n)"
+TableId = Annotated[str, msgspec.Meta(pattern=TABLE_ID_PATTERN)]
+#: what a table id may be, in the words the errors use
+TABLE_ID_RULE = "a table id is 1 to 32 letters, digits, '-' or '_'"
+#: the ``source`` of a ``ConfigError`` about flags, not about a file
+COMMAND_LINE = "command line"
 
 
 class _Section(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -149,14 +156,19 @@ class Config(_Section):
         """The journal file: ``store.path``, else ``$STATE_DIRECTORY`` (systemd's
         ``StateDirectory=``), else ``$XDG_STATE_HOME`` or ``~/.local/state``, under
         ``mafia-table/<table>.db`` (``<table>-sim.db`` for a simulated table, so a simulation
-        never resumes a real table's game, nor the other way round)."""
+        never resumes a real table's game, nor the other way round). ``--sim`` sets
+        ``store.path`` to its own file (``sim_store_path``)."""
         if self.store.path is not None:
             return Path(self.store.path)
         name = f"{self.table}-sim.db" if self.backends.gpio == "mock" else f"{self.table}.db"
         if os.environ.get("STATE_DIRECTORY"):
             return Path(os.environ["STATE_DIRECTORY"]) / name
-        state_home = os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state"
-        return Path(state_home) / "mafia-table" / name
+        return _state_home() / name
+
+    def private_store_path(self) -> Path:
+        """The journal of ``private/`` events, beside ``store_path``: ``<name>-private.db``."""
+        path = self.store_path()
+        return path.with_name(f"{path.stem}-private{path.suffix}")
 
     def pin_uses(self) -> list[tuple[int, str]]:
         """Every configured pin with the key that names it, in file order (a pin wired twice
@@ -184,6 +196,27 @@ class Config(_Section):
         return wired
 
 
+def _state_home() -> Path:
+    """``$XDG_STATE_HOME/mafia-table``, by default ``~/.local/state/mafia-table``."""
+    state_home = os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state"
+    return Path(state_home) / "mafia-table"
+
+
+def sim_store_path(config_file: Path, table: str) -> Path:
+    """The journal of a ``--sim`` run: ``<state home>/sim/<table>-<hash of the config file's
+    absolute path>.db``. Never the config's own ``store.path`` (a real table's journal), and not
+    shared by two checkouts on one machine: each clone's config file has its own."""
+    digest = hashlib.sha256(str(config_file.resolve()).encode()).hexdigest()[:10]
+    return _state_home() / "sim" / f"{table}-{digest}.db"
+
+
+def table_id_problem(table: str) -> str | None:
+    """Why ``table`` is no table id (``TABLE_ID_RULE``), or None when it is one."""
+    if re.match(TABLE_ID_PATTERN, table):
+        return None
+    return f"{TABLE_ID_RULE}, got {table!r}"
+
+
 class ConfigError(Exception):
     """The config cannot be used. ``problems`` lists every ``key.path: reason`` found."""
 
@@ -193,7 +226,9 @@ class ConfigError(Exception):
         super().__init__(f"{source}: " + "; ".join(problems))
 
     def report(self) -> str:
-        return "\n".join([f"config error in {self.source}:", *(f"  {p}" for p in self.problems)])
+        title = ("bad command line:" if self.source == COMMAND_LINE
+                 else f"config error in {self.source}:")
+        return "\n".join([title, *(f"  {p}" for p in self.problems)])
 
 
 @dataclass(frozen=True)
@@ -225,6 +260,8 @@ def parse(path: str | Path, overrides: Overrides | None = None) -> Config:
     stay relative to the file."""
     path = Path(path)
     source = str(path)
+    overrides = overrides or Overrides()
+    _check_flags(overrides)
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
@@ -233,12 +270,36 @@ def parse(path: str | Path, overrides: Overrides | None = None) -> Config:
         raise ConfigError(source, [f"cannot read the file: {exc}"]) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(source, [f"not valid TOML: {exc}"]) from None
-    _apply_overrides(raw, overrides or Overrides(), source)
+    _apply_overrides(raw, overrides, source)
     _merge_preset(raw, path.parent, source)
     try:
-        return msgspec.convert(raw, Config)
+        config = msgspec.convert(raw, Config)
     except msgspec.ValidationError as exc:
-        raise ConfigError(source, [validation.describe(str(exc))]) from None
+        problem = validation.describe(str(exc))
+        if problem.startswith("table: expected str matching regex"):
+            problem = f"table: {table_id_problem(str(raw.get('table')))}"
+        raise ConfigError(source, [problem]) from None
+    if overrides.simulated:
+        store = msgspec.structs.replace(
+            config.store, path=str(sim_store_path(path, config.table)))
+        config = msgspec.structs.replace(config, store=store)
+    return config
+
+
+def _check_flags(overrides: Overrides) -> None:
+    """The flags alone, before the file: their errors name the flag, not the config file."""
+    problems = []
+    if overrides.table is not None and (problem := table_id_problem(overrides.table)):
+        problems.append(f"--table: {problem}")
+    if overrides.broker is not None:
+        try:
+            _host_port(overrides.broker)
+        except ConfigError as exc:
+            problems += exc.problems
+    if overrides.password_file is not None and overrides.username is None:
+        problems.append("--password-file: give --username too")
+    if problems:
+        raise ConfigError(COMMAND_LINE, problems)
 
 
 def _apply_overrides(raw: dict[str, Any], overrides: Overrides, source: str) -> None:
@@ -248,9 +309,7 @@ def _apply_overrides(raw: dict[str, Any], overrides: Overrides, source: str) -> 
         broker = raw.setdefault("broker", {})
         if not isinstance(broker, dict):
             raise ConfigError(source, ["broker: expected a table"])
-        broker["host"], broker["port"] = _host_port(overrides.broker, source)
-    if overrides.password_file is not None and overrides.username is None:
-        raise ConfigError(source, ["--password-file: give --username too"])
+        broker["host"], broker["port"] = _host_port(overrides.broker)
     if overrides.username is not None:
         broker = raw.setdefault("broker", {})
         if not isinstance(broker, dict):
@@ -300,31 +359,31 @@ def _merge_preset(raw: dict[str, Any], base: Path, source: str) -> None:
             raw[section] = {**getattr(preset, section), **own}
 
 
-def _host_port(text: str, source: str) -> tuple[str, int]:
+def _host_port(text: str) -> tuple[str, int]:
     host, sep, port = text.rpartition(":")
     if not sep or not host or not (port.isascii() and port.isdigit()):
-        raise ConfigError(source, [f"--broker: expected HOST:PORT, got {text!r}"])
+        raise ConfigError(COMMAND_LINE, [f"--broker: expected HOST:PORT, got {text!r}"])
     return host, int(port)
 
 
 def broker_from_flags(address: str) -> BrokerConfig:
     """A ``[broker]`` section from a ``--broker HOST:PORT`` flag alone."""
-    host, port = _host_port(address, "command line")
+    host, port = _host_port(address)
     try:
         return msgspec.convert({"host": host, "port": port}, BrokerConfig)
     except msgspec.ValidationError as exc:
-        raise ConfigError("command line", [f"--broker: {validation.describe(str(exc))}"]) from None
+        raise ConfigError(COMMAND_LINE, [f"--broker: {validation.describe(str(exc))}"]) from None
 
 
 def with_account(broker: BrokerConfig, username: str | None,
                  password_file: str | None) -> BrokerConfig:
     """``broker`` logging in as ``username`` (flags of ``watch``); the password file must exist."""
     if password_file is not None and username is None:
-        raise ConfigError("command line", ["--password-file: give --username too"])
+        raise ConfigError(COMMAND_LINE, ["--password-file: give --username too"])
     if username is None:
         return broker
     if password_file is not None and not Path(password_file).is_file():
-        raise ConfigError("command line", [f"--password-file: file not found: {password_file}"])
+        raise ConfigError(COMMAND_LINE, [f"--password-file: file not found: {password_file}"])
     return msgspec.structs.replace(broker, username=username, password_file=password_file)
 
 

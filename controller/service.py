@@ -51,6 +51,7 @@ from controller.loop import EventLoop
 from controller.messages import MessageFactory
 from controller.mqtt_link import MqttLink
 from controller.store import Store, StoredEvent
+from controller.stored_state import LAST_BOOT
 from firmware_bridge.emulator import EmulatedConsole
 from firmware_bridge.link import ConsoleLink
 from hardware.audio import Music, Speaker
@@ -75,9 +76,7 @@ class Service:
         self.store = Store(config.store_path(), keep=config.store.keep)
         # private/ events count in their own journal: a gap in the public seq must not tell an
         # observer how much happened at night
-        path = config.store_path()
-        self.private_store = Store(path.with_name(f"{path.stem}-private{path.suffix}"),
-                                   keep=config.store.keep)
+        self.private_store = Store(config.private_store_path(), keep=config.store.keep)
         self._journals = {False: self.store, True: self.private_store}
         simulated = config.backends.gpio == "mock"
         setup = TableSetup(
@@ -92,6 +91,7 @@ class Service:
             night_seconds=config.night.seconds,
             night_cadence=config.night.cadence,
         )
+        self.store.save(LAST_BOOT, self.boot_id.encode())  # see controller.presence
         self.messages = MessageFactory(boot_id=self.boot_id, store_id=self.store.store_id,
                                        gpio=config.backends.gpio, clock=self.clock)
         self.loop = EventLoop(self._restored(setup), clock=self.clock, perform=self._perform)

@@ -121,5 +121,9 @@ class Store:
         value = self._meta(key)
         return None if value is None else value.encode()
 
+    def forget(self, key: str) -> None:
+        """Drop a saved document (``mafia-table state reset``); the events stay."""
+        self._db.execute("DELETE FROM meta WHERE key = ?", (key,))
+
     def close(self) -> None:
         self._db.close()

@@ -38,6 +38,30 @@ class Music:
     voice: str = "ru"  # the spoken numbers: sounds/numbers/<voice>/<n>.wav
 
 
+def no_sound_device() -> str | None:
+    """Why SDL cannot find a sound device here, known without asking it; None if it may.
+
+    Asking costs nine ``ALSA lib ...`` lines on stderr on a machine without a sound card (a
+    headless server, a Pi before its speaker is fitted), printed by alsa-lib from SDL's hotplug
+    thread while SDL looks for a device. (A Python error handler for alsa-lib cannot silence
+    them: SDL's thread would wait for the interpreter lock that ``mixer.init`` holds.) So: no
+    ALSA card in the kernel, no PulseAudio or PipeWire socket, and no ``SDL_AUDIODRIVER``
+    chosen by hand: no device.
+    """
+    if os.environ.get("SDL_AUDIODRIVER"):
+        return None
+    cards = Path("/proc/asound/cards")
+    try:
+        has_card = cards.is_file() and "no soundcards" not in cards.read_text()
+    except OSError:
+        has_card = False
+    runtime = Path(os.environ.get("XDG_RUNTIME_DIR") or f"/run/user/{os.getuid()}")
+    servers = [runtime / "pulse" / "native", runtime / "pipewire-0"]
+    if has_card or os.environ.get("PULSE_SERVER") or any(p.exists() for p in servers):
+        return None
+    return "no sound card (/proc/asound/cards) and no sound server"
+
+
 class Speaker:
     def __init__(self, backend: str, *, sounds: Path = SOUNDS, disk_file: Path | None = None,
                  music: Music | None = None):
@@ -59,6 +83,9 @@ class Speaker:
         if backend == "disk":
             os.environ["SDL_AUDIODRIVER"] = "disk"
             os.environ["SDL_DISKAUDIOFILE"] = str(disk_file or "/dev/null")
+        elif reason := no_sound_device():
+            self._problem(f"no audio ({backend}): {reason}")
+            return
         try:
             import pygame.mixer as mixer
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Set up this checkout on a Debian machine: the Debian packages the controller and its tests use
 # (mosquitto, python3-venv) when missing, and a virtualenv in .venv with the project installed.
-# Safe to run again; it only does what is missing (pip re-checks the project's dependencies).
+# Safe to run again; it only does what is missing: pip runs only when pyproject.toml changed since
+# the last install here (.venv/.installed holds its hash), so a start with nothing new is quick.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,4 +31,9 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 [ -x .venv/bin/python ] || python3 -m venv .venv
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test]"
+stamp=.venv/.installed
+wanted="$(sha256sum pyproject.toml | cut -d' ' -f1)"
+if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ] || [ ! -x .venv/bin/mafia-table ]; then
+    .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test]"
+    echo "$wanted" > "$stamp"
+fi

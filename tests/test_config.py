@@ -42,7 +42,7 @@ def test_command_line_overrides_win_over_the_file(tmp_path):
     (BASE.replace("seats = 10", 'seats = "ten"'), "seats: expected int, got str"),
     (BASE.replace("seats = 10", "seats = 3"), "seats: expected int >= 4"),
     (BASE.replace("seats = 10", "seats = 25"), "seats: expected int <= 24"),
-    (BASE.replace('"t1"', '"table/1"'), "table: expected str matching regex"),
+    (BASE.replace('"t1"', '"table/1"'), "table: a table id is 1 to 32 letters, digits"),
     (BASE.replace('gpio = "mock"', 'gpio = "rpigpio"'), "backends.gpio: invalid enum value"),
     (BASE + "[broker]\nport = 70000\n", "broker.port: expected int <= 65535"),
     (BASE + "[gpio]\ndebounce_ms = -1\n", "gpio.debounce_ms: expected float >= 0.0"),

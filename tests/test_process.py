@@ -110,7 +110,9 @@ def test_run_sim_starts_a_private_broker_when_none_listens(tmp_path):
     assert code == 0, out
     assert "started a private mosquitto" in out
     assert not is_listening("127.0.0.1", port)  # the private broker went with the service
-    assert (tmp_path / "mafia-table" / "demo-sim.db").is_file()  # a simulation's own journal
+    # a simulation's own journal, never the config's
+    assert [p.name.split("-")[0] for p in (tmp_path / "mafia-table" / "sim").glob("*.db")] == [
+        "demo", "demo"]  # public and private
 
 
 def _subscriber_when_listening(port: int, process: subprocess.Popen[str]) -> Subscriber:
