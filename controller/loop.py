@@ -43,6 +43,8 @@ class EventLoop:
         self._inbox: queue.SimpleQueue[object] = queue.SimpleQueue()
         self._wakes: list[float] = []
         self._settles: list[float] = []  # the debounce wakes among them
+        self._periodic: tuple[float, Callable[[], object]] | None = None
+        self._periodic_due = float("inf")
 
     @property
     def state(self) -> TableState:
@@ -61,6 +63,13 @@ class EventLoop:
         """
         self._inbox.put(fn)
 
+    def every(self, seconds: float, fn: Callable[[], object]) -> None:
+        """Call ``fn`` on the loop thread every ``seconds`` while ``run`` runs (the first time as
+        it starts); one such hook, set before ``run``. A loop stuck on one input calls nobody:
+        that is what systemd's watchdog, fed from here, needs to see."""
+        self._periodic = (seconds, fn)
+        self._periodic_due = self._clock.monotonic()
+
     def stop(self) -> None:
         """Ask ``run`` to return after the inputs already submitted. Thread-safe."""
         self._inbox.put(_STOP)
@@ -68,8 +77,18 @@ class EventLoop:
     def run(self, start: Iterable[Effect] = ()) -> None:
         """Perform ``start`` effects, then loop until ``stop``."""
         self._perform_all(start)
-        while not self._run_batch(self._next_batch()):
-            pass
+        while True:
+            self._run_periodic()
+            if self._run_batch(self._next_batch()):
+                return
+
+    def _run_periodic(self) -> None:
+        now = self._clock.monotonic()
+        if self._periodic is None or now < self._periodic_due:
+            return
+        seconds, fn = self._periodic
+        self._periodic_due = now + seconds
+        self._run_call(fn)
 
     def drain(self, done: Callable[[], bool], timeout: float) -> None:
         """After ``run`` returned: keep working until ``done()`` or ``timeout`` seconds pass.
@@ -132,9 +151,10 @@ class EventLoop:
 
     def _next_batch(self, limit: float | None = None) -> list[object]:
         timeout = limit
-        if self._wakes:
+        due = min(self._wakes[0] if self._wakes else float("inf"), self._periodic_due)
+        if due < float("inf"):
             timeout = min(timeout if timeout is not None else float("inf"),
-                          max(0.0, self._wakes[0] - self._clock.monotonic()))
+                          max(0.0, due - self._clock.monotonic()))
         try:
             batch = [self._inbox.get(timeout=timeout)]
         except queue.Empty:

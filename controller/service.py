@@ -50,6 +50,7 @@ from controller.core.vote import VoteRules, VoteSession
 from controller.loop import EventLoop
 from controller.messages import MessageFactory
 from controller.mqtt_link import MqttLink
+from controller.sd_notify import Notifier
 from controller.store import Store, StoredEvent
 from controller.stored_state import LAST_BOOT
 from firmware_bridge.emulator import EmulatedConsole
@@ -58,6 +59,10 @@ from hardware.audio import Music, Speaker
 from hardware.gpio import GpioBoard, make_pin_factory
 
 log = logging.getLogger(__name__)
+
+
+#: seconds between ``STATUS=`` updates to systemd when its watchdog is off
+STATUS_EVERY = 5.0
 
 
 def topic_prefix(table: str) -> str:
@@ -109,6 +114,10 @@ class Service:
         # paho mid -> (private?, event seq), on the loop thread only
         self._in_flight: dict[int, tuple[bool, int]] = {}
         self._over_limit = False
+        self.notifier = Notifier()
+        if self.notifier.enabled:
+            self.loop.every(self.notifier.watchdog_every or STATUS_EVERY, self._tell_systemd)
+        self._told_status = ""
         self.factory = make_pin_factory(config.backends.gpio)
         self.gpio: GpioBoard | None = None
         self.speaker: Speaker | None = None
@@ -221,6 +230,25 @@ class Service:
         self.mqtt.retain("status", self.messages.status(online=True))
         self._publish_health()
         self.mqtt.start()
+        # the hardware is up and the journal open: ready, even while the broker is away
+        self._told_status = self._status_line()
+        self.notifier.notify(READY="1", STATUS=self._told_status)
+
+    def _status_line(self) -> str:
+        """One line for ``systemctl status``."""
+        broker = "connected" if self.mqtt.connected.is_set() else "away"
+        consoles = sum(link.health.online for link in self.consoles)
+        return (f"table {self.config.table}: broker {broker}, {self._depth} events wait, "
+                f"consoles {consoles}/{len(self.consoles)} online")
+
+    def _tell_systemd(self) -> None:
+        """On the loop thread, periodically: feed the watchdog, and say what changed."""
+        fields = {"WATCHDOG": "1"} if self.notifier.watchdog_every else {}
+        line = self._status_line()
+        if line != self._told_status:
+            fields["STATUS"] = self._told_status = line
+        if fields:
+            self.notifier.notify(**fields)
 
     def run_loop(self) -> None:
         """Apply inputs until ``stop``; first (``Boot``) bring lights and ``state`` in line with
@@ -243,11 +271,13 @@ class Service:
         """Lights off (GPIO and consoles), wait (a little) for the broker to acknowledge the
         events on their way, ``offline`` on ``status``, disconnect, release the pins, close the
         store. Each step runs even if one before it failed (say, after a failed ``start``)."""
+        self.notifier.notify(STOPPING="1", STATUS=f"table {self.config.table}: stopping")
         steps = [self._lights_off, self._stop_consoles]
         if self.mqtt.connected.is_set():
             steps.append(lambda: self.loop.drain(lambda: not self._in_flight, ack_timeout))
         steps += [lambda: self.mqtt.stop(self.messages.status(online=False)),
-                  self.factory.close, self.store.close, self.private_store.close]
+                  self.factory.close, self.store.close, self.private_store.close,
+                  self.notifier.close]
         for step in steps:
             try:
                 step()
