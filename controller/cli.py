@@ -3,6 +3,7 @@
     mafia-table run --config FILE [--sim [--resume]] [--broker HOST:PORT] [--table ID] [-v]
     mafia-table sim [--config FILE] [--resume] [--window] [--screenshot PNG [--after S]] ...
     mafia-table state show|reset --config FILE [--sim] [--yes]
+    mafia-table consoles [--by-id DIR] [--timeout S]
     mafia-table check-config FILE
     mafia-table watch (--config FILE | --table ID [--broker HOST:PORT]) [--username U ...]
     mafia-table pinout --config FILE
@@ -11,7 +12,8 @@
 
 Exit codes: 0 clean stop (SIGTERM / Ctrl-C) or a good config, 2 bad arguments or config, or
 another controller already online on the table id (``run``, ``sim``); 1 a failure while running
-(``pinout``: a conflict found; ``selftest``: a fault found; ``state reset``: not done).
+(``pinout``: a conflict found; ``selftest``: a fault found; ``state reset``: not done;
+``consoles``: no console answered).
 """
 
 from __future__ import annotations
@@ -99,6 +101,13 @@ def build_parser() -> argparse.ArgumentParser:
                        "(what `sim --resume` would go on from)")
     state.add_argument("--yes", action="store_true", help="reset without asking")
 
+    consoles = sub.add_parser("consoles", help="list the plugged seat consoles, ready to paste "
+                                               "into the config")
+    consoles.add_argument("--by-id", default="/dev/serial/by-id", metavar="DIR",
+                          help="where the stable port names are (default /dev/serial/by-id)")
+    consoles.add_argument("--timeout", type=float, default=2.0, metavar="S",
+                          help="how long to wait for each console's answer (default 2 s)")
+
     check = sub.add_parser("check-config", help="check a config file and exit")
     check.add_argument("file", metavar="FILE")
 
@@ -133,7 +142,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     commands = {"check-config": _check_config, "watch": _watch, "selftest": _selftest,
                 "pinout": _pinout, "asyncapi": _asyncapi, "run": _run, "sim": _run,
-                "state": _state}
+                "state": _state, "consoles": _consoles}
     try:
         return commands[args.command](args)
     except config.ConfigError as exc:  # from any command: nothing has started
@@ -214,6 +223,17 @@ def _watch(args: argparse.Namespace) -> int:
         return 2
     broker = config.broker_from_flags(args.broker or "127.0.0.1:1883")
     return watch(config.with_account(broker, args.username, args.password_file), args.table)
+
+
+def _consoles(args: argparse.Namespace) -> int:
+    from controller.console_scan import render, scan
+
+    if not 0 < args.timeout < math.inf:
+        print("mafia-table consoles: --timeout takes a number of seconds > 0", file=sys.stderr)
+        return 2
+    found = scan(Path(args.by_id), timeout=args.timeout)
+    sys.stdout.write(render(found, Path(args.by_id)))
+    return 0 if any(port.hello is not None for port in found) else 1
 
 
 def _state(args: argparse.Namespace) -> int:
