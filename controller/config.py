@@ -92,6 +92,8 @@ class StoreConfig(_Section):
     path: str | None = None
     outbox_limit: Annotated[int, msgspec.Meta(ge=1)] = 10_000
     keep: Annotated[int, msgspec.Meta(ge=0)] = 20_000
+    # "full": every event flushed to the card before the table goes on (see controller/store.py)
+    synchronous: Literal["normal", "full"] = "normal"
 
 
 class DayRules(_Section):

@@ -78,10 +78,12 @@ class Service:
         self.config = config
         self.clock = clock or SystemClock()
         self.boot_id = boot_id or uuid.uuid4().hex[:12]
-        self.store = Store(config.store_path(), keep=config.store.keep)
+        self.store = Store(config.store_path(), keep=config.store.keep,
+                           synchronous=config.store.synchronous)
         # private/ events count in their own journal: a gap in the public seq must not tell an
         # observer how much happened at night
-        self.private_store = Store(config.private_store_path(), keep=config.store.keep)
+        self.private_store = Store(config.private_store_path(), keep=config.store.keep,
+                                   synchronous=config.store.synchronous)
         self._journals = {False: self.store, True: self.private_store}
         simulated = config.backends.gpio == "mock"
         setup = TableSetup(

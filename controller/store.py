@@ -10,8 +10,11 @@ Acknowledged events are kept (the newest ``keep`` of them) so a consumer that mi
 example because the broker restarted without persistence, can ask for them again
 (``cmd/replay``).
 
-Durability: WAL with ``synchronous=NORMAL`` survives a killed process completely; a power cut
-can lose the last transactions not yet checkpointed (at most the last few hundred ms). The
+Durability (``[store] synchronous``, measured in docs/performance.md, "Power cuts"): WAL with
+``synchronous=NORMAL`` (the default) survives a killed process completely; a power cut can lose
+the transactions committed since the operating system last wrote the WAL out (the file system
+stays consistent and the journal opens; the events lost are the newest ones). ``FULL`` syncs
+the WAL at every commit: nothing acknowledged is lost, at the cost of one flush per event. The
 table state (lights, phase) and the running vote session (with every press it has recorded)
 are saved on every change.
 
@@ -38,6 +41,10 @@ CREATE INDEX IF NOT EXISTS events_unacked ON events (seq) WHERE acked = 0;
 """
 
 
+#: ``[store] synchronous``: "normal" syncs the WAL at checkpoints, "full" at every commit
+SYNCHRONOUS = {"normal": "NORMAL", "full": "FULL"}
+
+
 @dataclass(frozen=True)
 class StoredEvent:
     seq: int
@@ -48,13 +55,13 @@ class StoredEvent:
 class Store:
     """One table's journal file. ``keep``: how many acknowledged events to keep for replay."""
 
-    def __init__(self, path: Path, *, keep: int):
+    def __init__(self, path: Path, *, keep: int, synchronous: str = "normal"):
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self.keep = keep
         self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
+        self._db.execute(f"PRAGMA synchronous={SYNCHRONOUS[synchronous]}")
         self._db.executescript(SCHEMA)
         self.store_id = self._meta("store_id")
         if self.store_id is None:
