@@ -15,6 +15,8 @@ from controller.service import Service
 from tests.conftest import SMALL_TABLE, write_config
 from tests.mqtt_helpers import Subscriber, with_json
 from tests.test_process import finish, kill_if_running, start_service, stop_cleanly
+from tests.test_security import hall as shipped_acl  # noqa: F401  (a fixture, by its name)
+from tests.test_service import Running
 
 
 @pytest.fixture
@@ -159,3 +161,21 @@ def test_a_bad_table_flag_is_named_in_plain_words(argv, tmp_path, capsys):
 def test_resume_needs_sim(config_file, capsys):
     assert cli.main(["run", "--config", str(config_file), "--resume"]) == 2
     assert "--resume goes with --sim" in capsys.readouterr().err
+
+
+def test_under_the_shipped_acl_a_table_sees_its_own_live_controller(shipped_acl):  # noqa: F811
+    hall = shipped_acl
+    cfg = hall.table_config()
+    run = Running(cfg)
+    try:
+        core = hall.client("rules-core", ["mafia/t1/status"])
+        try:
+            core.wait_for(with_json("mafia/t1/status", state="online"))
+        finally:
+            core.close()
+        found = live_controller(cfg.broker, "t1", will_wait=0)  # as the table's own account
+        assert found is not None and found.boot_id == "boot1"
+        other = hall.table_config("t2")  # another table's account sees nothing of t1
+        assert live_controller(other.broker, "t1", will_wait=0) is None
+    finally:
+        run.close()
