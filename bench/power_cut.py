@@ -41,13 +41,16 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from controller.store import Store
+from controller.wal_flush import WalFlusher
 
 PAYLOAD = b'{"v":1,"seq":%d,"kind":"seat/press","seat":3,"t":12345.678,"source":"gpio"}'
 
 
-def writer(path: Path, synchronous: str, pace: float) -> None:
+def writer(path: Path, synchronous: str, pace: float, flush_every: float) -> None:
     """The child: append forever, print each acknowledged seq."""
     store = Store(path, keep=20_000, synchronous=synchronous)
+    if flush_every:
+        WalFlusher([path], flush_every).start()
     out = os.fdopen(sys.stdout.fileno(), "w", buffering=1)
     while True:
         event = store.append("event/seat/press", lambda seq: PAYLOAD % seq)
@@ -66,14 +69,16 @@ def mounted(image: Path, at: Path):
         subprocess.run(["umount", str(at)], check=True)
 
 
-def one_cut(work: Path, synchronous: str, *, after: float, pace: float, kill_only: bool) -> dict:
+def one_cut(work: Path, synchronous: str, *, after: float, pace: float, kill_only: bool,
+            flush_every: float) -> dict:
     image, snap = work / "card.img", work / "snap.img"
     subprocess.run(["truncate", "-s", "32M", str(image)], check=True)
     subprocess.run(["mkfs.ext4", "-q", "-F", str(image)], check=True)
     with mounted(image, work / "card"):
         journal = work / "card" / "t.db"
         child = subprocess.Popen([sys.executable, "-m", "bench.power_cut", "--writer",
-                                  str(journal), "--sync", synchronous, "--pace", str(pace)],
+                                  str(journal), "--sync", synchronous, "--pace", str(pace),
+                                  "--flush-every", str(flush_every)],
                                  stdout=subprocess.PIPE, text=True)
         time.sleep(after)
         if kill_only:
@@ -156,9 +161,12 @@ def main() -> None:
     parser.add_argument("--pace", type=float, default=0.02, help="seconds between events")
     parser.add_argument("--writer", help=argparse.SUPPRESS)
     parser.add_argument("--sync", default="normal", choices=["normal", "full"])
+    parser.add_argument("--flush-every", type=float, default=0.0, help=argparse.SUPPRESS)
+    parser.add_argument("--cut-between", type=float, nargs=2, default=(0.3, 12.0),
+                        metavar=("MIN", "MAX"), help="seconds after the start to cut at")
     args = parser.parse_args()
     if args.writer:
-        writer(Path(args.writer), args.sync, args.pace)
+        writer(Path(args.writer), args.sync, args.pace, args.flush_every)
         return
     rng = random.Random(7)
     with tempfile.TemporaryDirectory(prefix="power-cut-") as tmp:
@@ -173,13 +181,15 @@ def main() -> None:
                 times = cost(at, mode)
             print(f"append, synchronous={mode} on loop ext4: p50 {pct(times, 50):.3f} ms, "
                   f"p99 {pct(times, 99):.3f} ms")
-        for mode in ("normal", "full"):
+        for mode, flush_every in (("normal", 0.0), ("normal", 0.5), ("full", 0.0)):
             for kind, kill_only in (("kill -9", True), ("power cut", False)):
-                results = [one_cut(work, mode, after=rng.uniform(0.3, 12.0), pace=args.pace,
-                                   kill_only=kill_only) for _ in range(args.trials)]
+                results = [one_cut(work, mode, after=rng.uniform(*args.cut_between),
+                                   pace=args.pace, kill_only=kill_only, flush_every=flush_every)
+                           for _ in range(args.trials)]
                 lost = [r["lost"] for r in results]
                 bad = [r for r in results if not r["ok"]]
-                print(f"{kind:9} synchronous={mode:6}: {len(results)} trials, acknowledged "
+                flushing = f", flush_every={flush_every}" if flush_every else ""
+                print(f"{kind:9} synchronous={mode}{flushing}: {len(results)} trials, acknowledged "
                       f"{sum(r['acked'] for r in results)} events, lost {sum(lost)} "
                       f"(per cut: max {max(lost)}, median {statistics.median(lost)}), "
                       f"trials with every acknowledged event kept: "

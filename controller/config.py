@@ -94,6 +94,8 @@ class StoreConfig(_Section):
     keep: Annotated[int, msgspec.Meta(ge=0)] = 20_000
     # "full": every event flushed to the card before the table goes on (see controller/store.py)
     synchronous: Literal["normal", "full"] = "normal"
+    # seconds between flushes of the journal beside the loop (controller/wal_flush.py); 0: none
+    flush_every: Annotated[float, msgspec.Meta(ge=0, le=60)] = 0.5
 
 
 class DayRules(_Section):

@@ -53,6 +53,7 @@ from controller.mqtt_link import MqttLink
 from controller.sd_notify import Notifier
 from controller.store import Store, StoredEvent
 from controller.stored_state import LAST_BOOT
+from controller.wal_flush import WalFlusher
 from firmware_bridge.emulator import EmulatedConsole
 from firmware_bridge.link import ConsoleLink
 from hardware.audio import Music, Speaker
@@ -85,6 +86,10 @@ class Service:
         self.private_store = Store(config.private_store_path(), keep=config.store.keep,
                                    synchronous=config.store.synchronous)
         self._journals = {False: self.store, True: self.private_store}
+        self.flusher = (WalFlusher([self.store.path, self.private_store.path],
+                                   config.store.flush_every)
+                        if config.store.flush_every and config.store.synchronous == "normal"
+                        else None)
         simulated = config.backends.gpio == "mock"
         setup = TableSetup(
             table=config.table,
@@ -229,6 +234,8 @@ class Service:
             emulator.start()
         for link in self.consoles:
             link.start()
+        if self.flusher is not None:
+            self.flusher.start()
         self.mqtt.retain("status", self.messages.status(online=True))
         self._publish_health()
         self.mqtt.start()
@@ -278,14 +285,18 @@ class Service:
         if self.mqtt.connected.is_set():
             steps.append(lambda: self.loop.drain(lambda: not self._in_flight, ack_timeout))
         steps += [lambda: self.mqtt.stop(self.messages.status(online=False)),
-                  self.factory.close, self.store.close, self.private_store.close,
-                  self.notifier.close]
+                  self.factory.close, self._stop_flusher, self.store.close,
+                  self.private_store.close, self.notifier.close]
         for step in steps:
             try:
                 step()
             except Exception:
                 log.exception("shutdown step %s failed; going on", getattr(step, "__name__", step))
         log.info("table %s stopped", self.config.table)
+
+    def _stop_flusher(self) -> None:
+        if self.flusher is not None:
+            self.flusher.stop()
 
     def _lights_off(self) -> None:
         if self.gpio is not None:
