@@ -79,7 +79,7 @@ def one_cut(work: Path, synchronous: str, *, after: float, pace: float, kill_onl
         child = subprocess.Popen([sys.executable, "-m", "bench.power_cut", "--writer",
                                   str(journal), "--sync", synchronous, "--pace", str(pace),
                                   "--flush-every", str(flush_every)],
-                                 stdout=subprocess.PIPE, text=True)
+                                 stdout=subprocess.PIPE)
         time.sleep(after)
         if kill_only:
             child.kill()
@@ -101,11 +101,21 @@ def one_cut(work: Path, synchronous: str, *, after: float, pace: float, kill_onl
         return _check(after_cut / "t.db", acked)
 
 
-def _drain(child: subprocess.Popen[str]) -> list[str]:
+def _drain(child: subprocess.Popen[bytes]) -> list[str]:
     """What the writer printed before it was stopped (its pipe holds it all)."""
-    os.set_blocking(child.stdout.fileno(), False)
-    data = child.stdout.read() or ""
-    return [line for line in data.splitlines() if line.strip()][:-1]  # the last may be torn
+    fd = child.stdout.fileno()
+    os.set_blocking(fd, False)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(fd, 1 << 16)
+        except BlockingIOError:
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    lines = b"".join(chunks).decode().splitlines()
+    return [line for line in lines if line.strip()][:-1]  # the last may be torn
 
 
 def _check(path: Path, acked: list[int]) -> dict:

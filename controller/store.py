@@ -11,12 +11,13 @@ example because the broker restarted without persistence, can ask for them again
 (``cmd/replay``).
 
 Durability (``[store] synchronous``, measured in docs/performance.md, "Power cuts"): WAL with
-``synchronous=NORMAL`` (the default) survives a killed process completely; a power cut can lose
-the transactions committed since the operating system last wrote the WAL out (the file system
-stays consistent and the journal opens; the events lost are the newest ones). ``FULL`` syncs
-the WAL at every commit: nothing acknowledged is lost, at the cost of one flush per event. The
-table state (lights, phase) and the running vote session (with every press it has recorded)
-are saved on every change.
+``synchronous=NORMAL`` (the default) survives a killed process completely; on its own it leaves
+a power cut free to take every event since the system last wrote the log out (up to ~30 s), so
+the service flushes the log beside the event loop every ``[store] flush_every`` seconds
+(``controller/wal_flush.py``), which bounds the loss to that. ``FULL`` flushes at every commit:
+a cut loses nothing acknowledged, at one flush per event on its way to the broker. Either way
+the journal opens after a cut, without gaps. The table state (lights, phase) and the running
+vote session (with every press it has recorded) are saved on every change.
 
 The store is used from the event loop thread only.
 """

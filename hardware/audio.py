@@ -15,6 +15,7 @@ import logging
 import os
 import random
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -38,7 +39,8 @@ class Music:
     voice: str = "ru"  # the spoken numbers: sounds/numbers/<voice>/<n>.wav
 
 
-def no_sound_device() -> str | None:
+def no_sound_device(environ: Mapping[str, str] = os.environ,
+                    cards: Path = Path("/proc/asound/cards")) -> str | None:
     """Why SDL cannot find a sound device here, known without asking it; None if it may.
 
     Asking costs nine ``ALSA lib ...`` lines on stderr on a machine without a sound card (a
@@ -48,16 +50,15 @@ def no_sound_device() -> str | None:
     ALSA card in the kernel, no PulseAudio or PipeWire socket, and no ``SDL_AUDIODRIVER``
     chosen by hand: no device.
     """
-    if os.environ.get("SDL_AUDIODRIVER"):
+    if environ.get("SDL_AUDIODRIVER"):
         return None
-    cards = Path("/proc/asound/cards")
     try:
         has_card = cards.is_file() and "no soundcards" not in cards.read_text()
     except OSError:
         has_card = False
-    runtime = Path(os.environ.get("XDG_RUNTIME_DIR") or f"/run/user/{os.getuid()}")
+    runtime = Path(environ.get("XDG_RUNTIME_DIR") or f"/run/user/{os.getuid()}")
     servers = [runtime / "pulse" / "native", runtime / "pipewire-0"]
-    if has_card or os.environ.get("PULSE_SERVER") or any(p.exists() for p in servers):
+    if has_card or environ.get("PULSE_SERVER") or any(p.exists() for p in servers):
         return None
     return "no sound card (/proc/asound/cards) and no sound server"
 

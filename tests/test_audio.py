@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import array
+import os
+import subprocess
+import sys
 import time
 from pathlib import Path
 
-from hardware.audio import Music, Speaker
+from controller.local_broker import free_port
+from hardware.audio import Music, Speaker, no_sound_device
+from tests.conftest import REPO
 
 
 def rms(path: Path, start: int = 0) -> float:
@@ -59,3 +64,28 @@ def test_off_plays_nothing_and_is_healthy():
     speaker = Speaker("off")
     speaker.cue("end")
     assert speaker.health() == {"backend": "off", "ok": True, "problems": []}
+
+
+def test_no_sound_card_and_no_server_means_no_device_and_no_alsa_noise(tmp_path):
+    cards = tmp_path / "cards"
+    cards.write_text("--- no soundcards ---\n")
+    quiet = {"XDG_RUNTIME_DIR": str(tmp_path)}
+    assert no_sound_device(quiet, cards) == "no sound card (/proc/asound/cards) and no sound server"
+    assert no_sound_device(quiet, tmp_path / "no-alsa-in-this-kernel") is not None
+    assert no_sound_device({**quiet, "SDL_AUDIODRIVER": "dummy"}, cards) is None  # by hand
+    assert no_sound_device({**quiet, "PULSE_SERVER": "tcp:host"}, cards) is None
+    (tmp_path / "pipewire-0").touch()
+    assert no_sound_device(quiet, cards) is None
+    cards.write_text(" 0 [Headphones     ]: bcm2835_headpho - bcm2835 Headphones\n")
+    assert no_sound_device({"XDG_RUNTIME_DIR": str(tmp_path / "none")}, cards) is None
+
+
+def test_a_headless_start_prints_no_alsa_lines(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "SDL_AUDIODRIVER"}
+    done = subprocess.run([sys.executable, "-m", "controller.cli", "sim", "--screenshot",
+                           str(tmp_path / "t.png"), "--after", "0", "--broker",
+                           f"127.0.0.1:{free_port()}"],
+                          env={**env, "XDG_STATE_HOME": str(tmp_path)}, cwd=REPO,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "ALSA lib" not in done.stderr and "screenshot saved" in done.stderr
