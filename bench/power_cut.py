@@ -20,8 +20,9 @@ barriers forbid); the loop device's backing file sits in the host's page cache, 
 nothing about an SD card that lies about flushes (many cheap ones do). ``--kill`` does the
 kill -9 case on the same writer (no file system trick needed: the page cache survives).
 
-Cost per event: ``append`` p50/p99 in each mode on the same loop-mounted ext4, against a floor
-(the same insert on ``:memory:``), measured in the same run.
+Cost per event: ``append`` p50/p99 in each mode (and with the flusher running beside it) on the
+same loop-mounted ext4, at the writer's pace, against a floor (the same insert on ``:memory:``),
+measured in the same run.
 """
 
 from __future__ import annotations
@@ -137,14 +138,15 @@ def _check(path: Path, acked: list[int]) -> dict:
             "ok": integrity == "ok" and contiguous, "integrity": integrity}
 
 
-def cost(directory: Path, synchronous: str, n: int = 400) -> list[float]:
-    """Seconds per ``append`` on ``directory`` (a fresh journal)."""
+def cost(directory: Path, synchronous: str, n: int = 400, pace: float = 0.0) -> list[float]:
+    """Seconds per ``append`` on ``directory`` (a fresh journal), ``pace`` seconds apart."""
     store = Store(directory / f"cost-{synchronous}.db", keep=20_000, synchronous=synchronous)
     times = []
     for _ in range(n):
         t0 = time.perf_counter()
         store.append("event/seat/press", lambda seq: PAYLOAD % seq)
         times.append(time.perf_counter() - t0)
+        time.sleep(pace)
     store.close()
     return times
 
@@ -183,14 +185,19 @@ def main() -> None:
         work = Path(tmp)
         base = floor()
         print(f"floor (insert on :memory:): p50 {pct(base, 50):.3f} ms, p99 {pct(base, 99):.3f} ms")
-        for mode in ("normal", "full"):
+        for mode, flush_every in (("normal", 0.0), ("normal", 0.5), ("full", 0.0)):
             image = work / f"cost-{mode}.img"
             subprocess.run(["truncate", "-s", "32M", str(image)], check=True)
             subprocess.run(["mkfs.ext4", "-q", "-F", str(image)], check=True)
             with mounted(image, work / f"cost-{mode}") as at:
-                times = cost(at, mode)
-            print(f"append, synchronous={mode} on loop ext4: p50 {pct(times, 50):.3f} ms, "
-                  f"p99 {pct(times, 99):.3f} ms")
+                flusher = WalFlusher([at / f"cost-{mode}.db"], flush_every or 1.0)
+                if flush_every:
+                    flusher.start()
+                times = cost(at, mode, pace=args.pace)  # a table's pace, as in the cuts
+                flusher.stop()
+            flushing = f", flush_every={flush_every}" if flush_every else ""
+            print(f"append, synchronous={mode}{flushing} on loop ext4: p50 "
+                  f"{pct(times, 50):.3f} ms, p99 {pct(times, 99):.3f} ms")
         for mode, flush_every in (("normal", 0.0), ("normal", 0.5), ("full", 0.0)):
             for kind, kill_only in (("kill -9", True), ("power cut", False)):
                 results = [one_cut(work, mode, after=rng.uniform(*args.cut_between),
