@@ -238,29 +238,31 @@ def _consoles(args: argparse.Namespace) -> int:
 
 def _state(args: argparse.Namespace) -> int:
     from controller import stored_state
-    from controller.presence import live_controller
+    from controller.presence import lock_journal
 
     cfg = config.load(args.config, config.Overrides(simulated=args.sim))
     if args.action == "show":
         sys.stdout.write(stored_state.describe(cfg))
         return 0
-    setup_logging(verbose=False)
-    live = live_controller(cfg.broker, cfg.table, own_boot_id=None, will_wait=0)
-    if live is not None:
-        print(f"mafia-table state reset: a controller (boot {live.boot_id}) is online on table "
-              f"{cfg.table}; stop it first (systemctl stop mafia-table)", file=sys.stderr)
+    lock = lock_journal(cfg.store_path())
+    if lock is None:
+        print(f"mafia-table state reset: a controller is running on {cfg.store_path()}; stop it "
+              "first (systemctl stop mafia-table)", file=sys.stderr)
         return 1
-    sys.stdout.write(stored_state.describe(cfg))
-    if not args.yes:
-        try:
-            answer = input(f"Forget table {cfg.table}'s saved day, standings, nominations and "
-                           "running vote? Events are kept. [y/N] ")
-        except EOFError:
-            answer = ""
-        if answer.strip().lower() not in ("y", "yes"):
-            print("nothing changed", file=sys.stderr)
-            return 1
-    stored_state.reset(cfg)
+    try:
+        sys.stdout.write(stored_state.describe(cfg))
+        if not args.yes:
+            try:
+                answer = input(f"Forget table {cfg.table}'s saved day, standings, nominations "
+                               "and running vote? Events are kept. [y/N] ")
+            except EOFError:
+                answer = ""
+            if answer.strip().lower() not in ("y", "yes"):
+                print("nothing changed", file=sys.stderr)
+                return 1
+        stored_state.reset(cfg)
+    finally:
+        os.close(lock)
     print(f"table {cfg.table}: saved state reset; the next start is a new table")
     return 0
 
@@ -317,10 +319,15 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _taken(cfg: config.Config) -> bool:
-    """True (and says so) when another controller is online on this table id."""
+    """True (and says so) when another controller runs on this journal or is online on this
+    table id. On False, this process holds the journal's lock until it exits."""
     from controller import stored_state
-    from controller.presence import live_controller
+    from controller.presence import live_controller, lock_journal
 
+    if lock_journal(cfg.store_path()) is None:
+        log.error("another controller is running on the journal %s (table %s); not starting a "
+                  "second one", cfg.store_path(), cfg.table)
+        return True
     live = live_controller(cfg.broker, cfg.table, own_boot_id=stored_state.last_boot_id(cfg))
     if live is None:
         return False

@@ -10,6 +10,10 @@ topics. So before starting, the CLI looks at the table's retained ``status``:
   not yet given up on. Its last will turns ``status`` to ``offline`` within 1.5 keepalives of its
   death, so we wait that long for it; still ``online`` then: it is alive, and we must not start.
 
+On one machine the journal says it sooner: a controller holds a lock on ``<journal>.lock`` for
+as long as it runs (``lock_journal``), so a second one on the same journal is refused at once,
+and an ``online`` with the journal's last boot id is known to be stale only when nobody holds it.
+
 The look uses its own short connection with its own client id (never the controller's, which
 would drop the live one). If the broker cannot be reached, or the account may not read
 ``status``, nothing can be known: the check passes with a log line, since a table must start
@@ -18,11 +22,14 @@ while its broker is away.
 
 from __future__ import annotations
 
+import fcntl
 import logging
+import os
 import threading
 import time
 import uuid
 from dataclasses import dataclass
+from pathlib import Path
 
 import msgspec
 import paho.mqtt.client as mqtt
@@ -46,6 +53,23 @@ class LiveController:
     boot_id: str
     version: str
     waited: float  # seconds we waited for its will
+
+
+def lock_journal(journal: Path) -> int | None:
+    """Take the lock on ``<journal>.lock`` for the life of this process (the descriptor is
+    returned, to keep; closing it or exiting lets go), or None when another process holds it.
+
+    The lock file is opened read-only (``flock`` needs no more), so one left by a technician's
+    run as root does not lock the service's own user out.
+    """
+    journal.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(journal.with_name(journal.name + ".lock"), os.O_RDONLY | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    return fd
 
 
 class _Status(msgspec.Struct):

@@ -179,3 +179,21 @@ def test_under_the_shipped_acl_a_table_sees_its_own_live_controller(shipped_acl)
         assert live_controller(other.broker, "t1", will_wait=0) is None
     finally:
         run.close()
+
+
+def test_a_second_controller_on_the_same_journal_is_refused_at_once(config_file, state_home,
+                                                                    subscriber, capsys):
+    first = start_service("--config", str(config_file), env={"XDG_STATE_HOME": str(state_home)})
+    try:
+        [online] = subscriber.wait_for(with_json("mafia/t1/status", state="online"))
+        # the same journal: its last boot id is the live one's, so only the lock can tell
+        second = start_service("--config", str(config_file))
+        code, out = finish(second)
+        assert code == 2, out
+        assert "another controller is running on the journal" in out and "t1.db" in out
+        assert cli.main(["state", "reset", "--config", str(config_file), "--yes"]) == 1
+        assert "a controller is running on" in capsys.readouterr().err
+        stop_cleanly(first)
+    finally:
+        kill_if_running(first)
+    assert online.json()["boot_id"] in stored_state.describe(config.load(config_file))
