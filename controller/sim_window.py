@@ -124,17 +124,13 @@ class TableWindow:
     # ------------------------------------------------------------------ hands
 
     def _hand(self, button: Button, pressed: bool) -> None:
-        """Move the button's mock pin, or its emulated console's button."""
-        gpio = self.service.gpio
+        """Move the button's mock pin, its fake expander's input, or its emulated console's
+        button."""
         if pressed:
             self.held.add(button)
         else:
             self.held.discard(button)
-        if gpio is not None and gpio.has_button(button):
-            gpio.drive(button, pressed)
-        elif isinstance(button, SeatButton) and button.seat in self.service.emulators:
-            console = self.service.emulators[button.seat]
-            (console.press if pressed else console.release)(button.seat)
+        self.service.hand(button, pressed)
 
     def _type(self, seat: int, key: str) -> None:
         console = self.service.emulators.get(seat)
@@ -188,9 +184,9 @@ class TableWindow:
     # ------------------------------------------------------------------ drawing
 
     def public_light(self, seat: int) -> tuple[int, int, int]:
-        """The seat light's colour now: its GPIO pins, else its console's light."""
-        gpio = self.service.gpio
-        glow = gpio.glow(seat) if gpio is not None else None
+        """The seat light's colour now: its GPIO pins or strip LEDs, else its console's
+        light."""
+        glow = self.service.glow(seat)
         if glow is None:
             console = self.service.emulators.get(seat)
             mode, rgb = console.pins.lights.get(seat, (0, (0, 0, 0))) if console else (0, (0,) * 3)
