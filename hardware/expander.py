@@ -34,6 +34,9 @@ log = logging.getLogger(__name__)
 
 #: reads after one edge while INT stays low (a change during the read re-asserts it)
 MAX_READS_PER_EDGE = 4
+#: how often a held INT line is looked at without an edge: a read that failed leaves the
+#: interrupt uncleared, and a line that stays low brings no new edge
+STUCK_CHECK_SECONDS = 0.5
 
 
 class I2cBus(Protocol):
@@ -51,7 +54,9 @@ class FakeExpanderBus:
     def __init__(self, addresses: Iterable[int], interrupt: MockPin | None = None):
         self.chips = {address: mcp23017.FakeMcp23017() for address in addresses}
         self.interrupt = interrupt
-        self._lock = threading.RLock()  # the INT pin's callback reads back on the same thread
+        # the chips' state; the INT pin is moved after it is released, because moving it runs
+        # the pin's callback, which reads this bus (and may wait for the reader's own lock)
+        self._lock = threading.Lock()
 
     def _chip(self, address: int) -> mcp23017.FakeMcp23017:
         try:
@@ -62,23 +67,25 @@ class FakeExpanderBus:
     def write_byte_data(self, i2c_addr: int, register: int, value: int) -> None:
         with self._lock:
             self._chip(i2c_addr).write(register, value)
-            self._update_interrupt()
+        self._update_interrupt()
 
     def read_i2c_block_data(self, i2c_addr: int, register: int, length: int) -> list[int]:
         with self._lock:
             data = list(self._chip(i2c_addr).read(register, length))
-            self._update_interrupt()
-            return data
+        self._update_interrupt()
+        return data
 
     def set_level(self, address: int, index: int, level: bool) -> None:
         with self._lock:
             self._chip(address).set_level(index, level)
-            self._update_interrupt()
+        self._update_interrupt()
 
     def _update_interrupt(self) -> None:
         if self.interrupt is None:
             return
-        if any(chip.interrupting for chip in self.chips.values()):
+        with self._lock:
+            low = any(chip.interrupting for chip in self.chips.values())
+        if low:
             self.interrupt.drive_low()
         else:
             self.interrupt.drive_high()
@@ -129,13 +136,22 @@ class ExpanderButtons:
             self._levels[address] = block[4] | block[5] << 8  # also clears a stale interrupt
         self._interrupt = EdgeButton(config.interrupt, pull_up=True, now=now,
                                      on_edge=self._edge, pin_factory=factory)
+        self._stop = threading.Event()
+        self._watch = threading.Thread(target=self._unstick, name="expanders", daemon=True)
+        self._watch.start()
 
-    def _edge(self, asserted: bool, t: float) -> None:
+    def _unstick(self) -> None:
+        while not self._stop.wait(STUCK_CHECK_SECONDS):
+            if self._interrupt.is_active:
+                log.info("expanders: INT held with no edge; reading")
+                self._edge(True, self._now(), from_edge=False)
+
+    def _edge(self, asserted: bool, t: float, from_edge: bool = True) -> None:
         """INT fell at ``t`` (host monotonic, from the edge's ticks): read every chip."""
         if not asserted:
             return
         with self._lock:
-            edge: float | None = t
+            edge: float | None = t if from_edge else None
             for _ in range(MAX_READS_PER_EDGE):
                 for address in self._buttons:
                     self._read(address, edge)
@@ -171,6 +187,8 @@ class ExpanderButtons:
         self._bus.set_level(address, index, not pressed)
 
     def close(self) -> None:
+        self._stop.set()
+        self._watch.join(5)
         self._interrupt.close()
         close = getattr(self._bus, "close", None)
         if close is not None:
