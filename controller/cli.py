@@ -134,10 +134,18 @@ def _asyncapi(args: argparse.Namespace) -> int:
 
 
 def _check_config(args: argparse.Namespace) -> int:
+    from controller.budget import budget, render
+
     path = args.file
     cfg = config.load(path)
-    print(f"{path}: ok (table {cfg.table}, {cfg.seats} seats, "
-          f"{len(cfg.wired_buttons())} GPIO buttons, gpio backend {cfg.backends.gpio})")
+    parts = [f"table {cfg.table}", f"{cfg.seats} seats", f"{len(cfg.wired_buttons())} GPIO buttons"]
+    if cfg.expanders is not None:
+        parts.append(f"{len(cfg.expander_buttons())} expander buttons")
+    if cfg.strip is not None:
+        parts.append(f"{len(cfg.strip.seat)} seats lit by the strip")
+    print(f"{path}: ok ({', '.join(parts)}, gpio backend {cfg.backends.gpio})")
+    for line in render(budget(cfg)):
+        print(f"  {line}")
     return 0
 
 

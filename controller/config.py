@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from controller.budget import budget
 from controller.core import validation
 from controller.core.buttons import JUDGE_BUTTON_NAMES, Button, JudgeButton, SeatButton
 from controller.core.vote import VoteRules
@@ -67,6 +68,9 @@ ReservableBus = Literal["i2c", "uart", "i2s", "spi"]
 class GpioConfig(_Section):
     debounce_ms: Annotated[float, msgspec.Meta(ge=0, le=500)] = 20.0
     pull_up: bool = True
+    # the current through each directly driven LED (one pin; an RGB LED has three): the resistor
+    # sets it, (3.3 V - the LED's forward voltage) / R; the budget (controller/budget.py) checks it
+    led_ma: Annotated[float, msgspec.Meta(gt=0, le=50)] = 4.0
     # the Pi functions whose pins stay free: ``mafia-table pinout`` flags a pin they need
     reserve: list[ReservableBus] = msgspec.field(default_factory=lambda: ["i2c", "uart"])
     judge: JudgeWiring = msgspec.field(default_factory=JudgeWiring)
@@ -406,7 +410,7 @@ def with_account(broker: BrokerConfig, username: str | None,
 
 
 def _check(config: Config, base: Path) -> list[str]:
-    return wiring_problems(config) + _broker_problems(config, base)
+    return wiring_problems(config) + budget(config).problems + _broker_problems(config, base)
 
 
 def wiring_problems(config: Config) -> list[str]:
