@@ -155,7 +155,7 @@ class StripLights:
             return (0.0, 0.0, 0.0)
         pixels = ws2812.decode_frame(written, self._order, self._encoding)
         rgb = [ws2812.to_rgb(pixels[led], self._order) for led in leds]
-        full = 255 * self._brightness
+        full = max(1, round(255 * self._brightness))  # what "on" at the cap is sent as
         return tuple(min(1.0, sum(p[c] for p in rgb) / len(rgb) / full)  # type: ignore[return-value]
                      for c in range(3))
 
