@@ -27,6 +27,7 @@ so it latches whatever came before it on the wire, and MOSI rests low between fr
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -121,21 +122,24 @@ def pixel_bytes(rgb: tuple[int, int, int], order: ColourOrder) -> bytes:
     return bytes(values[c] for c in order)
 
 
+def _encode_byte(byte: int, encoding: Encoding) -> bytes:
+    """One data byte (MSB first, as the chips read it) as ``encoding``'s SPI patterns: 8 LED bits
+    are 24 or 32 SPI bits, whole bytes."""
+    acc = 0
+    for i in range(7, -1, -1):
+        acc = (acc << encoding.width) | (encoding.one if byte >> i & 1 else encoding.zero)
+    return acc.to_bytes(encoding.width, "big")
+
+
+@functools.cache
+def _byte_table(encoding: Encoding) -> tuple[bytes, ...]:
+    return tuple(_encode_byte(byte, encoding) for byte in range(256))
+
+
 def encode_bits(data: bytes, encoding: Encoding) -> bytes:
-    """Each bit of ``data`` (MSB first, as the chips read it) as ``encoding``'s SPI pattern."""
-    out = bytearray()
-    acc = nbits = 0
-    for byte in data:
-        for i in range(7, -1, -1):
-            acc = (acc << encoding.width) | (encoding.one if byte >> i & 1 else encoding.zero)
-            nbits += encoding.width
-            while nbits >= 8:
-                nbits -= 8
-                out.append(acc >> nbits & 0xFF)
-                acc &= (1 << nbits) - 1
-    if nbits:  # 8 LED bits are 24 or 32 SPI bits: whole bytes, but keep the rule general
-        out.append(acc << (8 - nbits) & 0xFF)
-    return bytes(out)
+    """Every byte of ``data`` as ``encoding``'s SPI patterns (looked up: a table of 256)."""
+    table = _byte_table(encoding)
+    return b"".join(table[byte] for byte in data)
 
 
 def encode_frame(pixels: Sequence[tuple[int, int, int]], order: ColourOrder,
