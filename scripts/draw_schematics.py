@@ -23,7 +23,7 @@ import board  # noqa: E402  (the console's wiring)
 PICO_PIN = {0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15,
             12: 16, 13: 17, 14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27,
             22: 29, 26: 31, 27: 32, 28: 34}
-RGB_OHMS = ("150 Ω", "47 Ω", "47 Ω")  # red, green, blue of a common-cathode LED at 3.3 V
+RGB_OHMS = ("220 Ω", "68 Ω", "68 Ω")  # red, green, blue of a common-cathode LED at 3.3 V
 
 
 def console() -> schemdraw.Drawing:
