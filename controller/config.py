@@ -426,9 +426,8 @@ def wiring_problems(config: Config) -> list[str]:
             pin_users[pin] = key
     for i, wiring in enumerate(config.gpio.seat):
         key = f"gpio.seat[{i}]"
-        if not 1 <= wiring.seat <= config.seats:
-            problems.append(f"{key}.seat: no seat {wiring.seat} at this table "
-                            f"(seats = {config.seats})")
+        if beyond := _seat_problem(f"{key}.seat", wiring.seat, config):
+            problems += beyond
         elif wiring.seat in seat_entries:
             problems.append(f"{key}.seat: seat {wiring.seat} is already wired by "
                             f"{seat_entries[wiring.seat]}")
@@ -452,9 +451,8 @@ def wiring_problems(config: Config) -> list[str]:
             problems.append(f"{key}.port: {console.port} is already {ports[console.port]}")
         ports[console.port] = key
         for j, seat in enumerate(console.seats):
-            if not 1 <= seat <= config.seats:
-                problems.append(f"{key}.seats[{j}]: no seat {seat} at this table "
-                                f"(seats = {config.seats})")
+            if beyond := _seat_problem(f"{key}.seats[{j}]", seat, config):
+                problems += beyond
             elif seat in served:
                 problems.append(f"{key}.seats[{j}]: seat {seat} is already served by "
                                 f"{served[seat]}")
@@ -467,6 +465,7 @@ def wiring_problems(config: Config) -> list[str]:
 
 
 def _seat_problem(key: str, seat: int, config: Config) -> list[str]:
+    """``key`` names a seat the table does not have (or nothing)."""
     if 1 <= seat <= config.seats:
         return []
     return [f"{key}: no seat {seat} at this table (seats = {config.seats})"]
