@@ -75,6 +75,10 @@ def test_presses_on_the_expanders_and_lights_on_the_strip(table24, subscriber):
         run.service.hand(SeatButton(seat), True)
         run.service.hand(SeatButton(seat), False)
         subscriber.wait_for(with_json("mafia/table-24/event/seat/press", seat=seat))
+    subscriber.publish("mafia/table-24/sim/press", '{"seat": 22, "id": "s1"}')  # over MQTT
+    subscriber.wait_for(with_json("mafia/table-24/event/seat/press", seat=22))
+    subscriber.publish("mafia/table-24/sim/press", '{"judge": "next", "id": "s2"}')
+    subscriber.wait_for(with_json("mafia/table-24/event/judge/press", button="next"))
     subscriber.publish("mafia/table-24/cmd/light", '{"id": "l1", "lights": '
                        '[{"seat": 5, "mode": "on", "color": "#ff0000"}]}')
     subscriber.wait_for(with_json("mafia/table-24/reply/light", id="l1", ok=True))
