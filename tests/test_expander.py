@@ -200,3 +200,22 @@ def test_a_failed_read_is_counted_and_the_press_comes_with_the_next_read(table):
     buttons.drive(SeatButton(2), True)
     assert edges.get(timeout=1).button == SeatButton(2)
     assert buttons.errors == 1
+
+
+def test_a_line_left_low_by_failed_reads_is_read_again_without_an_edge(table):
+    """Every read after the edge fails: INT stays low and brings no new edge; the held-line
+    check reads again, and the press arrives, timed at that read."""
+    buttons, bus, edges, _ = table
+    read = bus.read_i2c_block_data
+    failures = [OSError(121, "Remote I/O error")] * (2 * 4)  # 2 chips x MAX_READS_PER_EDGE
+
+    def broken_for_a_while(address, register, length):
+        if failures:
+            raise failures.pop()
+        return read(address, register, length)
+
+    bus.read_i2c_block_data = broken_for_a_while
+    buttons.drive(SeatButton(4), True)
+    edge = edges.get(timeout=5)
+    assert (edge.button, edge.pressed) == (SeatButton(4), True)
+    assert buttons.errors == 8 and edge.t % 1 == 0  # the read's time: the edge's was not kept

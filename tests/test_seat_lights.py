@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from controller import config
@@ -143,7 +143,9 @@ def test_the_strip_picture_holds_until_next_change_and_changes_there(mode, since
         return
     assert now < due <= now + (BLINK_SECONDS if mode == LightMode.BLINK else FAST_BLINK_SECONDS)
     before = strip_module.level(light, since, now)
-    assert strip_module.level(light, since, now + (due - now) / 2) == before
+    middle = now + (due - now) / 2
+    assume(middle < due)  # not when ``now`` is within a float's step of the change
+    assert strip_module.level(light, since, middle) == before
     assert strip_module.level(light, since, due + 1e-3) != before
 
 
@@ -164,3 +166,29 @@ def test_close_turns_the_strip_dark_and_releases_the_device():
     lights.close()
     last = ws2812.decode_frame(device.last(), "GRB", ws2812.ENCODINGS["ws2812b"])
     assert set(last) == {(0, 0, 0)} and device.closed
+
+
+class FailingOnce(strip_module.RecordingSpi):
+    """An SPI device whose first write fails, as a device unplugged for a moment would."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.failures = 1
+
+    def write(self, frame: bytes) -> None:
+        if self.failures:
+            self.failures -= 1
+            raise OSError(5, "Input/output error")
+        super().write(frame)
+
+
+def test_a_failed_spi_write_is_logged_and_the_next_change_is_written(caplog):
+    device = FailingOnce()
+    lights = strip_module.StripLights(STRIP, device, now=time.monotonic)
+    try:
+        _eventually(lambda: device.failures == 0, "the first (blank) frame was never tried")
+        lights.show(1, Light(LightMode.ON, "#00ff00"))
+        _eventually(lambda: _approx(lights.glow(1), (0.0, 1.0, 0.0)), "never green")
+        assert "strip: SPI write failed" in caplog.text
+    finally:
+        lights.close()

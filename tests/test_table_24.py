@@ -40,7 +40,10 @@ def test_the_24_seat_table_is_drawn_with_every_seat(tmp_path, capsys):
         assert f"seat {seat}" in texts  # its LEDs on the strip and its expander input
     assert any("every INTA -> GPIO17 (pin 11)" in t for t in texts)
     assert "0x21" in texts and any("judge confirm" in t for t in texts)
-    assert "no conflicts" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "1     0x20 GPA0 (pin 21)  strip LEDs 0-2" in out  # the text map beside it
+    assert "24    0x21 GPA7 (pin 28)  strip LEDs 92-94" in out
+    assert "7 pins in use" in out and "no conflicts" in out
 
 
 def test_a_drawing_that_cannot_be_written_is_a_clear_error(tmp_path, capsys):
