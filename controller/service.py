@@ -208,13 +208,16 @@ class Service:
         self.gpio = GpioBoard(self.config, factory=self.factory, now=self.clock.monotonic,
                               submit=self.loop.submit)
         backends = self.config.backends
+        failing = lambda: self.loop.call_soon(self._publish_health)  # noqa: E731
         if self.config.strip is not None:
-            self.strip = open_strip(self.config.strip, backends.spi, now=self.clock.monotonic)
+            self.strip = open_strip(self.config.strip, backends.spi, now=self.clock.monotonic,
+                                    on_error=failing)
         if self.config.expanders is not None:
             self.expanders = ExpanderButtons(
                 self.config.expanders,
                 open_bus(backends.i2c, self.config.expanders, self.factory),
-                factory=self.factory, now=self.clock.monotonic, submit=self.loop.submit)
+                factory=self.factory, now=self.clock.monotonic, submit=self.loop.submit,
+                on_error=failing)
         disk = self.config.backends.audio_disk_file
         music = self.config.music
         self.speaker = Speaker(self.config.backends.audio, disk_file=Path(disk) if disk else None,
@@ -424,7 +427,9 @@ class Service:
         self.mqtt.retain("health", self.messages.health(
             depth=self._depth, limit=self.config.store.outbox_limit,
             consoles=[link.health.as_dict() for link in self.consoles],
-            audio=self.speaker.health() if self.speaker is not None else None))
+            audio=self.speaker.health() if self.speaker is not None else None,
+            strip=self.strip.health() if self.strip is not None else None,
+            expanders=self.expanders.health() if self.expanders is not None else None))
 
     def _replay(self, cmd: CommandReceived) -> None:
         parsed = parse_replay(cmd.payload)

@@ -27,7 +27,7 @@ from gpiozero.pins.mock import MockPin
 from controller.config import ExpanderConfig
 from controller.core.buttons import Button, JudgeButton, SeatButton
 from controller.core.inputs import ButtonEdge
-from hardware import mcp23017
+from hardware import is_worth_telling, mcp23017
 from hardware.gpio import EdgeButton
 
 log = logging.getLogger(__name__)
@@ -109,8 +109,10 @@ class ExpanderButtons:
     """The buttons of ``[expanders]``: edges go to ``submit`` as ``ButtonEdge`` inputs."""
 
     def __init__(self, config: ExpanderConfig, bus: I2cBus, *, factory: Factory,
-                 now: Callable[[], float], submit: Callable[[ButtonEdge], None]):
+                 now: Callable[[], float], submit: Callable[[ButtonEdge], None],
+                 on_error: Callable[[], None] = lambda: None):
         self._bus = bus
+        self._on_error = on_error
         self._now = now
         self._submit = submit
         self._lock = threading.Lock()
@@ -165,8 +167,10 @@ class ExpanderButtons:
             block = bytes(self._bus.read_i2c_block_data(address, *mcp23017.INTERRUPT_READ))
         except OSError as exc:
             self.errors += 1
-            log.warning("expander 0x%02x: read failed (%s); %d failures so far", address, exc,
-                        self.errors)
+            if is_worth_telling(self.errors):
+                log.warning("expander 0x%02x: read failed (%s); %d failures so far", address,
+                            exc, self.errors)
+                self._on_error()
             return
         read_at = self._now()
         changes, self._levels[address] = mcp23017.decode(block, self._levels[address])
@@ -193,6 +197,11 @@ class ExpanderButtons:
         close = getattr(self._bus, "close", None)
         if close is not None:
             close()
+
+    def health(self) -> dict[str, object]:
+        """``health.expanders``."""
+        return {"backend": "mock" if isinstance(self._bus, FakeExpanderBus) else "smbus2",
+                "chips": list(self._buttons), "read_errors": self.errors}
 
     def describe(self) -> str:
         return (f"{len(self._where)} buttons on {len(self._buttons)} expanders "

@@ -23,7 +23,7 @@ from controller.config import StripConfig
 from controller.core.lights import Light
 from firmware_bridge.firmware.console import BLINK_MS, FAST_BLINK_MS, light_level
 from firmware_bridge.protocol import LIGHT_MODES
-from hardware import ws2812
+from hardware import is_worth_telling, ws2812
 
 log = logging.getLogger(__name__)
 
@@ -117,9 +117,13 @@ class StripLights:
     """The seats' lights on one strip, from the config's ``[strip]``; ``show`` and ``glow``
     as on ``GpioBoard``."""
 
-    def __init__(self, strip: StripConfig, device: SpiDevice, *, now: Callable[[], float]):
+    def __init__(self, strip: StripConfig, device: SpiDevice, *, now: Callable[[], float],
+                 backend: str = "mock", on_error: Callable[[], None] = lambda: None):
         self._device = device
         self._now = now
+        self._backend = backend
+        self._on_error = on_error
+        self.errors = 0
         self._order = strip.order
         self._encoding = ws2812.ENCODINGS[strip.chip]
         self._brightness = strip.brightness
@@ -181,8 +185,12 @@ class StripLights:
         try:
             self._device.write(data)
             self._written = data
-        except OSError:
-            log.exception("strip: SPI write failed; the next change tries again")
+        except OSError as exc:
+            self.errors += 1
+            if is_worth_telling(self.errors):
+                log.error("strip: SPI write failed (%s), %d failures so far; the next change "
+                          "tries again", exc, self.errors)
+                self._on_error()
 
     def close(self) -> None:
         """Turn every LED off, stop the thread, release the SPI device."""
@@ -195,14 +203,20 @@ class StripLights:
         finally:
             self._device.close()
 
+    def health(self) -> dict[str, object]:
+        """``health.strip``."""
+        return {"backend": self._backend, "leds": self._leds, "write_errors": self.errors}
+
     def describe(self) -> str:
         return (f"strip: {len(self._seat_leds)} seats on {self._leds} LEDs, "
                 f"{type(self._device).__name__}")
 
 
-def open_strip(strip: StripConfig, backend: str, *, now: Callable[[], float]) -> StripLights:
-    """The strip on ``backend``: ``spidev`` (SPI0, a Pi) or ``mock`` (recorded frames)."""
+def open_strip(strip: StripConfig, backend: str, *, now: Callable[[], float],
+               on_error: Callable[[], None] = lambda: None) -> StripLights:
+    """The strip on ``backend``: ``spidev`` (SPI0, a Pi) or ``mock`` (recorded frames);
+    ``on_error`` hears of the 1st, 2nd, 4th... failed write."""
     encoding = ws2812.ENCODINGS[strip.chip]
     device: SpiDevice = (RecordingSpi() if backend == "mock"
                          else SpidevPort(0, strip.spi_device, encoding.spi_hz))
-    return StripLights(strip, device, now=now)
+    return StripLights(strip, device, now=now, backend=backend, on_error=on_error)

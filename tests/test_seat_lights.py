@@ -184,11 +184,20 @@ class FailingOnce(strip_module.RecordingSpi):
 
 def test_a_failed_spi_write_is_logged_and_the_next_change_is_written(caplog):
     device = FailingOnce()
-    lights = strip_module.StripLights(STRIP, device, now=time.monotonic)
+    told: list[int] = []
+    lights = strip_module.StripLights(STRIP, device, now=time.monotonic,
+                                      on_error=lambda: told.append(1))
     try:
         _eventually(lambda: device.failures == 0, "the first (blank) frame was never tried")
         lights.show(1, Light(LightMode.ON, "#00ff00"))
         _eventually(lambda: _approx(lights.glow(1), (0.0, 1.0, 0.0)), "never green")
         assert "strip: SPI write failed" in caplog.text
+        assert told == [1] and lights.health()["write_errors"] == 1
     finally:
         lights.close()
+
+
+def test_failures_are_told_at_1_2_4_8_not_every_time():
+    from hardware import is_worth_telling
+
+    assert [n for n in range(1, 40) if is_worth_telling(n)] == [1, 2, 4, 8, 16, 32]

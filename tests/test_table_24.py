@@ -73,7 +73,10 @@ def _lit(run: Running, seat: int, colour: str) -> bool:
 
 def test_presses_on_the_expanders_and_lights_on_the_strip(table24, subscriber):
     _, run = table24
-    assert run.service.strip is not None and run.service.expanders is not None
+    health = subscriber.wait_for(lambda m: m.topic == "mafia/table-24/health")[0]
+    assert health.json()["strip"] == {"backend": "mock", "leds": 95, "write_errors": 0}
+    assert health.json()["expanders"] == {"backend": "mock", "chips": [0x20, 0x21],
+                                          "read_errors": 0}
     for seat in (1, 16, 17, 24):
         run.service.hand(SeatButton(seat), True)
         run.service.hand(SeatButton(seat), False)
