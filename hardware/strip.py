@@ -136,10 +136,6 @@ class StripLights:
         self._thread = threading.Thread(target=self._run, name="strip", daemon=True)
         self._thread.start()
 
-    @property
-    def hz(self) -> int:
-        return self._encoding.spi_hz
-
     def show(self, seat: int, light: Light) -> None:
         """Make seat ``seat``'s LEDs show ``light`` from now (a seat with none is skipped)."""
         if seat not in self._seat_leds:
