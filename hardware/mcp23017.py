@@ -28,6 +28,7 @@ GPINTENA, GPINTENB = 0x04, 0x05
 DEFVALA, DEFVALB = 0x06, 0x07
 INTCONA, INTCONB = 0x08, 0x09
 IOCON = 0x0A  # also at 0x0B
+IOCON_IN_BANK_1 = 0x05  # where IOCON is when BANK = 1
 GPPUA, GPPUB = 0x0C, 0x0D
 INTFA, INTFB = 0x0E, 0x0F
 INTCAPA, INTCAPB = 0x10, 0x11
@@ -60,9 +61,12 @@ def setup_writes(inputs: int) -> list[tuple[int, int]]:
     """(register, value) writes that make the chip read the ``inputs`` mask (bit i = input i)
     as buttons to ground: inputs everywhere (unused pins too: never drive a floating line),
     pull-ups and interrupt-on-change on the used ones, compared with the previous state, INT
-    mirrored and open drain. IOCON first: BANK stays 0, so the other addresses are Table 3-1's."""
+    mirrored and open drain. First the layout: a chip that other software left in ``BANK = 1``
+    has IOCON at 0x05 (Table 3-1, right half), so 0x00 there makes it ``BANK = 0`` (on a chip
+    already in ``BANK = 0``, 0x05 is GPINTENB, written again below); then IOCON proper."""
     a, b = inputs & 0xFF, inputs >> 8 & 0xFF
     return [
+        (IOCON_IN_BANK_1, 0x00),
         (IOCON, IOCON_MIRROR | IOCON_ODR),
         (IODIRA, 0xFF), (IODIRB, 0xFF),
         (IPOLA, 0x00), (IPOLB, 0x00),

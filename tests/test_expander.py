@@ -33,9 +33,10 @@ def test_register_addresses_are_table_3_1_with_bank_0():
 
 
 def test_setup_makes_used_inputs_pulled_up_interrupting_buttons_and_int_open_drain():
-    writes = dict(mcp23017.setup_writes(0b0000_0001_1000_0001))  # GPA0, GPA7, GPB0
+    writes = dict(mcp23017.setup_writes(0b0000_0001_1000_0001)[1:])  # GPA0, GPA7, GPB0
     assert writes[mcp23017.IOCON] == 0x44  # MIRROR | ODR, BANK = 0 stays the layout we use
-    assert mcp23017.setup_writes(1)[0][0] == mcp23017.IOCON  # first: it decides the layout
+    # first the layout: BANK = 0 whatever the chip was left in, then IOCON proper
+    assert mcp23017.setup_writes(1)[:2] == [(0x05, 0x00), (0x0A, 0x44)]
     assert (writes[mcp23017.IODIRA], writes[mcp23017.IODIRB]) == (0xFF, 0xFF)
     assert (writes[mcp23017.GPPUA], writes[mcp23017.GPPUB]) == (0x81, 0x01)
     assert (writes[mcp23017.GPINTENA], writes[mcp23017.GPINTENB]) == (0x81, 0x01)
