@@ -21,6 +21,10 @@ held) and refuses what would overload the Pi. The figures, and where they come f
   "IDD" static current; SK6812 likewise). The brightness cap scales the colour current.
   The strip's 5 V supply is sized at 1.25x the worst case, rounded up to 0.5 A; its fuse is the
   next standard slow-blow value at or above 1.25x the worst case.
+* A console on USB: a Pico running MicroPython and its lights, taken as **50 mA** (an estimate
+  with room: the RP2040 itself draws about 25 mA, its RGB light and indicator about 20 mA).
+  The Pi 4's USB ports give **1.2 A** together (Raspberry Pi documentation, "Power supply":
+  USB peripherals, maximum total current); a Pi 5 gives 1.6 A with a 5 A supply.
 """
 
 from __future__ import annotations
@@ -42,12 +46,15 @@ PI_PULLUP_MA = 3.3 / 50_000 * 1000
 LED_CHANNEL_MA = 20.0
 LED_COLOUR_CHANNELS = 3  # white at most lights all three colours (RGBW: see hardware.ws2812)
 LED_IDLE_MA = 1.0
+CONSOLE_MA = 50.0
+USB_TOTAL_MAX_MA = 1200.0
 SUPPLY_MARGIN = 1.25
 FUSES_A = (0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.3, 7.5, 10.0, 15.0, 20.0, 25.0, 30.0)
 
 RAIL_GPIO = "GPIO pins"
 RAIL_3V3 = "3.3 V"
 RAIL_5V_STRIP = "5 V strip supply"
+RAIL_USB = "USB 5 V"
 
 
 @dataclass(frozen=True)
@@ -101,6 +108,9 @@ def budget(config: Config) -> Budget:
         loads += [Load(RAIL_3V3, f"{chips} MCP23017", chips * MCP23017_IDD_MA),
                   Load(RAIL_3V3, f"{inputs} expander buttons held (100 kOhm pull-ups)",
                        inputs * MCP23017_PULLUP_MA)]
+    if config.console:
+        loads.append(Load(RAIL_USB, f"{len(config.console)} consoles on USB (estimate)",
+                          len(config.console) * CONSOLE_MA))
     supply = None
     if config.strip is not None:
         leds = max((s.first + s.count for s in config.strip.seat), default=0)
@@ -122,6 +132,11 @@ def budget(config: Config) -> Budget:
     if rail > RAIL_3V3_MAX_MA and gpio_total <= GPIO_TOTAL_MAX_MA:
         problems.append(f"3.3 V: the table draws {rail:.1f} mA from the Pi's 3.3 V pins, more "
                         f"than {RAIL_3V3_MAX_MA:g} mA")
+    usb = sum(load.ma for load in loads if load.rail == RAIL_USB)
+    if usb > USB_TOTAL_MAX_MA:
+        problems.append(f"console: {len(config.console)} consoles draw about {usb:g} mA from "
+                        f"the Pi's USB ports, more than their {USB_TOTAL_MAX_MA:g} mA: use a "
+                        "powered USB hub, or a console hub serving several keypads")
     if (supply is not None and config.strip is not None and config.strip.supply_amps is not None
             and config.strip.supply_amps * 1000 < supply.worst_ma):
         problems.append(f"strip.supply_amps: a {config.strip.supply_amps:g} A supply is less "
@@ -138,6 +153,9 @@ def render(plan: Budget) -> list[str]:
         lines.append(f"GPIO pins: {gpio:g} mA of {GPIO_TOTAL_MAX_MA:g} mA (LEDs driven directly)")
     rail = gpio + plan.total(RAIL_3V3)
     lines.append(f"3.3 V: {rail:.1f} mA of {RAIL_3V3_MAX_MA:g} mA")
+    usb = plan.total(RAIL_USB)
+    if usb:
+        lines.append(f"USB 5 V: about {usb:g} mA of {USB_TOTAL_MAX_MA:g} mA (consoles)")
     if plan.strip is not None:
         lines.append(f"5 V strip supply: worst case {plan.strip.worst_ma / 1000:.2f} A; use a "
                      f"5 V supply of at least {plan.strip.supply_a:g} A and a "
