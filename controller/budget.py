@@ -21,8 +21,8 @@ held) and refuses what would overload the Pi. The figures, and where they come f
   "IDD" static current; SK6812 likewise). The brightness cap scales the colour current.
   The strip's 5 V supply is sized at 1.25x the worst case, rounded up to 0.5 A; its fuse is the
   next standard slow-blow value at or above 1.25x the worst case.
-* A console on USB: a Pico running MicroPython and its lights, taken as **50 mA** (an estimate
-  with room: the RP2040 itself draws about 25 mA, its RGB light and indicator about 20 mA).
+* A console on USB: an estimate with room, **25 mA** for the Pico running MicroPython and
+  **20 mA** for each seat it serves (that seat's RGB light and indicator).
   The Pi 4's USB ports give **1.2 A** together (Raspberry Pi documentation, "Power supply":
   USB peripherals, maximum total current); a Pi 5 gives 1.6 A with a 5 A supply.
 """
@@ -46,7 +46,8 @@ PI_PULLUP_MA = 3.3 / 50_000 * 1000
 LED_CHANNEL_MA = 20.0
 LED_COLOUR_CHANNELS = 3  # white at most lights all three colours (RGBW: see hardware.ws2812)
 LED_IDLE_MA = 1.0
-CONSOLE_MA = 50.0
+CONSOLE_MA = 25.0
+CONSOLE_SEAT_MA = 20.0
 USB_TOTAL_MAX_MA = 1200.0
 SUPPLY_MARGIN = 1.25
 FUSES_A = (0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.3, 7.5, 10.0, 15.0, 20.0, 25.0, 30.0)
@@ -108,9 +109,9 @@ def budget(config: Config) -> Budget:
         loads += [Load(RAIL_3V3, f"{chips} MCP23017", chips * MCP23017_IDD_MA),
                   Load(RAIL_3V3, f"{inputs} expander buttons held (100 kOhm pull-ups)",
                        inputs * MCP23017_PULLUP_MA)]
-    if config.console:
-        loads.append(Load(RAIL_USB, f"{len(config.console)} consoles on USB (estimate)",
-                          len(config.console) * CONSOLE_MA))
+    loads += [Load(RAIL_USB, f"console[{i}] on USB (estimate)",
+                   CONSOLE_MA + CONSOLE_SEAT_MA * len(console.seats))
+              for i, console in enumerate(config.console)]
     supply = None
     if config.strip is not None:
         leds = max((s.first + s.count for s in config.strip.seat), default=0)
