@@ -208,7 +208,10 @@ class Service:
         self.gpio = GpioBoard(self.config, factory=self.factory, now=self.clock.monotonic,
                               submit=self.loop.submit)
         backends = self.config.backends
-        failing = lambda: self.loop.call_soon(self._publish_health)  # noqa: E731
+
+        def failing() -> None:  # from the strip's or the expanders' thread: health shows it
+            self.loop.call_soon(self._publish_health)
+
         if self.config.strip is not None:
             self.strip = open_strip(self.config.strip, backends.spi, now=self.clock.monotonic,
                                     on_error=failing)
