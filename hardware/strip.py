@@ -131,6 +131,7 @@ class StripLights:
         self._leds = max((r.stop for r in self._seat_leds.values()), default=0)
         self._shown: dict[int, tuple[Light, float]] = {}
         self._written: bytes | None = None
+        self._decoded: tuple[bytes, list[tuple[int, ...]]] | None = None
         self._wake = threading.Condition()
         self._closing = False
         self._thread = threading.Thread(target=self._run, name="strip", daemon=True)
@@ -150,14 +151,25 @@ class StripLights:
         leds = self._seat_leds.get(seat)
         if leds is None:
             return None
-        written = self._written
-        if written is None:
+        pixels = self._latched()
+        if pixels is None:
             return (0.0, 0.0, 0.0)
-        pixels = ws2812.decode_frame(written, self._order, self._encoding)
         rgb = [ws2812.to_rgb(pixels[led], self._order) for led in leds]
         full = max(1, round(255 * self._brightness))  # what "on" at the cap is sent as
         return tuple(min(1.0, sum(p[c] for p in rgb) / len(rgb) / full)  # type: ignore[return-value]
                      for c in range(3))
+
+    def _latched(self) -> list[tuple[int, ...]] | None:
+        """The pixels of the last frame written, decoded once per frame (the virtual table asks
+        for every seat's glow many times a second)."""
+        written = self._written
+        if written is None:
+            return None
+        cached = self._decoded
+        if cached is None or cached[0] is not written:
+            cached = (written, ws2812.decode_frame(written, self._order, self._encoding))
+            self._decoded = cached
+        return cached[1]
 
     def _run(self) -> None:
         while True:

@@ -160,27 +160,27 @@ class DecodeError(ValueError):
     """SPI bytes that are not a frame of this encoding."""
 
 
+@functools.cache
+def _byte_inverse(encoding: Encoding) -> dict[bytes, int]:
+    return {code: byte for byte, code in enumerate(_byte_table(encoding))}
+
+
 def decode_frame(frame: bytes, order: ColourOrder, encoding: Encoding) -> list[tuple[int, ...]]:
     """What a strip of these chips would latch from ``frame``: each pixel's channel values in
     ``order``'s order (a check of ``encode_frame``, and the mock strip's read-back)."""
     reset = encoding.reset_bytes()
     if len(frame) < 2 * reset or any(frame[:reset]) or any(frame[len(frame) - reset:]):
         raise DecodeError("a frame starts and ends with its reset (zero) bytes")
-    body = int.from_bytes(frame[reset:len(frame) - reset], "big")
-    nbits = (len(frame) - 2 * reset) * 8
-    if nbits % (encoding.width * 8 * len(order)):
-        raise DecodeError(f"{nbits} SPI bits are not whole {order} pixels")
+    body = frame[reset:len(frame) - reset]
+    if len(body) % (encoding.width * len(order)):
+        raise DecodeError(f"{len(body)} SPI bytes are not whole {order} pixels")
+    inverse = _byte_inverse(encoding)
     values = []
-    mask = (1 << encoding.width) - 1
-    for k in range(nbits // (encoding.width * 8)):
-        byte = 0
-        for i in range(8):
-            shift = nbits - (k * 8 + i + 1) * encoding.width
-            pattern = body >> shift & mask
-            if pattern not in (encoding.zero, encoding.one):
-                raise DecodeError(f"SPI bits {pattern:0{encoding.width}b} are neither code")
-            byte = byte << 1 | (pattern == encoding.one)
-        values.append(byte)
+    for k in range(0, len(body), encoding.width):
+        code = body[k:k + encoding.width]
+        if code not in inverse:
+            raise DecodeError(f"SPI bytes {code.hex()} are no byte of this encoding")
+        values.append(inverse[code])
     n = len(order)
     return [tuple(values[i:i + n]) for i in range(0, len(values), n)]
 
