@@ -187,10 +187,10 @@ def test_a_missing_chip_is_named_at_start():
         factory.close()
 
 
-def test_a_failed_read_is_counted_and_the_press_comes_with_the_next_read(table):
-    buttons, bus, edges, _ = table
+def _failing_reads(bus: FakeExpanderBus, count: int) -> None:
+    """The next ``count`` reads on ``bus`` fail as a loose wire's would (smbus2's OSError)."""
     read = bus.read_i2c_block_data
-    failures = [OSError(121, "Remote I/O error")]
+    failures = [OSError(121, "Remote I/O error")] * count
 
     def flaky(address, register, length):
         if failures:
@@ -198,6 +198,11 @@ def test_a_failed_read_is_counted_and_the_press_comes_with_the_next_read(table):
         return read(address, register, length)
 
     bus.read_i2c_block_data = flaky
+
+
+def test_a_failed_read_is_counted_and_the_press_comes_with_the_next_read(table):
+    buttons, bus, edges, _ = table
+    _failing_reads(bus, 1)
     buttons.drive(SeatButton(2), True)
     assert edges.get(timeout=1).button == SeatButton(2)
     assert buttons.errors == 1
@@ -207,15 +212,7 @@ def test_a_line_left_low_by_failed_reads_is_read_again_without_an_edge(table):
     """Every read after the edge fails: INT stays low and brings no new edge; the held-line
     check reads again, and the press arrives, timed at that read."""
     buttons, bus, edges, _ = table
-    read = bus.read_i2c_block_data
-    failures = [OSError(121, "Remote I/O error")] * (2 * 4)  # 2 chips x MAX_READS_PER_EDGE
-
-    def broken_for_a_while(address, register, length):
-        if failures:
-            raise failures.pop()
-        return read(address, register, length)
-
-    bus.read_i2c_block_data = broken_for_a_while
+    _failing_reads(bus, 2 * 4)  # 2 chips x MAX_READS_PER_EDGE
     buttons.drive(SeatButton(4), True)
     edge = edges.get(timeout=5)
     assert (edge.button, edge.pressed) == (SeatButton(4), True)
