@@ -34,8 +34,8 @@ log = logging.getLogger(__name__)
 
 #: reads after one edge while INT stays low (a change during the read re-asserts it)
 MAX_READS_PER_EDGE = 4
-#: how often a held INT line is looked at without an edge: a read that failed leaves the
-#: interrupt uncleared, and a line that stays low brings no new edge
+#: how often the INT line is looked at without an edge: a read that failed leaves the interrupt
+#: uncleared, and a line that stays low brings no new edge
 STUCK_CHECK_SECONDS = 0.5
 
 
@@ -143,10 +143,15 @@ class ExpanderButtons:
         self._watch.start()
 
     def _unstick(self) -> None:
+        """Read when INT has been low at two checks in a row: a line an edge's reads could not
+        clear (held that long, it is no edge being handled right now)."""
+        held = False
         while not self._stop.wait(STUCK_CHECK_SECONDS):
-            if self._interrupt.is_active:
+            was_held, held = held, self._interrupt.is_active
+            if was_held and held:
                 log.info("expanders: INT held with no edge; reading")
                 self._edge(True, self._now(), from_edge=False)
+                held = self._interrupt.is_active
 
     def _edge(self, asserted: bool, t: float, from_edge: bool = True) -> None:
         """INT fell at ``t`` (host monotonic, from the edge's ticks): read every chip."""
