@@ -6,7 +6,8 @@
 #   sudo scripts/install-pi.sh --uninstall --purge   # ... and /etc/mafia-table, the journal
 #
 # What it puts where:
-#   Debian packages   python3-venv, python3-lgpio (gpiozero's pin factory), mosquitto
+#   Debian packages   python3-venv, python3-lgpio (gpiozero's pin factory), python3-spidev and
+#                     python3-smbus2 (a [strip] or [expanders] table), mosquitto
 #   user              mafia-table (system user; in the gpio, dialout and audio groups that exist)
 #   /opt/mafia-table/venv       the controller, in a venv that sees the system's lgpio
 #                               (--system-site-packages); reinstalled only when the code changed
@@ -114,8 +115,8 @@ code_stamp() {  # what the venv was built from: changes when any shipped Python 
 
 install_all() {
     say "Debian packages"
-    apt-get install -y -qq --no-install-recommends python3-venv python3-lgpio mosquitto \
-        mosquitto-clients >/dev/null
+    apt-get install -y -qq --no-install-recommends python3-venv python3-lgpio python3-spidev \
+        python3-smbus2 mosquitto mosquitto-clients >/dev/null
 
     if ! getent passwd "$USER_NAME" >/dev/null; then
         useradd --system --user-group --home-dir /var/lib/mafia-table --no-create-home \
