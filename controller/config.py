@@ -237,8 +237,6 @@ class Config(_Section):
         if self.store.path is not None:
             return Path(self.store.path)
         name = f"{self.table}-sim.db" if self.backends.gpio == "mock" else f"{self.table}.db"
-        if os.environ.get("STATE_DIRECTORY"):
-            return Path(os.environ["STATE_DIRECTORY"]) / name
         return _state_home() / name
 
     def private_store_path(self) -> Path:
@@ -283,15 +281,19 @@ STRIP_PINS = {device: [(10, "data"), (11, "sclk"), (9, "miso"), (8 - device, f"c
 
 
 def _state_home() -> Path:
-    """``$XDG_STATE_HOME/mafia-table``, by default ``~/.local/state/mafia-table``."""
+    """``$STATE_DIRECTORY`` (systemd's ``StateDirectory=``), else ``$XDG_STATE_HOME/mafia-table``,
+    by default ``~/.local/state/mafia-table``."""
+    if os.environ.get("STATE_DIRECTORY"):
+        return Path(os.environ["STATE_DIRECTORY"])
     state_home = os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state"
     return Path(state_home) / "mafia-table"
 
 
 def sim_store_path(config_file: Path, table: str) -> Path:
     """The journal of a ``--sim`` run: ``<state home>/sim/<table>-<hash of the config file's
-    absolute path>.db``. Never the config's own ``store.path`` (a real table's journal), and not
-    shared by two checkouts on one machine: each clone's config file has its own."""
+    absolute path>.db``, the state home as ``Config.store_path`` finds it. Never the config's
+    own ``store.path`` (a real table's journal), and not shared by two checkouts on one
+    machine: each clone's config file has its own."""
     digest = hashlib.sha256(str(config_file.resolve()).encode()).hexdigest()[:10]
     return _state_home() / "sim" / f"{table}-{digest}.db"
 
