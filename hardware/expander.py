@@ -25,7 +25,7 @@ from gpiozero.pins import Factory
 from gpiozero.pins.mock import MockPin
 
 from controller.config import ExpanderConfig
-from controller.core.buttons import Button, JudgeButton, SeatButton
+from controller.core.buttons import Button
 from controller.core.inputs import ButtonEdge
 from hardware import is_worth_telling, mcp23017
 from hardware.gpio import EdgeButton
@@ -119,11 +119,7 @@ class ExpanderButtons:
         self.errors = 0
         self._buttons: dict[int, dict[int, Button]] = {}
         for chip in config.chip:
-            buttons: dict[int, Button] = {i: SeatButton(seat) for i, seat in enumerate(chip.seats)}
-            buttons |= {getattr(chip.judge, name): JudgeButton(name)  # type: ignore[arg-type]
-                        for name in ("confirm", "reject", "next")
-                        if getattr(chip.judge, name) is not None}
-            self._buttons[chip.address] = buttons
+            self._buttons[chip.address] = chip.buttons()
         self._where = {button: (address, index) for address, buttons in self._buttons.items()
                        for index, button in buttons.items()}
         self._levels: dict[int, int] = {}
