@@ -95,7 +95,7 @@ class StripConfig(_Section):
     """Seat lights on one addressable LED strip (``[strip]``), fed by SPI0's MOSI (GPIO 10)
     through a 5 V level shifter; see docs/hardware.md."""
 
-    chip: Literal["ws2812b", "sk6812", "sk6812_rgbw"] = "ws2812b"
+    chip: ws2812.Chip = "ws2812b"
     order: Literal["GRB", "RGB", "GRBW", "RGBW"] = "GRB"
     spi_device: Literal[0, 1] = 0  # /dev/spidev0.N: the chip select the SPI driver claims
     brightness: Annotated[float, msgspec.Meta(gt=0, le=1)] = 0.5  # the cap on every channel
