@@ -102,7 +102,12 @@ def open_bus(backend: str, config: ExpanderConfig, factory: Factory) -> I2cBus:
     except ImportError as exc:
         raise RuntimeError("the expanders need the smbus2 module: "
                            "`pip install 'mafia-table[pi]'`") from exc
-    return SMBus(config.i2c_bus)
+    try:
+        return SMBus(config.i2c_bus)
+    except OSError as exc:  # no such bus, or not in the i2c group
+        raise RuntimeError(f"the expanders cannot open /dev/i2c-{config.i2c_bus} ({exc}): "
+                           "dtparam=i2c_arm=on in /boot/firmware/config.txt, and the service's "
+                           "user in the i2c group (docs/hardware.md)") from exc
 
 
 class ExpanderButtons:

@@ -50,7 +50,12 @@ class SpidevPort:
             raise RuntimeError("the strip needs the spidev module: `apt install python3-spidev` "
                                "or `pip install 'mafia-table[pi]'`") from exc
         self._spi = spidev.SpiDev()
-        self._spi.open(bus, device)
+        try:
+            self._spi.open(bus, device)
+        except OSError as exc:  # no such device, or not in the spi group
+            raise RuntimeError(f"the strip cannot open /dev/spidev{bus}.{device} ({exc}): "
+                               "dtparam=spi=on in /boot/firmware/config.txt, and the service's "
+                               "user in the spi group (docs/hardware.md)") from exc
         self._spi.mode = 0
         self._spi.max_speed_hz = hz
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import itertools
 import queue
+import sys
+import types
 
 import pytest
 from gpiozero.pins.mock import MockFactory
@@ -16,7 +18,7 @@ from controller.config import ExpanderChip, ExpanderConfig, ExpanderJudge
 from controller.core.buttons import JudgeButton, SeatButton
 from controller.core.inputs import ButtonEdge
 from hardware import mcp23017
-from hardware.expander import ExpanderButtons, FakeExpanderBus
+from hardware.expander import ExpanderButtons, FakeExpanderBus, open_bus
 
 INT_PIN = 17
 CONFIG = ExpanderConfig(interrupt=INT_PIN, chip=[
@@ -241,3 +243,17 @@ def test_a_line_left_low_by_failed_reads_is_read_again_without_an_edge(table):
     edge = edges.get(timeout=5)
     assert (edge.button, edge.pressed) == (SeatButton(4), True)
     assert buttons.errors == 8 and edge.t % 1 == 0  # the read's time: the edge's was not kept
+
+
+def test_a_pi_without_i2c_enabled_is_told_how(monkeypatch):
+    """``/dev/i2c-1`` missing (I2C off) is a message with the fix, not smbus2's traceback."""
+    def no_bus(bus: int):
+        raise FileNotFoundError(2, "No such file or directory", f"/dev/i2c-{bus}")
+
+    monkeypatch.setitem(sys.modules, "smbus2", types.SimpleNamespace(SMBus=no_bus))
+    factory = MockFactory()  # not touched: the smbus2 backend's INT pin is the board's own
+    try:
+        with pytest.raises(RuntimeError, match=r"cannot open /dev/i2c-1 .*dtparam=i2c_arm=on"):
+            open_bus("smbus2", CONFIG, factory)
+    finally:
+        factory.close()

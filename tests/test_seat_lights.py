@@ -3,7 +3,9 @@ strip (its SPI frames recorded and decoded) must show the same light the same wa
 
 from __future__ import annotations
 
+import sys
 import time
+import types
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -201,3 +203,14 @@ def test_failures_are_told_at_1_2_4_8_not_every_time():
     from hardware import is_worth_telling
 
     assert [n for n in range(1, 40) if is_worth_telling(n)] == [1, 2, 4, 8, 16, 32]
+
+
+def test_a_pi_without_spi_enabled_is_told_how(monkeypatch):
+    """``/dev/spidev0.0`` missing (SPI off) is a message with the fix, not spidev's traceback."""
+    class NoSpi:
+        def open(self, bus: int, device: int) -> None:
+            raise FileNotFoundError(2, "No such file or directory")
+
+    monkeypatch.setitem(sys.modules, "spidev", types.SimpleNamespace(SpiDev=NoSpi))
+    with pytest.raises(RuntimeError, match=r"cannot open /dev/spidev0.0 .*dtparam=spi=on"):
+        strip_module.SpidevPort(0, 0, 2_400_000)
