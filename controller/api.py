@@ -179,8 +179,8 @@ class StripHealth(msgspec.Struct, forbid_unknown_fields=True):
     backend: Literal["spidev", "mock"]
     leds: int
     write_errors: Annotated[int, msgspec.Meta(
-        ge=0, description="SPI writes that failed since the start (each is tried again with "
-                          "the next change of the picture).")]
+        ge=0, description="SPI writes that failed since the start (each is tried again a "
+                          "second later, or with the next change of the picture).")]
 
 
 class ExpanderHealth(msgspec.Struct, forbid_unknown_fields=True):

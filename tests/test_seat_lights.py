@@ -199,6 +199,19 @@ def test_a_failed_spi_write_is_logged_and_the_next_change_is_written(caplog):
         lights.close()
 
 
+def test_a_failed_frame_is_written_again_with_no_change_of_the_picture():
+    """A steady picture (a whole day phase) must not stay wrong on the strip: the failed frame
+    is retried after ``RETRY_SECONDS`` though no light changes."""
+    device = FailingOnce()
+    lights = strip_module.StripLights(STRIP, device, now=time.monotonic)
+    try:
+        with device.changed:  # the first (blank) frame fails, its retry is the one recorded
+            assert device.changed.wait_for(lambda: device.frames, timeout=10), "never retried"
+        assert device.failures == 0 and lights.health()["write_errors"] == 1
+    finally:
+        lights.close()
+
+
 def test_failures_are_told_at_1_2_4_8_not_every_time():
     from hardware import is_worth_telling
 
