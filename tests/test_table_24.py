@@ -111,7 +111,7 @@ class StripTechnician:
         if question.sound is not None:
             return False  # audio is off in this test
         colour = COLOURS[question.colour] if question.colour else "#ffffff"
-        deadline = time.monotonic() + 2
+        deadline = time.monotonic() + 10  # a lit seat returns at once; only a fault waits
         while not _lit(self.run, question.seat, colour):
             if time.monotonic() > deadline:
                 return False
