@@ -147,10 +147,15 @@ class ExpanderButtons:
         """Read when INT has been low at two checks in a row: a line an edge's reads could not
         clear (held that long, it is no edge being handled right now)."""
         held = False
+        stuck = 0  # reads the check made: told at the 1st, 2nd, 4th... (a line shorted to
+        # ground, or a chip that never answers, would otherwise log every second)
         while not self._stop.wait(STUCK_CHECK_SECONDS):
             was_held, held = held, self._interrupt.is_active
             if was_held and held:
-                log.info("expanders: INT held with no edge; reading")
+                stuck += 1
+                if is_worth_telling(stuck):
+                    log.warning("expanders: INT held with no edge; reading (%d times so far)",
+                                stuck)
                 self._edge(True, self._now(), from_edge=False)
                 held = self._interrupt.is_active
 
