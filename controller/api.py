@@ -33,6 +33,8 @@ from controller.core.commands import (
     VoteQuestion,
     VoteStart,
 )
+from controller.core.night import Miss
+from controller.core.vote import AnomalyKind
 
 SCHEMA_VERSION = 1
 
@@ -249,10 +251,8 @@ class VoteWindow(_VoteEvent):
 
 class VoteAnomaly(msgspec.Struct, forbid_unknown_fields=True):
     seat: Seat
-    kind: Annotated[
-        Literal["held_from_before", "between_windows", "second_press", "stuck", "restarted",
-                "console_offline"],
-        msgspec.Meta(description="For the judge's eye; never a vote by itself.")]
+    kind: Annotated[AnomalyKind, msgspec.Meta(
+        description="For the judge's eye; never a vote by itself.")]
 
 
 class VoteProposed(_VoteEvent):
@@ -386,12 +386,19 @@ class NightPickEvent(_Event):
 
 class NightPickList(msgspec.Struct, forbid_unknown_fields=True):
     actor: Seat
-    picks: list[int]
+    picks: Annotated[list[int], msgspec.Meta(
+        description="Every distinct number the actor confirmed (one more than the step's "
+                    "picks is kept: it voids them).")]
+    miss: Annotated[Miss | None, msgspec.Meta(
+        description="Why the actor's picks do not stand (FIIM 4.5.5): missing (fewer than "
+                    "picks), several_targets (more), disagree (a group whose valid picks "
+                    "differ); null: they stand.")]
 
 
 class NightResultEvent(_Event):
-    """``private/night/result``: the step's time is up: each actor's picks; for a group (the
-    mafia, FIIM 4.5.5) whether they all picked the same seat."""
+    """``private/night/result``: the step's time is up (or it was stopped): each actor's picks
+    and why they do not stand; for a group (the mafia, FIIM 4.5.4-4.5.5) whether the shot is
+    agreed: every actor picked the same seat, and only it."""
 
     night_step: str
     step: str

@@ -28,6 +28,7 @@ from controller.core.commands import parse_replay
 from controller.core.day import Day, Nomination
 from controller.core.effects import (
     AudioControl,
+    CancelCues,
     Cue,
     DrivePin,
     Effect,
@@ -47,6 +48,7 @@ from controller.core.scene import Standing
 from controller.core.table import TableSetup, TableState, initial_state
 from controller.core.timer import SpeechTimer
 from controller.core.vote import VoteRules, VoteSession
+from controller.cue_schedule import CueSchedule
 from controller.loop import EventLoop
 from controller.messages import MessageFactory
 from controller.mqtt_link import MqttLink
@@ -112,6 +114,7 @@ class Service:
         self.factory = make_pin_factory(config.backends.gpio)
         self.gpio: GpioBoard | None = None
         self.speaker: Speaker | None = None
+        self.cues: CueSchedule | None = None
         self._emulator_dir: tempfile.TemporaryDirectory[str] | None = None
         self.emulators: dict[int, EmulatedConsole] = {}
         emulated = config.backends.consoles == "emulated"
@@ -212,6 +215,8 @@ class Service:
                                    shuffle=music.shuffle, fade_in=music.fade_in,
                                    fade_out=music.fade_out, volume=music.volume,
                                    duck=music.duck, voice=music.voice))
+        self.cues = CueSchedule(self.speaker, now=self.clock.monotonic,
+                                call_at=self.loop.call_at)
         log.info("table %s: %d seats; %s; journal %s (%d events waiting)", self.config.table,
                  self.config.seats, self.gpio.describe(), self.store.path, self.store.depth)
         for emulator in set(self.emulators.values()):
@@ -313,8 +318,11 @@ class Service:
             case DrivePin():
                 self._drive(effect)
             case Cue():
-                if self.speaker is not None:
-                    self.speaker.cue(effect.name)
+                if self.cues is not None:
+                    self.cues.add(effect)
+            case CancelCues():
+                if self.cues is not None:
+                    self.cues.cancel(effect)
             case Indicate():
                 for link in self.consoles:
                     link.indicate(effect.seat, effect.pattern)

@@ -1,7 +1,9 @@
 """The speaker: night music and short cues through pygame.mixer (SDL), or nothing.
 
 Night music (``night(True)``) fades in and loops; ``night(False)`` fades it out. A cue played
-over the music ducks it (lowers it to ``duck`` of its volume) for the cue's length.
+over the music ducks it (lowers it to ``duck`` of its volume); ``restore`` brings it back. When
+to play and when to restore is the caller's (``controller.cue_schedule``: at each cue's time,
+and once the last cue playing has ended).
 
 Backends, chosen by config (``[audio] backend``): ``sdl`` (the system's sound device), ``disk``
 (SDL's disk driver: real samples, at real-time pace, into a file; for tests and benches) and
@@ -14,7 +16,6 @@ from __future__ import annotations
 import logging
 import os
 import random
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -52,7 +53,6 @@ class Speaker:
         self._track = 0
         self._playing = False
         self._volume = self.music.volume
-        self._unduck: threading.Timer | None = None
         if backend == "off":
             return
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -80,21 +80,19 @@ class Speaker:
         log.warning("speaker: %s; playing on without it", text)
         self.problems.append(text)
 
-    def cue(self, name: str) -> None:
-        """Play a cue now, over the music (which ducks under it)."""
+    def cue(self, name: str) -> float:
+        """Play a cue now, over the music (which ducks under it until ``restore``); returns
+        how long it lasts in seconds (0.0: nothing to play)."""
         sound = self._cues.get(name)
         if sound is None:
-            return
+            return 0.0
         if self._playing:
             self._mixer.music.set_volume(self._volume * self.music.duck)
-            if self._unduck is not None:
-                self._unduck.cancel()
-            self._unduck = threading.Timer(sound.get_length(), self._restore)
-            self._unduck.daemon = True
-            self._unduck.start()
         sound.play()
+        return float(sound.get_length())
 
-    def _restore(self) -> None:
+    def restore(self) -> None:
+        """The music back at its volume, after the cues that ducked it."""
         if self._mixer is not None and self._playing:
             self._mixer.music.set_volume(self._volume)
 
@@ -144,8 +142,6 @@ class Speaker:
             self.backend == "off" or self._mixer is not None), "problems": list(self.problems)}
 
     def close(self) -> None:
-        if self._unduck is not None:
-            self._unduck.cancel()
         if self._mixer is not None:
             self._mixer.quit()
             self._mixer = None

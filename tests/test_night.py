@@ -53,6 +53,35 @@ def test_4_5_5_any_difference_is_a_miss_and_a_silent_actor_is_missing():
     tl.run_until(20.0)
     [result] = emitted(tl, "night/result")
     assert result.data["agreed"] is False and result.data["missing"] == [9]
+    assert [p["miss"] for p in result.data["picks"]] == ["disagree", "disagree", "missing"]
+
+
+@given(st.permutations([7, 4]), st.booleans())
+def test_fiim_4_5_5_several_targets_is_a_miss_whatever_the_order(order, partner_agrees):
+    """One mafioso shows 7 and 4 (in either order); the other shows 7 (or 4): a miss, always."""
+    tl = table()
+    tl.feed([cmd("night/step", 1.0, step="mafia_shot", actors=[2, 5])])
+    tl.feed(typed(2, f"{order[0]}#", 2.0) + typed(2, f"{order[1]}#", 3.0)
+            + typed(5, f"{order[0] if partner_agrees else order[1]}#", 4.0))
+    tl.run_until(20.0)
+    picks = [(e.data["value"], e.data["taken"]) for e in emitted(tl, "night/pick")
+             if e.data["actor"] == 2]
+    assert picks == [(order[0], True), (order[1], False)]  # the second one is not taken...
+    [result] = emitted(tl, "night/result")
+    assert result.data["agreed"] is False  # ...and the shot is a miss, whichever came first
+    assert result.data["picks"][0] == {"actor": 2, "picks": list(order),
+                                       "miss": "several_targets"}
+    assert result.data["picks"][1]["miss"] is None and result.data["missing"] == []
+
+
+def test_fiim_4_5_5_a_lone_mafioso_with_several_targets_misses_too():
+    tl = table()
+    tl.feed([cmd("night/step", 1.0, step="mafia_shot", actors=[2])])
+    tl.feed(typed(2, "7#", 2.0) + typed(2, "4#", 3.0) + typed(2, "9#", 4.0))
+    tl.run_until(20.0)
+    [result] = emitted(tl, "night/result")
+    assert result.data["picks"] == [{"actor": 2, "picks": [7, 4], "miss": "several_targets"}]
+    assert result.data["agreed"] is None
 
 
 def test_best_move_takes_three_seats_and_refuses_a_fourth_or_a_repeat():
@@ -171,4 +200,5 @@ def test_a_press_made_before_the_end_but_delivered_just_after_still_counts():
     tl.feed(typed(3, "4#", 5.85))  # ...but this entry's "#" came at 5.95 (delivered late)
     tl.run_until(10.0)
     [result] = emitted(tl, "night/result")
-    assert result.data["picks"] == [{"actor": 3, "picks": [4]}] and result.t == 6.0
+    assert result.data["picks"] == [{"actor": 3, "picks": [4], "miss": None}]
+    assert result.t == 6.0

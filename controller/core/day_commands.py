@@ -9,7 +9,15 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from controller.core import commands, day, night, scene, timer
-from controller.core.effects import AudioControl, Cue, Effect, Emit, Indicate, Music
+from controller.core.effects import (
+    AudioControl,
+    CancelCues,
+    Cue,
+    Effect,
+    Emit,
+    Indicate,
+    Music,
+)
 from controller.core.inputs import CommandReceived
 from controller.core.replies import answer, seat_problem
 
@@ -132,8 +140,8 @@ def _phase(state: TableState, cmd: Any, t: float) -> DayOutcome:
         return state, [], f"seat {state.timer.seat} holds the floor; stop the timer first"
     if not night and state.night_step is not None:
         return state, [], f"the night step {state.night_step.step!r} runs; let it end first"
-    return (replace(state, night=night),
-            [Emit("phase", t, {"phase": cmd.phase}), Music(night)], None)
+    return (replace(state, night=night),  # no sound still waiting belongs to the new phase
+            [Emit("phase", t, {"phase": cmd.phase}), Music(night), CancelCues()], None)
 
 
 def _audio(state: TableState, cmd: Any, t: float) -> DayOutcome:
@@ -155,6 +163,9 @@ def _night_step(state: TableState, cmd: Any, t: float) -> DayOutcome:
     problem = seat_problem("actors", cmd.actors, state.setup.seats)
     if problem:
         return state, [], problem
+    if cmd.mode == "count" and cmd.seconds is not None:
+        return state, [], ("seconds: a count step lasts as long as its numbers take "
+                           "(one cadence each); give cadence, not seconds")
     seats = range(1, state.setup.seats + 1)
     allowed = {"seats": tuple(seats),
                "alive": tuple(s for s in seats if state.standings[s - 1].in_game),
