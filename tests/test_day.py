@@ -209,13 +209,16 @@ def test_supporting_does_not_use_up_the_speakers_nomination():
     assert outcomes == [(1, 7, "accepted"), (2, 7, "supported"), (2, 4, "accepted")]
 
 
-def test_no_nomination_without_a_running_speech_a_day_or_while_a_vote_runs():
+def test_no_nomination_without_a_running_speech_and_a_refusal_before_the_day():
     tl = table()
     tl.feed([cmd("timer/start", 0.0, seat=1, seconds=60)])
-    tl.feed(typed(1, "7#", 1.0))  # no day begun
+    tl.feed(typed(1, "7#", 1.0))  # no day begun: refused, and said so
+    [refused] = [e for e in tl.effects if isinstance(e, Emit) and e.kind == "nomination"]
+    assert refused.data["outcome"] == "refused" and refused.data["day"] == 0
+    assert refused.data["reason"] == "the day has not begun (cmd/day/start)"
     tl.feed([cmd("day/start", 2.0, day=1), cmd("timer/pause", 3.0)])
-    tl.feed(typed(1, "7#", 4.0))  # paused
-    assert not [e for e in tl.effects if isinstance(e, Emit) and e.kind == "nomination"]
+    tl.feed(typed(1, "7#", 4.0))  # paused: nobody holds the floor, the entry is only an entry
+    assert [e for e in tl.effects if isinstance(e, Emit) and e.kind == "nomination"] == [refused]
 
 
 def test_a_late_judge_press_does_not_act_on_a_newer_timer():

@@ -131,6 +131,9 @@ class VoteStart(msgspec.Struct, forbid_unknown_fields=True):
     against_all: Annotated[bool | None, msgspec.Meta(
         description="Add the virtual 'against all' candidate (0), voted last; the preset's "
                     "default when absent (club rules 003: its second round).")] = None
+    round: Annotated[int, msgspec.Meta(ge=1, le=9, description=(
+        "1: the day's first vote; 2 and up: a re-vote among the tied, where the preset's "
+        "fork (club rules 002) no longer applies."))] = 1
 
 
 class VoteQuestion(msgspec.Struct, forbid_unknown_fields=True):

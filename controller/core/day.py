@@ -3,8 +3,10 @@
 A nomination is a speaker's keypad entry (``7#``) while they hold the floor. The first time a
 seat is nominated it is ``accepted``; nominated again by another speaker it is ``supported``
 (the judge's "поддержано", club rules 002); a speaker who already nominated today is
-``refused`` (4.4.3: one nomination per speaker per day), and so is a seat that is out of the
-game. ``withdrawn`` when the rules core or the judge takes one back.
+``refused`` (4.4.3: one nomination per speaker per day), and so is an entry before the day has
+begun (``cmd/day/start``), a speaker whose standing blocks nominating or a seat whose standing
+blocks being nominated (the preset's ``[standings]``, see ``standings``), each with its reason.
+``withdrawn`` when the rules core or the judge takes one back.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Literal
 
 import msgspec
 
+from controller.core import standings as blocking
 from controller.core.effects import Emit
 from controller.core.scene import Standing
 
@@ -36,16 +39,21 @@ class Day(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def nominate(day: Day, by: int, seat: int, standings: tuple[Standing, ...], t: float,
-             one_per_speaker: bool = True) -> tuple[Day, Emit]:
+             one_per_speaker: bool = True,
+             rules: blocking.StandingRules = blocking.FIIM) -> tuple[Day, Emit]:
     def event(outcome: Outcome, reason: str | None = None) -> Emit:
         return Emit("nomination", t, {"by": by, "seat": seat, "outcome": outcome,
                                       "reason": reason, "day": day.number,
                                       "nominees": day.nominees})
 
+    if day.number < 1:
+        return day, event("refused", "the day has not begun (cmd/day/start)")
+    if (why := blocking.why_not(rules, standings, by, "nominate")) is not None:
+        return day, event("refused", why)
     if not 1 <= seat <= len(standings):
         return day, event("refused", f"no seat {seat} at this table")
-    if not standings[seat - 1].in_game:
-        return day, event("refused", f"seat {seat} is out of the game")
+    if (why := blocking.why_not(rules, standings, seat, "nominated")) is not None:
+        return day, event("refused", why)
     if seat in day.nominees:  # supporting is not nominating: it uses nobody's nomination
         return day, event("supported")
     if one_per_speaker and by in day.nominators:
@@ -55,9 +63,11 @@ def nominate(day: Day, by: int, seat: int, standings: tuple[Standing, ...], t: f
     return day, event("accepted")
 
 
-def drop_out(day: Day, standings: tuple[Standing, ...]) -> Day:
-    """Nominations of seats that are out of the game no longer stand."""
-    kept = tuple(n for n in day.nominations if standings[n.seat - 1].in_game)
+def drop_out(day: Day, standings: tuple[Standing, ...],
+             rules: blocking.StandingRules = blocking.FIIM) -> Day:
+    """Nominations of seats whose standing now blocks being nominated no longer stand."""
+    kept = tuple(n for n in day.nominations
+                 if blocking.why_not(rules, standings, n.seat, "nominated") is None)
     return day if kept == day.nominations else msgspec.structs.replace(day, nominations=kept)
 
 

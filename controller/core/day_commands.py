@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from controller.core import commands, day, night, scene, timer
+from controller.core import standings as standings_module
 from controller.core.effects import (
     AudioControl,
     CancelCues,
@@ -61,9 +62,16 @@ def _seats(state: TableState, cmd: Any, t: float) -> DayOutcome:
     events = [Emit("seats", t, {"seats": [
         {"seat": seat, **msgspec.structs.asdict(standings[seat - 1])}
         for seat in sorted({c.seat for c in cmd.seats})]})]
-    standings_now = tuple(standings)
-    return (replace(state, standings=standings_now, day=day.drop_out(state.day, standings_now)),
-            events, None)
+    now = tuple(standings)
+    rules = state.setup.standings
+    session = state.session
+    if session is not None:  # a voter whose standing now blocks voting is counted no more
+        barred = tuple(s for s in session.voters
+                       if standings_module.why_not(rules, now, s, "vote") is not None)
+        if barred != session.barred:
+            session = msgspec.structs.replace(session, barred=barred)
+    return (replace(state, standings=now, session=session,
+                    day=day.drop_out(state.day, now, rules)), events, None)
 
 
 def _timer_start(state: TableState, cmd: Any, t: float) -> DayOutcome:
@@ -72,6 +80,14 @@ def _timer_start(state: TableState, cmd: Any, t: float) -> DayOutcome:
     if not 1 <= cmd.seat <= state.setup.seats:
         return state, [], (f"seat: no seat {cmd.seat} at this table "
                            f"(seats are 1..{state.setup.seats})")
+    if state.session is not None:
+        return state, [], (f"a vote is running (session {state.session.id!r}): nobody has "
+                           "the floor during a vote (FIIM 4.4.5-4.4.6)")
+    if cmd.kind != "last_words":  # a player who leaves has them (FIIM 4.4.13, 4.5.4)
+        why = standings_module.why_not(state.setup.standings, state.standings, cmd.seat,
+                                       "floor")
+        if why is not None:
+            return state, [], f"seat: {why}"
     effects: list[Effect] = []
     if state.timer is not None:
         if not cmd.replace:
@@ -167,8 +183,10 @@ def _night_step(state: TableState, cmd: Any, t: float) -> DayOutcome:
         return state, [], ("seconds: a count step lasts as long as its numbers take "
                            "(one cadence each); give cadence, not seconds")
     seats = range(1, state.setup.seats + 1)
-    allowed = {"seats": tuple(seats),
-               "alive": tuple(s for s in seats if state.standings[s - 1].in_game),
+    action = state.setup.night_steps.get(cmd.step)  # a shot or a check: standings matter
+    alive = (standings_module.allowed(state.setup.standings, state.standings, action)
+             if action is not None else tuple(s for s in seats if state.standings[s - 1].in_game))
+    allowed = {"seats": tuple(seats), "alive": alive,
                "numbers": tuple(range(1, cmd.numbers + 1))}[cmd.targets]
     # digits an actor typed before the step opened must not become its pick
     entries = {seat: e for seat, e in state.entries.items() if seat not in cmd.actors}

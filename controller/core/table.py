@@ -24,6 +24,7 @@ from controller.core import (
     keypad,
     night,
     scene,
+    standings,
     timer,
     vote,
     vote_commands,
@@ -62,7 +63,8 @@ class TableSetup:
     ``wired``: the vote and judge buttons the table can read (GPIO pins and consoles).
     ``keypads``: the seats with a console keypad. ``debounce``: the lockout in seconds.
     ``simulated``: whether ``sim/...`` commands may drive the (mock) pins. ``rules``: the vote
-    options of the table's rule preset.
+    options of the table's rule preset; ``standings``: what each standing blocks;
+    ``night_steps``: the night steps that shoot or check (their targets' standings matter).
     """
 
     table: str
@@ -75,6 +77,9 @@ class TableSetup:
     one_nomination_per_speaker: bool = True
     night_seconds: float = 10.0
     night_cadence: float = 1.2
+    standings: standings.StandingRules = field(default_factory=standings.StandingRules)
+    night_steps: dict[str, standings.Action] = field(default_factory=lambda: dict(
+        standings.NIGHT_STEPS))
 
 
 @dataclass(frozen=True)
@@ -367,10 +372,10 @@ def _key(state: TableState, inp: KeyPressed) -> tuple[TableState, list[Effect]]:
         return replace(state, night_step=step), effects + more
     speech = state.timer
     if (speech is not None and speech.kind == "speech" and speech.seat == inp.seat
-            and speech.running and state.standings[inp.seat - 1].in_game
-            and state.day.number >= 1 and state.session is None):
+            and speech.running and state.session is None):
         today, nomination = day.nominate(state.day, inp.seat, value, state.standings, inp.t,
-                                         state.setup.one_nomination_per_speaker)
+                                         state.setup.one_nomination_per_speaker,
+                                         state.setup.standings)
         state = replace(state, day=today)
         effects.append(nomination)
     return state, effects
