@@ -93,6 +93,8 @@ class Service:
             one_nomination_per_speaker=config.day.one_nomination_per_speaker,
             night_seconds=config.night.seconds,
             night_cadence=config.night.cadence,
+            standings=config.standings,
+            night_steps=config.night.steps,
         )
         self.messages = MessageFactory(boot_id=self.boot_id, store_id=self.store.store_id,
                                        gpio=config.backends.gpio, clock=self.clock)

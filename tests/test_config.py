@@ -162,7 +162,7 @@ def test_every_shipped_rule_preset_loads(tmp_path, preset):
 def test_the_example_uses_the_fiim_preset_and_003_allows_abstaining(tmp_path):
     assert config.load(EXAMPLE_CONFIG).vote == VoteRules()  # the FIIM defaults
     club = config.load(write_config(tmp_path, with_rules(
-        str(EXAMPLE_CONFIG.parent / "rules" / "city-003.toml"))))
+        str(EXAMPLE_CONFIG.parent / "rules" / "online-003.toml"))))
     assert (club.vote.leftover, club.vote.against_all, club.vote.pacing) == (
         "abstain", False, "judge")  # "against all" is asked for per vote, in 003's second round
 

@@ -40,7 +40,9 @@ class Day(msgspec.Struct, frozen=True, kw_only=True):
 
 def nominate(day: Day, by: int, seat: int, standings: tuple[Standing, ...], t: float,
              one_per_speaker: bool = True,
-             rules: blocking.StandingRules = blocking.FIIM) -> tuple[Day, Emit]:
+             rules: blocking.StandingRules = blocking.FIIM,
+             floor: str = "speech") -> tuple[Day, Emit]:
+    """``by`` typed ``seat`` while holding the floor for a ``floor`` timer (its kind)."""
     def event(outcome: Outcome, reason: str | None = None) -> Emit:
         return Emit("nomination", t, {"by": by, "seat": seat, "outcome": outcome,
                                       "reason": reason, "day": day.number,
@@ -50,6 +52,9 @@ def nominate(day: Day, by: int, seat: int, standings: tuple[Standing, ...], t: f
         return day, event("refused", "the day has not begun (cmd/day/start)")
     if (why := blocking.why_not(rules, standings, by, "nominate")) is not None:
         return day, event("refused", why)
+    if floor != "speech":
+        return day, event("refused", f"seat {by} has the floor for {floor.replace('_', ' ')}: "
+                                     "a nomination is made in one's speech (FIIM 4.4.2)")
     if not 1 <= seat <= len(standings):
         return day, event("refused", f"no seat {seat} at this table")
     if (why := blocking.why_not(rules, standings, seat, "nominated")) is not None:

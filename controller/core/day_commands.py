@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from controller.core import commands, day, night, scene, timer
+from controller.core import commands, day, night, scene, timer, vote
 from controller.core import standings as standings_module
 from controller.core.effects import (
     AudioControl,
@@ -66,10 +66,10 @@ def _seats(state: TableState, cmd: Any, t: float) -> DayOutcome:
     rules = state.setup.standings
     session = state.session
     if session is not None:  # a voter whose standing now blocks voting is counted no more
-        barred = tuple(s for s in session.voters
-                       if standings_module.why_not(rules, now, s, "vote") is not None)
-        if barred != session.barred:
-            session = msgspec.structs.replace(session, barred=barred)
+        session, recount = vote.bar(session, tuple(
+            s for s in session.voters
+            if standings_module.why_not(rules, now, s, "vote") is not None), t)
+        events += recount
     return (replace(state, standings=now, session=session,
                     day=day.drop_out(state.day, now, rules)), events, None)
 

@@ -371,11 +371,11 @@ def _key(state: TableState, inp: KeyPressed) -> tuple[TableState, list[Effect]]:
         step, more = night.pick(step, inp.seat, value, inp.t)
         return replace(state, night_step=step), effects + more
     speech = state.timer
-    if (speech is not None and speech.kind == "speech" and speech.seat == inp.seat
-            and speech.running and state.session is None):
+    if (speech is not None and speech.seat == inp.seat and speech.running
+            and state.session is None):  # the speaker's entry: a nomination, or its refusal
         today, nomination = day.nominate(state.day, inp.seat, value, state.standings, inp.t,
                                          state.setup.one_nomination_per_speaker,
-                                         state.setup.standings)
+                                         state.setup.standings, speech.kind)
         state = replace(state, day=today)
         effects.append(nomination)
     return state, effects

@@ -355,6 +355,18 @@ def edge(session: VoteSession, seat: int, pressed: bool, t: float) \
     return session, []
 
 
+def bar(session: VoteSession, barred: tuple[int, ...], t: float) \
+        -> tuple[VoteSession, list[Effect]]:
+    """The voters whose standing now keeps them from voting (``barred``): counted no more; a
+    count awaiting the judge is published again without them."""
+    if barred == session.barred:
+        return session, []
+    session = msgspec.structs.replace(session, barred=barred)
+    if session.stage == "proposed" and session.window is not None:
+        return session, [_proposed_event(session, propose(session), t)]
+    return session, []
+
+
 def too_early(session: VoteSession, t: float) -> str | None:
     """Why a judge's decision made at ``t`` cannot apply to the current stage, if it cannot:
     a Confirm pressed before the window closed did not see this count, and a Next pressed
