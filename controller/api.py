@@ -302,14 +302,20 @@ class VoteCancelled(_VoteEvent):
 
 class VoteResult(_VoteEvent):
     """``event/vote/result``: every count confirmed. A tie names the tied seats in nomination
-    order; the rules core starts their re-vote (FIIM 4.4.12)."""
+    order; the rules core starts their re-vote (FIIM 4.4.12). A fork (the preset's
+    ``fork_gap``, club rules 002) names the candidates within the gap of the leader, for a
+    re-vote; night (the preset's ``abstain_wins``, club rules 003): more voters voted for no
+    one than for any candidate, nobody leaves and night falls. ``reason`` cites the rule."""
 
     kind: Literal["nominees", "question"]
-    outcome: Literal["eliminated", "tie", "against_all", "no_vote", "yes", "no"]
+    outcome: Literal["eliminated", "tie", "fork", "night", "against_all", "no_vote", "yes", "no"]
     counts: list[VoteCount] = []
     eliminated: Seat | None = None
     tied: Annotated[list[Candidate], msgspec.Meta(
-        description="Tied candidates in voting order; 0 when 'against all' is among them.")] = []
+        description="Tied (or forked) candidates in voting order; 0 when 'against all' is "
+                    "among them.")] = []
+    abstained: Annotated[list[Seat], msgspec.Meta(
+        description="outcome night: the voters who voted for no one (for night).")] = []
     reason: str | None = None
     subjects: list[Seat] = []
     yes: list[Seat] = []
