@@ -92,10 +92,15 @@ class SeatStandingChange(StandingState):
     seat: Seat
 
 
+TimerKind = Literal["speech", "excuse", "last_words", "other", "night"]
+TimerSeat = Annotated[Seat | None, msgspec.Meta(
+    description="Who holds the floor; null for a night countdown (kind night).")]
+
+
 class TimerState(msgspec.Struct, forbid_unknown_fields=True):
     id: str
-    seat: Seat
-    kind: Literal["speech", "excuse", "last_words", "other"]
+    seat: TimerSeat
+    kind: TimerKind
     running: bool
     duration_ms: int
 
@@ -325,11 +330,12 @@ class VoteResult(_VoteEvent):
 
 class TimerEvent(_Event):
     """``event/timer``: every change of the speech timer. ``warning`` comes at 10 s left (the
-    speaker's light blinks), ``final`` at 5 s (it blinks fast), then ``ended`` (with a cue)."""
+    speaker's light blinks, with a cue), ``final`` at 5 s (it blinks fast), then ``ended``
+    (with a cue). A night countdown (kind night) lights nothing; its cues are the same."""
 
     timer: Annotated[str, msgspec.Meta(description="The id of the cmd/timer/start.")]
-    seat: Seat
-    kind: Literal["speech", "excuse", "last_words", "other"]
+    seat: TimerSeat
+    kind: TimerKind
     state: Literal["started", "paused", "resumed", "changed", "warning", "final", "ended",
                    "stopped"]
     remaining_ms: Annotated[int, msgspec.Meta(ge=0)]

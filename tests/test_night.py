@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from controller.core import night
 from controller.core.buttons import SeatButton
-from controller.core.effects import Emit, Indicate, SetLight
+from controller.core.effects import Cue, Emit, Indicate, SetLight
 from controller.core.inputs import ButtonEdge, CommandReceived, KeyPressed
 from controller.core.table import TableSetup, initial_state
 from tests.core_driver import Timeline
@@ -177,6 +177,34 @@ def test_no_speech_timer_at_night_and_no_reveal_by_day():
     tl.feed([cmd("phase", 2.0, phase="day"), cmd("night/reveal", 3.0, seat=4, pattern=1)])
     assert "it is day" in tl.effects[-1].error
     assert not [e for e in tl.effects if isinstance(e, Indicate)]
+
+
+def test_fiim_4_2_1_the_mafias_minute_is_a_countdown_that_lights_no_seat_and_tells_nobody():
+    tl = table()
+    lights_before = [e for e in tl.effects if isinstance(e, SetLight)]
+    tl.feed([cmd("timer/start", 1.0, seat=2, seconds=60, kind="night")])
+    assert "a night countdown lights no seat" in tl.effects[-1].error
+    tl.feed([cmd("timer/start", 2.0, seconds=60, kind="night")])
+    tl.feed([cmd("phase", 3.0, phase="day")])
+    assert "the night countdown runs" in tl.effects[-1].error
+    tl.run_until(70.0)
+    timers = [(e.data["state"], e.data["seat"], e.private) for e in tl.effects
+              if isinstance(e, Emit) and e.kind == "timer"]
+    assert timers == [("started", None, False), ("warning", None, False),
+                      ("final", None, False), ("ended", None, False)]
+    assert [(c.name, c.t) for c in tl.effects if isinstance(c, Cue)] == [
+        ("warning", 52.0), ("end", 62.0)]  # the same sounds whoever is awake
+    assert [e for e in tl.effects if isinstance(e, SetLight)] == lights_before
+
+
+def test_fiim_4_2_3_the_sheriffs_20_s_and_no_countdown_by_day():
+    tl = table()
+    tl.feed([cmd("timer/start", 1.0, seconds=20, kind="night"),
+             cmd("timer/stop", 5.0), cmd("phase", 6.0, phase="day"),
+             cmd("timer/start", 7.0, seconds=20, kind="night")])
+    assert "a night countdown is for the night" in tl.effects[-1].error
+    tl.feed([cmd("timer/start", 8.0, seconds=20)])
+    assert tl.effects[-1].error == "seat: give the seat that takes the floor"
 
 
 def test_a_step_cut_by_a_restart_reports_what_it_had():

@@ -68,8 +68,14 @@ def test_standings_refusals_and_several_shots_end_to_end(tmp_path, broker, subsc
         assert {"seat": 2, "kind": "not_a_voter"} in proposed.json()["anomalies"]
         assert command("vote/cancel")["ok"]
 
-        # FIIM 4.5.5 at night: seat 4 shows two targets, seat 5 agrees with the first: a miss
+        # FIIM 4.2.3 at night: the Sheriff's look, a countdown that names and lights no seat
         assert command("phase", phase="night")["ok"]
+        assert command("timer/start", kind="night", seconds=1)["ok"]
+        [ended] = core.wait_for(with_json("mafia/t1/event/timer", state="ended", kind="night"))
+        assert ended.json()["seat"] is None
+        assert not run.pin(18).state and not any(run.pin(p).state for p in (22, 23, 24, 25))
+
+        # FIIM 4.5.5 at night: seat 4 shows two targets, seat 5 agrees with the first: a miss
         assert command("night/step", step="mafia_shot", actors=[4, 5], seconds=2)["ok"]
         pair.type(4, "1#3#")
         pair.type(5, "1#")

@@ -183,12 +183,14 @@ Seconds = Annotated[float, msgspec.Meta(gt=0, le=600)]
 
 
 class TimerStart(msgspec.Struct, forbid_unknown_fields=True):
-    """``cmd/timer/start``: ``seat`` holds the floor for ``seconds`` (FIIM 4.3.1: 60)."""
+    """``cmd/timer/start``: ``seat`` holds the floor for ``seconds`` (FIIM 4.3.1: 60). At night
+    only ``kind`` ``night`` with no seat: the judge's countdown (4.2.1: the mafia's minute,
+    4.2.3: the Sheriff's 20 s), which lights no seat."""
 
     id: CommandId
-    seat: int
     seconds: Seconds
-    kind: Literal["speech", "excuse", "last_words", "other"] = "speech"
+    seat: int | None = None
+    kind: Literal["speech", "excuse", "last_words", "other", "night"] = "speech"
     replace: Annotated[bool, msgspec.Meta(
         description="Take the floor from a speaker whose timer still runs.")] = False
 

@@ -75,8 +75,19 @@ def _seats(state: TableState, cmd: Any, t: float) -> DayOutcome:
 
 
 def _timer_start(state: TableState, cmd: Any, t: float) -> DayOutcome:
-    if state.night:
-        return state, [], "it is night: speeches are for the day (cmd/phase day first)"
+    countdown = cmd.kind == "night"
+    if state.night and not countdown:
+        return state, [], ("it is night: speeches are for the day (cmd/phase day first); at "
+                           'night only a countdown, kind "night" with no seat (FIIM 4.2.1, '
+                           "4.2.3)")
+    if countdown and not state.night:
+        return state, [], "kind: a night countdown is for the night (cmd/phase night first)"
+    if countdown and cmd.seat is not None:
+        return state, [], "seat: a night countdown lights no seat and names none: leave it out"
+    if countdown:
+        return _take_floor(state, cmd, t)
+    if cmd.seat is None:
+        return state, [], "seat: give the seat that takes the floor"
     if not 1 <= cmd.seat <= state.setup.seats:
         return state, [], (f"seat: no seat {cmd.seat} at this table "
                            f"(seats are 1..{state.setup.seats})")
@@ -88,11 +99,17 @@ def _timer_start(state: TableState, cmd: Any, t: float) -> DayOutcome:
                                        "floor")
         if why is not None:
             return state, [], f"seat: {why}"
+    return _take_floor(state, cmd, t)
+
+
+def _take_floor(state: TableState, cmd: Any, t: float) -> DayOutcome:
+    """Start the timer, taking over from a running one if ``replace``."""
     effects: list[Effect] = []
     if state.timer is not None:
         if not cmd.replace:
-            return state, [], (f"seat {state.timer.seat} holds the floor; stop that timer or "
-                               'send "replace": true')
+            holder = ("the night countdown runs" if state.timer.seat is None
+                      else f"seat {state.timer.seat} holds the floor")
+            return state, [], f'{holder}; stop that timer or send "replace": true'
         _, effects = timer.stop(state.timer, t)
     new, more = timer.start(cmd.id, cmd.seat, cmd.kind, cmd.seconds, t)
     return replace(state, timer=new), effects + more, None
@@ -156,6 +173,8 @@ def _phase(state: TableState, cmd: Any, t: float) -> DayOutcome:
         return state, [], f"seat {state.timer.seat} holds the floor; stop the timer first"
     if not night and state.night_step is not None:
         return state, [], f"the night step {state.night_step.step!r} runs; let it end first"
+    if not night and state.timer is not None:
+        return state, [], "the night countdown runs; stop it first"
     return (replace(state, night=night),  # no sound still waiting belongs to the new phase
             [Emit("phase", t, {"phase": cmd.phase}), Music(night), CancelCues()], None)
 

@@ -142,7 +142,9 @@ def shown(state: TableState) -> tuple[Light, ...]:
             lights[i] = manual
     if state.timer is not None:
         stage = "final" if state.timer.final else "warning" if state.timer.warned else "normal"
-        lights[state.timer.seat - 1] = scene.SPEAKER[stage if state.timer.running else "paused"]
+        if state.timer.seat is not None:
+            lights[state.timer.seat - 1] = scene.SPEAKER[stage if state.timer.running
+                                                         else "paused"]
     session = state.session
     if session is not None and session.stage != "waiting":
         if session.kind == "nominees" and session.candidate != vote.AGAINST_ALL:
