@@ -385,14 +385,18 @@ class NightStepEvent(_Event):
 
 
 class NightPickEvent(_Event):
-    """``private/night/pick``: an actor's entry or press; ``taken`` if it counts as a pick
-    (the actor's private indicator shows it: steady taken, double blink not)."""
+    """``private/night/pick``: a seat's entry or press during a step; ``taken`` if it counts as
+    the actor's pick (the actor's private indicator shows it: steady taken, double blink not),
+    else refused with a ``reason``."""
 
     night_step: str
     step: str
     actor: Seat
     value: int | None
     taken: bool
+    reason: Annotated[str | None, msgspec.Meta(
+        description="Why it is not taken (not an actor, time up, no number spoken, not a "
+                    "target, picked already, several targets: FIIM 4.5.5); null when taken.")]
     picks: list[int]
 
 

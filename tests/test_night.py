@@ -67,6 +67,8 @@ def test_fiim_4_5_5_several_targets_is_a_miss_whatever_the_order(order, partner_
     picks = [(e.data["value"], e.data["taken"]) for e in emitted(tl, "night/pick")
              if e.data["actor"] == 2]
     assert picks == [(order[0], True), (order[1], False)]  # the second one is not taken...
+    assert emitted(tl, "night/pick")[1].data["reason"] == (
+        "more than 1 target: the picks are void (FIIM 4.5.5)")
     [result] = emitted(tl, "night/result")
     assert result.data["agreed"] is False  # ...and the shot is a miss, whichever came first
     assert result.data["picks"][0] == {"actor": 2, "picks": list(order),
@@ -102,10 +104,12 @@ def test_keypad_entries_edited_out_of_range_and_by_a_non_actor():
              cmd("night/step", 1.0, step="sheriff_check", actors=[6])])
     tl.feed(typed(6, "5*8#", 2.0))  # * clears: 8
     tl.feed(typed(6, "3#", 3.0))  # seat 3 is out: not a target
-    tl.feed(typed(1, "4#", 4.0))  # not an actor: nothing
-    picks = [(e.data["actor"], e.data["value"], e.data["taken"])
+    tl.feed(typed(1, "4#", 4.0))  # not an actor: refused, without an indicator
+    picks = [(e.data["actor"], e.data["value"], e.data["taken"], e.data["reason"])
              for e in emitted(tl, "night/pick")]
-    assert picks == [(6, 8, True), (6, 3, False)]
+    assert picks == [(6, 8, True, None), (6, 3, False, "3 is not a target of this step"),
+                     (1, 4, False, "seat 1 does not act in this step")]
+    assert [e.seat for e in tl.effects if isinstance(e, Indicate) and e.pattern] == [6, 6]
 
 
 def test_roulette_picks_a_number_and_the_time_limit_ends_with_nothing():

@@ -77,23 +77,40 @@ def start(step: NightStep, t: float) -> tuple[NightStep, list[Effect]]:
 
 def pick(step: NightStep, actor: int, value: int | None, t: float) \
         -> tuple[NightStep, list[Effect]]:
-    """An actor's keypad entry, or a press in count mode (``value`` from ``spoken_at``).
+    """A seat's keypad entry, or a press in count mode (``value`` from ``spoken_at``).
 
-    ``taken``: the number stands as one of the actor's picks. One more distinct number than
-    ``picks`` is recorded but voids them all (4.5.5, several targets): not taken."""
-    if actor not in step.actors or not step.started <= t < step.ends:
+    ``taken``: the number stands as one of the actor's picks; else ``reason`` says why not. One
+    more distinct number than ``picks`` is recorded but voids them all (4.5.5, several
+    targets). An entry before the step opened is not one of its picks (nothing is published);
+    a seat that does not act, or an entry after the time is up, is refused with its reason."""
+    if t < step.started:
         return step, []
     mine = step.picks_of(actor)
-    new = value is not None and value in step.allowed and value not in mine
-    if new and len(mine) <= step.picks:
-        mine = (*mine, value)  # type: ignore[arg-type]
-        chosen = (*(c for c in step.chosen if c[0] != actor), (actor, mine))
-        step = msgspec.structs.replace(step, chosen=chosen)
-    taken = new and len(mine) <= step.picks
+    reason: str | None = None
+    if actor not in step.actors:
+        reason = f"seat {actor} does not act in this step"
+    elif t >= step.ends:
+        reason = "the step's time was up"
+    elif value is None:
+        reason = "no number was being spoken"
+    elif value not in step.allowed:
+        reason = f"{value} is not a target of this step"
+    elif value in mine:
+        reason = f"{value} is picked already"
+    else:
+        if len(mine) <= step.picks:  # one more than allowed is kept: it voids them
+            mine = (*mine, value)
+            chosen = (*(c for c in step.chosen if c[0] != actor), (actor, mine))
+            step = msgspec.structs.replace(step, chosen=chosen)
+        if len(mine) > step.picks:
+            reason = (f"more than {step.picks} target{'s' if step.picks > 1 else ''}: "
+                      "the picks are void (FIIM 4.5.5)")
     event = Emit("night/pick", t, {"night_step": step.id, "step": step.step, "actor": actor,
-                                   "value": value, "taken": taken, "picks": list(mine)},
-                 private=True)
-    return step, [event, Indicate(actor, TAKEN if taken else REFUSED)]
+                                   "value": value, "taken": reason is None, "reason": reason,
+                                   "picks": list(mine)}, private=True)
+    if actor not in step.actors:  # no indicator for a seat that does not act
+        return step, [event]
+    return step, [event, Indicate(actor, REFUSED if reason else TAKEN)]
 
 
 def misses(step: NightStep) -> dict[int, Miss | None]:
