@@ -2,30 +2,41 @@
 
 The core says *when* a sound belongs (a night step's numbers at ``start + i * cadence``, the
 ``cmd/audio`` number a second after its tone); this shell part keeps the ones still to come
-and asks the event loop to wake it at each one's time (``EventLoop.call_at``: the loop's own
-wait, no sleeping thread). A ``CancelCues`` drops the waiting ones of a group (a step ended
-early) or all of them (the phase changed).
+and asks the event loop to wake it ``EARLY`` before the first one's time
+(``EventLoop.call_at``: the loop's own wait, no sleeping thread). Then it hands the speaker that
+cue together with every other waiting cue of its group, as one sound with each cue after its own
+stretch of silence: the numbers of a count step are then exactly ``cadence`` apart in what the
+players hear, however late the loop woke or however busy the machine is. A cue whose time has
+passed plays at once. ``CancelCues`` drops the waiting cues of a group and stops its sound (a
+step ended early), or all of them (the phase changed).
 
-The music ducks under every sound played and comes back once the last one playing has ended:
-the restore is one more timed call on the same loop.
+The music ducks under each cue as it sounds and comes back once the last one sounding has
+ended: more timed calls on the same loop.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 from controller.core.effects import CancelCues, Cue
 
+#: how long before a cue's time the loop is woken to hand it to the speaker (the most a loop
+#: may be late and the first sound of a group still start on its time)
+EARLY = 0.15
+
 
 class Player(Protocol):
-    def cue(self, name: str) -> float:
-        """Play ``name`` now, ducking the music; how long it lasts (0: nothing played)."""
+    def play(self, parts: list[tuple[str, float]]) -> tuple[Any, list[tuple[float, float]]]:
+        """Play the named cues, each ``after`` seconds from now, as one sound; what stops it,
+        and each part's (start, length) from now."""
         ...
 
-    def restore(self) -> None:
-        """Bring the music back to its volume after the sounds that ducked it."""
-        ...
+    def stop(self, playing: Any) -> None: ...
+
+    def duck(self) -> None: ...
+
+    def restore(self) -> None: ...
 
 
 class CueSchedule:
@@ -37,39 +48,56 @@ class CueSchedule:
         self._now = now
         self._call_at = call_at
         self._waiting: list[Cue] = []
-        self._ducked_until = float("-inf")
+        self._sounding: dict[str | None, Any] = {}  # group -> what play() started
+        self._spans: list[tuple[float, float]] = []  # when each cue handed over sounds
 
     @property
     def waiting(self) -> tuple[Cue, ...]:
-        """The cues not played yet, in time order."""
+        """The cues not handed to the speaker yet, in time order."""
         return tuple(sorted(self._waiting, key=lambda cue: cue.t))
 
     def add(self, cue: Cue) -> None:
-        """Play ``cue`` now if its time has come, else when it does."""
-        if cue.t <= self._now():
-            self._play(cue)
-            return
+        """Play ``cue`` now if its time has come, else (with its group) when it does."""
         self._waiting.append(cue)
-        self._call_at(cue.t, self._play_due)
+        if cue.t <= self._now():
+            self._play_due()
+        else:
+            self._call_at(cue.t - EARLY, self._play_due)
 
     def cancel(self, cancel: CancelCues) -> None:
+        """Take back the cues of ``cancel.group`` (all: None) not yet heard."""
         self._waiting = [cue for cue in self._waiting
                          if cancel.group is not None and cue.group != cancel.group]
+        for group in [g for g in self._sounding if cancel.group in (None, g)]:
+            self._player.stop(self._sounding.pop(group))
+        self._spans.clear()
+        self._player.restore()
 
     def _play_due(self) -> None:
         now = self._now()
-        due = sorted((cue for cue in self._waiting if cue.t <= now), key=lambda cue: cue.t)
-        self._waiting = [cue for cue in self._waiting if cue.t > now]
-        for cue in due:
-            self._play(cue)
+        for cue in sorted((c for c in self._waiting if c.t - EARLY <= now), key=lambda c: c.t):
+            if cue not in self._waiting:
+                continue  # gone out with an earlier cue of its group
+            together = [cue] if cue.group is None else [
+                c for c in self._waiting if c.group == cue.group]
+            self._waiting = [c for c in self._waiting if c not in together]
+            self._play(together, now)
 
-    def _play(self, cue: Cue) -> None:
-        length = self._player.cue(cue.name)
-        if length <= 0:
-            return
-        self._ducked_until = max(self._ducked_until, self._now() + length)
-        self._call_at(self._ducked_until, self._restore_if_quiet)
+    def _play(self, cues: list[Cue], now: float) -> None:
+        playing, parts = self._player.play([(c.name, max(0.0, c.t - now)) for c in cues])
+        group = cues[0].group
+        if group is not None and parts:
+            self._sounding[group] = playing
+            self._call_at(now + max(start + length for start, length in parts),
+                          lambda: self._sounding.pop(group, None))
+        for start, length in parts:
+            self._spans.append((now + start, now + start + length))
+            self._call_at(now + start, self._player.duck)
+            self._call_at(now + start + length, self._restore_if_quiet)
 
     def _restore_if_quiet(self) -> None:
-        if self._now() >= self._ducked_until:
+        """A cue has ended: the music comes back unless another one sounds now."""
+        now = self._now()
+        self._spans = [span for span in self._spans if span[1] > now]
+        if not any(start <= now for start, _ in self._spans):
             self._player.restore()

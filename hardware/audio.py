@@ -1,9 +1,10 @@
 """The speaker: night music and short cues through pygame.mixer (SDL), or nothing.
 
-Night music (``night(True)``) fades in and loops; ``night(False)`` fades it out. A cue played
-over the music ducks it (lowers it to ``duck`` of its volume); ``restore`` brings it back. When
-to play and when to restore is the caller's (``controller.cue_schedule``: at each cue's time,
-and once the last cue playing has ended).
+Night music (``night(True)``) fades in and loops; ``night(False)`` fades it out. Cues go out
+as one sound per call (``play``): each part after its own stretch of silence, mixed sample for
+sample, so the parts sound exactly as far apart as asked whatever the machine is doing. The
+music ducks under a cue (``duck``: down to ``duck`` of its volume) and comes back (``restore``);
+when to play, duck and restore is the caller's (``controller.cue_schedule``).
 
 Backends, chosen by config (``[audio] backend``): ``sdl`` (the system's sound device), ``disk``
 (SDL's disk driver: real samples, at real-time pace, into a file; for tests and benches) and
@@ -14,6 +15,7 @@ goes on silent; a cue never stops the table.
 from __future__ import annotations
 
 import logging
+import array
 import os
 import random
 from dataclasses import dataclass, field
@@ -37,6 +39,12 @@ class Music:
     volume: float = 0.6
     duck: float = 0.3
     voice: str = "ru"  # the spoken numbers: sounds/numbers/<voice>/<n>.wav
+
+
+def _voiced(sound: Any) -> array.array[int]:
+    """A sound's 16-bit samples without the silence at its end (nothing to mix or duck for)."""
+    raw = sound.get_raw().rstrip(b"\0")
+    return array.array("h", raw + b"\0" * (len(raw) % 2))
 
 
 class Speaker:
@@ -80,16 +88,37 @@ class Speaker:
         log.warning("speaker: %s; playing on without it", text)
         self.problems.append(text)
 
-    def cue(self, name: str) -> float:
-        """Play a cue now, over the music (which ducks under it until ``restore``); returns
-        how long it lasts in seconds (0.0: nothing to play)."""
-        sound = self._cues.get(name)
-        if sound is None:
-            return 0.0
-        if self._playing:
+    def play(self, parts: list[tuple[str, float]]) -> tuple[Any, list[tuple[float, float]]]:
+        """Play the cues ``parts`` names, each ``after`` seconds from now, as one sound: the
+        waits are silence in it, overlaps are mixed. Returns what stops it (``stop``; None if
+        nothing plays) and, for each part played, when it starts and how long it lasts (s from
+        now). A cue without a sound is left out."""
+        found = [(self._cues[name], after) for name, after in parts if name in self._cues]
+        if not found:
+            return None, []
+        frequency, _, channels = self._mixer.get_init()  # 16-bit signed (``__init__``)
+        spans = [(round(after * frequency) * channels, _voiced(sound)) for sound, after in found]
+        mixed = array.array("h", bytes(2 * max(start + len(s) for start, s in spans)))
+        end = 0
+        for start, samples in spans:
+            overlap = max(0, min(end - start, len(samples)))  # mixed by hand, clipped
+            for i in range(overlap):
+                mixed[start + i] = max(-32768, min(32767, mixed[start + i] + samples[i]))
+            mixed[start + overlap:start + len(samples)] = samples[overlap:]
+            end = max(end, start + len(samples))
+        channel = self._mixer.Sound(buffer=mixed.tobytes()).play()
+        return channel, [(after, len(samples) / channels / frequency)
+                         for (_, after), (_, samples) in zip(found, spans, strict=True)]
+
+    def stop(self, playing: Any) -> None:
+        """Stop what ``play`` started (the cues of it not yet heard are not heard)."""
+        if playing is not None and self._mixer is not None:
+            playing.stop()
+
+    def duck(self) -> None:
+        """The music down under a cue."""
+        if self._mixer is not None and self._playing:
             self._mixer.music.set_volume(self._volume * self.music.duck)
-        sound.play()
-        return float(sound.get_length())
 
     def restore(self) -> None:
         """The music back at its volume, after the cues that ducked it."""

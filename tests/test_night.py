@@ -152,7 +152,7 @@ def test_count_mode_attributes_a_press_to_the_number_being_spoken(cadence, targe
     tl = table()
     tl.feed([cmd("night/step", 1.0, step="mafia_shot", actors=[4], targets="seats",
                  mode="count", cadence=cadence)])
-    at = 1.0 + (target - 1 + 0.5 + jitter) * cadence
+    at = 1.0 + night.COUNT_LEAD + (target - 1 + 0.5 + jitter) * cadence
     tl.feed([ButtonEdge(SeatButton(4), True, at), ButtonEdge(SeatButton(4), False, at + 0.05)])
     tl.run_until(1.0 + 11 * cadence)
     [pick] = emitted(tl, "night/pick")

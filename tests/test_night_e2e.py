@@ -72,7 +72,7 @@ def test_the_same_shot_on_a_gpio_only_table_by_count(table_config, subscriber):
             {"id": "shot", "step": "mafia_shot", "actors": [1, 2], "targets": "seats",
              "mode": "count", "cadence": 0.3}))
         core.wait_for(on_topic("mafia/t1/private/night/step"))
-        time.sleep(1.35)  # the fifth number (1.2 .. 1.5 s) is being spoken
+        time.sleep(1.65)  # the fifth number (1.5 .. 1.8 s: 0.3 s lead, 0.3 s each) is spoken
         for pin in (4, 17):  # seats 1 and 2 put their hands down
             run.pin(pin).drive_low()
         for pin in (4, 17):

@@ -30,6 +30,9 @@ DayOutcome = "tuple[TableState, list[Effect], str | None]"
 
 
 SAY_AFTER_CUE = 1.0  # s: cmd/audio with both a cue and a number speaks after the cue
+#: s: cmd/audio's sounds start this long after the command, scheduled ahead so that the tone
+#: and the number are SAY_AFTER_CUE apart however busy the table is (controller.cue_schedule)
+AUDIO_LEAD = 0.3
 
 
 def handle(state: TableState, cmd: CommandReceived) -> tuple[TableState, list[Effect]]:
@@ -180,9 +183,10 @@ def _phase(state: TableState, cmd: Any, t: float) -> DayOutcome:
 
 
 def _audio(state: TableState, cmd: Any, t: float) -> DayOutcome:
-    sounds: list[Effect] = [] if cmd.cue is None else [Cue(cmd.cue, t)]
+    at, group = t + AUDIO_LEAD, f"audio/{cmd.id}"
+    sounds: list[Effect] = [] if cmd.cue is None else [Cue(cmd.cue, at, group)]
     if cmd.say is not None:  # after the cue, if there is one (cues last under a second)
-        sounds.append(Cue(f"number/{cmd.say}", t + (SAY_AFTER_CUE if sounds else 0.0)))
+        sounds.append(Cue(f"number/{cmd.say}", at + (SAY_AFTER_CUE if sounds else 0.0), group))
     if cmd.volume is not None or cmd.next_track:
         sounds.insert(0, AudioControl(cmd.volume, cmd.next_track))
     if not sounds:

@@ -28,6 +28,9 @@ Miss = Literal["missing", "several_targets", "disagree"]
 #: press reaches the controller a few ms after its edge, which is what counts)
 GRACE = 0.15
 TAKEN, REFUSED = 1, 3  # private indicator: steady = taken, double blink = not taken
+#: count mode: the first number is spoken this long after the step opens, so that, like every
+#: later one, it is scheduled ahead (``controller.cue_schedule``) and sounds on its time
+COUNT_LEAD = 0.3
 
 
 class NightStep(msgspec.Struct, frozen=True, kw_only=True):
@@ -61,8 +64,12 @@ class NightStep(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def start(step: NightStep, t: float) -> tuple[NightStep, list[Effect]]:
-    length = len(step.allowed) * step.cadence if step.mode == "count" else step.seconds
-    step = msgspec.structs.replace(step, started=t, ends=t + length)
+    """Open the step at ``t``; in count mode its numbers start ``COUNT_LEAD`` later and it
+    lasts one ``cadence`` per number."""
+    counting = step.mode == "count"
+    length = len(step.allowed) * step.cadence if counting else step.seconds
+    started = t + (COUNT_LEAD if counting else 0.0)
+    step = msgspec.structs.replace(step, started=started, ends=started + length)
     effects: list[Effect] = [
         Emit("night/step", t, {"night_step": step.id, "step": step.step, "state": "started",
                                "actors": list(step.actors), "picks": step.picks,
@@ -70,7 +77,7 @@ def start(step: NightStep, t: float) -> tuple[NightStep, list[Effect]]:
                                "seconds": length}, private=True),
         WakeAt(step.ends + GRACE)]
     if step.mode == "count":  # the numbers, spoken over the music, each at its time
-        effects += [Cue(f"number/{n}", t + i * step.cadence, step.cues)
+        effects += [Cue(f"number/{n}", started + i * step.cadence, step.cues)
                     for i, n in enumerate(step.allowed)]
     return step, effects
 
