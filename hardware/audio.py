@@ -14,8 +14,8 @@ goes on silent; a cue never stops the table.
 
 from __future__ import annotations
 
-import logging
 import array
+import logging
 import os
 import random
 from dataclasses import dataclass, field

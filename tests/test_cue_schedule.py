@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import array
 import itertools
-import math
 import json
+import math
 import threading
 import wave
 from pathlib import Path
@@ -21,8 +21,8 @@ from hardware.audio import SOUNDS, Speaker
 from hardware.audio import Music as MusicConfig
 from tests.conftest import SMALL_TABLE, write_config
 from tests.mqtt_helpers import with_json
-from tests.test_music import RATE, wait_for_bytes
 from tests.test_consoles import until
+from tests.test_music import RATE, wait_for_bytes
 from tests.test_service import Running, online
 
 TOLERANCE = 0.030  # s, onset to onset
