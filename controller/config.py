@@ -92,6 +92,7 @@ class DayRules(_Section):
     """The day options of a rule preset (``[day]``)."""
 
     one_nomination_per_speaker: bool = True
+    one_nomination_rule: str = "FIIM 4.4.3"  # what a refused second nomination cites
 
 
 class NightRules(_Section):

@@ -91,6 +91,7 @@ class Service:
             simulated=simulated,
             rules=rules or config.vote_rules(),
             one_nomination_per_speaker=config.day.one_nomination_per_speaker,
+            one_nomination_rule=config.day.one_nomination_rule,
             night_seconds=config.night.seconds,
             night_cadence=config.night.cadence,
             standings=config.standings,

@@ -32,7 +32,7 @@ def table(cfg: config.Config | None = None) -> Timeline:
     cfg = cfg or config.Config(table="t", seats=10)
     return Timeline(initial_state(TableSetup(
         "t", 10, WIRED, debounce=0.02, rules=cfg.vote, standings=cfg.standings,
-        night_steps=cfg.night.steps)))
+        night_steps=cfg.night.steps, one_nomination_rule=cfg.day.one_nomination_rule)))
 
 
 def cmd(verb: str, t: float, **doc) -> CommandReceived:
@@ -128,6 +128,15 @@ def test_002_the_firefighter_takes_the_floor_not_the_vote(tmp_path):
     tl.feed([cmd("timer/stop", 5.0)])
     tl.feed([cmd("vote/start", 6.0, nominees=[1], voters=[3, 4], day=1)])
     assert last_reply(tl).ok  # "Голосовать могу все и всегда"
+
+
+def test_002_a_second_nomination_cites_the_clubs_rule(tmp_path):
+    tl = table(preset("crow-club", tmp_path))
+    tl.feed([cmd("day/start", 0.0, day=1), cmd("timer/start", 1.0, seat=2, seconds=60)])
+    tl.feed(typed(2, "6#", 2.0) + typed(2, "7#", 3.0))
+    assert events(tl, "nomination")[-1]["reason"] == (
+        "seat 2 has already nominated today (002 «Голосование»: на голосование принимается "
+        "тот, кого вы назвали первым)")
 
 
 def test_002_immunity_blocks_the_nomination_and_the_shot_not_the_check(tmp_path):

@@ -41,7 +41,7 @@ class Day(msgspec.Struct, frozen=True, kw_only=True):
 def nominate(day: Day, by: int, seat: int, standings: tuple[Standing, ...], t: float,
              one_per_speaker: bool = True,
              rules: blocking.StandingRules = blocking.FIIM,
-             floor: str = "speech") -> tuple[Day, Emit]:
+             floor: str = "speech", one_rule: str = "FIIM 4.4.3") -> tuple[Day, Emit]:
     """``by`` typed ``seat`` while holding the floor for a ``floor`` timer (its kind)."""
     def event(outcome: Outcome, reason: str | None = None) -> Emit:
         return Emit("nomination", t, {"by": by, "seat": seat, "outcome": outcome,
@@ -62,7 +62,7 @@ def nominate(day: Day, by: int, seat: int, standings: tuple[Standing, ...], t: f
     if seat in day.nominees:  # supporting is not nominating: it uses nobody's nomination
         return day, event("supported")
     if one_per_speaker and by in day.nominators:
-        return day, event("refused", f"seat {by} has already nominated today (FIIM 4.4.3)")
+        return day, event("refused", f"seat {by} has already nominated today ({one_rule})")
     day = msgspec.structs.replace(day, nominators=(*day.nominators, by),
                                   nominations=(*day.nominations, Nomination(by, seat)))
     return day, event("accepted")

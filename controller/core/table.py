@@ -75,6 +75,7 @@ class TableSetup:
     simulated: bool = False
     rules: vote.VoteRules = field(default_factory=vote.VoteRules)
     one_nomination_per_speaker: bool = True
+    one_nomination_rule: str = "FIIM 4.4.3"
     night_seconds: float = 10.0
     night_cadence: float = 1.2
     standings: standings.StandingRules = field(default_factory=standings.StandingRules)
@@ -377,7 +378,8 @@ def _key(state: TableState, inp: KeyPressed) -> tuple[TableState, list[Effect]]:
             and state.session is None):  # the speaker's entry: a nomination, or its refusal
         today, nomination = day.nominate(state.day, inp.seat, value, state.standings, inp.t,
                                          state.setup.one_nomination_per_speaker,
-                                         state.setup.standings, speech.kind)
+                                         state.setup.standings, speech.kind,
+                                         state.setup.one_nomination_rule)
         state = replace(state, day=today)
         effects.append(nomination)
     return state, effects
