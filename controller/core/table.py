@@ -373,16 +373,21 @@ def _key(state: TableState, inp: KeyPressed) -> tuple[TableState, list[Effect]]:
     if step is not None and step.mode == "keypad":
         step, more = night.pick(step, inp.seat, value, inp.t)
         return replace(state, night_step=step), effects + more
+    if state.night:
+        return state, effects  # a count step's night: an entry is no pick and no nomination
+    if state.session is not None:  # by day an entry is a nomination: refused, saying why
+        return state, [*effects, day.event(
+            state.day, inp.seat, value, inp.t, "refused",
+            f"a vote is running (session {state.session.id!r}): nominations are made in the "
+            "speeches before it (FIIM 4.4.2)")]
     speech = state.timer
-    if (speech is not None and speech.seat == inp.seat and speech.running
-            and state.session is None):  # the speaker's entry: a nomination, or its refusal
-        today, nomination = day.nominate(state.day, inp.seat, value, state.standings, inp.t,
-                                         state.setup.one_nomination_per_speaker,
-                                         state.setup.standings, speech.kind,
-                                         state.setup.one_nomination_rule)
-        state = replace(state, day=today)
-        effects.append(nomination)
-    return state, effects
+    floor = speech.kind if (speech is not None and speech.seat == inp.seat
+                            and speech.running) else None
+    today, nomination = day.nominate(state.day, inp.seat, value, state.standings, inp.t,
+                                     state.setup.one_nomination_per_speaker,
+                                     state.setup.standings, floor,
+                                     state.setup.one_nomination_rule)
+    return replace(state, day=today), [*effects, nomination]
 
 
 def _console_status(state: TableState, inp: ConsoleStatus) -> tuple[TableState, list[Effect]]:
