@@ -239,8 +239,11 @@ class AudioCommand(msgspec.Struct, forbid_unknown_fields=True):
 class NightStepCommand(msgspec.Struct, forbid_unknown_fields=True):
     """``cmd/night/step``: one night step ("mafia_shot", "don_check", "best_move"...) for the
     seats that act. ``targets``: any seat, seats in game, or the numbers 1..``numbers``
-    (roulette). ``mode``: ``keypad`` entries, or ``count`` (the numbers are spoken one by one,
-    ``cadence`` seconds each, and a press picks the number being spoken)."""
+    (roulette). ``mode``: ``keypad`` entries within ``seconds``, or ``count`` (the numbers are
+    spoken one by one, ``cadence`` seconds each, the first 0.3 s after the step opens, and a
+    press picks the number being spoken; such a step lasts as long as its numbers, so
+    ``seconds`` is refused with it). More distinct numbers than ``picks`` from one actor void
+    that actor's picks (FIIM 4.5.5)."""
 
     id: CommandId
     step: Annotated[str, msgspec.Meta(pattern="^[a-z_]{1,32}$(?!\n)")]
