@@ -234,3 +234,15 @@ def test_a_press_made_before_the_end_but_delivered_just_after_still_counts():
     [result] = emitted(tl, "night/result")
     assert result.data["picks"] == [{"actor": 3, "picks": [4], "miss": None}]
     assert result.t == 6.0
+
+
+def test_fiim_4_5_3_a_count_step_lasts_its_numbers_and_refuses_seconds():
+    tl = table()
+    tl.feed([cmd("night/step", 1.0, step="mafia_shot", actors=[2], mode="count", seconds=5)])
+    assert tl.effects[-1].error.startswith("seconds: a count step lasts as long as its numbers")
+    tl.feed([cmd("night/step", 2.0, step="mafia_shot", actors=[2], mode="count", cadence=0.5,
+                 targets="numbers", numbers=4)])
+    [started] = emitted(tl, "night/step")
+    assert started.data["seconds"] == 2.0 and tl.state.night_step.ends == 2.0 + 0.3 + 2.0
+    assert [(c.name, c.t) for c in tl.effects if isinstance(c, Cue)] == [
+        ("number/1", 2.3), ("number/2", 2.8), ("number/3", 3.3), ("number/4", 3.8)]
