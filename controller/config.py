@@ -20,7 +20,7 @@ import msgspec
 
 from controller.core import validation
 from controller.core.buttons import JUDGE_BUTTON_NAMES, Button, JudgeButton, SeatButton
-from controller.core.standings import NIGHT_STEPS, Action, StandingRules
+from controller.core.standings import NIGHT_STEPS, NightAction, StandingRules
 from controller.core.vote import VoteRules
 
 #: BCM GPIO numbers on the Raspberry Pi 40-pin header.
@@ -101,7 +101,7 @@ class NightRules(_Section):
     seconds: Annotated[float, msgspec.Meta(gt=0, le=120)] = 10.0  # a step's time limit
     cadence: Annotated[float, msgspec.Meta(ge=0.3, le=5)] = 1.2  # count mode: per number
     # the steps that shoot or check: a target's standing may block them (``[standings]``)
-    steps: dict[str, Action] = msgspec.field(default_factory=lambda: dict(NIGHT_STEPS))
+    steps: dict[str, NightAction] = msgspec.field(default_factory=lambda: dict(NIGHT_STEPS))
 
 
 class MusicConfig(_Section):

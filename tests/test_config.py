@@ -190,6 +190,16 @@ def test_preset_mistakes_are_named(tmp_path):
     assert problem == "vote: object contains unknown field 'windoww'"
 
 
+def test_standing_and_night_step_mistakes_in_a_preset_are_named(tmp_path):
+    (tmp_path / "s.toml").write_text('name = "p"\nbook = "b"\n[standings.out]\n'
+                                     'blocks = ["vote", "fly"]\n')
+    [problem] = problems_of(tmp_path, with_rules("s.toml"))
+    assert problem == "standings.out.blocks[1]: invalid enum value 'fly'"
+    body = with_rules("s.toml").replace('rules = "s.toml"', '')
+    [problem] = problems_of(tmp_path, body + '[night]\nsteps = { mafia_shot = "vote" }\n')
+    assert problem == "night.steps[...]: invalid enum value 'vote'"  # msgspec's path
+
+
 def test_console_mistakes_are_named(tmp_path):
     body = BASE + (
         "[[gpio.seat]]\nseat = 1\nbutton = 4\n"

@@ -18,13 +18,14 @@ knows a book by its name.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
 from controller.core.scene import Standing
 
 Action = Literal["vote", "nominated", "nominate", "floor", "shot", "checked"]
+NightAction = Literal["shot", "checked"]  # what a night step does to its target
 ACTIONS: tuple[Action, ...] = ("vote", "nominated", "nominate", "floor", "shot", "checked")
 
 #: how a refusal words each action: "seat 7 is out of the game: it may not <verb> (rule)"
@@ -35,7 +36,7 @@ VERBS: dict[Action, str] = {
 
 
 #: the preset's ``[night] steps`` when it says nothing: which night steps shoot or check
-NIGHT_STEPS: dict[str, Action] = {"mafia_shot": "shot", "don_check": "checked",
+NIGHT_STEPS: dict[str, NightAction] = {"mafia_shot": "shot", "don_check": "checked",
                                   "sheriff_check": "checked"}
 
 
@@ -49,7 +50,7 @@ class Blocks(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 class FoulBlocks(Blocks, frozen=True, forbid_unknown_fields=True):
     """Fouls block from ``at`` fouls on (the fourth always removes the player: out)."""
 
-    at: int = 3
+    at: Annotated[int, msgspec.Meta(ge=1, le=4)] = 3
 
 
 class StandingRules(msgspec.Struct, frozen=True, forbid_unknown_fields=True):

@@ -79,7 +79,7 @@ class TableSetup:
     night_seconds: float = 10.0
     night_cadence: float = 1.2
     standings: standings.StandingRules = field(default_factory=standings.StandingRules)
-    night_steps: dict[str, standings.Action] = field(default_factory=lambda: dict(
+    night_steps: dict[str, standings.NightAction] = field(default_factory=lambda: dict(
         standings.NIGHT_STEPS))
 
 
