@@ -207,8 +207,9 @@ def _night_step(state: TableState, cmd: Any, t: float) -> DayOutcome:
                            "(one cadence each); give cadence, not seconds")
     seats = range(1, state.setup.seats + 1)
     action = state.setup.night_steps.get(cmd.step)  # a shot or a check: standings matter
-    alive = (standings_module.allowed(state.setup.standings, state.standings, action)
-             if action is not None else tuple(s for s in seats if state.standings[s - 1].in_game))
+    blocked = () if action is None else set(seats) - set(standings_module.allowed(
+        state.setup.standings, state.standings, action))
+    alive = tuple(s for s in seats if state.standings[s - 1].in_game and s not in blocked)
     allowed = {"seats": tuple(seats), "alive": alive,
                "numbers": tuple(range(1, cmd.numbers + 1))}[cmd.targets]
     # digits an actor typed before the step opened must not become its pick
