@@ -1,8 +1,8 @@
 """The speaker: night music and short cues through pygame.mixer (SDL), or nothing.
 
 Night music (``night(True)``) fades in and loops; ``night(False)`` fades it out. Cues go out
-as one sound per call (``play``): each part after its own stretch of silence, mixed sample for
-sample, so the parts sound exactly as far apart as asked whatever the machine is doing. The
+as one sound per call (``play``): each part after its own stretch of silence, so the parts
+sound exactly as far apart as asked, to the sample, whatever the machine is doing. The
 music ducks under a cue (``duck``: down to ``duck`` of its volume) and comes back (``restore``);
 when to play, duck and restore is the caller's (``controller.cue_schedule``).
 
@@ -41,18 +41,13 @@ class Music:
     voice: str = "ru"  # the spoken numbers: sounds/numbers/<voice>/<n>.wav
 
 
-def _voiced(sound: Any) -> array.array[int]:
-    """A sound's 16-bit samples without the silence at its end (nothing to mix or duck for)."""
-    raw = sound.get_raw().rstrip(b"\0")
-    return array.array("h", raw + b"\0" * (len(raw) % 2))
-
-
 class Speaker:
     def __init__(self, backend: str, *, sounds: Path = SOUNDS, disk_file: Path | None = None,
                  music: Music | None = None):
         self.backend = backend
         self.problems: list[str] = []
         self._cues: dict[str, Any] = {}
+        self._samples: dict[str, array.array[int]] = {}  # _voiced, by cue name
         self._mixer: Any = None
         self.music = music or Music()
         self._tracks = list(self.music.playlist)
@@ -90,25 +85,33 @@ class Speaker:
 
     def play(self, parts: list[tuple[str, float]]) -> tuple[Any, list[tuple[float, float]]]:
         """Play the cues ``parts`` names, each ``after`` seconds from now, as one sound: the
-        waits are silence in it, overlaps are mixed. Returns what stops it (``stop``; None if
-        nothing plays) and, for each part played, when it starts and how long it lasts (s from
-        now). A cue without a sound is left out."""
-        found = [(self._cues[name], after) for name, after in parts if name in self._cues]
+        waits are silence in it, and a cue still sounding when the next one starts is cut
+        there (as a judge counting fast stops a word for the next number). Returns what stops
+        it (``stop``; None if nothing plays) and, for each part played, when it starts and how
+        long it sounds (s from now). A cue without a sound is left out."""
+        found = sorted(((after, name) for name, after in parts if name in self._cues),
+                       key=lambda part: part[0])
         if not found:
             return None, []
         frequency, _, channels = self._mixer.get_init()  # 16-bit signed (``__init__``)
-        spans = [(round(after * frequency) * channels, _voiced(sound)) for sound, after in found]
-        mixed = array.array("h", bytes(2 * max(start + len(s) for start, s in spans)))
-        end = 0
-        for start, samples in spans:
-            overlap = max(0, min(end - start, len(samples)))  # mixed by hand, clipped
-            for i in range(overlap):
-                mixed[start + i] = max(-32768, min(32767, mixed[start + i] + samples[i]))
-            mixed[start + overlap:start + len(samples)] = samples[overlap:]
-            end = max(end, start + len(samples))
+        starts = [round(after * frequency) * channels for after, _ in found]
+        cuts = [*starts[1:], None]
+        voiced = [self._voiced(name)[:None if cut is None else cut - start]
+                  for (_, name), start, cut in zip(found, starts, cuts, strict=True)]
+        mixed = array.array("h", bytes(2 * (starts[-1] + len(voiced[-1]))))
+        for start, samples in zip(starts, voiced, strict=True):
+            mixed[start:start + len(samples)] = samples
         channel = self._mixer.Sound(buffer=mixed.tobytes()).play()
         return channel, [(after, len(samples) / channels / frequency)
-                         for (_, after), (_, samples) in zip(found, spans, strict=True)]
+                         for (after, _), samples in zip(found, voiced, strict=True)]
+
+    def _voiced(self, name: str) -> array.array[int]:
+        """A cue's 16-bit samples without the silence at its end (nothing to play or duck
+        for), read once."""
+        if name not in self._samples:
+            raw = self._cues[name].get_raw().rstrip(b"\0")
+            self._samples[name] = array.array("h", raw + b"\0" * (len(raw) % 2))
+        return self._samples[name]
 
     def stop(self, playing: Any) -> None:
         """Stop what ``play`` started (the cues of it not yet heard are not heard)."""
