@@ -246,3 +246,22 @@ def test_fiim_4_5_3_a_count_step_lasts_its_numbers_and_refuses_seconds():
     assert started.data["seconds"] == 2.0 and tl.state.night_step.ends == 2.0 + 0.3 + 2.0
     assert [(c.name, c.t) for c in tl.effects if isinstance(c, Cue)] == [
         ("number/1", 2.3), ("number/2", 2.8), ("number/3", 3.3), ("number/4", 3.8)]
+
+
+@given(st.lists(st.tuples(st.sampled_from([2, 5]), st.integers(1, 4)), max_size=8))
+def test_fiim_4_5_4_the_shot_is_agreed_exactly_when_each_shows_one_and_the_same_seat(entries):
+    """For any entries in any order: agreed if and only if both mafiosi showed exactly one
+    (distinct) number and it is the same one; otherwise each actor's miss says why."""
+    step, _ = night.start(night.NightStep(id="s", step="mafia_shot", actors=(2, 5),
+                                          allowed=(1, 2, 3), seconds=10), 0.0)
+    for i, (actor, value) in enumerate(entries):
+        step, _ = night.pick(step, actor, value, 1.0 + i)
+    [result, *_] = night.finish(step)
+    shown = {a: {v for who, v in entries if who == a and v in step.allowed} for a in (2, 5)}
+    one_each = all(len(v) == 1 for v in shown.values())
+    assert result.data["agreed"] == (one_each and shown[2] == shown[5])
+    for entry in result.data["picks"]:
+        expected = ("missing" if not shown[entry["actor"]] else
+                    "several_targets" if len(shown[entry["actor"]]) > 1 else
+                    None if result.data["agreed"] or not one_each else "disagree")
+        assert entry["miss"] == expected
