@@ -222,8 +222,8 @@ def test_the_abstain_outcome_needs_abstaining():
 def test_a_press_from_a_seat_not_in_voters_is_shown_to_the_judge():
     tl = table()
     tl.feed([cmd("vote/start", 0.0, nominees=[5], voters=[1, 2, 3], day=2)])
-    tl.feed([*press(9, 1.2), *press(1, 1.3)])
+    tl.feed([*press(8, 0.5), *press(9, 1.2), *press(1, 1.3)])  # 8 before the window
     tl.run_until(2.5)
     [proposed] = events(tl, "vote/proposed")
     assert proposed["voters"] == [1] and proposed["anomalies"] == [
-        {"seat": 9, "kind": "not_a_voter"}]
+        {"seat": 8, "kind": "not_a_voter"}, {"seat": 9, "kind": "not_a_voter"}]

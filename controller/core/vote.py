@@ -18,8 +18,9 @@ the order inputs arrived in. Its rules:
   press may not have reached the table;
 * a button already down when the window opened is flagged ``held_from_before`` (and, if down for
   ``rules.stuck_after`` seconds at the close, ``stuck``); a press between windows is flagged
-  ``between_windows``; a press in the window from a seat that is not a voter (never was, or
-  its standing barred it during the vote: ``barred``) is flagged ``not_a_voter``. Flags are for
+  ``between_windows``; a press in the window, or since the one before, from a seat that is not
+  a voter (never was, or its standing barred it during the vote: ``barred``) is flagged
+  ``not_a_voter``. Flags are for
   the judge; they never count a vote by themselves. A barred seat is never counted, not even
   as a leftover vote.
 
@@ -189,7 +190,7 @@ def propose(session: VoteSession) -> Proposal:
         if window.opens <= edge.t < window.closes:
             in_window[edge.seat] = in_window.get(edge.seat, 0) + 1
     strangers = {e.seat for e in edges if e.pressed and e.seat not in counting
-                 and window.opens <= e.t < window.closes}
+                 and window.after <= e.t < window.closes}  # in this window or just before
     voters = tuple(sorted(seat for seat in in_window if seat not in earlier))
     anomalies: set[Anomaly] = {
         Anomaly(seat, "second_press") for seat, n in in_window.items()
