@@ -14,6 +14,7 @@ round to them.
 from __future__ import annotations
 
 import heapq
+import itertools
 import logging
 import queue
 from collections.abc import Callable, Iterable
@@ -43,8 +44,8 @@ class EventLoop:
         self._inbox: queue.SimpleQueue[object] = queue.SimpleQueue()
         self._wakes: list[float] = []
         self._settles: list[float] = []  # the debounce wakes among them
-        self._periodic: tuple[float, Callable[[], object]] | None = None
-        self._periodic_due = float("inf")
+        self._calls: list[tuple[float, int, Callable[[], object]]] = []  # call_at, by time
+        self._order = itertools.count()  # ties in _calls run in the order they were asked
 
     @property
     def state(self) -> TableState:
@@ -63,12 +64,22 @@ class EventLoop:
         """
         self._inbox.put(fn)
 
+    def call_at(self, t: float, fn: Callable[[], object]) -> None:
+        """Run ``fn`` on the loop thread once the clock reaches ``t`` (host monotonic). Loop
+        thread only (from ``perform`` or a ``call_soon``): the shell's own timers, such as a
+        sound to play at its time, woken by the same wait as the core's ticks."""
+        heapq.heappush(self._calls, (t, next(self._order), fn))
+
     def every(self, seconds: float, fn: Callable[[], object]) -> None:
-        """Call ``fn`` on the loop thread every ``seconds`` while ``run`` runs (the first time as
-        it starts); one such hook, set before ``run``. A loop stuck on one input calls nobody:
-        that is what systemd's watchdog, fed from here, needs to see."""
-        self._periodic = (seconds, fn)
-        self._periodic_due = self._clock.monotonic()
+        """Call ``fn`` on the loop thread every ``seconds``, the first time as the loop starts
+        (a ``call_at`` that books its next turn). Set it before ``run``. A loop stuck on one
+        input calls nobody: that is what systemd's watchdog, fed from here, needs to see."""
+
+        def turn() -> None:
+            self.call_at(self._clock.monotonic() + seconds, turn)
+            fn()
+
+        self.call_at(self._clock.monotonic(), turn)
 
     def stop(self) -> None:
         """Ask ``run`` to return after the inputs already submitted. Thread-safe."""
@@ -77,18 +88,8 @@ class EventLoop:
     def run(self, start: Iterable[Effect] = ()) -> None:
         """Perform ``start`` effects, then loop until ``stop``."""
         self._perform_all(start)
-        while True:
-            self._run_periodic()
-            if self._run_batch(self._next_batch()):
-                return
-
-    def _run_periodic(self) -> None:
-        now = self._clock.monotonic()
-        if self._periodic is None or now < self._periodic_due:
-            return
-        seconds, fn = self._periodic
-        self._periodic_due = now + seconds
-        self._run_call(fn)
+        while not self._run_batch(self._next_batch()):
+            pass
 
     def drain(self, done: Callable[[], bool], timeout: float) -> None:
         """After ``run`` returned: keep working until ``done()`` or ``timeout`` seconds pass.
@@ -106,6 +107,7 @@ class EventLoop:
         """Run one batch: shell calls, then inputs and due ticks in time order. True on stop."""
         for fn in [item for item in batch if callable(item)]:
             self._run_call(fn)
+        self._run_due_calls()
         inputs = [item for item in batch if item is not _STOP and not callable(item)]
         inputs.extend(self._due_ticks(self._clock.monotonic()))
         inputs.sort(key=lambda inp: inp.t)  # type: ignore[attr-defined]
@@ -143,6 +145,11 @@ class EventLoop:
             except Exception:
                 log.exception("effect %r failed", effect)
 
+    def _run_due_calls(self) -> None:
+        now = self._clock.monotonic()
+        while self._calls and self._calls[0][0] <= now:
+            self._run_call(heapq.heappop(self._calls)[2])
+
     def _run_call(self, fn: Callable[[], object]) -> None:
         try:
             fn()
@@ -151,10 +158,10 @@ class EventLoop:
 
     def _next_batch(self, limit: float | None = None) -> list[object]:
         timeout = limit
-        due = min(self._wakes[0] if self._wakes else float("inf"), self._periodic_due)
-        if due < float("inf"):
+        first = min([*self._wakes[:1], *(call[0] for call in self._calls[:1])], default=None)
+        if first is not None:
             timeout = min(timeout if timeout is not None else float("inf"),
-                          max(0.0, due - self._clock.monotonic()))
+                          max(0.0, first - self._clock.monotonic()))
         try:
             batch = [self._inbox.get(timeout=timeout)]
         except queue.Empty:
