@@ -132,8 +132,10 @@ def test_an_upgrade_keeps_the_clubs_config_and_journal(pi, tmp_path):
     new = release(tmp_path / "src")  # the next release: a preset and the unit changed
     (new / "config/rules/fiim.toml").write_text(
         (new / "config/rules/fiim.toml").read_text() + "# shipped in the next release\n")
-    (new / "config/rules/city-003.toml").write_text(
-        (new / "config/rules/city-003.toml").read_text() + "# also new\n")
+    other = next(p.name for p in sorted((new / "config/rules").glob("*.toml"))
+                 if p.name != "fiim.toml")  # a preset nobody here edited
+    (new / "config/rules" / other).write_text(
+        (new / "config/rules" / other).read_text() + "# also new\n")
     (new / "examples/mafia-table.service").write_text(
         (new / "examples/mafia-table.service").read_text() + "# next release\n")
     out = install(root, env, script=new / "scripts/install-pi.sh")
@@ -143,7 +145,7 @@ def test_an_upgrade_keeps_the_clubs_config_and_journal(pi, tmp_path):
     assert (etc / "rules/fiim.toml").read_text().endswith("# ours\n")
     assert (etc / "rules/fiim.toml.new").read_text().endswith("# shipped in the next release\n")
     assert f"kept your {etc / 'rules/fiim.toml'}" in out
-    assert (etc / "rules/city-003.toml").read_text().endswith("# also new\n")  # nobody edited it
+    assert (etc / "rules" / other).read_text().endswith("# also new\n")  # nobody edited it
     assert (root / "etc/systemd/system/mafia-table.service").read_text().endswith(
         "# next release\n")
 
