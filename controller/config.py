@@ -85,6 +85,8 @@ class StoreConfig(_Section):
     path: str | None = None
     outbox_limit: Annotated[int, msgspec.Meta(ge=1)] = 10_000
     keep: Annotated[int, msgspec.Meta(ge=0)] = 20_000
+    # events held in memory while the journal cannot take them (a full disk)
+    hold_limit: Annotated[int, msgspec.Meta(ge=1, le=1_000_000)] = 10_000
 
 
 class DayRules(_Section):
