@@ -47,6 +47,7 @@ import uuid
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 log = logging.getLogger(__name__)
@@ -377,16 +378,7 @@ class Store:
             chunk = [self._held[i] for i in range(min(_RETRY_CHUNK, len(self._held)))]
             acks = sorted(self._held_acks)
             documents = dict(self._held_documents)
-
-            def write() -> None:
-                self._mark_acked(acks)
-                for key, text in documents.items():
-                    self._set_meta(key, text)
-                for held in chunk:
-                    self._insert(held.event, acked=held.acked)
-                self._set_meta("last_seq", str(self.last_seq))
-
-            if not self._write(write, retrying=True):
+            if not self._write(partial(self._write_back, acks, documents, chunk), retrying=True):
                 return False
             self._held_acks.difference_update(acks)
             for key, text in documents.items():
@@ -399,6 +391,15 @@ class Store:
             self.problem = None
             self._on_trouble()
         return True
+
+    def _write_back(self, acks: list[int], documents: dict[str, str], chunk: list[_Held]) -> None:
+        """Held acknowledgements, documents and events (oldest first), in one transaction."""
+        self._mark_acked(acks)
+        for key, text in documents.items():
+            self._set_meta(key, text)
+        for held in chunk:
+            self._insert(held.event, acked=held.acked)
+        self._set_meta("last_seq", str(self.last_seq))
 
     def _write(self, work: Callable[[], None], *, retrying: bool = False) -> bool:
         """Run ``work`` in one transaction; False (and ``problem`` set) if the journal could
