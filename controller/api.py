@@ -182,8 +182,9 @@ class JournalHealth(msgspec.Struct, forbid_unknown_fields=True):
                     "fields below say how, the log says more.")]
     problems: Annotated[list[str], msgspec.Meta(
         description="Why the journal cannot take writes now (e.g. 'database or disk is full'), "
-                    "naming the file. Set at the first failed write, cleared once everything "
-                    "held is written.")]
+                    "naming the file: set at the first failed write, cleared once everything "
+                    "held is written. Also a journal found unreadable while running (corrupted "
+                    "pages: restart to move it aside).")]
     held: Annotated[int, msgspec.Meta(
         ge=0, description="Events numbered, published while connected, and kept in memory "
                           "because the journal could not take them; written in seq order, "

@@ -118,7 +118,10 @@ class Delivery:
                 self._send_replay(self._replays[0], room)
 
     def _send_backlog(self, private: bool, room: int) -> None:
-        page = self._journals[private].unacked_after(self._backlog[private], room)
+        try:
+            page = self._journals[private].unacked_after(self._backlog[private], room)
+        except JournalUnreadable:  # logged and in health; the next start moves the file aside
+            page = []
         if not page:
             del self._backlog[private]
             return
@@ -132,7 +135,6 @@ class Delivery:
             page = [e for e in self._journals[replay.private].since(replay.cursor, room)
                     if e.seq <= replay.until]
         except JournalUnreadable as exc:
-            log.error("replay stopped after seq %d: %s", replay.cursor, exc)
             self._replays.popleft()
             replay.done(f"{exc}; events up to seq {replay.cursor} were published")
             return

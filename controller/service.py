@@ -54,7 +54,7 @@ from controller.delivery import Delivery
 from controller.loop import EventLoop
 from controller.messages import MessageFactory
 from controller.mqtt_link import MqttLink
-from controller.store import Store
+from controller.store import JournalUnreadable, Store
 from firmware_bridge.emulator import EmulatedConsole
 from firmware_bridge.link import ConsoleLink
 from hardware.audio import Music, Speaker
@@ -414,8 +414,9 @@ class Service:
         """Both journals together (the private one's own figures would tell about the night)."""
         journals = self._journals.values()
         return api.JournalHealth(
-            ok=not any(j.problem or j.dropped or j.moved_aside for j in journals),
-            problems=[j.problem for j in journals if j.problem],
+            ok=not any(j.problem or j.unreadable or j.dropped or j.moved_aside
+                       for j in journals),
+            problems=[p for j in journals for p in (j.problem, j.unreadable) if p],
             held=sum(j.held for j in journals), hold_limit=self.config.store.hold_limit,
             dropped=sum(j.dropped for j in journals),
             moved_aside=[str(j.moved_aside) for j in journals if j.moved_aside])
@@ -431,7 +432,11 @@ class Service:
 
         if parsed.value is not None and error is None:
             journal = self._journals[parsed.value.private]
-            after, oldest = parsed.value.after_seq, journal.oldest_kept()
+            after = parsed.value.after_seq
+            try:
+                oldest = journal.oldest_kept()
+            except JournalUnreadable as exc:
+                return reply(str(exc))
             if after + 1 < oldest:
                 error = (f"after_seq: events {after + 1}..{oldest - 1} are no longer kept; "
                          f"the oldest kept is {oldest}")

@@ -107,7 +107,8 @@ class Store:
 
     ``keep``: how many of the newest seqs stay available for replay once acknowledged.
     ``hold_limit``: how many events to hold in memory while the journal cannot take them.
-    ``on_trouble``: called (on the caller's thread) whenever ``problem`` or ``dropped`` change.
+    ``on_trouble``: called (on the caller's thread) whenever ``problem``, ``unreadable``,
+    ``held`` (as it grows) or ``dropped`` change.
     """
 
     def __init__(self, path: Path, *, keep: int, hold_limit: int = 10_000,
@@ -118,6 +119,8 @@ class Store:
         self._on_trouble = on_trouble
         self.moved_aside: Path | None = None
         self.problem: str | None = None
+        self._trouble_changed = False  # tell ``on_trouble`` once the change is complete
+        self.unreadable: str | None = None
         self.dropped = 0
         self._held: deque[_Held] = deque()
         self._held_acks: set[int] = set()  # acknowledgements of on-disk events not yet written
@@ -258,8 +261,10 @@ class Store:
         event = StoredEvent(seq, topic, payload_for(seq))
         if self._held or not self._write(lambda: self._insert(event, acked=False)):
             self._held.append(_Held(event))
+            self._trouble_changed = True  # ``held`` grew
         self.last_seq = seq
         self.depth += 1
+        self._report()
         return event
 
     def _insert(self, event: StoredEvent, *, acked: bool) -> None:
@@ -295,6 +300,7 @@ class Store:
             fresh = [seq for seq in on_disk if seq not in self._held_acks]
             self._held_acks.update(fresh[:max(0, self.hold_limit - len(self._held_acks))])
             self.depth -= len(fresh)
+            self._report()
 
     def _mark_acked(self, seqs: Iterable[int]) -> int:
         """Mark or delete (below the window) each event, by primary key; how many changed."""
@@ -320,9 +326,8 @@ class Store:
     def unacked_after(self, after_seq: int, limit: int) -> list[StoredEvent]:
         """At most ``limit`` unacknowledged events with ``seq > after_seq``, oldest first: a
         page of the backlog, read through the index of unacknowledged events."""
-        rows = self._db.execute(
-            "SELECT seq, topic, payload FROM events WHERE acked = 0 AND seq > ? "
-            "ORDER BY seq LIMIT ?", (after_seq, limit)).fetchall()
+        rows = self._read("SELECT seq, topic, payload FROM events WHERE acked = 0 AND seq > ? "
+                          "ORDER BY seq LIMIT ?", (after_seq, limit))
         events = [StoredEvent(*row) for row in rows if row[0] not in self._held_acks]
         if len(rows) < limit:
             events += [h.event for h in self._held if h.event.seq > after_seq and not h.acked]
@@ -332,13 +337,8 @@ class Store:
         """At most ``limit`` kept events with ``seq > after_seq``, oldest first.
 
         Raises ``JournalUnreadable`` if the pages that hold them are corrupted."""
-        try:
-            rows = self._db.execute(
-                "SELECT seq, topic, payload FROM events WHERE seq > ? ORDER BY seq LIMIT ?",
-                (after_seq, limit)).fetchall()
-        except sqlite3.DatabaseError as exc:
-            raise JournalUnreadable(f"journal {self.path} unreadable after seq {after_seq}: "
-                                    f"{exc}") from exc
+        rows = self._read("SELECT seq, topic, payload FROM events WHERE seq > ? ORDER BY seq "
+                          "LIMIT ?", (after_seq, limit))
         events = [StoredEvent(*row) for row in rows]
         if len(rows) < limit:
             events += [h.event for h in self._held if h.event.seq > after_seq]
@@ -346,10 +346,24 @@ class Store:
 
     def oldest_kept(self) -> int:
         """The smallest ``seq`` still stored (``last_seq + 1`` when there is none)."""
-        (oldest,) = self._db.execute("SELECT min(seq) FROM events").fetchone()
+        [(oldest,)] = self._read("SELECT min(seq) FROM events", ())
         if oldest is None and self._held:
             return self._held[0].event.seq
         return self.last_seq + 1 if oldest is None else oldest
+
+    def _read(self, sql: str, parameters: tuple[int, ...]) -> list[tuple]:
+        """Rows of a query over the events; ``JournalUnreadable`` (and ``unreadable`` set,
+        for ``health``, until the next start) if SQLite cannot read their pages."""
+        try:
+            return self._db.execute(sql, parameters).fetchall()
+        except sqlite3.DatabaseError as exc:
+            error = f"cannot read the journal {self.path}: {exc}"
+            if self.unreadable is None:
+                log.error("%s; restart the controller to move it aside and start a new one",
+                          error)
+                self.unreadable = error
+                self._on_trouble()
+            raise JournalUnreadable(error) from exc
 
     # documents
 
@@ -360,6 +374,7 @@ class Store:
             self._held_documents[key] = text
         else:
             self._held_documents.pop(key, None)
+        self._report()
 
     def load(self, key: str) -> bytes | None:
         value = self._held_documents.get(key) or self._meta(key)
@@ -379,6 +394,7 @@ class Store:
             acks = sorted(self._held_acks)
             documents = dict(self._held_documents)
             if not self._write(partial(self._write_back, acks, documents, chunk), retrying=True):
+                self._report()
                 return False
             self._held_acks.difference_update(acks)
             for key, text in documents.items():
@@ -391,6 +407,11 @@ class Store:
             self.problem = None
             self._on_trouble()
         return True
+
+    def _report(self) -> None:
+        if self._trouble_changed:
+            self._trouble_changed = False
+            self._on_trouble()
 
     def _write_back(self, acks: list[int], documents: dict[str, str], chunk: list[_Held]) -> None:
         """Held acknowledgements, documents and events (oldest first), in one transaction."""
@@ -417,7 +438,7 @@ class Store:
                 log.error("%s; events are held in memory (at most %d) until it can", problem,
                           self.hold_limit)
                 self.problem = problem
-                self._on_trouble()
+                self._trouble_changed = True
             return False
         return True
 
