@@ -2,12 +2,17 @@
 
 A live event (a press just made) is published the moment it is journaled. Everything else that
 goes out in bulk, the backlog left unacknowledged by an outage or a crash and the copies
-``cmd/replay`` asks for, is read from the journal a page at a time and *paced*: at most
-``window`` such messages wait for the broker's PUBACK at once, and the next page is read only as
-acknowledgements come back. So however long the backlog (a million events), a live event never
-queues behind it (paho holds at most 20 messages in flight, the receive maximum mosquitto
-announces; the window leaves the rest for live events, retained documents and replies), memory
-holds a page, not the backlog, and a stop is obeyed at once.
+``cmd/replay`` asks for, is read from the journal a page at a time and *paced* two ways:
+
+* at most ``window`` such messages wait for the broker's PUBACK at once, and the next page is
+  read only as acknowledgements come back: however long the backlog (a million events), a live
+  event never queues behind it in paho (which holds at most 20 messages in flight, the receive
+  maximum mosquitto announces; the window leaves the rest for live events, retained documents
+  and replies), memory holds a page, not the backlog, and a stop is obeyed at once;
+* at most ``rate`` of them a second (a token bucket), because the broker acknowledges a message
+  as soon as it has queued it for the subscribers: a consumer slower than the broker would see
+  its queue there grow, a live event wait behind that queue, and mosquitto drop what overflows
+  it (``max_queued_messages``, 1000 by default). Consumers must take ``rate`` events a second.
 
 During a catch-up, live events therefore reach consumers before older backlog events: order
 events by ``seq``, which has no gaps (docs/mqtt-api.md, "Delivery").
@@ -24,6 +29,7 @@ import logging
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
+from math import inf
 
 from controller.store import JournalUnreadable, Store, StoredEvent
 
@@ -31,6 +37,8 @@ log = logging.getLogger(__name__)
 
 #: Backlog and replay messages in flight at most (paho's own limit is 20).
 PACED_WINDOW = 8
+#: The shortest wait for the token bucket to refill: fewer, larger steps.
+MIN_WAIT = 0.02
 
 
 @dataclass
@@ -45,14 +53,28 @@ class _Replay:
 
 class Delivery:
     """Sends the events of ``journals`` (by ``private``) through ``publish``, which returns
-    paho's message id, while ``connected()`` says the broker is there."""
+    paho's message id, while ``connected()`` says the broker is there.
+
+    ``rate``: paced messages a second at most (``inf``: no limit); ``now`` is a monotonic clock
+    and ``wake(seconds)`` must call ``tick`` after that long (once; it is not asked again
+    before)."""
 
     def __init__(self, journals: dict[bool, Store], publish: Callable[[str, bytes], int],
-                 connected: Callable[[], bool], *, window: int = PACED_WINDOW):
+                 connected: Callable[[], bool], *, rate: float = inf,
+                 now: Callable[[], float] = lambda: 0.0,
+                 wake: Callable[[float], None] = lambda seconds: None,
+                 window: int = PACED_WINDOW):
         self._journals = journals
         self._publish = publish
         self._connected = connected
         self.window = window
+        self._rate = rate
+        self._now = now
+        self._wake = wake
+        self._capacity = max(window, rate * MIN_WAIT * 2)
+        self._tokens = self._capacity
+        self._filled_at = now()
+        self._waking = False
         #: paho mid -> (private?, seq) of a journal event; None for a replay's copy
         self.in_flight: dict[int, tuple[bool, int] | None] = {}
         self._paced: set[int] = set()  # the mids of backlog and replay messages
@@ -106,12 +128,26 @@ class Delivery:
         self._on_the_way.difference_update(acked)
         self.fill()
 
+    def tick(self) -> None:
+        """The wait asked of ``wake`` is over."""
+        self._waking = False
+        self.fill()
+
     def fill(self) -> None:
-        """Top the paced messages up to ``window``, once half of them have come back."""
+        """Top the paced messages up to ``window``, once half of them have come back, as far
+        as the rate allows (else ask to be woken when it does)."""
         if self.stopped or not self._connected() or len(self._paced) > self.window // 2:
             return
+        now = self._now()
+        self._tokens = min(self._capacity, self._tokens + (now - self._filled_at) * self._rate)
+        self._filled_at = now
         while len(self._paced) < self.window and (self._backlog or self._replays):
-            room = self.window - len(self._paced)
+            room = min(self.window - len(self._paced), int(self._tokens))
+            if room <= 0:
+                if not self._waking:
+                    self._waking = True
+                    self._wake(max(MIN_WAIT, (self.window - self._tokens) / self._rate))
+                return
             if self._backlog:
                 self._send_backlog(next(iter(self._backlog)), room)
             else:
@@ -129,6 +165,7 @@ class Delivery:
         for event in page:
             if (private, event.seq) not in self._on_the_way:
                 self._send(event, private, paced=True)
+                self._tokens -= 1
 
     def _send_replay(self, replay: _Replay, room: int) -> None:
         try:
@@ -147,6 +184,7 @@ class Delivery:
             mid = self._publish(event.topic, event.payload)
             self.in_flight[mid] = None
             self._paced.add(mid)
+            self._tokens -= 1
 
     def _send(self, event: StoredEvent, private: bool, *, paced: bool) -> None:
         mid = self._publish(event.topic, event.payload)

@@ -117,7 +117,9 @@ class Service:
             on_connected=lambda: self.loop.call_soon(self._connected),
             on_ack=lambda mid: self.loop.call_soon(lambda: self._acked(mid)),
         )
-        self.delivery = Delivery(self._journals, self.mqtt.publish, self.mqtt.connected.is_set)
+        self.delivery = Delivery(self._journals, self.mqtt.publish, self.mqtt.connected.is_set,
+                                 rate=config.store.catch_up_rate, now=self.clock.monotonic,
+                                 wake=self._wake_delivery)
         self._over_limit = False
         self.factory = make_pin_factory(config.backends.gpio)
         self.gpio: GpioBoard | None = None
@@ -366,6 +368,12 @@ class Service:
     def _commit_acks(self) -> None:
         self.delivery.commit()
         self._check_limit()
+
+    def _wake_delivery(self, seconds: float) -> None:
+        """The backlog's pace: the delivery goes on after ``seconds``, on the loop."""
+        timer = threading.Timer(seconds, lambda: self.loop.call_soon(self.delivery.tick))
+        timer.daemon = True
+        timer.start()
 
     def _journal_trouble(self) -> None:
         """A journal could not take a write, took it again, or refused an event: say so in
