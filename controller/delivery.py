@@ -29,7 +29,6 @@ import logging
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from math import inf
 
 from controller.store import JournalUnreadable, Store, StoredEvent
 
@@ -55,15 +54,12 @@ class Delivery:
     """Sends the events of ``journals`` (by ``private``) through ``publish``, which returns
     paho's message id, while ``connected()`` says the broker is there.
 
-    ``rate``: paced messages a second at most (``inf``: no limit); ``now`` is a monotonic clock
-    and ``wake(seconds)`` must call ``tick`` after that long (once; it is not asked again
-    before)."""
+    ``rate``: paced messages a second at most; ``now`` is a monotonic clock and
+    ``wake(seconds)`` must call ``tick`` after that long (once; it is not asked again before)."""
 
     def __init__(self, journals: dict[bool, Store], publish: Callable[[str, bytes], int],
-                 connected: Callable[[], bool], *, rate: float = inf,
-                 now: Callable[[], float] = lambda: 0.0,
-                 wake: Callable[[float], None] = lambda seconds: None,
-                 window: int = PACED_WINDOW):
+                 connected: Callable[[], bool], *, rate: float, now: Callable[[], float],
+                 wake: Callable[[float], None], window: int = PACED_WINDOW):
         self._journals = journals
         self._publish = publish
         self._connected = connected

@@ -346,3 +346,33 @@ def test_acknowledging_and_pruning_cost_the_same_whatever_the_backlog(tmp_path):
     small = _costs(tmp_path / "small.db", 500)
     large = _costs(tmp_path / "large.db", 50_000)
     assert all(b <= a * 1.2 + 20 for a, b in zip(small, large, strict=True)), (small, large)
+
+
+def test_a_press_during_a_long_catch_up_overtakes_the_backlog_and_nothing_is_lost(
+        tmp_path, broker):
+    """Item 4: a backlog left by an outage goes out paced (catch_up_rate), behind live
+    events: a press made once the catch-up has begun arrives long before its end; every
+    event arrives once, and all are acknowledged in the journal."""
+    backlog, rate = 3000, 1000
+    journal = tmp_path / "t1.db"
+    store = Store(journal, keep=20_000)
+    for _ in range(backlog):
+        store.append("event/seat/press", lambda seq: json.dumps({"seq": seq}).encode())
+    store.close()
+    watcher = Subscriber(broker.port, ["mafia/t1/event/#"])
+    config = config_module.load(table_on(tmp_path, broker.port, journal,
+                                         f"catch_up_rate = {rate}"))
+    run = Running(config)
+    try:
+        watcher.wait_for(on_topic("mafia/t1/event/seat/press"), count=100)  # under way
+        run.pin(4).drive_low()  # seat 1 pressed
+        [press] = watcher.wait_for(lambda m: m.json().get("seat") == 1)
+        events = watcher.wait_for(lambda m: True, count=backlog + 1, timeout=60)
+    finally:
+        run.close()
+        watcher.close()
+    seqs = [m.json()["seq"] for m in events]
+    assert sorted(seqs) == list(range(1, backlog + 2))  # each once
+    assert press.json()["seq"] == backlog + 1
+    assert len(seqs) - seqs.index(backlog + 1) > backlog // 3  # overtook most of the backlog
+    assert journal_rows(journal) == [(seq, 1) for seq in range(1, backlog + 2)]
