@@ -13,6 +13,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from controller import config as config_module
 from controller.store import SCHEMA_VERSION, JournalUnavailable, Store
@@ -376,3 +378,64 @@ def test_a_press_during_a_long_catch_up_overtakes_the_backlog_and_nothing_is_los
     assert press.json()["seq"] == backlog + 1
     assert len(seqs) - seqs.index(backlog + 1) > backlog // 3  # overtook most of the backlog
     assert journal_rows(journal) == [(seq, 1) for seq in range(1, backlog + 2)]
+
+
+@pytest.fixture(scope="module")
+def small_disk(tmp_path_factory) -> Iterator[Path]:
+    with tmpfs(tmp_path_factory.mktemp("store") / "disk", "2m") as disk:
+        yield disk
+
+
+@settings(max_examples=40)
+@given(st.lists(st.one_of(st.just("append"), st.just("fill"), st.just("free"),
+                          st.just("retry"), st.integers(min_value=1, max_value=40)),
+                max_size=60),
+       st.integers(min_value=0, max_value=6), st.integers(min_value=1, max_value=8))
+def test_whatever_the_disk_does_the_journal_ends_whole_and_in_order(
+        small_disk, operations, keep, hold_limit):
+    """Item 1, as a property: appends and acknowledgements (an int acknowledges that seq, if
+    it waits) while the disk fills up and frees in any order; once it has space again, the
+    journal holds exactly the unacknowledged events and the kept window, with no gap in seq,
+    and refused events took no seq."""
+    path = small_disk / "j.db"
+    store = Store(path, keep=keep, hold_limit=hold_limit)
+    filler: Path | None = None
+    last, unacked, refused = 0, set(), 0
+    try:
+        for op in operations:
+            if op == "append":
+                event = store.append("event/seat/press", lambda seq: b"x" * 200)
+                if event is None:
+                    refused += 1
+                else:
+                    last += 1
+                    assert event.seq == last
+                    unacked.add(last)
+            elif op == "fill" and filler is None:
+                filler = fill(small_disk)
+            elif op == "free" and filler is not None:
+                filler.unlink()
+                filler = None
+            elif op == "retry":
+                store.retry()
+            elif isinstance(op, int) and op in unacked:
+                store.acked(op)
+                unacked.discard(op)
+            assert [e.seq for e in store.unacked_after(0, 100)] == sorted(unacked)
+        if filler is not None:
+            filler.unlink()
+            filler = None
+        assert store.retry()
+        assert store.dropped == refused
+        store.close()
+        store = Store(path, keep=keep)
+        assert (store.last_seq, store.depth) == (last, len(unacked))
+        expected = [(s, int(s not in unacked)) for s in range(1, last + 1)
+                    if s > last - keep or s in unacked]
+        assert journal_rows(path) == expected
+    finally:
+        store.close()
+        if filler is not None:
+            filler.unlink()
+        for leftover in small_disk.iterdir():
+            leftover.unlink()
