@@ -296,10 +296,12 @@ class Store:
 
         if self._write(write):
             self.depth -= changed
-        else:  # written later; meanwhile never handed out again as unacknowledged
+        else:  # written later; meanwhile never handed out again as unacknowledged (past the
+            # bound an acknowledgement is forgotten: the event is only published once more)
             fresh = [seq for seq in on_disk if seq not in self._held_acks]
-            self._held_acks.update(fresh[:max(0, self.hold_limit - len(self._held_acks))])
-            self.depth -= len(fresh)
+            kept = fresh[:max(0, self.hold_limit - len(self._held_acks))]
+            self._held_acks.update(kept)
+            self.depth -= len(kept)
             self._report()
 
     def _mark_acked(self, seqs: Iterable[int]) -> int:
