@@ -28,6 +28,9 @@ that cannot be written raises ``JournalUnavailable``, which says what to do.
 
 Durability: WAL with ``synchronous=NORMAL`` survives a killed process completely; a power cut
 can lose the last transactions not yet checkpointed (at most the last few hundred ms). The
+checkpoints (copying the WAL into the file, with an fsync that a busy SD card can stretch to
+hundreds of ms) run on a thread of their own, every ``CHECKPOINT_SECONDS``, so the loop thread
+that writes the events never waits for one. The
 table state (lights, phase) and the running vote session (with every press it has recorded)
 are saved on every change.
 
@@ -42,6 +45,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+import threading
 import time
 import uuid
 from collections import deque
@@ -73,6 +77,8 @@ SCHEMA_VERSION = len(MIGRATIONS)
 _CORRUPT = ("SQLITE_NOTADB", "SQLITE_CORRUPT")
 #: How many held events one transaction writes back.
 _RETRY_CHUNK = 500
+#: How often the checkpointer copies the WAL into the journal file.
+CHECKPOINT_SECONDS = 1.0
 
 
 class JournalUnavailable(Exception):
@@ -140,6 +146,7 @@ class Store:
         except sqlite3.DatabaseError as exc:  # e.g. a disk already full at start
             self._db.close()
             raise self._unavailable(exc) from exc
+        self._checkpointer = _Checkpointer(self.path)
 
     # opening
 
@@ -165,6 +172,7 @@ class Store:
         try:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
+            db.execute("PRAGMA wal_autocheckpoint=0")  # the checkpointer's job, off this thread
             (check,) = db.execute("PRAGMA quick_check(1)").fetchone()
             if check != "ok":
                 raise _Corrupt(f"quick_check: {check}")
@@ -445,9 +453,37 @@ class Store:
         return True
 
     def close(self) -> None:
+        self._checkpointer.stop()
         if self.held or self._held_acks or self._held_documents:
             self.retry()
         if self.held:
             log.error("journal %s: %d events could not be written before closing (seq %d..%d)",
                       self.path, self.held, self._held[0].event.seq, self._held[-1].event.seq)
         self._db.close()
+
+
+class _Checkpointer:
+    """Copies the WAL into the journal file every ``CHECKPOINT_SECONDS``, on its own thread and
+    connection (a passive checkpoint: it never blocks the writer, nor waits for it)."""
+
+    def __init__(self, path: Path):
+        self._path = path
+        self._stopping = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="journal-checkpoint",
+                                        daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        db = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False)
+        try:
+            while not self._stopping.wait(CHECKPOINT_SECONDS):
+                try:
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+                except sqlite3.DatabaseError as exc:  # a full disk: the WAL waits, nothing lost
+                    log.debug("journal %s: checkpoint failed: %s", self._path, exc)
+        finally:
+            db.close()
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self._thread.join(10)
