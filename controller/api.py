@@ -190,7 +190,8 @@ class JournalHealth(msgspec.Struct, forbid_unknown_fields=True):
                           "because the journal could not take them; written in seq order, "
                           "without gaps, when it can (tried every second).")]
     hold_limit: Annotated[int, msgspec.Meta(
-        ge=1, description="[store] hold_limit: the most events held in memory.")]
+        ge=1, description="[store] hold_limit: the most events held in memory, for each "
+                          "journal file (the public and the private one).")]
     dropped: Annotated[int, msgspec.Meta(
         ge=0, description="Events refused since this start because hold_limit was reached: "
                           "never numbered (seq keeps no gap), never published; each is logged.")]
