@@ -102,10 +102,13 @@ class StoredEvent:
 
 @dataclass
 class _Held:
-    """An event the journal could not take yet."""
+    """An event the journal could not take yet. ``last``: the last of those one ``append_all``
+    stored together; ``also``: what it must write after them (see ``Store.append_all``)."""
 
     event: StoredEvent
     acked: bool = False
+    last: bool = True
+    also: Callable[[sqlite3.Connection], None] | None = None
 
 
 class Store:
@@ -258,22 +261,43 @@ class Store:
 
         If the journal cannot take it, the event is held in memory (see the module's
         docstring); None when even that is full: the event is refused and counted."""
-        if len(self._held) >= self.hold_limit:
-            self.dropped += 1
-            log.error("journal %s: %d events held in memory, the most it holds; an event on %s "
-                      "is refused (%d refused so far)", self.path, len(self._held), topic,
+        stored = self.append_all([(topic, payload_for)])
+        return stored[0] if stored else None
+
+    def append_all(self, events: list[tuple[str, Callable[[int], bytes]]],
+                   also: Callable[[sqlite3.Connection], None] | None = None
+                   ) -> list[StoredEvent]:
+        """``append`` for several events (topic, payload for a seq) in one transaction, with
+        ``also(connection)`` writing more rows in it (say, where a console's stream stands after
+        the input that caused the events): all of it is on disk, or none. Held together when
+        the journal cannot take them (``also`` runs when they are written back), refused
+        together (an empty list) when they do not fit in ``hold_limit``."""
+        if len(self._held) + len(events) > self.hold_limit:
+            self.dropped += len(events)
+            log.error("journal %s: %d events held in memory, the most it holds is %d; %d events "
+                      "(%s) are refused (%d refused so far)", self.path, len(self._held),
+                      self.hold_limit, len(events), ", ".join(t for t, _ in events),
                       self.dropped)
             self._on_trouble()
-            return None
-        seq = self.last_seq + 1
-        event = StoredEvent(seq, topic, payload_for(seq))
-        if self._held or not self._write(lambda: self._insert(event, acked=False)):
-            self._held.append(_Held(event))
+            return []
+        stored = [StoredEvent(self.last_seq + i, topic, payload_for(self.last_seq + i))
+                  for i, (topic, payload_for) in enumerate(events, start=1)]
+        held = [_Held(event, last=False) for event in stored]
+        if held:
+            held[-1].last, held[-1].also = True, also
+        if self._held or not self._write(partial(self._write_events, held)):
+            self._held.extend(held)
             self._trouble_changed = True  # ``held`` grew
-        self.last_seq = seq
-        self.depth += 1
+        self.last_seq += len(stored)
+        self.depth += len(stored)
         self._report()
-        return event
+        return stored
+
+    def _write_events(self, events: list[_Held]) -> None:
+        for held in events:
+            self._insert(held.event, acked=held.acked)
+            if held.also is not None:
+                held.also(self._db)
 
     def _insert(self, event: StoredEvent, *, acked: bool) -> None:
         """Write one event (inside a transaction) and move the kept window past it: the event
@@ -400,7 +424,7 @@ class Store:
     def retry(self) -> bool:
         """Write what is held, oldest first; True once nothing is held any more."""
         while self._held_acks or self._held_documents or self._held:
-            chunk = [self._held[i] for i in range(min(_RETRY_CHUNK, len(self._held)))]
+            chunk = self._next_chunk()
             acks = sorted(self._held_acks)
             documents = dict(self._held_documents)
             if not self._write(partial(self._write_back, acks, documents, chunk), retrying=True):
@@ -418,6 +442,14 @@ class Store:
             self._on_trouble()
         return True
 
+    def _next_chunk(self) -> list[_Held]:
+        """The oldest held events, about ``_RETRY_CHUNK`` of them, never splitting what one
+        ``append_all`` stored together."""
+        size = min(_RETRY_CHUNK, len(self._held))
+        while size and not self._held[size - 1].last:
+            size += 1
+        return [self._held[i] for i in range(size)]
+
     def _report(self) -> None:
         if self._trouble_changed:
             self._trouble_changed = False
@@ -428,8 +460,7 @@ class Store:
         self._mark_acked(acks)
         for key, text in documents.items():
             self._set_meta(key, text)
-        for held in chunk:
-            self._insert(held.event, acked=held.acked)
+        self._write_events(chunk)
         self._set_meta("last_seq", str(self.last_seq))
 
     def _write(self, work: Callable[[], None], *, retrying: bool = False) -> bool:

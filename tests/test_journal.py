@@ -389,7 +389,8 @@ def small_disk(tmp_path_factory) -> Iterator[Path]:
 
 @settings(max_examples=40)
 @given(st.lists(st.one_of(st.just("append"), st.just("fill"), st.just("free"),
-                          st.just("retry"), st.integers(min_value=1, max_value=40)),
+                          st.just("retry"), st.integers(min_value=1, max_value=40),
+                          st.tuples(st.just("together"), st.integers(1, 3))),
                 max_size=60),
        st.integers(min_value=0, max_value=6), st.integers(min_value=1, max_value=8))
 def test_whatever_the_disk_does_the_journal_ends_whole_and_in_order(
@@ -397,11 +398,12 @@ def test_whatever_the_disk_does_the_journal_ends_whole_and_in_order(
     """Item 1, as a property: appends and acknowledgements (an int acknowledges that seq, if
     it waits) while the disk fills up and frees in any order; once it has space again, the
     journal holds exactly the unacknowledged events and the kept window, with no gap in seq,
-    and refused events took no seq."""
+    and refused events took no seq. Events stored together (``append_all``) are written with
+    the row that goes with them, or refused together."""
     path = small_disk / "j.db"
     store = Store(path, keep=keep, hold_limit=hold_limit)
     filler: Path | None = None
-    last, unacked, refused = 0, set(), 0
+    last, unacked, refused, together = 0, set(), 0, []
     try:
         for op in operations:
             if op == "append":
@@ -412,6 +414,18 @@ def test_whatever_the_disk_does_the_journal_ends_whole_and_in_order(
                     last += 1
                     assert event.seq == last
                     unacked.add(last)
+            elif isinstance(op, tuple):
+                stored = store.append_all(
+                    [("event/seat/key", lambda seq: b"y" * 200)] * op[1],
+                    also=lambda db, n=last + op[1]: db.execute(
+                        "INSERT INTO meta VALUES (?, 'x')", (f"after-{n}",)))
+                if stored:
+                    assert [e.seq for e in stored] == list(range(last + 1, last + op[1] + 1))
+                    last += op[1]
+                    unacked.update(e.seq for e in stored)
+                    together.append(f"after-{last}")
+                else:
+                    refused += op[1]
             elif op == "fill" and filler is None:
                 filler = fill(small_disk)
             elif op == "free" and filler is not None:
@@ -434,6 +448,7 @@ def test_whatever_the_disk_does_the_journal_ends_whole_and_in_order(
         expected = [(s, int(s not in unacked)) for s in range(1, last + 1)
                     if s > last - keep or s in unacked]
         assert journal_rows(path) == expected
+        assert all(store.load(key) == b"x" for key in together)
     finally:
         store.close()
         if filler is not None:
