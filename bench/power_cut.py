@@ -17,12 +17,12 @@ every acknowledged event must be there, or we count how many of the newest are m
 Limits, said plainly: the copy takes a few ms during which the kernel may still be writing (a
 real card also has writes in flight at a cut; but a copy can tear in orders a card's flush
 barriers forbid); the loop device's backing file sits in the host's page cache, so this says
-nothing about an SD card that lies about flushes (many cheap ones do). ``--kill`` does the
-kill -9 case on the same writer (no file system trick needed: the page cache survives).
+nothing about an SD card that lies about flushes (many cheap ones do). The kill -9 rows kill
+the same writer and read its files as they are (the page cache survives a killed process).
 
-Cost per event: ``append`` p50/p99 in each mode (and with the flusher running beside it) on the
-same loop-mounted ext4, at the writer's pace, against a floor (the same insert on ``:memory:``),
-measured in the same run.
+Cost per event: ``append`` p50/p99 in each mode on the same loop-mounted ext4, at the writer's
+pace (the journal's own checkpointer running beside it), against a floor (the same insert on
+``:memory:``), measured in the same run.
 """
 
 from __future__ import annotations
@@ -42,16 +42,13 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from controller.store import Store
-from controller.wal_flush import WalFlusher
 
 PAYLOAD = b'{"v":1,"seq":%d,"kind":"seat/press","seat":3,"t":12345.678,"source":"gpio"}'
 
 
-def writer(path: Path, synchronous: str, pace: float, flush_every: float) -> None:
+def writer(path: Path, synchronous: str, pace: float) -> None:
     """The child: append forever, print each acknowledged seq."""
     store = Store(path, keep=20_000, synchronous=synchronous)
-    if flush_every:
-        WalFlusher([path], flush_every).start()
     out = os.fdopen(sys.stdout.fileno(), "w", buffering=1)
     while True:
         event = store.append("event/seat/press", lambda seq: PAYLOAD % seq)
@@ -70,16 +67,14 @@ def mounted(image: Path, at: Path):
         subprocess.run(["umount", str(at)], check=True)
 
 
-def one_cut(work: Path, synchronous: str, *, after: float, pace: float, kill_only: bool,
-            flush_every: float) -> dict:
+def one_cut(work: Path, synchronous: str, *, after: float, pace: float, kill_only: bool) -> dict:
     image, snap = work / "card.img", work / "snap.img"
     subprocess.run(["truncate", "-s", "32M", str(image)], check=True)
     subprocess.run(["mkfs.ext4", "-q", "-F", str(image)], check=True)
     with mounted(image, work / "card"):
         journal = work / "card" / "t.db"
         child = subprocess.Popen([sys.executable, "-m", "bench.power_cut", "--writer",
-                                  str(journal), "--sync", synchronous, "--pace", str(pace),
-                                  "--flush-every", str(flush_every)],
+                                  str(journal), "--sync", synchronous, "--pace", str(pace)],
                                  stdout=subprocess.PIPE)
         time.sleep(after)
         if kill_only:
@@ -173,40 +168,33 @@ def main() -> None:
     parser.add_argument("--pace", type=float, default=0.02, help="seconds between events")
     parser.add_argument("--writer", help=argparse.SUPPRESS)
     parser.add_argument("--sync", default="normal", choices=["normal", "full"])
-    parser.add_argument("--flush-every", type=float, default=0.0, help=argparse.SUPPRESS)
     parser.add_argument("--cut-between", type=float, nargs=2, default=(0.3, 12.0),
                         metavar=("MIN", "MAX"), help="seconds after the start to cut at")
     args = parser.parse_args()
     if args.writer:
-        writer(Path(args.writer), args.sync, args.pace, args.flush_every)
+        writer(Path(args.writer), args.sync, args.pace)
         return
     rng = random.Random(7)
     with tempfile.TemporaryDirectory(prefix="power-cut-") as tmp:
         work = Path(tmp)
         base = floor()
         print(f"floor (insert on :memory:): p50 {pct(base, 50):.3f} ms, p99 {pct(base, 99):.3f} ms")
-        for mode, flush_every in (("normal", 0.0), ("normal", 0.5), ("full", 0.0)):
+        for mode in ("normal", "full"):
             image = work / f"cost-{mode}.img"
             subprocess.run(["truncate", "-s", "32M", str(image)], check=True)
             subprocess.run(["mkfs.ext4", "-q", "-F", str(image)], check=True)
             with mounted(image, work / f"cost-{mode}") as at:
-                flusher = WalFlusher([at / f"cost-{mode}.db"], flush_every or 1.0)
-                if flush_every:
-                    flusher.start()
                 times = cost(at, mode, pace=args.pace)  # a table's pace, as in the cuts
-                flusher.stop()
-            flushing = f", flush_every={flush_every}" if flush_every else ""
-            print(f"append, synchronous={mode}{flushing} on loop ext4: p50 "
-                  f"{pct(times, 50):.3f} ms, p99 {pct(times, 99):.3f} ms")
-        for mode, flush_every in (("normal", 0.0), ("normal", 0.5), ("full", 0.0)):
+            print(f"append, synchronous={mode} on loop ext4: p50 {pct(times, 50):.3f} ms, "
+                  f"p99 {pct(times, 99):.3f} ms")
+        for mode in ("normal", "full"):
             for kind, kill_only in (("kill -9", True), ("power cut", False)):
                 results = [one_cut(work, mode, after=rng.uniform(*args.cut_between),
-                                   pace=args.pace, kill_only=kill_only, flush_every=flush_every)
+                                   pace=args.pace, kill_only=kill_only)
                            for _ in range(args.trials)]
                 lost = [r["lost"] for r in results]
                 bad = [r for r in results if not r["ok"]]
-                flushing = f", flush_every={flush_every}" if flush_every else ""
-                print(f"{kind:9} synchronous={mode}{flushing}: {len(results)} trials, acknowledged "
+                print(f"{kind:9} synchronous={mode}: {len(results)} trials, acknowledged "
                       f"{sum(r['acked'] for r in results)} events, lost {sum(lost)} "
                       f"(per cut: max {max(lost)}, median {statistics.median(lost)}), "
                       f"trials with every acknowledged event kept: "

@@ -10,8 +10,9 @@
     mafia-table selftest --config FILE [--seat N ...] [--timeout S] [--username U ...]
     mafia-table asyncapi
 
-Exit codes: 0 clean stop (SIGTERM / Ctrl-C) or a good config, 2 bad arguments or config, or
-another controller already online on the table id (``run``, ``sim``); 1 a failure while running
+Exit codes: 0 clean stop (SIGTERM / Ctrl-C) or a good config, 2 bad arguments or config, a
+journal folder it cannot write, or another controller already running on the journal or online
+on the table id (``run``, ``sim``; restarting cannot fix any of them), 1 a failure while running
 (``pinout``: a conflict found; ``selftest``: a fault found; ``state reset``: not done;
 ``consoles``: no console answered).
 """
@@ -301,6 +302,7 @@ def _run(args: argparse.Namespace) -> int:
 
     from controller import stored_state
     from controller.service import Service  # after the config is known good: imports gpiozero
+    from controller.store import JournalUnavailable
 
     broker = None
     stop_requested = []
@@ -329,6 +331,9 @@ def _run(args: argparse.Namespace) -> int:
             return _run_window(service, args)
         service.run()
         return 0
+    except JournalUnavailable as exc:
+        log.error("%s", exc)
+        return 2
     except Exception:
         log.exception("the controller failed")
         return 1

@@ -163,10 +163,13 @@ class StoreConfig(_Section):
     path: str | None = None
     outbox_limit: Annotated[int, msgspec.Meta(ge=1)] = 10_000
     keep: Annotated[int, msgspec.Meta(ge=0)] = 20_000
+    # stored events (an outage's backlog, cmd/replay) published per second at most, behind
+    # live ones; consumers must keep up with it
+    catch_up_rate: Annotated[int, msgspec.Meta(ge=10, le=100_000)] = 1000
+    # events held in memory while the journal cannot take them (a full disk)
+    hold_limit: Annotated[int, msgspec.Meta(ge=1, le=1_000_000)] = 10_000
     # "full": every event flushed to the card before the table goes on (see controller/store.py)
     synchronous: Literal["normal", "full"] = "normal"
-    # seconds between flushes of the journal beside the loop (controller/wal_flush.py); 0: none
-    flush_every: Annotated[float, msgspec.Meta(ge=0, le=60)] = 0.5
 
 
 class DayRules(_Section):

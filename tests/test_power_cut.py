@@ -7,18 +7,12 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
-import time
 
 import pytest
 
 from controller import config
-from controller.core.buttons import SeatButton
-from controller.core.inputs import ButtonEdge
-from controller.service import Service
 from controller.store import Store
 from tests.conftest import SMALL_TABLE, write_config
-from tests.test_consoles import until
-from tests.test_service import Running
 
 WRITER = """
 import sys
@@ -67,27 +61,3 @@ def test_the_synchronous_key_sets_sqlites_flushing(tmp_path):
         store.close()
     with pytest.raises(config.ConfigError, match=r"store\.synchronous: invalid enum value"):
         config.load(write_config(tmp_path, body.replace('"full"', '"off"')))
-
-
-def test_the_journal_is_flushed_beside_the_loop_until_shutdown(tmp_path, broker):
-    body = SMALL_TABLE.format(port=broker.port).replace(
-        'path = "t1.db"', 'path = "t1.db"\nflush_every = 0.01')
-    run = Running(config.load(write_config(tmp_path, body)))
-    flusher = run.service.flusher
-    try:
-        run.service.loop.submit(ButtonEdge(SeatButton(1), True, time.monotonic()))
-        until(lambda: flusher.flushes >= 3, what="three rounds of flushes")
-        assert (tmp_path / "t1.db-wal").is_file()  # a log there was to flush
-    finally:
-        run.close()
-    assert not flusher._thread.is_alive()
-
-
-@pytest.mark.parametrize("store_keys", ['flush_every = 0', 'synchronous = "full"'])
-def test_no_flusher_when_it_is_off_or_every_commit_flushes(tmp_path, store_keys):
-    body = SMALL_TABLE.format(port=1883).replace('path = "t1.db"', f'path = "t1.db"\n{store_keys}')
-    service = Service(config.load(write_config(tmp_path, body)))
-    try:
-        assert service.flusher is None
-    finally:
-        service.shutdown()
