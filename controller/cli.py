@@ -258,7 +258,7 @@ def _consoles(args: argparse.Namespace) -> int:
 
 def _state(args: argparse.Namespace) -> int:
     from controller import stored_state
-    from controller.presence import lock_journal
+    from controller.presence import UNLOCKED, lock_journal
 
     cfg = config.load(args.config, config.Overrides(simulated=args.sim))
     if args.action == "show":
@@ -282,7 +282,8 @@ def _state(args: argparse.Namespace) -> int:
                 return 1
         stored_state.reset(cfg)
     finally:
-        os.close(lock)
+        if lock != UNLOCKED:
+            os.close(lock)
     print(f"table {cfg.table}: saved state reset; the next start is a new table")
     return 0
 

@@ -55,15 +55,25 @@ class LiveController:
     waited: float  # seconds we waited for its will
 
 
+#: ``lock_journal``'s answer when no lock file can be made (a read-only folder)
+UNLOCKED = -1
+
+
 def lock_journal(journal: Path) -> int | None:
     """Take the lock on ``<journal>.lock`` for the life of this process (the descriptor is
-    returned, to keep; closing it or exiting lets go), or None when another process holds it.
+    returned, to keep; closing it or exiting lets go), or None when another process holds it,
+    or ``UNLOCKED`` when the folder takes no lock file (opening the journal then fails, with a
+    message that says what to do).
 
     The lock file is opened read-only (``flock`` needs no more), so one left by a technician's
     run as root does not lock the service's own user out.
     """
-    journal.parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(journal.with_name(journal.name + ".lock"), os.O_RDONLY | os.O_CREAT, 0o644)
+    try:
+        journal.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(journal.with_name(journal.name + ".lock"), os.O_RDONLY | os.O_CREAT, 0o644)
+    except OSError as exc:  # a folder it cannot write: the journal itself will say so, better
+        log.debug("no lock beside %s: %s", journal, exc)
+        return UNLOCKED
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:

@@ -15,6 +15,7 @@ journal files (never a real table's, see ``config.sim_store_path``).
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import msgspec
@@ -38,15 +39,22 @@ def journal_files(config: Config) -> list[Path]:
 
 
 def last_boot_id(config: Config) -> str | None:
-    """The boot id the journal last ran with, or None (no journal yet)."""
-    if not config.store_path().is_file():
+    """The boot id the journal last ran with, or None (no journal yet, or none readable).
+
+    Read-only, without ``Store``: opening a ``Store`` migrates, or moves a corrupt file aside,
+    which is for the service's own start to do (and to report in ``health``)."""
+    path = config.store_path()
+    if not path.is_file():
         return None
-    store = Store(config.store_path(), keep=config.store.keep)
     try:
-        saved = store.load(LAST_BOOT)
-    finally:
-        store.close()
-    return None if saved is None else saved.decode()
+        db = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True)
+        try:
+            row = db.execute("SELECT value FROM meta WHERE key = ?", (LAST_BOOT,)).fetchone()
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return None
+    return None if row is None else row[0]
 
 
 def discard_journal(config: Config) -> bool:
