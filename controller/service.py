@@ -8,7 +8,10 @@ decides anything about the game. Delivery is its job too:
   it delivered. Events stored while the broker was away, or left from before a crash, are
   published on the next connect, oldest first;
 * ``health`` says how many events wait, and shouts when they pass the configured limit;
-* ``cmd/replay`` publishes kept events again for a consumer that missed some.
+* ``cmd/replay`` publishes kept events again for a consumer that missed some;
+* a console's input is journaled with its events and the console's position in one
+  transaction, and only then acknowledged to the console: whenever the controller dies, the
+  console sends again exactly what the journal lacks (docs/protocol.md, "Exactly once").
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ from __future__ import annotations
 import logging
 import tempfile
 import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import msgspec
@@ -40,7 +45,14 @@ from controller.core.effects import (
     TypeKeys,
 )
 from controller.core.effects import Music as MusicEffect
-from controller.core.inputs import Boot, CommandReceived, ConsoleStatus
+from controller.core.inputs import (
+    Boot,
+    ButtonEdge,
+    CommandReceived,
+    ConsoleStatus,
+    Input,
+    KeyPressed,
+)
 from controller.core.lights import LIGHT_OFF, Light, LightMode
 from controller.core.night import NightStep
 from controller.core.scene import Standing
@@ -53,6 +65,7 @@ from controller.mqtt_link import MqttLink
 from controller.store import Store, StoredEvent
 from firmware_bridge.emulator import EmulatedConsole
 from firmware_bridge.link import ConsoleLink
+from firmware_bridge.sequence import Position
 from hardware.audio import Music, Speaker
 from hardware.gpio import GpioBoard, make_pin_factory
 
@@ -94,7 +107,11 @@ class Service:
         )
         self.messages = MessageFactory(boot_id=self.boot_id, store_id=self.store.store_id,
                                        gpio=config.backends.gpio, clock=self.clock)
-        self.loop = EventLoop(self._restored(setup), clock=self.clock, perform=self._perform)
+        # console inputs on their way to the loop -> (their link, the console's position)
+        self._positions: dict[int, tuple[ConsoleLink, Position]] = {}
+        self._held: list[Emit] | None = None  # the events of the console input being applied
+        self.loop = EventLoop(self._restored(setup), clock=self.clock, perform=self._perform,
+                              applying=self._journaling)
         self.prefix = topic_prefix(config.table)
         self.mqtt = MqttLink(
             config.broker,
@@ -137,10 +154,43 @@ class Service:
                                                self.clock.monotonic()))
             self.loop.call_soon(self._publish_health)
 
+        def submit(inp: ButtonEdge | KeyPressed, position: Position) -> None:  # link's thread
+            self._positions[id(inp)] = (link, position)
+            self.loop.submit(inp)
+
+        journaled = [Position(*row) for journal in self._journals.values()
+                     for row in journal.console_positions()]
         link = ConsoleLink(port, seats, keys_only=console.keys_only, now=self.clock.monotonic,
-                           submit=self.loop.submit, on_health=changed,
-                           baudrate=console.baudrate)
+                           submit=submit, on_health=changed, baudrate=console.baudrate,
+                           journaled=journaled)
         return link
+
+    @contextmanager
+    def _journaling(self, inp: Input) -> Iterator[None]:
+        """Around a console input: hold the events it causes, then journal them with the
+        console's position in one transaction, publish them, and acknowledge the console."""
+        origin = self._positions.pop(id(inp), None)
+        if origin is None:
+            yield
+            return
+        link, position = origin
+        self._held = []
+        try:
+            yield
+        finally:
+            held, self._held = self._held, None
+        row = (position.unique_id, position.boot_id, position.seq, position.count)
+        # the position goes with the events, into the journal that gets them (at night the
+        # private one; a console's restart takes the furthest position of the two files);
+        # an input that caused no event leaves its position in the public journal alone
+        private = {e.private for e in held} or {False}
+        for secret in sorted(private):
+            journal = self._journals[secret]
+            stored = journal.append_console_input(
+                [(self._topic(e), self._payload_for(e, journal)) for e in held
+                 if e.private == secret], row)
+            self._published(stored, secret)
+        link.journaled(position)
 
     def _restored(self, setup: TableSetup) -> TableState:
         """The table as it was before a restart (manual lights, standings, today's
@@ -288,14 +338,13 @@ class Service:
 
     def _perform(self, effect: Effect) -> None:
         match effect:
+            case Emit() if self._held is not None:
+                self._held.append(effect)  # journaled with the console's position
             case Emit():
-                topic = ("private/" if effect.private else "event/") + effect.kind
                 journal = self._journals[effect.private]
-                event = journal.append(topic, lambda seq: self.messages.event(
-                    effect, seq, journal.store_id))
-                if self.mqtt.connected.is_set():
-                    self._send(event, effect.private)
-                self._check_limit()
+                event = journal.append(self._topic(effect),
+                                       self._payload_for(effect, journal))
+                self._published([event], effect.private)
             case PublishState():
                 document = self.messages.state(effect.snapshot)
                 self.store.save("state", document)
@@ -329,6 +378,20 @@ class Service:
                         self.speaker.next_track()
             case TypeKeys():
                 self.emulators[effect.seat].type(effect.seat, effect.keys)
+
+    @staticmethod
+    def _topic(effect: Emit) -> str:
+        return ("private/" if effect.private else "event/") + effect.kind
+
+    def _payload_for(self, effect: Emit, journal: Store) -> Callable[[int], bytes]:
+        return lambda seq: self.messages.event(effect, seq, journal.store_id)
+
+    def _published(self, events: list[StoredEvent], private: bool) -> None:
+        """Stored events: to the broker now if it is there (else on the next connect)."""
+        if self.mqtt.connected.is_set():
+            for event in events:
+                self._send(event, private)
+        self._check_limit()
 
     def _drive(self, effect: DrivePin) -> None:
         """A simulated hand: on the GPIO mock pin if the button is wired there, else on the

@@ -35,7 +35,18 @@ CREATE TABLE IF NOT EXISTS events (
     acked INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS events_unacked ON events (seq) WHERE acked = 0;
+CREATE TABLE IF NOT EXISTS console_positions (
+    unique_id BLOB NOT NULL,
+    boot_id INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    count INTEGER NOT NULL,
+    PRIMARY KEY (unique_id, boot_id)
+);
 """
+
+#: Where a console's event stream stands: (unique id, boot id, last accepted seq, how many
+#: events of that boot were accepted). See ``firmware_bridge.sequence.Position``.
+ConsolePosition = tuple[bytes, int, int, int]
 
 
 @dataclass(frozen=True)
@@ -82,6 +93,31 @@ class Store:
         self.last_seq = seq
         self.depth += 1
         return StoredEvent(seq, topic, payload)
+
+    def append_console_input(self, events: list[tuple[str, Callable[[int], bytes]]],
+                             position: ConsolePosition) -> list[StoredEvent]:
+        """Store the events one console input caused and the console's position after it, in
+        one transaction: after a crash either both are on disk or neither is, so the console's
+        resend of that input is taken exactly once. Rows of the console's earlier boots go."""
+        stored = [StoredEvent(self.last_seq + i + 1, topic, payload_for(self.last_seq + i + 1))
+                  for i, (topic, payload_for) in enumerate(events)]
+        unique_id, boot_id, seq, count = position
+        with self._db:
+            self._db.execute("BEGIN")
+            self._db.executemany("INSERT INTO events (seq, topic, payload) VALUES (?, ?, ?)",
+                                 [(e.seq, e.topic, e.payload) for e in stored])
+            self._db.execute("DELETE FROM console_positions WHERE unique_id = ? AND boot_id != ?",
+                             (unique_id, boot_id))
+            self._db.execute("INSERT OR REPLACE INTO console_positions VALUES (?, ?, ?, ?)",
+                             (unique_id, boot_id, seq, count))
+        self.last_seq += len(stored)
+        self.depth += len(stored)
+        return stored
+
+    def console_positions(self) -> list[ConsolePosition]:
+        """The positions ``append_console_input`` stored, one per console boot."""
+        return [tuple(row) for row in self._db.execute(  # type: ignore[misc]
+            "SELECT unique_id, boot_id, seq, count FROM console_positions")]
 
     def acked(self, seq: int) -> None:
         """The broker has the event: keep it only for replay, prune the oldest beyond ``keep``."""

@@ -107,6 +107,11 @@ class EmulatedConsole:
         self._thread.start()
 
     def close(self) -> None:
+        with self._lock:
+            self._typing.clear()  # the typist ends after the key it holds
+            typist = self._typist
+        if typist is not None:
+            typist.join(5)  # before the wake-up pipe it touches is closed
         self._stop.set()
         self._touch()
         if self._thread.is_alive():

@@ -132,8 +132,10 @@ def _phase(state: TableState, cmd: Any, t: float) -> DayOutcome:
         return state, [], f"seat {state.timer.seat} holds the floor; stop the timer first"
     if not night and state.night_step is not None:
         return state, [], f"the night step {state.night_step.step!r} runs; let it end first"
+    # day: every private indicator goes dark (a check result must not blink into the day)
+    dark = [] if night else [Indicate(seat, 0) for seat in range(1, state.setup.seats + 1)]
     return (replace(state, night=night),
-            [Emit("phase", t, {"phase": cmd.phase}), Music(night)], None)
+            [Emit("phase", t, {"phase": cmd.phase}), Music(night), *dark], None)
 
 
 def _audio(state: TableState, cmd: Any, t: float) -> DayOutcome:
