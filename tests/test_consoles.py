@@ -216,3 +216,55 @@ def test_the_clock_map_holds_across_the_console_clock_wrap():
     clock.add(102.000, 102.002, 1000)  # 2 s later it has wrapped to 1 s
     assert abs(clock.to_host(wrap - 500) - 100.501) < 0.002
     assert abs(clock.to_host(1500) - 102.501) < 0.002
+
+
+# ---- exactly once across a real controller restart
+
+
+def test_a_press_journaled_but_not_yet_acknowledged_is_published_once_across_a_kill(
+        tmp_path, broker, subscriber):
+    """The controller journals and publishes a press, then is killed (SIGKILL) before the
+    console hears the acknowledgement; the console still holds the press and sends it to the
+    next controller, which knows it from the journal: one event, one id, one time."""
+    from tests.test_process import finish, kill_if_running, start_service
+
+    console = EmulatedConsole(tmp_path / "seat-4", [4])
+    config = write_config(tmp_path, SMALL_TABLE.format(port=broker.port).replace(
+        'consoles = "emulated"', 'consoles = "serial"') + f"""
+    [[console]]
+    port = "{console.path}"
+    seats = [4]
+    """)
+    console.start()
+    hearing = console.console.receive
+    first = start_service("--config", str(config))
+    try:
+        subscriber.wait_for(lambda m: m.topic == "mafia/t1/health"
+                            and [c["online"] for c in m.json()["consoles"]] == [True],
+                            timeout=20)
+        console.console.receive = lambda data: None  # deaf: no acknowledgement arrives
+        console.press(4)
+        until(lambda: console.console.pending, what="the press noticed")
+        console.release(4)
+        subscriber.wait_for(lambda m: m.topic == "mafia/t1/event/seat/release", timeout=20)
+        assert [seq for seq, _ in console.console.pending] == [1, 2]  # the console holds both
+        first.kill()
+        finish(first)
+        console.console.receive = hearing
+        second = start_service("--config", str(config))
+        try:
+            until(lambda: not console.console.pending, timeout=20, what="the new controller's ack")
+            subscriber.wait_for(lambda m: m.topic == "mafia/t1/status"
+                                and m.json()["state"] == "online", count=2, timeout=20)
+            time.sleep(0.3)  # anything published twice would be here by now
+        finally:
+            kill_if_running(second)
+    finally:
+        kill_if_running(first)
+        console.close()
+    events = subscriber.matching(lambda m: m.topic.startswith("mafia/t1/event/seat/"))
+    by_id = {}
+    for message in events:  # QoS 1 may deliver one message twice: with the same id
+        by_id.setdefault(message.json()["id"], set()).add(message.payload)
+    assert [m.json()["seat"] for m in events] and len(by_id) == 2
+    assert all(len(payloads) == 1 for payloads in by_id.values())

@@ -87,11 +87,14 @@ def test_line_noise_loses_only_the_frames_it_hits_and_counts_them(sent, rng):
 
 def test_the_documented_vectors():
     rows = re.findall(r"^\| ([^|]+) \| `([0-9a-f]*)` \| `([0-9a-f]+)` \|$", DOC, re.M)
-    assert len(rows) == 10
+    assert len(rows) == 11
     for name, payload_hex, wire_hex in rows:
         data = bytes.fromhex(wire_hex)
         [frame] = p.Decoder().feed(data)
         assert frame.payload == bytes.fromhex(payload_hex), name
+        stated_seq = re.search(r"\bseq (\d+):", name)
+        assert frame.seq == (int(stated_seq[1]) if stated_seq else 0), name
+        assert frame.ack == int(re.search(r"\(ack (\d+)", name)[1]), name  # every row says it
         assert p.encode_frame(frame.type, frame.seq, frame.ack, frame.payload) == data, name
 
 
