@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from firmware_bridge import protocol as p
+from firmware_bridge.emulator import EmulatedPins
 from firmware_bridge.firmware.console import Console
 from firmware_bridge.sequence import Position, Sequencer
 from firmware_bridge.session import Delivered, HostSession
@@ -19,31 +20,16 @@ from firmware_bridge.session import Delivered, HostSession
 CLOCK_OFFSET_MS = 123_456_789  # the console's clock is not the host's
 
 
-class MemoryPins:
-    """The firmware's pin layer, in memory, on the wire's clock."""
+class MemoryPins(EmulatedPins):
+    """The emulator's pin layer, on the wire's clock, writing into a buffer."""
 
     def __init__(self, wire: Wire, seats: list[int]):
+        super().__init__(seats)
         self.wire = wire
-        self.buttons = {seat: False for seat in seats}
-        self.keys = {seat: b"" for seat in seats}
-        self.lights: dict[int, tuple[int, tuple[int, int, int]]] = {}
-        self.indicators: dict[int, int] = {}
         self.written = bytearray()
 
     def ticks_ms(self) -> int:
         return (self.wire.ms + CLOCK_OFFSET_MS) & 0xFFFFFFFF
-
-    def keys_down(self, seat: int) -> bytes:
-        return self.keys[seat]
-
-    def button_down(self, seat: int) -> bool:
-        return self.buttons[seat]
-
-    def show_light(self, seat: int, mode: int, rgb: tuple[int, int, int]) -> None:
-        self.lights[seat] = (mode, rgb)
-
-    def show_indicator(self, seat: int, pattern: int) -> None:
-        self.indicators[seat] = pattern
 
     def write(self, data: bytes) -> None:
         self.written += data
