@@ -184,12 +184,19 @@ class EmulatedConsole:
                     self._typist = None
                     return
                 seat, key = self._typing.popleft()
-            self.pins.keys[seat] = key.encode()
-            self._touch()
-            time.sleep(KEY_DOWN_S)
-            self.pins.keys[seat] = b""
-            self._touch()
-            time.sleep(KEY_DOWN_S)
+            for held in (key.encode(), b""):
+                self.pins.keys[seat] = held
+                self._touch()
+                time.sleep(KEY_DOWN_S)
+                self._until_taken(seat, key, bool(held))
+
+    def _until_taken(self, seat: int, key: str, down: bool) -> None:
+        """Hold on until the firmware's debounce took the key's change, as a finger would stay
+        on a key until it clicks (a busy host may not run the firmware's loop for a while)."""
+        deadline = time.monotonic() + 2
+        while (self.console.keys[seat][ord(key)].stable != down and not self._stop.is_set()
+               and time.monotonic() < deadline):
+            time.sleep(POLL_S)
 
     # the firmware's main loop
 

@@ -141,11 +141,13 @@ def presses(inputs: queue.SimpleQueue, n: int) -> list:
 
 
 def tap(console: EmulatedConsole, seat: int, times: int) -> None:
+    """Press and release, each held until the console's debounce took it (a busy machine may
+    not run the console's loop for a while: a press shorter than that would never be seen)."""
     for _ in range(times):
-        console.press(seat)
-        time.sleep(0.03)
-        console.release(seat)
-        time.sleep(0.03)
+        for down in (True, False):
+            (console.press if down else console.release)(seat)
+            until(lambda down=down: console.console.buttons[seat].stable == down,
+                  what="the console to take the edge")
 
 
 def test_unplugged_mid_stream_every_press_arrives_once_in_order(rig):
