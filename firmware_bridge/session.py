@@ -185,8 +185,7 @@ class HostSession:
             self.health.online = online
             self.health_changed = True
             if online:
-                log.info("console %s online (round trip %s ms)", self.health.port,
-                         self.health.rtt_ms)
+                log.info("console %s online", self.health.port)
             else:
                 log.warning("console %s offline", self.health.port)
 
@@ -257,6 +256,7 @@ class HostSession:
         known = self.health.boot_id == hello["boot_id"] and self._welcomed
         if self.health.boot_id != hello["boot_id"]:
             self._clock = ClockMap()  # another boot: another clock
+            self.health.rtt_ms = self.health.clock_offset_ms = None
         self._sequencer.hello(hello["unique_id"], hello["boot_id"], hello["first_seq"])
         if set(hello["seats"]) != set(self.seats) and not known:
             log.warning("console %s says it serves seats %s; the config gives it %s",
