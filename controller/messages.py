@@ -52,13 +52,17 @@ class MessageFactory:
             version=__version__, boot_id=self.boot_id))
 
     def health(self, *, depth: int, limit: int, consoles: list[dict[str, Any]],
-               audio: dict[str, Any] | None) -> bytes:
+               audio: dict[str, Any] | None, strip: dict[str, Any] | None = None,
+               expanders: dict[str, Any] | None = None) -> bytes:
         """``health`` (retained)."""
         return _encoder.encode(api.Health(
             v=api.SCHEMA_VERSION, ts=self._now(), boot_id=self.boot_id, gpio=self._gpio,
             outbox=api.OutboxHealth(depth=depth, limit=limit, over_limit=depth > limit),
             consoles=msgspec.convert(consoles, list[api.ConsoleHealth]),
-            audio=None if audio is None else msgspec.convert(audio, api.AudioHealth)))
+            audio=None if audio is None else msgspec.convert(audio, api.AudioHealth),
+            strip=None if strip is None else msgspec.convert(strip, api.StripHealth),
+            expanders=None if expanders is None else msgspec.convert(expanders,
+                                                                     api.ExpanderHealth)))
 
     def reply(self, reply: Reply) -> bytes:
         """``reply/<verb>``: ``{id, ok, error}``."""
