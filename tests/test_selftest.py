@@ -68,9 +68,18 @@ class ScriptedTechnician:
             pins = LIGHTS[question.seat]
             seen = [self.run.pin(p).state > 0.5 for p in pins]
             return any(seen) if len(pins) == 1 else seen == level
-        mode, rgb = self.run.service.emulators[question.seat].pins.lights.get(
-            question.seat, (0, (0, 0, 0)))
-        return mode == 1 and [c > 0 for c in rgb] == level
+        lights = self.run.service.emulators[question.seat].pins.lights
+
+        def lit() -> bool:
+            mode, rgb = lights.get(question.seat, (0, (0, 0, 0)))
+            return mode == 1 and [c > 0 for c in rgb] == level
+
+        # the command's reply can come before the console's port thread has written the LIGHT
+        # and the console has shown it: look for a while, as a technician would
+        deadline = time.monotonic() + 3
+        while not lit() and time.monotonic() < deadline:
+            time.sleep(0.005)
+        return lit()
 
     def _hear(self, timeout: float = 3.0) -> bool:
         """Sound in the samples written since the last thing heard, then quiet again."""
