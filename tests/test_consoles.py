@@ -258,7 +258,10 @@ def test_a_press_journaled_but_not_yet_acknowledged_is_published_once_across_a_k
             until(lambda: not console.console.pending, timeout=20, what="the new controller's ack")
             subscriber.wait_for(lambda m: m.topic == "mafia/t1/status"
                                 and m.json()["state"] == "online", count=2, timeout=20)
-            time.sleep(0.3)  # anything published twice would be here by now
+            # a marker key: the console sends in order and the controller publishes in
+            # journal order, so anything published twice comes before the marker
+            console.type(4, "7")
+            subscriber.wait_for(with_json("mafia/t1/event/seat/key", key="7"), timeout=20)
         finally:
             kill_if_running(second)
     finally:
@@ -268,7 +271,7 @@ def test_a_press_journaled_but_not_yet_acknowledged_is_published_once_across_a_k
     by_id = {}
     for message in events:  # QoS 1 may deliver one message twice: with the same id
         by_id.setdefault(message.json()["id"], set()).add(message.payload)
-    assert [m.json()["seat"] for m in events] and len(by_id) == 2
+    assert [m.json()["seat"] for m in events] and len(by_id) == 3  # press, release, marker
     assert all(len(payloads) == 1 for payloads in by_id.values())
 
 
