@@ -437,6 +437,10 @@ def test_whatever_the_disk_does_the_journal_ends_whole_and_in_order(
                 store.acked(op)
                 unacked.discard(op)
             assert [e.seq for e in store.unacked_after(0, 100)] == sorted(unacked)
+            waiting = sorted(unacked)
+            middle = waiting[len(waiting) // 2] if waiting else 0
+            assert [e.seq for e in store.unacked_after(middle, 3)] == \
+                [s for s in waiting if s > middle][:3]  # a page from the middle, held or not
         if filler is not None:
             filler.unlink()
             filler = None
