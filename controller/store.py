@@ -318,6 +318,7 @@ class Store:
         if events:
             return self.append_all(events, also=write)
         self._write(lambda: write(self._db))
+        self._report()  # a write that just failed: ``health`` says so now, and retries start
         return []
 
     def console_positions(self) -> list[ConsolePosition]:
