@@ -298,7 +298,8 @@ class HostSession:
         assert position is not None
         inp = self._input(seat, kind, value, t_ms, now)
         if inp is None:  # nothing for the table: nothing to journal
-            self.journaled(position)
+            if self._sequencer.needs_no_journal(position) and self._welcomed:
+                self._send(p.T_ACK)
             return None
         return Delivered(inp, position)
 

@@ -283,3 +283,36 @@ def test_a_better_clock_sample_never_times_a_later_event_before_an_earlier_one()
     assert first.input.t == pytest.approx(10.4)
     assert second.input.t >= first.input.t
     assert [first.position.count, second.position.count] == [1, 2]
+
+
+def test_an_event_for_no_one_is_not_acknowledged_before_the_events_ahead_of_it_are_journaled():
+    """The ack is cumulative: acknowledging a foreign seat's event at once also acknowledged
+    the press before it, still on its way to the journal (lost if the controller died then)."""
+    wire = Wire([4, 6], host_seats={4})
+    online(wire)
+    wire.journal = False
+    wire.pins.buttons[4] = True
+    wire.until(lambda: wire.unjournaled)
+    wire.pins.buttons[6] = True  # a seat this port does not serve: nothing to journal
+    wire.until(lambda: wire.host.health.counts.get("foreign_seat"))
+    wire.run(RESEND_MS * 2)
+    assert [seq for seq, _ in wire.console.pending][:1] == [1]  # the press is not acked
+    wire.journal_all()
+    wire.until(lambda: not wire.console.pending)  # now both are
+
+
+def test_a_restart_after_events_for_no_one_does_not_wedge_the_console():
+    """Events acknowledged without a journaled position (a foreign seat's) are forgotten by
+    the console; the next controller learns from HELLO's ``first_seq`` that they are gone,
+    instead of dropping every later event as out of order."""
+    wire = Wire([4, 6], host_seats={4})
+    online(wire)
+    wire.press(4)
+    wire.press(6)
+    wire.until(lambda: not wire.console.pending)
+    wire.new_host({4})  # restarted from the journal, which has the seat-4 press only
+    online(wire)
+    wire.press(4)
+    wire.until(lambda: len(wire.inputs) == 4)
+    assert "out_of_order" not in wire.host.health.counts
+    assert [d.input.pressed for d in wire.inputs] == [True, False, True, False]
