@@ -517,10 +517,9 @@ class Service:
         self._check_limit()
 
     def _wake_delivery(self, seconds: float) -> None:
-        """The backlog's pace: the delivery goes on after ``seconds``, on the loop."""
-        timer = threading.Timer(seconds, lambda: self.loop.call_soon(self.delivery.tick))
-        timer.daemon = True
-        timer.start()
+        """The backlog's pace: the delivery goes on after ``seconds``, woken by the loop's own
+        wait (a catch-up asks this up to 50 times a second: no thread per wait)."""
+        self.loop.call_at(self.clock.monotonic() + seconds, self.delivery.tick)
 
     def _journal_trouble(self) -> None:
         """A journal could not take a write, took it again, or refused an event: say so in

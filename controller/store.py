@@ -45,6 +45,7 @@ The store is used from the event loop thread only.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import sqlite3
 import threading
@@ -324,6 +325,7 @@ class Store:
         if events:
             return self.append_all(events, also=write)
         self._write(lambda: write(self._db))
+        self._report()  # a write that just failed: ``health`` says so now, and retries start
         return []
 
     def console_positions(self) -> list[ConsolePosition]:
@@ -402,7 +404,7 @@ class Store:
                           "ORDER BY seq LIMIT ?", (after_seq, limit))
         events = [StoredEvent(*row) for row in rows if row[0] not in self._held_acks]
         if len(rows) < limit:
-            events += [h.event for h in self._held if h.event.seq > after_seq and not h.acked]
+            events += [h.event for h in self._held_after(after_seq, limit) if not h.acked]
         return events[:limit]
 
     def since(self, after_seq: int, limit: int) -> list[StoredEvent]:
@@ -413,8 +415,22 @@ class Store:
                           "LIMIT ?", (after_seq, limit))
         events = [StoredEvent(*row) for row in rows]
         if len(rows) < limit:
-            events += [h.event for h in self._held if h.event.seq > after_seq]
+            events += [h.event for h in itertools.islice(self._held_after(after_seq, limit),
+                                                         limit)]
         return events[:limit]
+
+    def _held_after(self, after_seq: int, limit: int) -> Iterable[_Held]:
+        """Held events with ``seq > after_seq``, oldest first, found by offset (held seqs are
+        consecutive) and stopped after ``limit`` not yet acknowledged: a page costs its own
+        size, not the whole hold."""
+        if not self._held:
+            return
+        start = max(0, after_seq + 1 - self._held[0].event.seq)
+        for held in itertools.islice(self._held, start, None):
+            yield held
+            limit -= not held.acked
+            if limit <= 0:
+                return
 
     def oldest_kept(self) -> int:
         """The smallest ``seq`` still stored (``last_seq + 1`` when there is none)."""

@@ -50,6 +50,7 @@ class Sequencer:
         self._accepted: dict[tuple[bytes, int], Position] = {}
         self._journaled: dict[tuple[bytes, int], Position] = {}
         self._first: dict[tuple[bytes, int], int] = {}
+        self._free: dict[tuple[bytes, int], dict[int, Position]] = {}  # count -> position
         self._current: tuple[bytes, int] | None = None
         for position in journaled:
             self.journaled(position)
@@ -60,8 +61,16 @@ class Sequencer:
         first frame is a gap, not a silent loss; without it (protocol 1.0/1.1) the first event
         to arrive starts."""
         self._current = (unique_id, boot_id)
-        if self._current not in self._accepted and first_seq:
+        last = self._accepted.get(self._current)
+        if last is None and first_seq:
             self._first[self._current] = first_seq
+        elif last is not None and first_seq and 2 <= (first_seq - last.seq) % 255 < 128:
+            # the console forgot events after the last position known here: a host acknowledged
+            # them without journaling a position (an event for no one, or one held under a
+            # full disk, then a restart); waiting for them would drop every later one as a gap
+            skipped = (first_seq - last.seq) % 255 - 1
+            self.journaled(Position(*self._current, 255 if first_seq == 1 else first_seq - 1,
+                                    last.count + skipped))
 
     @property
     def ack(self) -> int:
@@ -98,8 +107,21 @@ class Sequencer:
         known = self._journaled.get(position.key)
         if known is not None and known.count >= position.count:
             return False
+        free = self._free.get(position.key, {})
+        while position.count + 1 in free:  # events for no one, waiting behind this one
+            position = free.pop(position.count + 1)
         self._journaled[position.key] = position
         accepted = self._accepted.get(position.key)
         if accepted is None or accepted.count < position.count:
             self._accepted[position.key] = position
         return position.key == self._current
+
+    def needs_no_journal(self, position: Position) -> bool:
+        """The event that reached ``position`` causes nothing to journal (a foreign seat, an
+        ignored kind): acknowledged as soon as every event before it is journaled, never
+        before (the ack is cumulative). True if that moved the current boot's ack now."""
+        known = self._journaled.get(position.key)
+        if position.count == (known.count if known else 0) + 1:
+            return self.journaled(position)
+        self._free.setdefault(position.key, {})[position.count] = position
+        return False

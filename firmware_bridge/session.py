@@ -90,6 +90,7 @@ class HostSession:
         self._unanswered = 0
         self._last_tick = 0.0
         self._minor = 0
+        self._last_t = float("-inf")  # the host time of the last input: inputs never go back
 
     # ------------------------------------------------------------ the port
 
@@ -297,7 +298,8 @@ class HostSession:
         assert position is not None
         inp = self._input(seat, kind, value, t_ms, now)
         if inp is None:  # nothing for the table: nothing to journal
-            self.journaled(position)
+            if self._sequencer.needs_no_journal(position) and self._welcomed:
+                self._send(p.T_ACK)
             return None
         return Delivered(inp, position)
 
@@ -309,8 +311,10 @@ class HostSession:
                         self.health.port, seat)
             return None
         t = self._clock.to_host(t_ms)
-        if t is None:
-            t = now
+        # a better clock sample between two events can map the later one earlier; the loop
+        # applies a batch in time order, so it would journal (and acknowledge) the later
+        # position first, and the ack, cumulative, would cover an event not on disk yet
+        t = self._last_t = max(now if t is None else t, self._last_t)
         if kind == p.EV_KEY and value in p.KEYS:
             return KeyPressed(seat, chr(value), t)
         if kind in (p.EV_BUTTON_DOWN, p.EV_BUTTON_UP) and not self.keys_only:

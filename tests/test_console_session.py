@@ -14,7 +14,7 @@ from controller.core.lights import Light, LightMode
 from firmware_bridge import protocol as p
 from firmware_bridge.firmware.console import RESEND_MS
 from firmware_bridge.sequence import Sequencer
-from firmware_bridge.session import MISSED_PONGS, PING_EVERY
+from firmware_bridge.session import MISSED_PONGS, PING_EVERY, HostSession
 from tests.console_wire import Wire
 
 SECOND_MS = int(PING_EVERY * 1000)
@@ -257,3 +257,62 @@ def test_a_1_0_console_gets_blink_for_fast_blink():
     wire.console._hello(wire.console.hw.ticks_ms())
     wire.run(5)
     assert wire.pins.lights[4][0] == 4
+
+
+def test_a_better_clock_sample_never_times_a_later_event_before_an_earlier_one():
+    """The loop applies a batch in time order and journals each input's position as it goes:
+    were the later event timed earlier, its position (a cumulative ack) would be journaled and
+    acknowledged before the earlier event was on disk."""
+    host = HostSession("memory", frozenset({4}), keys_only=False)
+    host.open(0.0)
+    uid, boot = b"\x01" * 8, 0xB007
+
+    def say(type: int, payload: bytes, now: float, seq: int = 0) -> list:
+        return host.receive_data(p.encode_frame(type, seq, 0, payload), now)
+
+    def pinged() -> int:
+        [ping] = [f for f in p.Decoder().feed(host.data_to_send()) if f.type == p.T_PING]
+        return p.unpack_ping(ping.payload)
+
+    say(p.T_HELLO, p.pack_hello((1, 2, 0), 0x0F, uid, boot, [4]), 10.0)
+    say(p.T_PONG, p.pack_pong(pinged(), 5000), 10.2)  # a slow round trip: offset 5.1 s
+    [first] = say(p.T_EVENT, p.pack_event(4, p.EV_KEY, ord("7"), 5300), 10.3, seq=1)
+    host.timer(11.0)
+    say(p.T_PONG, p.pack_pong(pinged(), 5995), 11.01)  # a fast one: offset 5.01 s
+    [second] = say(p.T_EVENT, p.pack_event(4, p.EV_KEY, ord("#"), 5301), 11.02, seq=2)
+    assert first.input.t == pytest.approx(10.4)
+    assert second.input.t >= first.input.t
+    assert [first.position.count, second.position.count] == [1, 2]
+
+
+def test_an_event_for_no_one_is_not_acknowledged_before_the_events_ahead_of_it_are_journaled():
+    """The ack is cumulative: acknowledging a foreign seat's event at once also acknowledged
+    the press before it, still on its way to the journal (lost if the controller died then)."""
+    wire = Wire([4, 6], host_seats={4})
+    online(wire)
+    wire.journal = False
+    wire.pins.buttons[4] = True
+    wire.until(lambda: wire.unjournaled)
+    wire.pins.buttons[6] = True  # a seat this port does not serve: nothing to journal
+    wire.until(lambda: wire.host.health.counts.get("foreign_seat"))
+    wire.run(RESEND_MS * 2)
+    assert [seq for seq, _ in wire.console.pending][:1] == [1]  # the press is not acked
+    wire.journal_all()
+    wire.until(lambda: not wire.console.pending)  # now both are
+
+
+def test_a_restart_after_events_for_no_one_does_not_wedge_the_console():
+    """Events acknowledged without a journaled position (a foreign seat's) are forgotten by
+    the console; the next controller learns from HELLO's ``first_seq`` that they are gone,
+    instead of dropping every later event as out of order."""
+    wire = Wire([4, 6], host_seats={4})
+    online(wire)
+    wire.press(4)
+    wire.press(6)
+    wire.until(lambda: not wire.console.pending)
+    wire.new_host({4})  # restarted from the journal, which has the seat-4 press only
+    online(wire)
+    wire.press(4)
+    wire.until(lambda: len(wire.inputs) == 4)
+    assert "out_of_order" not in wire.host.health.counts
+    assert [d.input.pressed for d in wire.inputs] == [True, False, True, False]

@@ -10,7 +10,7 @@ from datetime import datetime
 import pytest
 
 from controller import config as config_module
-from controller.core.inputs import ButtonEdge
+from controller.core.inputs import ButtonEdge, KeyPressed
 from controller.core.lights import Light, LightMode
 from firmware_bridge.emulator import EmulatedConsole
 from firmware_bridge.link import ConsoleLink
@@ -140,6 +140,14 @@ def presses(inputs: queue.SimpleQueue, n: int) -> list:
     return [inputs.get(timeout=15) for _ in range(n)]
 
 
+def nothing_before_a_marker(console: EmulatedConsole, inputs: queue.SimpleQueue) -> None:
+    """The next input is a marker key typed now: the console sends in order, so anything
+    delivered twice would have come before it (an event to wait for, not a sleep)."""
+    console.type(4, "#")
+    marker = inputs.get(timeout=15)
+    assert isinstance(marker, KeyPressed) and marker.key == "#", marker
+
+
 def tap(console: EmulatedConsole, seat: int, times: int) -> None:
     """Press and release, each held until the console's debounce took it (a busy machine may
     not run the console's loop for a while: a press shorter than that would never be seen)."""
@@ -162,8 +170,7 @@ def test_unplugged_mid_stream_every_press_arrives_once_in_order(rig):
     assert [e.pressed for e in got] == [True, False] * 6
     assert [e.t for e in got] == sorted(e.t for e in got)
     assert all(isinstance(e, ButtonEdge) and e.button.seat == 4 for e in got)
-    time.sleep(0.3)  # anything more would be a duplicate
-    assert inputs.empty()
+    nothing_before_a_marker(console, inputs)  # anything more would be a duplicate
 
 
 def test_a_rebooted_console_is_not_taken_for_duplicates(rig):
@@ -177,8 +184,7 @@ def test_a_rebooted_console_is_not_taken_for_duplicates(rig):
     tap(console, 4, 2)
     # the new boot numbers from 1 again: none of it is mistaken for the old boot's events
     assert [e.pressed for e in presses(inputs, 4)] == [True, False, True, False]
-    time.sleep(0.3)
-    assert inputs.empty()  # and nothing is delivered twice
+    nothing_before_a_marker(console, inputs)  # nothing is delivered twice
 
 
 def test_lights_are_pushed_again_after_a_replug(rig):
@@ -258,7 +264,10 @@ def test_a_press_journaled_but_not_yet_acknowledged_is_published_once_across_a_k
             until(lambda: not console.console.pending, timeout=20, what="the new controller's ack")
             subscriber.wait_for(lambda m: m.topic == "mafia/t1/status"
                                 and m.json()["state"] == "online", count=2, timeout=20)
-            time.sleep(0.3)  # anything published twice would be here by now
+            # a marker key: the console sends in order and the controller publishes in
+            # journal order, so anything published twice comes before the marker
+            console.type(4, "7")
+            subscriber.wait_for(with_json("mafia/t1/event/seat/key", key="7"), timeout=20)
         finally:
             kill_if_running(second)
     finally:
@@ -268,7 +277,7 @@ def test_a_press_journaled_but_not_yet_acknowledged_is_published_once_across_a_k
     by_id = {}
     for message in events:  # QoS 1 may deliver one message twice: with the same id
         by_id.setdefault(message.json()["id"], set()).add(message.payload)
-    assert [m.json()["seat"] for m in events] and len(by_id) == 2
+    assert [m.json()["seat"] for m in events] and len(by_id) == 3  # press, release, marker
     assert all(len(payloads) == 1 for payloads in by_id.values())
 
 

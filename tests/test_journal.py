@@ -437,6 +437,10 @@ def test_whatever_the_disk_does_the_journal_ends_whole_and_in_order(
                 store.acked(op)
                 unacked.discard(op)
             assert [e.seq for e in store.unacked_after(0, 100)] == sorted(unacked)
+            waiting = sorted(unacked)
+            middle = waiting[len(waiting) // 2] if waiting else 0
+            assert [e.seq for e in store.unacked_after(middle, 3)] == \
+                [s for s in waiting if s > middle][:3]  # a page from the middle, held or not
         if filler is not None:
             filler.unlink()
             filler = None
@@ -453,5 +457,27 @@ def test_whatever_the_disk_does_the_journal_ends_whole_and_in_order(
         store.close()
         if filler is not None:
             filler.unlink()
+        for leftover in small_disk.iterdir():
+            leftover.unlink()
+
+
+def test_a_console_position_the_full_disk_refuses_is_told_at_once(small_disk):
+    """An input that caused no event writes the console's position alone: when the disk
+    refuses that write, ``health`` hears of it at once (it used to wait for the next event)."""
+    told = []
+    store = Store(small_disk / "position.db", keep=10, on_trouble=lambda: told.append(1))
+    filler = None
+    try:
+        for n in range(1, 2000):  # until the WAL's frames are used up too
+            if filler is None:
+                filler = fill(small_disk)
+            store.append_console_input([], (b"\x01" * 8, 7, n % 255 or 1, n))
+            if store.problem is not None:
+                break
+        assert store.problem is not None and told
+    finally:
+        if filler is not None:
+            filler.unlink()
+        store.close()
         for leftover in small_disk.iterdir():
             leftover.unlink()
