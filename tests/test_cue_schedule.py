@@ -250,7 +250,7 @@ def test_fiim_4_5_3_numbers_spoken_cadence_apart_in_counting_order(tmp_path, bro
         core.publish("mafia/t1/cmd/night/stop", '{"id": "stop"}')
         core.wait_for(with_json("mafia/t1/private/night/result", night_step="cut"))
         stopped = out.stat().st_size
-        wait_for_bytes(out, stopped + int(2 * cadence * RATE) * 2)  # past 2 and 3
+        wait_for_bytes(out, stopped + int((2 * cadence + 1.0) * RATE) * 2)  # past 2 and 3
         written = out.read_bytes()
         assert onset(written, voice / "1.wav", mark) is not None
         assert [onset(written, voice / f"{n}.wav", mark) for n in (2, 3)] == [None, None]
