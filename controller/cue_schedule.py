@@ -49,7 +49,8 @@ class CueSchedule:
         self._call_at = call_at
         self._waiting: list[Cue] = []
         self._sounding: dict[str | None, Any] = {}  # group -> what play() started
-        self._spans: list[tuple[float, float]] = []  # when each cue handed over sounds
+        #: when each cue handed over sounds, and its group (a cancel takes its spans back)
+        self._spans: list[tuple[float, float, str | None]] = []
 
     @property
     def waiting(self) -> tuple[Cue, ...]:
@@ -70,8 +71,9 @@ class CueSchedule:
                          if cancel.group is not None and cue.group != cancel.group]
         for group in [g for g in self._sounding if cancel.group in (None, g)]:
             self._player.stop(self._sounding.pop(group))
-        self._spans.clear()
-        self._player.restore()
+        self._spans = [span for span in self._spans
+                       if cancel.group is not None and span[2] != cancel.group]
+        self._restore_if_quiet()
 
     def _play_due(self) -> None:
         now = self._now()
@@ -89,15 +91,26 @@ class CueSchedule:
         if group is not None and parts:
             self._sounding[group] = playing
             self._call_at(now + max(start + length for start, length in parts),
-                          lambda: self._sounding.pop(group, None))
+                          lambda: self._ended(group, playing))
         for start, length in parts:
-            self._spans.append((now + start, now + start + length))
-            self._call_at(now + start, self._player.duck)
+            span = (now + start, now + start + length, group)
+            self._spans.append(span)
+            self._call_at(now + start, lambda span=span: self._duck_if_held(span))
             self._call_at(now + start + length, self._restore_if_quiet)
+
+    def _ended(self, group: str, playing: Any) -> None:
+        """A group's sound has run out: forget it, unless a newer sound of that group plays."""
+        if self._sounding.get(group) is playing:
+            del self._sounding[group]
+
+    def _duck_if_held(self, span: tuple[float, float, str | None]) -> None:
+        """A cue starts: the music ducks, unless a cancel took that cue back (it is not heard)."""
+        if any(held is span for held in self._spans):  # this very cue, not an equal later one
+            self._player.duck()
 
     def _restore_if_quiet(self) -> None:
         """A cue has ended: the music comes back unless another one sounds now."""
         now = self._now()
         self._spans = [span for span in self._spans if span[1] > now]
-        if not any(start <= now for start, _ in self._spans):
+        if not any(start <= now for start, _, _ in self._spans):
             self._player.restore()

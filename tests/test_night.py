@@ -159,6 +159,19 @@ def test_count_mode_attributes_a_press_to_the_number_being_spoken(cadence, targe
     assert pick.data["value"] == target and pick.data["taken"]
 
 
+def test_a_count_press_before_the_first_number_is_refused_not_dropped():
+    """Issue 12 item 6: the step is open but no number is spoken yet (``COUNT_LEAD``): the
+    mafioso's press is refused on the private topic and its indicator blinks, not lost."""
+    tl = table()
+    tl.feed([cmd("night/step", 1.0, step="mafia_shot", actors=[4], targets="seats",
+                 mode="count", cadence=1.0)])
+    tl.feed([ButtonEdge(SeatButton(4), True, 1.1), ButtonEdge(SeatButton(4), False, 1.15)])
+    [pick] = emitted(tl, "night/pick")
+    assert pick.private and pick.data["taken"] is False and pick.data["value"] is None
+    assert pick.data["reason"] == "no number was being spoken"
+    assert Indicate(4, night.REFUSED) in tl.effects
+
+
 def test_count_mode_presses_at_the_edge_between_two_numbers():
     step = night.NightStep(id="s", step="x", actors=(1,), allowed=(1, 2, 3), mode="count",
                            cadence=1.0, started=10.0, ends=13.0)

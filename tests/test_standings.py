@@ -199,6 +199,22 @@ def test_002_a_gap_of_two_votes_is_a_fork_and_a_revote_is_not(tmp_path):
     assert (result["outcome"], result["eliminated"]) == ("eliminated", 5)  # FIIM: no fork
 
 
+def test_002_early_finish_waits_while_a_later_candidate_could_still_make_a_fork():
+    """6 votes of 10 for the first: the 4 left could give the next one 4, a fork (gap 2), so
+    the vote goes on; 7 for the first (3 left) cannot be forked, so it ends; a re-vote has no
+    fork, so 6 against 4 left ends it."""
+    rules = vote.VoteRules(window=1.5, gap=1.0, early_finish=True, fork_gap=2)
+
+    def session(count: int, round_: int = 1) -> vote.VoteSession:
+        return vote.VoteSession(id="v", kind="nominees", candidates=(3, 6, 8),
+                                voters=tuple(range(1, 11)), rules=rules, round=round_,
+                                confirmed=(vote.Confirmed(3, tuple(range(1, count + 1)), (),
+                                                          "button"),))
+    assert not vote._decided(session(6))
+    assert vote._decided(session(7))
+    assert vote._decided(session(6, round_=2))
+
+
 def test_003_most_votes_for_night_nobody_leaves(tmp_path):
     cfg = preset("online-003", tmp_path)
     result = confirm_all(table(cfg), {4: [1, 2], 5: [3]}, list(range(1, 11)))

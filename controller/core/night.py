@@ -89,8 +89,9 @@ def pick(step: NightStep, actor: int, value: int | None, t: float) \
     ``taken``: the number stands as one of the actor's picks; else ``reason`` says why not. One
     more distinct number than ``picks`` is recorded but voids them all (4.5.5, several
     targets). An entry before the step opened is not one of its picks (nothing is published);
-    a seat that does not act, or an entry after the time is up, is refused with its reason."""
-    if t < step.started:
+    a seat that does not act, an entry after the time is up, or (count mode) a press in the
+    ``COUNT_LEAD`` before the first number, is refused with its reason."""
+    if t < step.started - (COUNT_LEAD if step.mode == "count" else 0.0):  # before it opened
         return step, []
     mine = step.picks_of(actor)
     reason: str | None = None

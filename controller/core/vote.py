@@ -234,13 +234,16 @@ def abstained(session: VoteSession) -> tuple[int, ...]:
 def _decided(session: VoteSession) -> bool:
     """``rules.early_finish``: a confirmed nominee has more votes than any other confirmed one
     and than the votes still to be cast (which is the most a later candidate can get), so the
-    remaining windows cannot change who leaves."""
+    remaining windows cannot change who leaves. Where a first round has a fork (``fork_gap``),
+    the leader must be more than the gap ahead of them: else a later candidate could still
+    come within the gap and make it a fork."""
     if not session.rules.early_finish or session.kind != "nominees":
         return False
     leader = max(session.confirmed, key=lambda c: c.count)
     others = [c.count for c in session.confirmed if c is not leader]
     remaining = len(session.counting) - sum(c.count for c in session.confirmed)
-    return leader.candidate != AGAINST_ALL and leader.count > max([remaining, *others])
+    gap = session.rules.fork_gap if session.round == 1 else 0
+    return leader.candidate != AGAINST_ALL and leader.count > max([remaining, *others]) + gap
 
 
 def result(session: VoteSession) -> dict[str, object]:
