@@ -173,6 +173,16 @@ class AudioHealth(msgspec.Struct, forbid_unknown_fields=True):
         description="No sound device, an unusable sound file...: the game goes on silent.")]
 
 
+class CommandHealth(msgspec.Struct, forbid_unknown_fields=True):
+    """The command queue: the table's own inputs always go first; commands wait in a bounded
+    queue and one that does not fit is answered ``busy`` at once."""
+
+    queue_limit: Annotated[int, msgspec.Meta(ge=1, description="Commands that may wait.")]
+    refusing: Annotated[bool, msgspec.Meta(
+        description="The queue is full right now: commands are answered busy.")]
+    busy: Annotated[int, msgspec.Meta(ge=0, description="Commands answered busy since start.")]
+
+
 class Health(_Payload):
     """``health`` (retained): republished when anything in it changes and on every connect."""
 
@@ -181,6 +191,7 @@ class Health(_Payload):
     outbox: OutboxHealth
     consoles: list[ConsoleHealth] = []
     audio: AudioHealth | None = None
+    commands: CommandHealth | None = None
 
 
 class _Event(_Payload):

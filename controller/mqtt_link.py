@@ -105,13 +105,17 @@ class MqttLink:
         for suffix, payload in documents:
             self._client.publish(self.prefix + suffix, payload, qos=1, retain=True)
 
-    def reply(self, topic: str, payload: bytes, correlation: bytes | None) -> None:
-        """Publish a command reply on the full ``topic``, echoing MQTT 5 correlation data."""
+    def reply(self, topic: str, payload: bytes, correlation: bytes | None, qos: int = 1) -> int:
+        """Publish a command reply on the full ``topic``, echoing MQTT 5 correlation data.
+
+        ``qos`` 0 is for ``busy`` answers: they leave at once and take none of the QoS 1 window
+        (20 unacknowledged messages), which the table's own events need during a flood.
+        Returns paho's message id (see ``on_ack``)."""
         properties = None
         if correlation is not None:
             properties = Properties(PacketTypes.PUBLISH)
             properties.CorrelationData = correlation
-        self._client.publish(topic, payload, qos=1, properties=properties)
+        return self._client.publish(topic, payload, qos=qos, properties=properties).mid
 
     def stop(self, last_words: bytes, timeout: float = 2.0) -> None:
         """Publish ``last_words`` on ``status`` (retained), wait for the broker's ack, close."""

@@ -14,6 +14,7 @@ decides anything about the game. Delivery is its job too:
 from __future__ import annotations
 
 import logging
+import sys
 import tempfile
 import uuid
 from pathlib import Path
@@ -24,7 +25,7 @@ from controller import api
 from controller.clock import Clock, SystemClock
 from controller.config import Config, ConsoleConfig
 from controller.core.buttons import SeatButton
-from controller.core.commands import parse_replay
+from controller.core.commands import parse_replay, request_id
 from controller.core.day import Day, Nomination
 from controller.core.effects import (
     AudioControl,
@@ -47,7 +48,7 @@ from controller.core.scene import Standing
 from controller.core.table import TableSetup, TableState, initial_state
 from controller.core.timer import SpeechTimer
 from controller.core.vote import VoteRules, VoteSession
-from controller.loop import EventLoop
+from controller.loop import COMMAND_QUEUE, EventLoop
 from controller.messages import MessageFactory
 from controller.mqtt_link import MqttLink
 from controller.store import Store, StoredEvent
@@ -57,6 +58,14 @@ from hardware.audio import Music, Speaker
 from hardware.gpio import GpioBoard, make_pin_factory
 
 log = logging.getLogger(__name__)
+
+
+#: The answer to a command that finds the command queue full (see ``controller.loop``).
+BUSY = "busy: the controller has too many commands waiting; send it again later"
+#: Command replies that may await the broker's acknowledgement at once: half of the 20 QoS 1
+#: messages in flight that paho (and mosquitto's receive maximum) allow, the rest for events.
+REPLY_WINDOW = 10
+GIL_SWITCH_SECONDS = 0.001
 
 
 def topic_prefix(table: str) -> str:
@@ -94,7 +103,11 @@ class Service:
         )
         self.messages = MessageFactory(boot_id=self.boot_id, store_id=self.store.store_id,
                                        gpio=config.backends.gpio, clock=self.clock)
-        self.loop = EventLoop(self._restored(setup), clock=self.clock, perform=self._perform)
+        # paho mids of replies the broker has not acknowledged yet (loop thread only): commands
+        # wait while there are REPLY_WINDOW of them, so the QoS 1 window keeps room for events
+        self._replies_in_flight: set[int] = set()
+        self.loop = EventLoop(self._restored(setup), clock=self.clock, perform=self._perform,
+                              take_commands=lambda: len(self._replies_in_flight) < REPLY_WINDOW)
         self.prefix = topic_prefix(config.table)
         self.mqtt = MqttLink(
             config.broker,
@@ -108,6 +121,10 @@ class Service:
         )
         # paho mid -> (private?, event seq), on the loop thread only
         self._in_flight: dict[int, tuple[bool, int]] = {}
+        # commands answered busy since the start, and whether the queue refuses right now
+        # (both written on paho's thread only)
+        self._busy = 0
+        self._refusing = False
         self._over_limit = False
         self.factory = make_pin_factory(config.backends.gpio)
         self.gpio: GpioBoard | None = None
@@ -201,6 +218,10 @@ class Service:
 
     def start(self) -> None:
         """Open the GPIO parts and start connecting to the broker (in the background)."""
+        # a press crosses three threads (gpiozero's, the loop, paho's); while paho's is busy
+        # (a command flood), each crossing waits for the GIL up to the switch interval: 1 ms,
+        # not Python's 5 ms
+        sys.setswitchinterval(GIL_SWITCH_SECONDS)
         self.gpio = GpioBoard(self.config, factory=self.factory, now=self.clock.monotonic,
                               submit=self.loop.submit)
         disk = self.config.backends.audio_disk_file
@@ -279,10 +300,22 @@ class Service:
                     correlation: bytes | None) -> None:
         cmd = CommandReceived(suffix.removeprefix("cmd/"), payload, self.clock.monotonic(),
                               response_topic or None, correlation)
-        if cmd.verb == "replay":
-            self.loop.call_soon(lambda: self._replay(cmd))
-        else:
-            self.loop.submit(cmd)
+        if self.loop.submit_command((lambda: self._replay(cmd)) if cmd.verb == "replay"
+                                    else cmd):
+            if self._refusing:
+                self._refusing = False
+                log.info("commands accepted again (%d answered busy since the start)",
+                         self._busy)
+                self.loop.call_soon(self._publish_health)
+            return
+        self._busy += 1
+        if not self._refusing:
+            self._refusing = True
+            log.warning("command queue full (%d waiting) or stopping: commands are answered "
+                        "busy until it has drained to half", self.loop.commands_waiting)
+            self.loop.call_soon(self._publish_health)
+        self._reply(Reply(cmd.verb, request_id(payload), False, BUSY, cmd.response_topic,
+                          cmd.correlation), busy=True)
 
     # the loop thread
 
@@ -345,6 +378,7 @@ class Service:
 
     def _connected(self) -> None:
         """After a connect: retained documents again, then the events still waiting."""
+        self._replies_in_flight.clear()  # the old connection's are resent or gone
         self.mqtt.republish_retained()
         self._flush()
 
@@ -361,6 +395,7 @@ class Service:
         self._publish_health()
 
     def _acked(self, mid: int) -> None:
+        self._replies_in_flight.discard(mid)
         sent = self._in_flight.pop(mid, None)
         if sent is not None:
             private, seq = sent
@@ -387,7 +422,9 @@ class Service:
         self.mqtt.retain("health", self.messages.health(
             depth=self._depth, limit=self.config.store.outbox_limit,
             consoles=[link.health.as_dict() for link in self.consoles],
-            audio=self.speaker.health() if self.speaker is not None else None))
+            audio=self.speaker.health() if self.speaker is not None else None,
+            commands=api.CommandHealth(queue_limit=COMMAND_QUEUE, refusing=self._refusing,
+                                       busy=self._busy)))
 
     def _replay(self, cmd: CommandReceived) -> None:
         parsed = parse_replay(cmd.payload)
@@ -406,12 +443,17 @@ class Service:
         self._reply(Reply("replay", parsed.id if parsed.value is None else parsed.value.id,
                           error is None, error, cmd.response_topic, cmd.correlation))
 
-    def _reply(self, reply: Reply) -> None:
-        if not reply.ok:
+    def _reply(self, reply: Reply, busy: bool = False) -> None:
+        """Publish a command's reply (thread-safe: a ``busy`` answer is sent from paho's
+        thread, at QoS 0, and counted rather than logged)."""
+        if not reply.ok and not busy:
             log.warning("command %s (id %s) refused: %s", reply.verb, reply.id, reply.error)
         if reply.verb.startswith("night/"):  # when the night acts is a secret too
             topic = f"{self.prefix}private/reply/{reply.verb}"
         else:
             topic = reply.response_topic or f"{self.prefix}reply/{reply.verb}"
-        self.mqtt.reply(topic, self.messages.reply(reply), reply.correlation)
+        mid = self.mqtt.reply(topic, self.messages.reply(reply), reply.correlation,
+                              qos=0 if busy else 1)
+        if not busy:
+            self._replies_in_flight.add(mid)
 

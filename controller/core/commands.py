@@ -7,6 +7,7 @@ not a crash. Shapes are declared as msgspec structs, so the wire format is writt
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Annotated, Generic, Literal, TypeVar
 
@@ -17,6 +18,18 @@ from controller.core.buttons import JUDGE_BUTTON_NAMES, Button, JudgeButton, Sea
 
 CommandId = Annotated[str, msgspec.Meta(
     min_length=1, max_length=64, description="Chosen by the sender; echoed in the reply.")]
+
+# Every number a command may hold is bounded by what the game can mean, so an absurd one (a seat
+# 2^63, a day that would block every later day) is an error reply, never a crash or a state that
+# sticks. The table then checks the seats against its own seat count.
+MAX_SEATS = 24  # the largest table served (config: seats = 4..24)
+#: Days of one game: a 24-seat game loses a player a day or night, so it ends within 24 days;
+#: two digits leave room for days with no one out.
+MAX_DAY = 99
+#: Event counters: 2^53 - 1, the largest integer every JSON consumer (JavaScript) reads exactly.
+MAX_SEQ = 2**53 - 1
+Seat = Annotated[int, msgspec.Meta(ge=1, le=MAX_SEATS, description="A seat, 1..seats.")]
+GameDay = Annotated[int, msgspec.Meta(ge=1, le=MAX_DAY)]
 #: ``$(?!\n)``: the end of the text, in Python's regex dialect as in JSON Schema's.
 Color = Annotated[str, msgspec.Meta(pattern="^#[0-9a-fA-F]{6}$(?!\n)")]
 
@@ -24,7 +37,7 @@ Color = Annotated[str, msgspec.Meta(pattern="^#[0-9a-fA-F]{6}$(?!\n)")]
 class LightSpec(msgspec.Struct, forbid_unknown_fields=True):
     """One seat's wanted light in ``cmd/light``."""
 
-    seat: Annotated[int, msgspec.Meta(description="1..seats of this table.")]
+    seat: Seat
     mode: Annotated[Literal["off", "on", "dim", "blink", "fast_blink", "auto"], msgspec.Meta(
         description="auto: give the seat back to the table's own scene (standing, speaker, vote).")]
     color: Annotated[Color | None, msgspec.Meta(
@@ -35,7 +48,7 @@ class LightCommand(msgspec.Struct, forbid_unknown_fields=True):
     """``cmd/light``: set one or more seat lights, each seat at most once."""
 
     id: CommandId
-    lights: Annotated[list[LightSpec], msgspec.Meta(min_length=1)]
+    lights: Annotated[list[LightSpec], msgspec.Meta(min_length=1, max_length=MAX_SEATS)]
 
 
 class ReplayCommand(msgspec.Struct, forbid_unknown_fields=True):
@@ -46,7 +59,7 @@ class ReplayCommand(msgspec.Struct, forbid_unknown_fields=True):
     """
 
     id: CommandId
-    after_seq: Annotated[int, msgspec.Meta(ge=0)]
+    after_seq: Annotated[int, msgspec.Meta(ge=0, le=MAX_SEQ)]
     private: Annotated[bool, msgspec.Meta(
         description="Replay the private/ events (their own seq) instead of event/.")] = False
 
@@ -55,8 +68,8 @@ class SimButtonCommand(msgspec.Struct, forbid_unknown_fields=True):
     """``sim/press`` and ``sim/release`` (simulated tables only): exactly one of ``seat`` or
     ``judge``; drives that button's mock pin."""
 
-    seat: int | None = None
-    judge: str | None = None
+    seat: Seat | None = None
+    judge: Annotated[str, msgspec.Meta(max_length=32)] | None = None
     id: CommandId | None = None
 
 
@@ -95,9 +108,38 @@ def _decode(payload: bytes, kind: type[T]) -> Parsed[T]:
         return Parsed(None, error=f"payload is not valid JSON: {exc}")
     except RecursionError:
         return Parsed(None, error="payload is nested too deeply")
+    key = duplicated_key(payload)
+    if key is not None:
+        return Parsed(request_id(payload), error=f"{key}: given twice (each key at most once)")
     return Parsed(getattr(value, "id", None), value=value)
 
 
+class _DuplicatedKey(Exception):
+    pass
+
+
+def _refuse_duplicates(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    seen: dict[str, object] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise _DuplicatedKey(key)
+        seen[key] = value
+    return seen
+
+
+def duplicated_key(payload: bytes) -> str | None:
+    """The first key an object of this (valid JSON) payload holds twice, else None.
+
+    msgspec, like most JSON readers, keeps the last of two equal keys silently; a command that
+    says ``"day": 2`` and ``"day": 3`` is ambiguous and is refused instead (stdlib ``json`` with a
+    pairs hook is the one reader that shows the repeats; commands are small)."""
+    try:
+        json.loads(payload, object_pairs_hook=_refuse_duplicates)
+    except _DuplicatedKey as exc:
+        return str(exc.args[0])
+    except (ValueError, RecursionError):  # what msgspec read and json cannot: no repeats seen
+        return None
+    return None
 
 
 def parse_light(payload: bytes, seats: int) -> Parsed[LightCommand]:
@@ -116,7 +158,7 @@ def parse_light(payload: bytes, seats: int) -> Parsed[LightCommand]:
     return parsed
 
 
-SeatList = Annotated[list[int], msgspec.Meta(min_length=1, max_length=24)]
+SeatList = Annotated[list[Seat], msgspec.Meta(min_length=1, max_length=MAX_SEATS)]
 
 
 class VoteStart(msgspec.Struct, forbid_unknown_fields=True):
@@ -126,7 +168,7 @@ class VoteStart(msgspec.Struct, forbid_unknown_fields=True):
     id: CommandId
     nominees: SeatList
     voters: SeatList
-    day: Annotated[int, msgspec.Meta(ge=1)]
+    day: GameDay
     pacing: Literal["auto", "judge"] | None = None
     against_all: Annotated[bool | None, msgspec.Meta(
         description="Add the virtual 'against all' candidate (0), voted last; the preset's "
@@ -153,14 +195,14 @@ class VoteCorrect(msgspec.Struct, forbid_unknown_fields=True):
     """``cmd/vote/correct``: the judge's own count for the proposed candidate, and why."""
 
     id: CommandId
-    voters: Annotated[list[int], msgspec.Meta(max_length=24)]
+    voters: Annotated[list[Seat], msgspec.Meta(max_length=MAX_SEATS)]
     reason: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
 
 
 class SeatStanding(msgspec.Struct, forbid_unknown_fields=True):
     """One seat in ``cmd/seats``: only the fields given change."""
 
-    seat: int
+    seat: Seat
     in_game: bool | None = None
     fouls: Annotated[int, msgspec.Meta(ge=0, le=4, description="4 fouls remove the player.")] \
         | None = None
@@ -173,7 +215,7 @@ class SeatsCommand(msgspec.Struct, forbid_unknown_fields=True):
     """``cmd/seats``: set seats' standing: in game or out, fouls, silenced, immunity."""
 
     id: CommandId
-    seats: Annotated[list[SeatStanding], msgspec.Meta(min_length=1)]
+    seats: Annotated[list[SeatStanding], msgspec.Meta(min_length=1, max_length=MAX_SEATS)]
 
 
 Seconds = Annotated[float, msgspec.Meta(gt=0, le=600)]
@@ -183,7 +225,7 @@ class TimerStart(msgspec.Struct, forbid_unknown_fields=True):
     """``cmd/timer/start``: ``seat`` holds the floor for ``seconds`` (FIIM 4.3.1: 60)."""
 
     id: CommandId
-    seat: int
+    seat: Seat
     seconds: Seconds
     kind: Literal["speech", "excuse", "last_words", "other"] = "speech"
     replace: Annotated[bool, msgspec.Meta(
@@ -201,14 +243,14 @@ class NominationWithdraw(msgspec.Struct, forbid_unknown_fields=True):
     """``cmd/nomination/withdraw``: take back the nomination of ``seat``."""
 
     id: CommandId
-    seat: int
+    seat: Seat
 
 
 class DayStart(msgspec.Struct, forbid_unknown_fields=True):
     """``cmd/day/start``: a new game day: today's nominations start empty."""
 
     id: CommandId
-    day: Annotated[int, msgspec.Meta(ge=1)]
+    day: Annotated[GameDay, msgspec.Meta(description=f"1..{MAX_DAY}, after today's.")]
 
 
 class PhaseCommand(msgspec.Struct, forbid_unknown_fields=True):
@@ -227,7 +269,7 @@ class AudioCommand(msgspec.Struct, forbid_unknown_fields=True):
     volume: Annotated[float, msgspec.Meta(ge=0, le=1)] | None = None
     next_track: bool = False
     cue: Literal["tick", "window", "warning", "end"] | None = None
-    say: Annotated[int, msgspec.Meta(ge=1, le=24, description="A number to speak, in the "
+    say: Annotated[int, msgspec.Meta(ge=1, le=MAX_SEATS, description="A number to speak, in the "
                                      "[music] voice.")] | None = None
 
 
@@ -242,7 +284,7 @@ class NightStepCommand(msgspec.Struct, forbid_unknown_fields=True):
     actors: SeatList
     picks: Annotated[int, msgspec.Meta(ge=1, le=3)] = 1
     targets: Literal["seats", "alive", "numbers"] = "alive"
-    numbers: Annotated[int, msgspec.Meta(ge=1, le=24)] = 7
+    numbers: Annotated[int, msgspec.Meta(ge=1, le=MAX_SEATS)] = 7
     mode: Literal["keypad", "count"] = "keypad"
     seconds: Annotated[float, msgspec.Meta(gt=0, le=120)] | None = None  # the preset's
     cadence: Annotated[float, msgspec.Meta(ge=0.3, le=5)] | None = None  # the preset's
@@ -253,7 +295,7 @@ class RevealCommand(msgspec.Struct, forbid_unknown_fields=True):
     only that player sees it). 0 off, 1 on, 2 blink, 3 double blink."""
 
     id: CommandId
-    seat: int
+    seat: Seat
     pattern: Annotated[int, msgspec.Meta(ge=0, le=3)]
 
 
@@ -287,7 +329,7 @@ def parse_replay(payload: bytes) -> Parsed[ReplayCommand]:
 class SimKeysCommand(msgspec.Struct, forbid_unknown_fields=True):
     """``sim/key`` (simulated tables only): type ``keys`` on a seat's emulated keypad."""
 
-    seat: int
+    seat: Seat
     keys: Annotated[str, msgspec.Meta(pattern="^[0-9*#]{1,16}$(?!\n)")]
     id: CommandId | None = None
 

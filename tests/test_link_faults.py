@@ -1,0 +1,155 @@
+"""A hostile hall on the link: a command flood, absurd numbers (docs/faults.md).
+
+The loop puts the table's own inputs before commands and bounds the command queue; every command,
+whatever it holds, gets exactly one reply, and a number the game cannot mean is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from controller.clock import SystemClock
+from controller.core import commands
+from controller.core.buttons import JudgeButton, SeatButton
+from controller.core.effects import Emit, Reply
+from controller.core.inputs import ButtonEdge, CommandReceived
+from controller.core.table import TableSetup, initial_state, step
+from controller.loop import COMMAND_QUEUE, COMMANDS_PER_BATCH, EventLoop
+from tests.mqtt_helpers import Subscriber, on_topic, with_json
+from tests.test_service import Running, online
+
+SETUP = TableSetup("t", 10, frozenset({SeatButton(1), JudgeButton("confirm")}), debounce=0.02,
+                   simulated=True, keypads=frozenset({4}))
+
+
+def light(n: int, t: float) -> CommandReceived:
+    doc = {"id": f"c{n}", "lights": [{"seat": 2, "mode": "on" if n % 2 else "off"}]}
+    return CommandReceived("light", json.dumps(doc).encode(), t)
+
+
+def test_a_press_is_applied_before_the_commands_queued_ahead_of_it():
+    seen: list[object] = []
+    loop = EventLoop(initial_state(SETUP), clock=SystemClock(), perform=seen.append)
+    for n in range(200):
+        assert loop.submit(light(n, 1.0 + n / 1000))
+    loop.submit(ButtonEdge(SeatButton(1), True, 2.0))  # pressed after all 200 arrived
+    loop.stop()
+    loop.run()
+    order = [e.id if isinstance(e, Reply) else "press" for e in seen
+             if isinstance(e, Reply) or (isinstance(e, Emit) and e.kind == "seat/press")]
+    assert len(order) == 201
+    # one batch of commands, at most, went before it: the other 184 waited for the press
+    assert order.index("press") <= COMMANDS_PER_BATCH
+    assert order[order.index("press") + 1:] == [f"c{n}" for n in range(order.index("press"),
+                                                                        200)]
+
+
+def test_a_light_set_twice_in_a_batch_is_set_once_to_the_last():
+    seen: list[object] = []
+    loop = EventLoop(initial_state(SETUP), clock=SystemClock(), perform=seen.append)
+    for n in range(4):
+        loop.submit(light(n, 1.0 + n))
+    loop.stop()
+    loop.run()
+    shown = [e for e in seen if type(e).__name__ == "SetLight"]
+    states = [e for e in seen if type(e).__name__ == "PublishState"]
+    assert [(e.seat, e.light.mode.value) for e in shown] == [(2, "on")]  # c3: on
+    assert len(states) == 1 and states[0].snapshot["seats"][1]["manual"]["mode"] == "on"
+    assert [e.id for e in seen if isinstance(e, Reply)] == ["c0", "c1", "c2", "c3"]
+
+
+def test_a_full_command_queue_refuses_until_it_has_drained_to_half():
+    loop = EventLoop(initial_state(SETUP), clock=SystemClock(), perform=lambda e: None,
+                     command_queue=4)
+    assert [loop.submit(light(n, n)) for n in range(6)] == [True] * 4 + [False] * 2
+    assert loop.submit(ButtonEdge(SeatButton(1), True, 9.0))  # the table's inputs: always
+    loop._next_batch(0)  # takes all four
+    assert loop.submit(light(7, 7))  # drained: accepted again
+    loop.stop()
+    assert not loop.submit(light(8, 8))  # stopping: refused
+
+
+def test_a_flood_is_answered_busy_at_once_and_every_command_once(table_config, broker,
+                                                                  subscriber):
+    """The loop is held up while more commands arrive than the queue holds: each one beyond is
+    answered busy at once (from the MQTT thread), each queued one is run when the loop is free,
+    and health counts the busy answers."""
+    run = Running(table_config)
+    hold = threading.Event()
+    flood = COMMAND_QUEUE + 44
+    sender = Subscriber(broker.port, [])
+    try:
+        online(subscriber)
+        run.service.loop.call_soon(hold.wait)
+        for n in range(flood):
+            sender.client.publish("mafia/t1/cmd/light", json.dumps(
+                {"id": f"f{n}", "lights": [{"seat": 1 + n % 6, "mode": "on"}]}), qos=1)
+        busy = subscriber.wait_for(with_json("mafia/t1/reply/light", ok=False), count=44)
+        assert all(r.json()["error"].startswith("busy:") for r in busy)
+        hold.set()
+        replies = subscriber.wait_for(on_topic("mafia/t1/reply/light"), count=flood)
+        assert sorted(r.json()["id"] for r in replies) == sorted(f"f{n}" for n in range(flood))
+        assert sum(r.json()["ok"] for r in replies) == COMMAND_QUEUE
+        [health] = subscriber.wait_for(
+            lambda m: m.topic == "mafia/t1/health" and m.json()["commands"]["busy"] == 44)
+        assert health.json()["commands"]["queue_limit"] == COMMAND_QUEUE
+    finally:
+        hold.set()
+        sender.close()
+        run.close()
+
+
+# ------------------------------------------------------------------ absurd numbers
+
+VERBS = ["light", "replay", "sim/press", "sim/release", "sim/key", "vote/start",
+         "vote/question", "vote/confirm", "vote/correct", *commands.DAY_COMMANDS, "no/such"]
+FIELDS = ["id", "seat", "seats", "day", "after_seq", "lights", "mode", "nominees", "voters",
+          "seconds", "judge", "keys", "step", "actors", "numbers", "pattern", "volume", "say"]
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(min_value=-2**70, max_value=2**70)
+    | st.floats(allow_nan=False) | st.text(max_size=8) | st.sampled_from(["on", "#ff0000"]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(FIELDS), inner, max_size=3),
+    max_leaves=12)
+json_objects = st.dictionaries(st.sampled_from(FIELDS) | st.text(max_size=4), json_values,
+                               max_size=6)
+
+
+@given(verb=st.sampled_from(VERBS), doc=json_objects)
+def test_any_json_object_on_any_command_topic_gets_exactly_one_reply(verb, doc):
+    payload = json.dumps(doc).encode()
+    if verb == "replay":  # the shell's: parsed here, answered by the service
+        parsed = commands.parse_replay(payload)
+        assert (parsed.value is None) != (parsed.error is None)
+        return
+    _, effects = step(initial_state(SETUP), CommandReceived(verb, payload, 1.0))
+    assert len([e for e in effects if isinstance(e, Reply)]) == 1
+
+
+def test_a_duplicated_key_is_refused():
+    _, [answer] = step(initial_state(SETUP), CommandReceived(
+        "day/start", b'{"id": "d", "day": 2, "day": 3}', 1.0))
+    assert not answer.ok and answer.error == "day: given twice (each key at most once)"
+
+
+def test_absurd_numbers_get_an_error_reply_and_later_days_still_start(table_config,
+                                                                      subscriber):
+    """The two the fault tests found: a replay after 2^63 (an overflow, no reply) and a day
+    2^63 - 1 (accepted, and no later day could start)."""
+    run = Running(table_config)
+    try:
+        online(subscriber)
+        subscriber.publish("mafia/t1/cmd/replay", json.dumps({"id": "r", "after_seq": 2**63}))
+        [replay] = subscriber.wait_for(on_topic("mafia/t1/reply/replay"))
+        assert replay.json()["error"] == f"after_seq: expected int <= {commands.MAX_SEQ}"
+        subscriber.publish("mafia/t1/cmd/day/start", json.dumps({"id": "d", "day": 2**63 - 1}))
+        subscriber.publish("mafia/t1/cmd/day/start", json.dumps({"id": "e", "day": 2}))
+        [absurd, day2] = subscriber.wait_for(on_topic("mafia/t1/reply/day/start"), count=2)
+        assert absurd.json()["error"] == f"day: expected int <= {commands.MAX_DAY}"
+        assert day2.json()["ok"]
+    finally:
+        run.close()
