@@ -183,6 +183,21 @@ class CommandHealth(msgspec.Struct, forbid_unknown_fields=True):
     busy: Annotated[int, msgspec.Meta(ge=0, description="Commands answered busy since start.")]
 
 
+class BrokerLinkHealth(msgspec.Struct, forbid_unknown_fields=True):
+    """The controller's own connection to the broker, since the start."""
+
+    disconnects: Annotated[int, msgspec.Meta(ge=0, description="Connections lost.")]
+    taken_over: Annotated[int, msgspec.Meta(
+        ge=0, description="Of those, how many because another client connected with the "
+                          "controller's client id (MQTT 5 'Session taken over'): a broker "
+                          "that does not bind client ids to accounts (config/mosquitto/).")]
+    last_reason: Annotated[str | None, msgspec.Meta(
+        description="Why the last connection was lost, as the broker or paho said it.")]
+    thrown_off: Annotated[bool, msgspec.Meta(
+        description="Lost 3 times within a minute: most likely another client connects with "
+                    "the controller's client id (mosquitto 2.0 gives no reason); see the log.")]
+
+
 class Health(_Payload):
     """``health`` (retained): republished when anything in it changes and on every connect."""
 
@@ -192,6 +207,7 @@ class Health(_Payload):
     consoles: list[ConsoleHealth] = []
     audio: AudioHealth | None = None
     commands: CommandHealth | None = None
+    broker: BrokerLinkHealth | None = None
 
 
 class _Event(_Payload):

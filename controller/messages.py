@@ -52,14 +52,15 @@ class MessageFactory:
             version=__version__, boot_id=self.boot_id))
 
     def health(self, *, depth: int, limit: int, consoles: list[dict[str, Any]],
-               audio: dict[str, Any] | None, commands: api.CommandHealth | None = None) -> bytes:
+               audio: dict[str, Any] | None, commands: api.CommandHealth | None = None,
+               broker: api.BrokerLinkHealth | None = None) -> bytes:
         """``health`` (retained)."""
         return _encoder.encode(api.Health(
             v=api.SCHEMA_VERSION, ts=self._now(), boot_id=self.boot_id, gpio=self._gpio,
             outbox=api.OutboxHealth(depth=depth, limit=limit, over_limit=depth > limit),
             consoles=msgspec.convert(consoles, list[api.ConsoleHealth]),
             audio=None if audio is None else msgspec.convert(audio, api.AudioHealth),
-            commands=commands))
+            commands=commands, broker=broker))
 
     def reply(self, reply: Reply) -> bytes:
         """``reply/<verb>``: ``{id, ok, error}``."""

@@ -21,13 +21,17 @@ import logging
 import socket
 import ssl
 import threading
+import time
+from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
+from paho.mqtt.reasoncodes import ReasonCode
 
 from controller.config import BrokerConfig
 
@@ -35,6 +39,35 @@ log = logging.getLogger(__name__)
 
 #: Called with (topic below the prefix, payload, MQTT 5 response topic, correlation data).
 MessageHandler = Callable[[str, bytes, str | None, bytes | None], None]
+
+
+#: The MQTT 5 reason a broker gives when another client connects with our client id
+#: (mosquitto 2.0 just closes the socket instead: then only the repetition tells).
+SESSION_TAKEN_OVER = ReasonCode(PacketTypes.DISCONNECT, identifier=0x8E)
+#: Connections lost within ``FLAP_WINDOW`` seconds that make the link "thrown off repeatedly".
+FLAP_DROPS = 3
+FLAP_WINDOW = 60.0
+
+
+@dataclass
+class LinkDrops:
+    """Why the broker connection was lost, counted since the start (for ``health``)."""
+
+    disconnects: int = 0
+    taken_over: int = 0
+    last_reason: str | None = None
+    recent: deque[float] = field(default_factory=lambda: deque(maxlen=FLAP_DROPS))
+
+    def count(self, reason: str, now: float) -> None:
+        self.disconnects += 1
+        self.last_reason = reason
+        self.recent.append(now)
+        if reason == str(SESSION_TAKEN_OVER):
+            self.taken_over += 1
+
+    def thrown_off(self, now: float) -> bool:
+        """Lost ``FLAP_DROPS`` times within the last ``FLAP_WINDOW`` seconds."""
+        return len(self.recent) == FLAP_DROPS and now - self.recent[0] <= FLAP_WINDOW
 
 
 class MqttLink:
@@ -58,10 +91,12 @@ class MqttLink:
         self._on_message_handler = on_message
         self._on_connected = on_connected
         self._on_ack = on_ack
+        self._client_id = client_id
         self._retained: dict[str, bytes] = {}
         self._stopping = False
         self._lock = threading.Lock()
         self.connected = threading.Event()
+        self.drops = LinkDrops()
 
         client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
                              protocol=mqtt.MQTTv5)
@@ -147,6 +182,16 @@ class MqttLink:
         self.connected.clear()
         if self._stopping:
             log.info("disconnected from the broker")
+            return
+        now = time.monotonic()
+        self.drops.count(str(reason_code), now)
+        if reason_code == SESSION_TAKEN_OVER or self.drops.thrown_off(now):
+            log.error("thrown off the broker (%s; %d times in %.0f s): another client is "
+                      "probably connecting with this controller's client id %r (or a second "
+                      "controller of this table runs). Bind client ids to accounts on the "
+                      "broker (use_username_as_clientid, see config/mosquitto/); reconnecting",
+                      reason_code, len(self.drops.recent), now - self.drops.recent[0],
+                      self._client_id)
         else:
             log.warning("lost the broker (%s); reconnecting", reason_code)
 

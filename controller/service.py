@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import sys
 import tempfile
+import time
 import uuid
 from pathlib import Path
 
@@ -424,7 +425,14 @@ class Service:
             consoles=[link.health.as_dict() for link in self.consoles],
             audio=self.speaker.health() if self.speaker is not None else None,
             commands=api.CommandHealth(queue_limit=COMMAND_QUEUE, refusing=self._refusing,
-                                       busy=self._busy)))
+                                       busy=self._busy),
+            broker=self._broker_health()))
+
+    def _broker_health(self) -> api.BrokerLinkHealth:
+        drops = self.mqtt.drops
+        return api.BrokerLinkHealth(
+            disconnects=drops.disconnects, taken_over=drops.taken_over,
+            last_reason=drops.last_reason, thrown_off=drops.thrown_off(time.monotonic()))
 
     def _replay(self, cmd: CommandReceived) -> None:
         parsed = parse_replay(cmd.payload)

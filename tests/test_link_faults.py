@@ -153,3 +153,29 @@ def test_absurd_numbers_get_an_error_reply_and_later_days_still_start(table_conf
         assert day2.json()["ok"]
     finally:
         run.close()
+
+
+# ------------------------------------------------------------------ a stolen client id
+
+
+def test_a_controller_thrown_off_by_its_own_client_id_says_why(table_config, broker, subscriber,
+                                                               caplog):
+    """On a broker that does not bind client ids to accounts (the shipped one does, see
+    test_security), a client using the controller's id throws it off, again and again as each
+    reconnects: health and the log say what is most likely going on, and what to do."""
+    run = Running(table_config)
+    thief = None
+    try:
+        online(subscriber)
+        thief = Subscriber(broker.port, [], client_id="mafia-table-t1")  # reconnects as we do
+        [health] = subscriber.wait_for(
+            lambda m: m.topic == "mafia/t1/health" and m.json()["broker"]["thrown_off"],
+            timeout=60)
+        assert health.json()["broker"]["disconnects"] >= 3
+        assert "another client is probably connecting with this controller's client id" \
+            in caplog.text
+        assert "use_username_as_clientid" in caplog.text
+    finally:
+        if thief is not None:
+            thief.close()
+        run.close()
