@@ -181,6 +181,8 @@ class CommandHealth(msgspec.Struct, forbid_unknown_fields=True):
     refusing: Annotated[bool, msgspec.Meta(
         description="The queue is full right now: commands are answered busy.")]
     busy: Annotated[int, msgspec.Meta(ge=0, description="Commands answered busy since start.")]
+    stale: Annotated[int, msgspec.Meta(
+        ge=0, description="Commands refused since start because their ts was too old.")]
 
 
 class BrokerLinkHealth(msgspec.Struct, forbid_unknown_fields=True):
@@ -198,6 +200,19 @@ class BrokerLinkHealth(msgspec.Struct, forbid_unknown_fields=True):
                     "the controller's client id (mosquitto 2.0 gives no reason); see the log.")]
 
 
+class ClockHealth(msgspec.Struct, forbid_unknown_fields=True):
+    """The controller host's wall clock, which every ``ts`` comes from."""
+
+    synchronized: Annotated[bool | None, msgspec.Meta(
+        description="The kernel says the wall clock is synchronised (NTP, chrony, "
+                    "timesyncd; as timedatectl's 'System clock synchronized'); null: cannot "
+                    "tell. A Pi has no real-time clock: until this is true, ts may be days off "
+                    "and may step; order and time events by host_boot and mono_ms.")]
+    max_error_ms: Annotated[float | None, msgspec.Meta(
+        description="The kernel's bound on the wall clock's error.")]
+    source: Annotated[str, msgspec.Meta(description="adjtimex, or why it is unknown.")]
+
+
 class Health(_Payload):
     """``health`` (retained): republished when anything in it changes and on every connect."""
 
@@ -208,15 +223,25 @@ class Health(_Payload):
     audio: AudioHealth | None = None
     commands: CommandHealth | None = None
     broker: BrokerLinkHealth | None = None
+    clock: ClockHealth | None = None
 
 
-class _Event(_Payload):
+class _Event(_Payload, kw_only=True):
     id: Annotated[str, msgspec.Meta(
         description="<store id>-<seq>: unique for all time, the same on every redelivery. "
                     "Drop duplicates by it.")]
     seq: Annotated[int, msgspec.Meta(
         ge=1, description="Counts this table's events from 1 with no gaps, across restarts. "
                           "A jump means missed events: ask for them with cmd/replay.")]
+    host_boot: Annotated[str | None, msgspec.Meta(
+        description="The controller host's kernel boot id (its service boot id where the host "
+                    "has none): mono_ms of two events compare only when this is the same. "
+                    "Absent from events journaled before it existed.")] = None
+    mono_ms: Annotated[int | None, msgspec.Meta(
+        description="When it happened (the edge, the key) on the host's monotonic clock, ms "
+                    "since the host booted: it never steps, so it orders and times events "
+                    "within one host boot even when ts (the wall clock) jumps, e.g. when NTP "
+                    "first sets a Pi's clock.")] = None
 
 
 class SeatButtonEvent(_Event):

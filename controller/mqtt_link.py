@@ -8,7 +8,9 @@ What it promises:
 * Retained documents (``status``, ``state``) are kept here, newest per topic, and published
   again after every connect, since a broker without persistence forgets them on restart.
 * The last will marks the table ``offline`` if the service dies; a clean stop publishes it too.
-* Subscriptions are made in ``on_connect``, so a reconnect restores them.
+* The session survives a reconnect (MQTT 5 session expiry, no clean start): commands sent
+  meanwhile wait at the broker. Subscriptions are made in ``on_connect`` all the same, so a
+  broker that lost the session (restarted without persistence, expired) gets them again.
 * Small messages leave at once: Nagle's algorithm is off on the socket (with it, a press that
   follows another unacknowledged packet waited for the broker's 40 ms delayed ACK).
 * Callbacks never block and never raise (a raise would kill paho's loop): incoming messages are
@@ -40,6 +42,9 @@ log = logging.getLogger(__name__)
 #: Called with (topic below the prefix, payload, MQTT 5 response topic, correlation data).
 MessageHandler = Callable[[str, bytes, str | None, bytes | None], None]
 
+
+#: Seconds the broker keeps our session (subscriptions, queued commands) while we are away.
+SESSION_EXPIRY = 600
 
 #: The MQTT 5 reason a broker gives when another client connects with our client id
 #: (mosquitto 2.0 just closes the socket instead: then only the repetition tells).
@@ -110,10 +115,18 @@ class MqttLink:
         self._client = client
 
     def start(self) -> None:
-        """Connect in the background; paho retries until the broker answers."""
+        """Connect in the background; paho retries until the broker answers.
+
+        The session outlives the connection by ``SESSION_EXPIRY`` seconds (MQTT 5), and every
+        connect resumes it (no clean start): the broker keeps our subscriptions and queues the
+        QoS 1 commands sent while we reconnect or restart, and delivers them when we are back
+        (a command that has grown too old meanwhile is refused by its ``ts``, not run late)."""
         log.info("connecting to the broker at %s:%d", self._broker.host, self._broker.port)
+        properties = Properties(PacketTypes.CONNECT)
+        properties.SessionExpiryInterval = SESSION_EXPIRY
         self._client.connect_async(self._broker.host, self._broker.port,
-                                   keepalive=self._broker.keepalive)
+                                   keepalive=self._broker.keepalive, clean_start=False,
+                                   properties=properties)
         self._client.loop_start()
 
     def publish(self, suffix: str, payload: bytes) -> int:

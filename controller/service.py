@@ -16,17 +16,19 @@ from __future__ import annotations
 import logging
 import sys
 import tempfile
+import threading
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
 
 from controller import api
-from controller.clock import Clock, SystemClock
+from controller.clock import Clock, ClockSync, SystemClock, clock_sync, host_boot_id
 from controller.config import Config, ConsoleConfig
 from controller.core.buttons import SeatButton
-from controller.core.commands import parse_replay, request_id
+from controller.core.commands import parse_replay, request_id, stale
 from controller.core.day import Day, Nomination
 from controller.core.effects import (
     AudioControl,
@@ -67,6 +69,8 @@ BUSY = "busy: the controller has too many commands waiting; send it again later"
 #: messages in flight that paho (and mosquitto's receive maximum) allow, the rest for events.
 REPLY_WINDOW = 10
 GIL_SWITCH_SECONDS = 0.001
+#: How often the wall clock's synchronisation is asked after.
+CLOCK_CHECK_SECONDS = 30.0
 
 
 def topic_prefix(table: str) -> str:
@@ -78,9 +82,15 @@ class Service:
     applying inputs until ``stop``; ``run`` does both and always shuts down cleanly."""
 
     def __init__(self, config: Config, *, clock: Clock | None = None,
-                 boot_id: str | None = None, rules: VoteRules | None = None):
+                 boot_id: str | None = None, rules: VoteRules | None = None,
+                 clock_sync: Callable[[], ClockSync] = clock_sync):
+        """``clock_sync``: asks whether the wall clock is synchronised (the kernel's, by
+        default; injected by tests)."""
         self.config = config
         self.clock = clock or SystemClock()
+        self._clock_sync = clock_sync
+        self._sync = clock_sync()
+        self._clock_watch = threading.Event()  # set: stop watching the clock
         self.boot_id = boot_id or uuid.uuid4().hex[:12]
         self.store = Store(config.store_path(), keep=config.store.keep)
         # private/ events count in their own journal: a gap in the public seq must not tell an
@@ -103,7 +113,8 @@ class Service:
             night_cadence=config.night.cadence,
         )
         self.messages = MessageFactory(boot_id=self.boot_id, store_id=self.store.store_id,
-                                       gpio=config.backends.gpio, clock=self.clock)
+                                       gpio=config.backends.gpio, clock=self.clock,
+                                       host_boot=host_boot_id())
         # paho mids of replies the broker has not acknowledged yet (loop thread only): commands
         # wait while there are REPLY_WINDOW of them, so the QoS 1 window keeps room for events
         self._replies_in_flight: set[int] = set()
@@ -122,9 +133,10 @@ class Service:
         )
         # paho mid -> (private?, event seq), on the loop thread only
         self._in_flight: dict[int, tuple[bool, int]] = {}
-        # commands answered busy since the start, and whether the queue refuses right now
-        # (both written on paho's thread only)
+        # commands answered busy or refused as stale since the start, and whether the queue
+        # refuses right now (written on paho's thread only)
         self._busy = 0
+        self._stale = 0
         self._refusing = False
         self._over_limit = False
         self.factory = make_pin_factory(config.backends.gpio)
@@ -241,8 +253,12 @@ class Service:
         for link in self.consoles:
             link.start()
         self.mqtt.retain("status", self.messages.status(online=True))
+        if not self._sync.synchronized:
+            log.warning("the wall clock is not synchronised (%s): ts may be off until it is; "
+                        "mono_ms orders events meanwhile", self._sync.source)
         self._publish_health()
         self.mqtt.start()
+        threading.Thread(target=self._watch_clock, name="clock-watch", daemon=True).start()
 
     def run_loop(self) -> None:
         """Apply inputs until ``stop``; first (``Boot``) bring lights and ``state`` in line with
@@ -265,6 +281,7 @@ class Service:
         """Lights off (GPIO and consoles), wait (a little) for the broker to acknowledge the
         events on their way, ``offline`` on ``status``, disconnect, release the pins, close the
         store. Each step runs even if one before it failed (say, after a failed ``start``)."""
+        self._clock_watch.set()
         steps = [self._lights_off, self._stop_consoles]
         if self.mqtt.connected.is_set():
             steps.append(lambda: self.loop.drain(lambda: not self._in_flight, ack_timeout))
@@ -301,6 +318,14 @@ class Service:
                     correlation: bytes | None) -> None:
         cmd = CommandReceived(suffix.removeprefix("cmd/"), payload, self.clock.monotonic(),
                               response_topic or None, correlation)
+        too_old = stale(payload, time.time()) if self._sync.synchronized else None
+        if too_old is not None:
+            self._stale += 1
+            log.warning("command %s refused: %s", cmd.verb, too_old)
+            self._reply(Reply(cmd.verb, request_id(payload), False, too_old, cmd.response_topic,
+                              cmd.correlation), at_once=True)
+            self.loop.call_soon(self._publish_health)
+            return
         if self.loop.submit_command((lambda: self._replay(cmd)) if cmd.verb == "replay"
                                     else cmd):
             if self._refusing:
@@ -316,7 +341,7 @@ class Service:
                         "busy until it has drained to half", self.loop.commands_waiting)
             self.loop.call_soon(self._publish_health)
         self._reply(Reply(cmd.verb, request_id(payload), False, BUSY, cmd.response_topic,
-                          cmd.correlation), busy=True)
+                          cmd.correlation), at_once=True)
 
     # the loop thread
 
@@ -425,8 +450,28 @@ class Service:
             consoles=[link.health.as_dict() for link in self.consoles],
             audio=self.speaker.health() if self.speaker is not None else None,
             commands=api.CommandHealth(queue_limit=COMMAND_QUEUE, refusing=self._refusing,
-                                       busy=self._busy),
-            broker=self._broker_health()))
+                                       busy=self._busy, stale=self._stale),
+            broker=self._broker_health(),
+            clock=api.ClockHealth(synchronized=self._sync.synchronized,
+                                  max_error_ms=self._sync.max_error_ms, source=self._sync.source)))
+
+    def _watch_clock(self) -> None:
+        """On its own thread: ask whether the wall clock is synchronised every
+        ``CLOCK_CHECK_SECONDS``; a change goes to ``health`` and the log."""
+        while not self._clock_watch.wait(CLOCK_CHECK_SECONDS):
+            now = self._clock_sync()
+            if now.synchronized != self._sync.synchronized:
+                self.loop.call_soon(lambda now=now: self._clock_changed(now))
+
+    def _clock_changed(self, now: ClockSync) -> None:
+        self._sync = now
+        if now.synchronized:
+            log.info("the wall clock is synchronised now (ts can be trusted; it may have "
+                     "stepped: mono_ms orders events across the step)")
+        else:
+            log.warning("the wall clock is not synchronised (%s): ts may be off; commands are "
+                        "not refused by their age until it is", now.source)
+        self._publish_health()
 
     def _broker_health(self) -> api.BrokerLinkHealth:
         drops = self.mqtt.drops
@@ -451,17 +496,17 @@ class Service:
         self._reply(Reply("replay", parsed.id if parsed.value is None else parsed.value.id,
                           error is None, error, cmd.response_topic, cmd.correlation))
 
-    def _reply(self, reply: Reply, busy: bool = False) -> None:
-        """Publish a command's reply (thread-safe: a ``busy`` answer is sent from paho's
-        thread, at QoS 0, and counted rather than logged)."""
-        if not reply.ok and not busy:
+    def _reply(self, reply: Reply, at_once: bool = False) -> None:
+        """Publish a command's reply. ``at_once``: a refusal sent from paho's thread without
+        queueing the command (busy, stale), at QoS 0 and counted rather than logged here."""
+        if not reply.ok and not at_once:
             log.warning("command %s (id %s) refused: %s", reply.verb, reply.id, reply.error)
         if reply.verb.startswith("night/"):  # when the night acts is a secret too
             topic = f"{self.prefix}private/reply/{reply.verb}"
         else:
             topic = reply.response_topic or f"{self.prefix}reply/{reply.verb}"
         mid = self.mqtt.reply(topic, self.messages.reply(reply), reply.correlation,
-                              qos=0 if busy else 1)
-        if not busy:
+                              qos=0 if at_once else 1)
+        if not at_once:
             self._replies_in_flight.add(mid)
 

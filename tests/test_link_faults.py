@@ -7,12 +7,15 @@ whatever it holds, gets exactly one reply, and a number the game cannot mean is 
 from __future__ import annotations
 
 import json
+import socket
 import threading
+import time
+from datetime import UTC, datetime, timedelta
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from controller.clock import SystemClock
+from controller.clock import ClockSync, SystemClock, clock_sync, host_boot_id, iso_ms
 from controller.core import commands
 from controller.core.buttons import JudgeButton, SeatButton
 from controller.core.effects import Emit, Reply
@@ -20,6 +23,7 @@ from controller.core.inputs import ButtonEdge, CommandReceived
 from controller.core.table import TableSetup, initial_state, step
 from controller.loop import COMMAND_QUEUE, COMMANDS_PER_BATCH, EventLoop
 from tests.mqtt_helpers import Subscriber, on_topic, with_json
+from tests.test_consoles import until
 from tests.test_service import Running, online
 
 SETUP = TableSetup("t", 10, frozenset({SeatButton(1), JudgeButton("confirm")}), debounce=0.02,
@@ -178,4 +182,105 @@ def test_a_controller_thrown_off_by_its_own_client_id_says_why(table_config, bro
     finally:
         if thief is not None:
             thief.close()
+        run.close()
+
+
+# ------------------------------------------------------------------ sessions, stale commands
+
+
+def test_a_command_sent_while_the_controller_reconnects_is_delivered_when_it_is_back(
+        table_config, subscriber):
+    """The controller's MQTT 5 session outlives its connection: the broker keeps its
+    subscription and queues what is sent meanwhile."""
+    run = Running(table_config)
+    try:
+        online(subscriber)
+        link = run.service.mqtt
+        link._client.socket().shutdown(socket.SHUT_RDWR)  # the network drops under it
+        until(lambda: not link.connected.is_set(), what="the controller to notice")
+        subscriber.publish("mafia/t1/cmd/light", '{"id": "meanwhile", "lights": '
+                                                 '[{"seat": 1, "mode": "on"}]}')
+        [reply] = subscriber.wait_for(on_topic("mafia/t1/reply/light"), timeout=20)
+        assert reply.json()["id"] == "meanwhile" and reply.json()["ok"]
+        assert run.service.mqtt.drops.disconnects == 1
+    finally:
+        run.close()
+
+
+def synchronised() -> ClockSync:
+    return ClockSync(True, 1.0, "test")
+
+
+def test_a_stale_command_is_refused_not_run_late(table_config, subscriber):
+    run = Running(table_config, clock_sync=synchronised)
+    try:
+        online(subscriber)
+        for id, age in (("old", 31), ("fresh", 1)):
+            sent = datetime.now(UTC) - timedelta(seconds=age)
+            subscriber.publish("mafia/t1/cmd/light", json.dumps(
+                {"id": id, "ts": sent.isoformat(), "lights": [{"seat": 1, "mode": "on"}]}))
+        old, fresh = (subscriber.wait_for(with_json("mafia/t1/reply/light", id=id))[0].json()
+                      for id in ("old", "fresh"))
+        assert not old["ok"] and old["error"].startswith("ts: stale, sent 3")
+        assert fresh["ok"]
+        subscriber.wait_for(lambda m: m.topic == "mafia/t1/health"
+                            and m.json()["commands"]["stale"] == 1)
+    finally:
+        run.close()
+
+
+def test_an_unsynchronised_clock_shows_in_health_and_refuses_nothing_by_age(table_config,
+                                                                           subscriber):
+    run = Running(table_config, clock_sync=lambda: ClockSync(False, 16000.0, "adjtimex"))
+    try:
+        online(subscriber)
+        [health] = subscriber.wait_for(on_topic("mafia/t1/health"))
+        assert health.json()["clock"] == {"synchronized": False, "max_error_ms": 16000.0,
+                                          "source": "adjtimex"}
+        subscriber.publish("mafia/t1/cmd/light", json.dumps(
+            {"id": "x", "ts": "2020-01-01T00:00:00Z", "lights": [{"seat": 1, "mode": "on"}]}))
+        subscriber.wait_for(with_json("mafia/t1/reply/light", id="x", ok=True))
+    finally:
+        run.close()
+
+
+def test_the_kernel_says_whether_the_wall_clock_is_synchronised():
+    sync = clock_sync()
+    assert sync.source == "adjtimex" and sync.synchronized in (True, False)
+    assert sync.max_error_ms is not None and sync.max_error_ms >= 0
+
+
+# ------------------------------------------------------------------ a wall clock that steps
+
+
+class SteppingClock(SystemClock):
+    """The host's clocks, with the wall clock set back an hour when told (as NTP may step a
+    Pi's clock that booted ahead)."""
+
+    def __init__(self) -> None:
+        self.step = 0.0
+
+    def utc_iso(self, t: float) -> str:
+        return iso_ms(time.time() - self.step - (time.monotonic() - t))
+
+
+def test_events_carry_the_host_boot_and_monotonic_time_which_order_them_across_a_clock_step(
+        table_config, subscriber):
+    clock = SteppingClock()
+    run = Running(table_config, clock=clock)
+    try:
+        online(subscriber)
+        run.pin(4).drive_low()  # seat 1 pressed
+        pressed = time.monotonic()
+        subscriber.wait_for(on_topic("mafia/t1/event/seat/press"))
+        clock.step = 3600.0
+        run.pin(4).drive_high()  # released after the wall clock stepped back an hour
+        subscriber.wait_for(on_topic("mafia/t1/event/seat/release"))
+        press, release = (subscriber.wait_for(on_topic(f"mafia/t1/event/seat/{kind}"))[0].json()
+                          for kind in ("press", "release"))
+        assert release["ts"] < press["ts"]  # the wall clock says the release came first
+        assert press["mono_ms"] < release["mono_ms"]  # the monotonic clock knows better
+        assert abs(press["mono_ms"] - pressed * 1000) < 1000
+        assert press["host_boot"] == release["host_boot"] == host_boot_id()
+    finally:
         run.close()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Annotated, Generic, Literal, TypeVar
 
 import msgspec
@@ -34,6 +35,45 @@ GameDay = Annotated[int, msgspec.Meta(ge=1, le=MAX_DAY)]
 Color = Annotated[str, msgspec.Meta(pattern="^#[0-9a-fA-F]{6}$(?!\n)")]
 
 
+#: A command whose ``ts`` is further than this from the controller's clock is refused, not run.
+MAX_COMMAND_AGE = 30.0
+SentAt = Annotated[datetime, msgspec.Meta(tz=True, description=(
+    "When the sender sent it (ISO-8601 with its zone, e.g. 2026-11-29T21:15:04.123Z). "
+    f"Optional; a command more than {MAX_COMMAND_AGE:g} s old by it (or as far ahead) is "
+    "refused, not run late, while the controller's clock is synchronised (health.clock)."))]
+
+
+class Stamped(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """What every command may carry besides its own fields."""
+
+    ts: SentAt | None = None
+
+
+class _SentAt(msgspec.Struct):
+    ts: SentAt | None = None
+
+
+def stale(payload: bytes, now: float, max_age: float = MAX_COMMAND_AGE) -> str | None:
+    """Why a command stamped with ``ts`` must not run at wall time ``now`` (epoch seconds):
+    sent more than ``max_age`` seconds ago (it waited on a broker, or in a queue, or its sender
+    is out of step), or that far ahead. None for a fresh one, or one with no (readable) ``ts``:
+    its own parse says what is wrong with it."""
+    try:
+        sent = msgspec.json.decode(payload, type=_SentAt).ts
+    except (msgspec.DecodeError, RecursionError):
+        return None
+    if sent is None:
+        return None
+    age = now - sent.timestamp()
+    if age > max_age:
+        return (f"ts: stale, sent {age:.1f} s ago (commands more than {max_age:g} s old are "
+                "refused, not run late); send it again if it still holds")
+    if age < -max_age:
+        return (f"ts: {-age:.1f} s ahead of the controller's clock (more than {max_age:g} s): "
+                "check both clocks")
+    return None
+
+
 class LightSpec(msgspec.Struct, forbid_unknown_fields=True):
     """One seat's wanted light in ``cmd/light``."""
 
@@ -44,14 +84,14 @@ class LightSpec(msgspec.Struct, forbid_unknown_fields=True):
         description="#rrggbb for an RGB light; a single-colour LED shows the mode only.")] = None
 
 
-class LightCommand(msgspec.Struct, forbid_unknown_fields=True):
+class LightCommand(Stamped):
     """``cmd/light``: set one or more seat lights, each seat at most once."""
 
     id: CommandId
     lights: Annotated[list[LightSpec], msgspec.Meta(min_length=1, max_length=MAX_SEATS)]
 
 
-class ReplayCommand(msgspec.Struct, forbid_unknown_fields=True):
+class ReplayCommand(Stamped):
     """``cmd/replay``: publish again, on their own topics, the kept events after ``after_seq``.
 
     A consumer sends it after every (re)connect with the last ``seq`` it has, and whenever it
@@ -64,7 +104,7 @@ class ReplayCommand(msgspec.Struct, forbid_unknown_fields=True):
         description="Replay the private/ events (their own seq) instead of event/.")] = False
 
 
-class SimButtonCommand(msgspec.Struct, forbid_unknown_fields=True):
+class SimButtonCommand(Stamped):
     """``sim/press`` and ``sim/release`` (simulated tables only): exactly one of ``seat`` or
     ``judge``; drives that button's mock pin."""
 
@@ -161,7 +201,7 @@ def parse_light(payload: bytes, seats: int) -> Parsed[LightCommand]:
 SeatList = Annotated[list[Seat], msgspec.Meta(min_length=1, max_length=MAX_SEATS)]
 
 
-class VoteStart(msgspec.Struct, forbid_unknown_fields=True):
+class VoteStart(Stamped):
     """``cmd/vote/start``: vote on ``nominees`` in nomination order (4.4.4); ``voters`` are the
     seats that may vote; ``day`` 1 with a single nominee means no vote (4.4.10)."""
 
@@ -175,7 +215,7 @@ class VoteStart(msgspec.Struct, forbid_unknown_fields=True):
                     "default when absent (club rules 003: its second round).")] = None
 
 
-class VoteQuestion(msgspec.Struct, forbid_unknown_fields=True):
+class VoteQuestion(Stamped):
     """``cmd/vote/question``: one window, a press is "yes" (e.g. 4.4.12.3, "shall all of
     ``subjects`` leave the table?"); majority of ``voters`` decides."""
 
@@ -185,13 +225,13 @@ class VoteQuestion(msgspec.Struct, forbid_unknown_fields=True):
     pacing: Literal["auto", "judge"] | None = None
 
 
-class VoteAction(msgspec.Struct, forbid_unknown_fields=True):
+class VoteAction(Stamped):
     """``cmd/vote/confirm``, ``reject``, ``next``, ``cancel``: the judge's decisions."""
 
     id: CommandId
 
 
-class VoteCorrect(msgspec.Struct, forbid_unknown_fields=True):
+class VoteCorrect(Stamped):
     """``cmd/vote/correct``: the judge's own count for the proposed candidate, and why."""
 
     id: CommandId
@@ -211,7 +251,7 @@ class SeatStanding(msgspec.Struct, forbid_unknown_fields=True):
     immune: bool | None = None
 
 
-class SeatsCommand(msgspec.Struct, forbid_unknown_fields=True):
+class SeatsCommand(Stamped):
     """``cmd/seats``: set seats' standing: in game or out, fouls, silenced, immunity."""
 
     id: CommandId
@@ -221,7 +261,7 @@ class SeatsCommand(msgspec.Struct, forbid_unknown_fields=True):
 Seconds = Annotated[float, msgspec.Meta(gt=0, le=600)]
 
 
-class TimerStart(msgspec.Struct, forbid_unknown_fields=True):
+class TimerStart(Stamped):
     """``cmd/timer/start``: ``seat`` holds the floor for ``seconds`` (FIIM 4.3.1: 60)."""
 
     id: CommandId
@@ -232,28 +272,28 @@ class TimerStart(msgspec.Struct, forbid_unknown_fields=True):
         description="Take the floor from a speaker whose timer still runs.")] = False
 
 
-class TimerAdd(msgspec.Struct, forbid_unknown_fields=True):
+class TimerAdd(Stamped):
     """``cmd/timer/add``: more time (negative: less; never below zero)."""
 
     id: CommandId
     seconds: Annotated[float, msgspec.Meta(ge=-600, le=600)]
 
 
-class NominationWithdraw(msgspec.Struct, forbid_unknown_fields=True):
+class NominationWithdraw(Stamped):
     """``cmd/nomination/withdraw``: take back the nomination of ``seat``."""
 
     id: CommandId
     seat: Seat
 
 
-class DayStart(msgspec.Struct, forbid_unknown_fields=True):
+class DayStart(Stamped):
     """``cmd/day/start``: a new game day: today's nominations start empty."""
 
     id: CommandId
     day: Annotated[GameDay, msgspec.Meta(description=f"1..{MAX_DAY}, after today's.")]
 
 
-class PhaseCommand(msgspec.Struct, forbid_unknown_fields=True):
+class PhaseCommand(Stamped):
     """``cmd/phase``: night (public lights dark, night music fades in) or day (music fades
     out, lights come back)."""
 
@@ -261,7 +301,7 @@ class PhaseCommand(msgspec.Struct, forbid_unknown_fields=True):
     phase: Literal["day", "night"]
 
 
-class AudioCommand(msgspec.Struct, forbid_unknown_fields=True):
+class AudioCommand(Stamped):
     """``cmd/audio``: the music's volume, its next track, or a sound now (a cue, a number
     spoken: what ``mafia-table selftest`` plays to check the speaker)."""
 
@@ -273,7 +313,7 @@ class AudioCommand(msgspec.Struct, forbid_unknown_fields=True):
                                      "[music] voice.")] | None = None
 
 
-class NightStepCommand(msgspec.Struct, forbid_unknown_fields=True):
+class NightStepCommand(Stamped):
     """``cmd/night/step``: one night step ("mafia_shot", "don_check", "best_move"...) for the
     seats that act. ``targets``: any seat, seats in game, or the numbers 1..``numbers``
     (roulette). ``mode``: ``keypad`` entries, or ``count`` (the numbers are spoken one by one,
@@ -290,7 +330,7 @@ class NightStepCommand(msgspec.Struct, forbid_unknown_fields=True):
     cadence: Annotated[float, msgspec.Meta(ge=0.3, le=5)] | None = None  # the preset's
 
 
-class RevealCommand(msgspec.Struct, forbid_unknown_fields=True):
+class RevealCommand(Stamped):
     """``cmd/night/reveal``: show a pattern on one seat's private indicator (a check result:
     only that player sees it). 0 off, 1 on, 2 blink, 3 double blink."""
 
@@ -326,7 +366,7 @@ def parse_replay(payload: bytes) -> Parsed[ReplayCommand]:
     return _decode(payload, ReplayCommand)
 
 
-class SimKeysCommand(msgspec.Struct, forbid_unknown_fields=True):
+class SimKeysCommand(Stamped):
     """``sim/key`` (simulated tables only): type ``keys`` on a seat's emulated keypad."""
 
     seat: Seat
