@@ -6,8 +6,10 @@ whatever it holds, gets exactly one reply, and a number the game cannot mean is 
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import socket
+import sys
 import threading
 import time
 from datetime import UTC, datetime, timedelta
@@ -22,6 +24,7 @@ from controller.core.effects import Emit, Reply
 from controller.core.inputs import ButtonEdge, CommandReceived
 from controller.core.table import TableSetup, initial_state, step
 from controller.loop import COMMAND_QUEUE, COMMANDS_PER_BATCH, EventLoop
+from tests.conftest import REPO
 from tests.mqtt_helpers import Subscriber, on_topic, with_json
 from tests.test_consoles import until
 from tests.test_service import Running, online
@@ -283,4 +286,41 @@ def test_events_carry_the_host_boot_and_monotonic_time_which_order_them_across_a
         assert abs(press["mono_ms"] - pressed * 1000) < 1000
         assert press["host_boot"] == release["host_boot"] == host_boot_id()
     finally:
+        run.close()
+
+
+# ------------------------------------------------------------------ a consumer that loses nothing
+
+
+def example_table_class():
+    spec = importlib.util.spec_from_file_location("fiim_game", REPO / "examples" / "fiim_game.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("fiim_game", module)  # its dataclasses look themselves up there
+    spec.loader.exec_module(module)
+    return module.Table
+
+
+def test_the_example_consumer_replays_what_a_broker_restart_lost(table_config, broker):
+    """docs/mqtt-api.md, "Losing nothing": the example rules core is away while the broker
+    restarts without persistence (its session and the event queued in it are gone); back, it
+    sees the table online and asks for what follows its last seq."""
+    run = Running(table_config)
+    game = example_table_class()("127.0.0.1", broker.port, "t1")
+    try:
+        game.wait(lambda m: m.topic == "status" and m.body["state"] == "online")
+        run.pin(4).drive_low()  # seq 1
+        game.wait(lambda m: m.topic == "event/seat/press")
+        game.client.disconnect()  # away (its session stays at the broker)
+        game.client.loop_stop()
+        run.pin(4).drive_high()  # seq 2: queued in the session...
+        until(lambda: run.service.store.depth == 0, what="seq 2 at the broker")
+        broker.stop()  # ...which the restart loses
+        broker.start()
+        until(lambda: run.service.mqtt.connected.is_set(), timeout=20, what="the controller")
+        game.client.reconnect()
+        game.client.loop_start()
+        release = game.wait(lambda m: m.topic == "event/seat/release", timeout=20)
+        assert release.body["seq"] == 2 and game.last_seq["event/"] == 2
+    finally:
+        game.close()
         run.close()
