@@ -19,29 +19,17 @@ Everything on this machine, against a private mosquitto on loopback:
 from __future__ import annotations
 
 import argparse
-import os
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
-from pathlib import Path
 
-from bench.gpio import EXAMPLE, EventClock, percentiles, spawn
-from controller import config
-from controller.local_broker import LocalBroker
+from bench.gpio import EventClock, percentiles, private_broker, rss_mib, spawn, start_service
 from controller.service import Service
 from tests.mqtt_helpers import Subscriber, with_json
 
 GAP = 0.05
-
-
-def rss_mb(pid: int | str = "self") -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 class Flooder:
@@ -120,11 +108,7 @@ def time_presses(service: Service, clock: EventClock, until: threading.Event | i
 
 
 def bench_flood(port: int, rate: int, seconds: float, floor: int) -> None:
-    cfg = config.load(EXAMPLE, config.Overrides(table="bench", broker=f"127.0.0.1:{port}",
-                                                simulated=True))
-    service = Service(cfg)
-    loop = threading.Thread(target=service.run, daemon=True)
-    loop.start()
+    service, loop = start_service(port)
     clock = EventClock(port)
     direct = Subscriber(port, [])
     try:
@@ -134,7 +118,7 @@ def bench_flood(port: int, rate: int, seconds: float, floor: int) -> None:
         print(f"no flood: edge -> subscriber {percentiles(samples)}")
         print(f"  floor, publish -> subscriber {percentiles(direct_ms)}")
         flooder = Flooder(port, "bench", rate, seconds)
-        before = peak = rss_mb()
+        before = peak = rss_mib("self")
         done = threading.Event()
         result: list[str] = []
         threading.Thread(target=lambda: (result.append(flooder.result()), done.set()),
@@ -143,8 +127,8 @@ def bench_flood(port: int, rate: int, seconds: float, floor: int) -> None:
         began = time.monotonic()
         samples, direct_ms = time_presses(service, clock, done, 30, direct)
         flood_time = time.monotonic() - began
-        peak = max(peak, rss_mb())
-        after = rss_mb()
+        peak = max(peak, rss_mib("self"))
+        after = rss_mib("self")
         print(f"flood of {rate}/s for {seconds:g} s ({result[0]}; over after {flood_time:.1f} s):"
               f" edge -> subscriber {percentiles(samples)}")
         print(f"  floor, publish -> subscriber {percentiles(direct_ms)}")
@@ -182,8 +166,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--floor", type=int, default=200)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as state, LocalBroker() as broker:
-        os.environ["XDG_STATE_HOME"] = state  # a fresh journal, for this process and children
+    with private_broker() as broker:
         bench_flood(broker.port, args.rate, args.seconds, args.floor)
         bench_stop(broker.port, args.rate)
 

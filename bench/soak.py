@@ -20,18 +20,12 @@ import sys
 import time
 from pathlib import Path
 
+from bench.gpio import rss_mib
 from controller.local_broker import LocalBroker
 from tests.mqtt_helpers import Subscriber
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "config" / "table.example.toml"
-
-
-def rss_kb(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    raise RuntimeError("no VmRSS")
 
 
 def main() -> None:
@@ -64,7 +58,7 @@ def main() -> None:
                                           qos=1)
                     time.sleep(1)
                 if now >= next_sample:
-                    samples.append((now - start, rss_kb(service.pid)))
+                    samples.append((now - start, round(rss_mib(service.pid) * 1024)))
                     next_sample += args.every
         finally:
             service.terminate()
