@@ -104,6 +104,19 @@ class EventLoop:
             self._ready.notify()
         return True
 
+    def unrun_commands(self) -> list[object]:
+        """After the loop stopped: take the commands it did not get to (their replies still
+        await the broker), so the shell can answer them. Thread-safe."""
+        with self._ready:
+            left = list(self._commands)
+            self._commands.clear()
+        return left
+
+    @property
+    def stopping(self) -> bool:
+        """``stop`` was asked: commands are refused."""
+        return self._stopping
+
     @property
     def commands_waiting(self) -> int:
         """Commands queued, not yet applied."""

@@ -65,6 +65,7 @@ log = logging.getLogger(__name__)
 
 #: The answer to a command that finds the command queue full (see ``controller.loop``).
 BUSY = "busy: the controller has too many commands waiting; send it again later"
+STOPPING = "busy: the controller is stopping; send it again when it is back online"
 #: Command replies that may await the broker's acknowledgement at once: half of the 20 QoS 1
 #: messages in flight that paho (and mosquitto's receive maximum) allow, the rest for events.
 REPLY_WINDOW = 10
@@ -285,7 +286,8 @@ class Service:
         steps = [self._lights_off, self._stop_consoles]
         if self.mqtt.connected.is_set():
             steps.append(lambda: self.loop.drain(lambda: not self._in_flight, ack_timeout))
-        steps += [lambda: self.mqtt.stop(self.messages.status(online=False)),
+        steps += [self._answer_unrun_commands,
+                  lambda: self.mqtt.stop(self.messages.status(online=False)),
                   self.factory.close, self.store.close, self.private_store.close]
         for step in steps:
             try:
@@ -293,6 +295,13 @@ class Service:
             except Exception:
                 log.exception("shutdown step %s failed; going on", getattr(step, "__name__", step))
         log.info("table %s stopped", self.config.table)
+
+    def _answer_unrun_commands(self) -> None:
+        """Commands still queued when the loop stopped are answered busy, not left silent."""
+        for item in self.loop.unrun_commands():
+            if isinstance(item, CommandReceived):
+                self._reply(Reply(item.verb, request_id(item.payload), False, STOPPING,
+                                  item.response_topic, item.correlation), at_once=True)
 
     def _lights_off(self) -> None:
         if self.gpio is not None:
@@ -340,7 +349,8 @@ class Service:
             log.warning("command queue full (%d waiting) or stopping: commands are answered "
                         "busy until it has drained to half", self.loop.commands_waiting)
             self.loop.call_soon(self._publish_health)
-        self._reply(Reply(cmd.verb, request_id(payload), False, BUSY, cmd.response_topic,
+        self._reply(Reply(cmd.verb, request_id(payload), False,
+                          STOPPING if self.loop.stopping else BUSY, cmd.response_topic,
                           cmd.correlation), at_once=True)
 
     # the loop thread

@@ -80,6 +80,21 @@ def test_a_full_command_queue_refuses_until_it_has_drained_to_half():
     assert not loop.submit(light(8, 8))  # stopping: refused
 
 
+def test_a_stop_is_obeyed_at_once_and_the_commands_it_left_are_handed_back():
+    """Commands held back (their replies await the broker) do not delay a stop: the loop
+    returns, and the shell answers what is left."""
+    seen: list[object] = []
+    loop = EventLoop(initial_state(SETUP), clock=SystemClock(), perform=seen.append,
+                     take_commands=lambda: False)
+    for n in range(3):
+        loop.submit(light(n, n))
+    loop.submit(ButtonEdge(SeatButton(1), True, 9.0))
+    loop.stop()
+    loop.run()
+    assert [e.kind for e in seen if isinstance(e, Emit)] == ["seat/press"]
+    assert [c.payload for c in loop.unrun_commands()] == [light(n, n).payload for n in range(3)]
+
+
 def test_a_flood_is_answered_busy_at_once_and_every_command_once(table_config, broker,
                                                                   subscriber):
     """The loop is held up while more commands arrive than the queue holds: each one beyond is
