@@ -173,6 +173,26 @@ class AudioHealth(msgspec.Struct, forbid_unknown_fields=True):
         description="No sound device, an unusable sound file...: the game goes on silent.")]
 
 
+class StripHealth(msgspec.Struct, forbid_unknown_fields=True):
+    """The seat lights' LED strip (``[strip]``)."""
+
+    backend: Literal["spidev", "mock"]
+    leds: int
+    write_errors: Annotated[int, msgspec.Meta(
+        ge=0, description="SPI writes that failed since the start (each is tried again with "
+                          "the next change of the picture).")]
+
+
+class ExpanderHealth(msgspec.Struct, forbid_unknown_fields=True):
+    """The MCP23017 button expanders (``[expanders]``)."""
+
+    backend: Literal["smbus2", "mock"]
+    chips: Annotated[list[int], msgspec.Meta(description="The chips' I2C addresses.")]
+    read_errors: Annotated[int, msgspec.Meta(
+        ge=0, description="Interrupt reads that failed since the start (a loose SDA/SCL "
+                          "wire?); the chip is read again, no press is lost.")]
+
+
 class CommandHealth(msgspec.Struct, forbid_unknown_fields=True):
     """The command queue: the table's own inputs always go first; commands wait in a bounded
     queue and one that does not fit is answered ``busy`` at once."""
@@ -221,6 +241,10 @@ class Health(_Payload):
     outbox: OutboxHealth
     consoles: list[ConsoleHealth] = []
     audio: AudioHealth | None = None
+    strip: StripHealth | None = None
+    expanders: ExpanderHealth | None = None
+
+
     commands: CommandHealth | None = None
     broker: BrokerLinkHealth | None = None
     clock: ClockHealth | None = None

@@ -4,7 +4,7 @@
     mafia-table sim [--config FILE] [--window] [--screenshot PNG [--after S]] [--broker ...]
     mafia-table check-config FILE
     mafia-table watch (--config FILE | --table ID [--broker HOST:PORT]) [--username U ...]
-    mafia-table pinout --config FILE
+    mafia-table pinout --config FILE [--svg FILE]
     mafia-table selftest --config FILE [--seat N ...] [--timeout S] [--username U ...]
     mafia-table asyncapi
 
@@ -99,6 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     pinout = sub.add_parser("pinout", help="print the pin map seat by seat, with conflicts")
     pinout.add_argument("--config", required=True, metavar="FILE", help="table config (TOML)")
+    pinout.add_argument("--svg", metavar="FILE", help="also draw the wiring into this SVG file")
 
     selftest = sub.add_parser("selftest", help="check a wired table seat by seat, with a "
                                                "technician at it (the controller must run)")
@@ -134,18 +135,36 @@ def _asyncapi(args: argparse.Namespace) -> int:
 
 
 def _check_config(args: argparse.Namespace) -> int:
+    from controller.budget import budget, render
+
     path = args.file
     cfg = config.load(path)
-    print(f"{path}: ok (table {cfg.table}, {cfg.seats} seats, "
-          f"{len(cfg.wired_buttons())} GPIO buttons, gpio backend {cfg.backends.gpio})")
+    parts = [f"table {cfg.table}", f"{cfg.seats} seats", f"{len(cfg.wired_buttons())} GPIO buttons"]
+    if cfg.expanders is not None:
+        parts.append(f"{len(cfg.expander_buttons())} expander buttons")
+    if cfg.strip is not None:
+        parts.append(f"{len(cfg.strip.seat)} seats lit by the strip")
+    print(f"{path}: ok ({', '.join(parts)}, gpio backend {cfg.backends.gpio})")
+    for line in render(budget(cfg)):
+        print(f"  {line}")
     return 0
 
 
 def _pinout(args: argparse.Namespace) -> int:
     from controller.pinout import pin_map, render
 
-    pins = pin_map(config.parse(args.config))
+    cfg = config.parse(args.config)
+    pins = pin_map(cfg)
     sys.stdout.write(render(pins))
+    if args.svg is not None:
+        from controller.pinout_svg import draw
+
+        try:
+            Path(args.svg).write_text(draw(pins, cfg), encoding="utf-8")
+        except OSError as exc:
+            print(f"mafia-table pinout: cannot write {args.svg}: {exc}", file=sys.stderr)
+            return 2
+        print(f"wiring drawn into {args.svg}")
     return 1 if pins.conflicts else 0
 
 

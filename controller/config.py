@@ -18,9 +18,11 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from controller.budget import budget
 from controller.core import validation
 from controller.core.buttons import JUDGE_BUTTON_NAMES, Button, JudgeButton, SeatButton
 from controller.core.vote import VoteRules
+from hardware import ws2812
 
 #: BCM GPIO numbers on the Raspberry Pi 40-pin header.
 Pin = Annotated[int, msgspec.Meta(ge=0, le=27)]
@@ -66,10 +68,65 @@ ReservableBus = Literal["i2c", "uart", "i2s", "spi"]
 class GpioConfig(_Section):
     debounce_ms: Annotated[float, msgspec.Meta(ge=0, le=500)] = 20.0
     pull_up: bool = True
+    # the current through each directly driven LED (one pin; an RGB LED has three): the resistor
+    # sets it, (3.3 V - the LED's forward voltage) / R; the budget (controller/budget.py) checks it
+    led_ma: Annotated[float, msgspec.Meta(gt=0, le=50)] = 4.0
     # the Pi functions whose pins stay free: ``mafia-table pinout`` flags a pin they need
     reserve: list[ReservableBus] = msgspec.field(default_factory=lambda: ["i2c", "uart"])
     judge: JudgeWiring = msgspec.field(default_factory=JudgeWiring)
     seat: list[SeatWiring] = msgspec.field(default_factory=list)
+
+
+#: an MCP23017 input: 0..7 are GPA0..GPA7, 8..15 are GPB0..GPB7
+ExpanderInput = Annotated[int, msgspec.Meta(ge=0, le=15)]
+
+
+class StripSeat(_Section):
+    """The LEDs of the strip that are one seat's light: ``count`` of them from ``first``
+    (LED 0 is the one nearest the Pi)."""
+
+    seat: int
+    first: Annotated[int, msgspec.Meta(ge=0, le=1023)]
+    count: Annotated[int, msgspec.Meta(ge=1, le=16)] = 3
+
+
+class StripConfig(_Section):
+    """Seat lights on one addressable LED strip (``[strip]``), fed by SPI0's MOSI (GPIO 10)
+    through a 5 V level shifter; see docs/hardware.md."""
+
+    chip: Literal["ws2812b", "sk6812", "sk6812_rgbw"] = "ws2812b"
+    order: Literal["GRB", "RGB", "GRBW", "RGBW"] = "GRB"
+    spi_device: Literal[0, 1] = 0  # /dev/spidev0.N: the chip select the SPI driver claims
+    brightness: Annotated[float, msgspec.Meta(gt=0, le=1)] = 0.5  # the cap on every channel
+    supply_amps: Annotated[float, msgspec.Meta(gt=0, le=60)] | None = None  # the 5 V supply
+    seat: list[StripSeat] = msgspec.field(default_factory=list)
+
+
+class ExpanderJudge(_Section):
+    """Judge buttons on an expander's inputs."""
+
+    confirm: ExpanderInput | None = None
+    reject: ExpanderInput | None = None
+    next: ExpanderInput | None = None
+
+
+class ExpanderChip(_Section):
+    """One MCP23017: its I2C address (A2..A0 strapped: 0x20..0x27), the seats whose vote
+    buttons are on its inputs in order (GPA0, GPA1, ... GPB7), and judge buttons."""
+
+    address: Annotated[int, msgspec.Meta(ge=0x20, le=0x27)]
+    seats: Annotated[list[int], msgspec.Meta(max_length=16)] = msgspec.field(
+        default_factory=list)
+    judge: ExpanderJudge = msgspec.field(default_factory=ExpanderJudge)
+
+
+class ExpanderConfig(_Section):
+    """Buttons on MCP23017 I2C expanders (``[expanders]``): I2C1 (GPIO 2, 3) and one shared
+    interrupt line (every chip's INTA, open drain, wired together) on ``interrupt``."""
+
+    interrupt: Pin
+    chip: Annotated[list[ExpanderChip], msgspec.Meta(min_length=1, max_length=8)]
+    i2c_bus: Annotated[int, msgspec.Meta(ge=0, le=20)] = 1
 
 
 class ConsoleConfig(_Section):
@@ -117,6 +174,8 @@ class Backends(_Section):
     consoles: Literal["serial", "emulated"] = "serial"
     audio: Literal["sdl", "disk", "off"] = "sdl"
     audio_disk_file: str | None = None
+    spi: Literal["spidev", "mock"] = "spidev"  # the [strip]'s SPI: the kernel's, or recorded
+    i2c: Literal["smbus2", "mock"] = "smbus2"  # the [expanders]' bus: the kernel's, or a fake
 
 
 class Config(_Section):
@@ -129,14 +188,27 @@ class Config(_Section):
     broker: BrokerConfig = msgspec.field(default_factory=BrokerConfig)
     backends: Backends = msgspec.field(default_factory=Backends)
     gpio: GpioConfig = msgspec.field(default_factory=GpioConfig)
+    strip: StripConfig | None = None
+    expanders: ExpanderConfig | None = None
     store: StoreConfig = msgspec.field(default_factory=StoreConfig)
     console: list[ConsoleConfig] = msgspec.field(default_factory=list)
     music: MusicConfig = msgspec.field(default_factory=MusicConfig)
 
     def vote_buttons(self) -> frozenset[Button]:
-        """Every button the table can read: GPIO ones and the consoles' (not ``keys_only``)."""
+        """Every button the table can read: GPIO ones, the expanders' and the consoles' (not
+        ``keys_only``)."""
         consoles = {SeatButton(seat) for c in self.console if not c.keys_only for seat in c.seats}
-        return frozenset(self.wired_buttons()) | consoles
+        return frozenset(self.wired_buttons()) | frozenset(self.expander_buttons()) | consoles
+
+    def expander_buttons(self) -> dict[Button, tuple[int, int]]:
+        """Every button on an expander, with (chip address, input 0..15)."""
+        found: dict[Button, tuple[int, int]] = {}
+        for chip in self.expanders.chip if self.expanders is not None else []:
+            found.update({SeatButton(seat): (chip.address, i) for i, seat in enumerate(chip.seats)})
+            for name in JUDGE_BUTTON_NAMES:
+                if getattr(chip.judge, name) is not None:
+                    found[JudgeButton(name)] = (chip.address, getattr(chip.judge, name))  # type: ignore[arg-type]
+        return found
 
     def keypad_seats(self) -> frozenset[int]:
         return frozenset(seat for c in self.console for seat in c.seats)
@@ -170,6 +242,11 @@ class Config(_Section):
             uses += [(pin, f"{key}.rgb[{j}]") for j, pin in enumerate(wiring.rgb or [])]
         uses += [(getattr(self.gpio.judge, name), f"gpio.judge.{name}")
                  for name in JUDGE_BUTTON_NAMES if getattr(self.gpio.judge, name) is not None]
+        if self.strip is not None:  # the SPI0 driver claims all of its pins
+            uses += [(pin, f"strip.{signal}") for pin, signal in STRIP_PINS[self.strip.spi_device]]
+        if self.expanders is not None:
+            uses += [(2, "expanders.sda"), (3, "expanders.scl"),
+                     (self.expanders.interrupt, "expanders.interrupt")]
         return uses
 
     def wired_buttons(self) -> dict[Button, int]:
@@ -182,6 +259,11 @@ class Config(_Section):
             if pin is not None:
                 wired[JudgeButton(name)] = pin  # type: ignore[arg-type]
         return wired
+
+
+#: BCM pins the strip's SPI0 takes, by ``spi_device`` (the chip select the driver claims)
+STRIP_PINS = {device: [(10, "data"), (11, "sclk"), (9, "miso"), (8 - device, f"ce{device}")]
+              for device in (0, 1)}
 
 
 class ConfigError(Exception):
@@ -262,8 +344,7 @@ def _apply_overrides(raw: dict[str, Any], overrides: Overrides, source: str) -> 
     if overrides.simulated:
         backends = raw.setdefault("backends", {})
         if isinstance(backends, dict):
-            backends["gpio"] = "mock"
-            backends["consoles"] = "emulated"
+            backends.update(gpio="mock", consoles="emulated", spi="mock", i2c="mock")
 
 
 
@@ -329,7 +410,7 @@ def with_account(broker: BrokerConfig, username: str | None,
 
 
 def _check(config: Config, base: Path) -> list[str]:
-    return wiring_problems(config) + _broker_problems(config, base)
+    return wiring_problems(config) + budget(config).problems + _broker_problems(config, base)
 
 
 def wiring_problems(config: Config) -> list[str]:
@@ -345,9 +426,8 @@ def wiring_problems(config: Config) -> list[str]:
             pin_users[pin] = key
     for i, wiring in enumerate(config.gpio.seat):
         key = f"gpio.seat[{i}]"
-        if not 1 <= wiring.seat <= config.seats:
-            problems.append(f"{key}.seat: no seat {wiring.seat} at this table "
-                            f"(seats = {config.seats})")
+        if beyond := _seat_problem(f"{key}.seat", wiring.seat, config):
+            problems += beyond
         elif wiring.seat in seat_entries:
             problems.append(f"{key}.seat: seat {wiring.seat} is already wired by "
                             f"{seat_entries[wiring.seat]}")
@@ -358,6 +438,11 @@ def wiring_problems(config: Config) -> list[str]:
 
     gpio_buttons = {s.seat: f"gpio.seat[{i}].button" for i, s in enumerate(config.gpio.seat)
                     if s.button is not None}
+    problems += _strip_problems(config)
+    expander_buttons, found = _expander_problems(config, gpio_buttons)
+    problems += found
+    vote_buttons = {seat: f"GPIO ({key})" for seat, key in gpio_buttons.items()} | {
+        seat: f"an expander ({key})" for seat, key in expander_buttons.items()}
     served: dict[int, str] = {}
     ports: dict[str, str] = {}
     for i, console in enumerate(config.console):
@@ -366,18 +451,101 @@ def wiring_problems(config: Config) -> list[str]:
             problems.append(f"{key}.port: {console.port} is already {ports[console.port]}")
         ports[console.port] = key
         for j, seat in enumerate(console.seats):
-            if not 1 <= seat <= config.seats:
-                problems.append(f"{key}.seats[{j}]: no seat {seat} at this table "
-                                f"(seats = {config.seats})")
+            if beyond := _seat_problem(f"{key}.seats[{j}]", seat, config):
+                problems += beyond
             elif seat in served:
                 problems.append(f"{key}.seats[{j}]: seat {seat} is already served by "
                                 f"{served[seat]}")
-            elif seat in gpio_buttons and not console.keys_only:
-                problems.append(f"{key}.seats[{j}]: seat {seat} has a vote button on GPIO "
-                                f"({gpio_buttons[seat]}); set {key}.keys_only = true so its "
+            elif seat in vote_buttons and not console.keys_only:
+                problems.append(f"{key}.seats[{j}]: seat {seat} has a vote button on "
+                                f"{vote_buttons[seat]}; set {key}.keys_only = true so its "
                                 "console serves the keypad only")
             served[seat] = key
     return problems
+
+
+def _seat_problem(key: str, seat: int, config: Config) -> list[str]:
+    """``key`` names a seat the table does not have (or nothing)."""
+    if 1 <= seat <= config.seats:
+        return []
+    return [f"{key}: no seat {seat} at this table (seats = {config.seats})"]
+
+
+def _strip_problems(config: Config) -> list[str]:
+    """Strip seats on the table, each once, LED ranges apart, no seat lit twice, and a frame
+    that fits one SPI transfer."""
+    strip = config.strip
+    if strip is None:
+        return []
+    problems: list[str] = []
+    if ("W" in strip.order) != (strip.chip == "sk6812_rgbw"):
+        problems.append(f"strip.order: {strip.order} does not fit chip {strip.chip} (RGBW "
+                        "orders are for sk6812_rgbw, which needs one)")
+    gpio_lights = {w.seat: f"gpio.seat[{i}]" for i, w in enumerate(config.gpio.seat)
+                   if w.light is not None or w.rgb is not None}
+    seats: dict[int, str] = {}
+    leds: dict[int, str] = {}
+    for i, entry in enumerate(strip.seat):
+        key = f"strip.seat[{i}]"
+        problems += _seat_problem(f"{key}.seat", entry.seat, config)
+        if entry.seat in seats:
+            problems.append(f"{key}.seat: seat {entry.seat} already has LEDs in "
+                            f"{seats[entry.seat]}")
+        elif entry.seat in gpio_lights:
+            problems.append(f"{key}.seat: seat {entry.seat} already has a GPIO light in "
+                            f"{gpio_lights[entry.seat]}")
+        seats.setdefault(entry.seat, key)
+        for led in range(entry.first, entry.first + entry.count):
+            if led in leds:
+                problems.append(f"{key}: LED {led} already belongs to {leds[led]}")
+                break
+            leds[led] = key
+    encoding = ws2812.ENCODINGS[strip.chip]
+    size = ws2812.frame_size(max(leds, default=-1) + 1, strip.order, encoding)
+    if size > ws2812.SPIDEV_BUFSIZ:
+        problems.append(f"strip: {max(leds) + 1} LEDs make a {size}-byte SPI frame, more than "
+                        f"one spidev transfer ({ws2812.SPIDEV_BUFSIZ} bytes)")
+    return problems
+
+
+def _expander_problems(config: Config,
+                       gpio_buttons: dict[int, str]) -> tuple[dict[int, str], list[str]]:
+    """Each chip once, each input once, each seat's button once (GPIO or expander); returns
+    the seats with an expander button (seat -> key) and the problems."""
+    if config.expanders is None:
+        return {}, []
+    problems: list[str] = []
+    addresses: dict[int, str] = {}
+    seats: dict[int, str] = {}
+    judges: dict[str, str] = {name: f"gpio.judge.{name}" for name in JUDGE_BUTTON_NAMES
+                              if getattr(config.gpio.judge, name) is not None}
+    for i, chip in enumerate(config.expanders.chip):
+        key = f"expanders.chip[{i}]"
+        if chip.address in addresses:
+            problems.append(f"{key}.address: 0x{chip.address:02x} is already "
+                            f"{addresses[chip.address]}")
+        addresses[chip.address] = key
+        inputs = {j: f"{key}.seats[{j}]" for j in range(len(chip.seats))}
+        for j, seat in enumerate(chip.seats):
+            problems += _seat_problem(f"{key}.seats[{j}]", seat, config)
+            if seat in seats or seat in gpio_buttons:
+                problems.append(f"{key}.seats[{j}]: seat {seat}'s button is already "
+                                f"{seats.get(seat) or gpio_buttons[seat]}")
+            seats.setdefault(seat, f"{key}.seats[{j}]")
+        for name in JUDGE_BUTTON_NAMES:
+            pin = getattr(chip.judge, name)
+            if pin is None:
+                continue
+            if pin in inputs:
+                problems.append(f"{key}.judge.{name}: input {pin} is already {inputs[pin]}")
+            if name in judges:
+                problems.append(f"{key}.judge.{name}: the {name} button is already "
+                                f"{judges[name]}")
+            inputs[pin] = judges[name] = f"{key}.judge.{name}"
+    if config.backends.i2c == "mock" and config.backends.gpio != "mock":
+        problems.append('backends.i2c: "mock" (the fake expanders) needs backends.gpio = '
+                        '"mock": the fake drives the interrupt line\'s mock pin')
+    return seats, problems
 
 
 def _broker_problems(config: Config, base: Path) -> list[str]:

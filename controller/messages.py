@@ -56,7 +56,9 @@ class MessageFactory:
             version=__version__, boot_id=self.boot_id))
 
     def health(self, *, depth: int, limit: int, consoles: list[dict[str, Any]],
-               audio: dict[str, Any] | None, commands: api.CommandHealth | None = None,
+               audio: dict[str, Any] | None, strip: dict[str, Any] | None = None,
+               expanders: dict[str, Any] | None = None,
+               commands: api.CommandHealth | None = None,
                broker: api.BrokerLinkHealth | None = None,
                clock: api.ClockHealth | None = None) -> bytes:
         """``health`` (retained)."""
@@ -65,6 +67,9 @@ class MessageFactory:
             outbox=api.OutboxHealth(depth=depth, limit=limit, over_limit=depth > limit),
             consoles=msgspec.convert(consoles, list[api.ConsoleHealth]),
             audio=None if audio is None else msgspec.convert(audio, api.AudioHealth),
+            strip=None if strip is None else msgspec.convert(strip, api.StripHealth),
+            expanders=None if expanders is None else msgspec.convert(expanders,
+                                                                     api.ExpanderHealth),
             commands=commands, broker=broker, clock=clock))
 
     def reply(self, reply: Reply) -> bytes:

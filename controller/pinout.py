@@ -12,8 +12,12 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
+from controller.budget import budget
+from controller.budget import render as render_budget
 from controller.config import Config, wiring_problems
+from controller.core.buttons import JudgeButton, SeatButton
 from hardware.header import ALWAYS_RESERVED, BUSES, physical
+from hardware.mcp23017 import PACKAGE_PIN, input_name
 
 
 @dataclass(frozen=True)
@@ -32,6 +36,8 @@ class PinMap:
     ports: list[str]  # console[i]'s port
     used: int  # distinct pins
     conflicts: list[str]
+    budget: list[str]  # the current budget, a line a rail
+    buses: list[str]  # the strip's and the expanders' wiring
 
 
 def pin_map(config: Config) -> PinMap:
@@ -42,36 +48,81 @@ def pin_map(config: Config) -> PinMap:
         for seat in console.seats:
             consoles.setdefault(seat, []).append(
                 f"console[{i}]" + (" keys" if console.keys_only else " keys, button"))
+    strip = {s.seat: f"strip LEDs {s.first}-{s.first + s.count - 1}"
+             for s in (config.strip.seat if config.strip is not None else [])}
+    expander = {button.seat: expander_input(*where)
+                for button, where in config.expander_buttons().items()
+                if isinstance(button, SeatButton)}
     rows = []
     for wiring in config.gpio.seat:
         lights = [physical(wiring.light)] if wiring.light is not None else []
         if wiring.rgb is not None:
             lights.append("rgb " + ", ".join(physical(pin) for pin in wiring.rgb))
+        buttons = [physical(wiring.button)] if wiring.button is not None else []
         rows.append(SeatPins(wiring.seat,
-                             physical(wiring.button) if wiring.button is not None else "",
-                             " + ".join(lights), ", ".join(consoles.get(wiring.seat, []))))
+                             " + ".join(buttons + _also(expander, wiring.seat)),
+                             " + ".join(lights + _also(strip, wiring.seat)),
+                             ", ".join(consoles.get(wiring.seat, []))))
     wired = {w.seat for w in config.gpio.seat}
-    rows += [SeatPins(n, "", "", ", ".join(consoles.get(n, [])))
-             for n in set(range(1, config.seats + 1)) | set(consoles) if n not in wired]
+    rows += [SeatPins(n, expander.get(n, ""), strip.get(n, ""), ", ".join(consoles.get(n, [])))
+             for n in set(range(1, config.seats + 1)) | set(consoles) | set(strip) | set(expander)
+             if n not in wired]
     rows.sort(key=lambda row: row.seat)  # stable: a seat wired twice keeps its file order
     judge = [(key.removeprefix("gpio.judge."), physical(pin))
              for pin, key in config.pin_uses() if key.startswith("gpio.judge.")]
+    judge += [(button.name, expander_input(*where))
+              for button, where in config.expander_buttons().items()
+              if isinstance(button, JudgeButton)]
     return PinMap(config.table, rows, judge, [c.port for c in config.console],
-                  len({p for p, _ in config.pin_uses()}), conflicts(config))
+                  len({p for p, _ in config.pin_uses()}), conflicts(config),
+                  render_budget(budget(config)), _buses(config))
+
+
+def _also(found: dict[int, str], seat: int) -> list[str]:
+    return [found[seat]] if seat in found else []
+
+
+def expander_input(address: int, index: int) -> str:
+    """``0x20 GPA3 (pin 24)``: an expander's input as a technician finds it on the chip."""
+    return f"0x{address:02x} {input_name(index)} (pin {PACKAGE_PIN[index]})"
+
+
+def _buses(config: Config) -> list[str]:
+    """One line for the strip's and the expanders' wiring to the header."""
+    lines = []
+    if config.strip is not None:
+        s = config.strip
+        lines.append(f"strip: {s.chip} {s.order}, data from {physical(10)} (SPI0 MOSI) through "
+                     f"a 5 V level shifter; /dev/spidev0.{s.spi_device}")
+    if config.expanders is not None:
+        e = config.expanders
+        chips = ", ".join(f"0x{c.address:02x}" for c in e.chip)
+        lines.append(f"expanders: MCP23017 {chips} on I2C{e.i2c_bus} ({physical(2)} SDA, "
+                     f"{physical(3)} SCL), every INTA on {physical(e.interrupt)}")
+    return lines
+
+
+#: the config section that is the legitimate user of a Pi bus's pins
+BUS_OWNERS = {"spi": "strip.", "i2c": "expanders."}
 
 
 def conflicts(config: Config) -> list[str]:
     """What cannot work, one line each: every wiring mistake the config check refuses (a pin or
-    a seat used twice...), then each pin a reserved function of the Pi needs."""
+    a seat used twice...), what overloads the Pi (``controller.budget``), then each pin a
+    reserved function of the Pi needs (unless the strip or the expanders use it as that
+    function)."""
     users: dict[int, list[str]] = defaultdict(list)
     for pin, key in config.pin_uses():
         users[pin].append(key)
-    found = wiring_problems(config)
+    found = wiring_problems(config) + budget(config).problems
     for name in dict.fromkeys((*ALWAYS_RESERVED, *config.gpio.reserve)):  # each bus once
         bus = BUSES[name]
-        found += [f"{physical(pin)} is {signal} ({name}: {bus.why}), "
-                  f"but {', '.join(users[pin])} uses it"
-                  for pin, signal in bus.pins.items() if pin in users]
+        owner = BUS_OWNERS.get(name)
+        for pin, signal in bus.pins.items():
+            others = [key for key in users[pin] if owner is None or not key.startswith(owner)]
+            if others:
+                found.append(f"{physical(pin)} is {signal} ({name}: {bus.why}), "
+                             f"but {', '.join(others)} uses it")
     return found
 
 
@@ -87,7 +138,9 @@ def render(pins: PinMap) -> str:
     if pins.judge:
         lines.append("judge: " + ", ".join(f"{name} {pin}" for name, pin in pins.judge))
     lines += [f"console[{i}]: {port}" for i, port in enumerate(pins.ports)]
+    lines += pins.buses
     lines.append(f"{pins.used} pins in use")
+    lines += ["", "current budget (worst case):", *(f"  {line}" for line in pins.budget)]
     if pins.conflicts:
         lines += ["", f"{len(pins.conflicts)} conflict(s):", *(f"  {c}" for c in pins.conflicts)]
     else:

@@ -26,7 +26,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from controller.config import Config
-from controller.core.buttons import JUDGE_BUTTON_NAMES, SeatButton
+from controller.core.buttons import JUDGE_BUTTON_NAMES, JudgeButton, SeatButton
 from controller.mqtt_link import configure_client
 
 KEYS = "123456789*0#"
@@ -222,8 +222,10 @@ class Selftest:
         wiring = next((w for w in self.config.gpio.seat if w.seat == seat), None)
         console = next((c for c in self.config.console if seat in c.seats), None)
         # the seat's public light: its GPIO LED if it has one (white, or each colour of an RGB
-        # one), else its console's RGB light
-        colours: list[str | None] = list(COLOURS) if console is not None else []
+        # one), else its LEDs on the strip, else its console's RGB light
+        on_strip = self.config.strip is not None and any(
+            s.seat == seat for s in self.config.strip.seat)
+        colours: list[str | None] = list(COLOURS) if console is not None or on_strip else []
         if wiring is not None and wiring.light is not None:
             colours = [None]
         elif wiring is not None and wiring.rgb is not None:
@@ -276,7 +278,7 @@ class Selftest:
 
     def judge(self) -> None:
         for name in JUDGE_BUTTON_NAMES:
-            if getattr(self.config.gpio.judge, name) is None:
+            if JudgeButton(name) not in self.config.vote_buttons():  # on GPIO or an expander
                 continue
             self.table.drain()
             self.tech.press(Press(f"Press and release the judge's {name.title()} button.",

@@ -27,7 +27,7 @@ import msgspec
 from controller import api
 from controller.clock import Clock, ClockSync, SystemClock, clock_sync, host_boot_id
 from controller.config import Config, ConsoleConfig
-from controller.core.buttons import SeatButton
+from controller.core.buttons import Button, SeatButton
 from controller.core.commands import parse_replay, request_id, stale
 from controller.core.day import Day, Nomination
 from controller.core.effects import (
@@ -58,7 +58,9 @@ from controller.store import Store, StoredEvent
 from firmware_bridge.emulator import EmulatedConsole
 from firmware_bridge.link import ConsoleLink
 from hardware.audio import Music, Speaker
+from hardware.expander import ExpanderButtons, open_bus
 from hardware.gpio import GpioBoard, make_pin_factory
+from hardware.strip import StripLights, open_strip
 
 log = logging.getLogger(__name__)
 
@@ -142,6 +144,8 @@ class Service:
         self._over_limit = False
         self.factory = make_pin_factory(config.backends.gpio)
         self.gpio: GpioBoard | None = None
+        self.strip: StripLights | None = None
+        self.expanders: ExpanderButtons | None = None
         self.speaker: Speaker | None = None
         self._emulator_dir: tempfile.TemporaryDirectory[str] | None = None
         self.emulators: dict[int, EmulatedConsole] = {}
@@ -238,6 +242,20 @@ class Service:
         sys.setswitchinterval(GIL_SWITCH_SECONDS)
         self.gpio = GpioBoard(self.config, factory=self.factory, now=self.clock.monotonic,
                               submit=self.loop.submit)
+        backends = self.config.backends
+
+        def failing() -> None:  # from the strip's or the expanders' thread: health shows it
+            self.loop.call_soon(self._publish_health)
+
+        if self.config.strip is not None:
+            self.strip = open_strip(self.config.strip, backends.spi, now=self.clock.monotonic,
+                                    on_error=failing)
+        if self.config.expanders is not None:
+            self.expanders = ExpanderButtons(
+                self.config.expanders,
+                open_bus(backends.i2c, self.config.expanders, self.factory),
+                factory=self.factory, now=self.clock.monotonic, submit=self.loop.submit,
+                on_error=failing)
         disk = self.config.backends.audio_disk_file
         music = self.config.music
         self.speaker = Speaker(self.config.backends.audio, disk_file=Path(disk) if disk else None,
@@ -247,8 +265,10 @@ class Service:
                                    shuffle=music.shuffle, fade_in=music.fade_in,
                                    fade_out=music.fade_out, volume=music.volume,
                                    duck=music.duck, voice=music.voice))
+        parts = [self.gpio.describe(), *(part.describe() for part in (self.strip, self.expanders)
+                                         if part is not None)]
         log.info("table %s: %d seats; %s; journal %s (%d events waiting)", self.config.table,
-                 self.config.seats, self.gpio.describe(), self.store.path, self.store.depth)
+                 self.config.seats, "; ".join(parts), self.store.path, self.store.depth)
         for emulator in set(self.emulators.values()):
             emulator.start()
         for link in self.consoles:
@@ -307,6 +327,12 @@ class Service:
         if self.gpio is not None:
             self.gpio.close()
             self.gpio = None
+        if self.strip is not None:
+            self.strip.close()
+            self.strip = None
+        if self.expanders is not None:
+            self.expanders.close()
+            self.expanders = None
         for link in self.consoles:
             for seat in link.seats:
                 link.show(seat, LIGHT_OFF)
@@ -375,6 +401,8 @@ class Service:
             case SetLight():
                 if self.gpio is not None:
                     self.gpio.show(effect.seat, effect.light)
+                if self.strip is not None:
+                    self.strip.show(effect.seat, effect.light)
                 for link in self.consoles:
                     link.show(effect.seat, effect.light)
             case Reply():
@@ -400,14 +428,29 @@ class Service:
                 self.emulators[effect.seat].type(effect.seat, effect.keys)
 
     def _drive(self, effect: DrivePin) -> None:
-        """A simulated hand: on the GPIO mock pin if the button is wired there, else on the
-        seat's emulated console."""
-        if effect.button in self.config.wired_buttons():
+        self.hand(effect.button, effect.pressed)
+
+    def hand(self, button: Button, pressed: bool) -> None:
+        """A simulated hand: on the GPIO mock pin if the button is wired there, else on its
+        fake expander, else on the seat's emulated console."""
+        if button in self.config.wired_buttons():
             if self.gpio is not None:
-                self.gpio.drive(effect.button, effect.pressed)
-        elif isinstance(effect.button, SeatButton):
-            emulator = self.emulators[effect.button.seat]
-            (emulator.press if effect.pressed else emulator.release)(effect.button.seat)
+                self.gpio.drive(button, pressed)
+        elif button in self.config.expander_buttons():
+            if self.expanders is not None:
+                self.expanders.drive(button, pressed)
+        elif isinstance(button, SeatButton) and button.seat in self.emulators:
+            emulator = self.emulators[button.seat]
+            (emulator.press if pressed else emulator.release)(button.seat)
+
+    def glow(self, seat: int) -> tuple[float, float, float] | None:
+        """What seat ``seat``'s light on the Pi (GPIO or strip) puts out now, 0..1 red, green,
+        blue, read back from the pins or the bytes sent; None when the seat has neither."""
+        for lights in (self.gpio, self.strip):
+            glow = lights.glow(seat) if lights is not None else None
+            if glow is not None:
+                return glow
+        return None
 
     def _send(self, event: StoredEvent, private: bool) -> None:
         self._in_flight[self.mqtt.publish(event.topic, event.payload)] = (private, event.seq)
@@ -459,6 +502,8 @@ class Service:
             depth=self._depth, limit=self.config.store.outbox_limit,
             consoles=[link.health.as_dict() for link in self.consoles],
             audio=self.speaker.health() if self.speaker is not None else None,
+            strip=self.strip.health() if self.strip is not None else None,
+            expanders=self.expanders.health() if self.expanders is not None else None,
             commands=api.CommandHealth(queue_limit=COMMAND_QUEUE, refusing=self._refusing,
                                        busy=self._busy, stale=self._stale),
             broker=self._broker_health(),

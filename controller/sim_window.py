@@ -66,7 +66,10 @@ class Layout:
 def layout(seats: int, size: tuple[int, int] = SIZE) -> Layout:
     """Seats 1..``seats`` clockwise around an oval, from the judge's left; the judge at the top."""
     width, height = size[0] - PANEL, size[1]
-    scale = min(1.0, math.sqrt(12 / seats))
+    # small enough that the seats at the oval's ends (where they stack vertically) do not
+    # overlap: a 24-seat table's cards are half size
+    fit = 0.95 * 2 * math.pi * ((height - 150) // 2 - 10) / (seats + 1) / 150
+    scale = min(1.0, math.sqrt(12 / seats), fit)
     pw, ph = round(110 * scale), round(150 * scale)
     cx, cy = width // 2, height // 2
     ax, ay = (width - pw) // 2 - 10, (height - ph) // 2 - 10
@@ -76,7 +79,7 @@ def layout(seats: int, size: tuple[int, int] = SIZE) -> Layout:
         x = round(cx + ax * math.cos(angle)) - pw // 2
         y = round(cy + ay * math.sin(angle)) - ph // 2
         unit = ph // 8
-        light = (x + pw // 2, y + round(1.7 * unit))
+        light = (x + max(pw // 2, 31), y + round(1.7 * unit))  # clear of a 2-digit number
         button = (x + 8, y + round(3.2 * unit), pw - 16, unit)
         kw, kh = (pw - 16) // 3, round(3.4 * unit) // 4
         keys = {key: (x + 8 + (i % 3) * kw, y + round(4.4 * unit) + (i // 3) * kh, kw - 2, kh - 2)
@@ -124,17 +127,13 @@ class TableWindow:
     # ------------------------------------------------------------------ hands
 
     def _hand(self, button: Button, pressed: bool) -> None:
-        """Move the button's mock pin, or its emulated console's button."""
-        gpio = self.service.gpio
+        """Move the button's mock pin, its fake expander's input, or its emulated console's
+        button."""
         if pressed:
             self.held.add(button)
         else:
             self.held.discard(button)
-        if gpio is not None and gpio.has_button(button):
-            gpio.drive(button, pressed)
-        elif isinstance(button, SeatButton) and button.seat in self.service.emulators:
-            console = self.service.emulators[button.seat]
-            (console.press if pressed else console.release)(button.seat)
+        self.service.hand(button, pressed)
 
     def _type(self, seat: int, key: str) -> None:
         console = self.service.emulators.get(seat)
@@ -188,9 +187,9 @@ class TableWindow:
     # ------------------------------------------------------------------ drawing
 
     def public_light(self, seat: int) -> tuple[int, int, int]:
-        """The seat light's colour now: its GPIO pins, else its console's light."""
-        gpio = self.service.gpio
-        glow = gpio.glow(seat) if gpio is not None else None
+        """The seat light's colour now: its GPIO pins or strip LEDs, else its console's
+        light."""
+        glow = self.service.glow(seat)
         if glow is None:
             console = self.service.emulators.get(seat)
             mode, rgb = console.pins.lights.get(seat, (0, (0, 0, 0))) if console else (0, (0,) * 3)
@@ -222,7 +221,9 @@ class TableWindow:
         pg.draw.rect(screen, (34, 36, 42), spot.panel, border_radius=10)
         if spot.seat == self.focus:
             pg.draw.rect(screen, FOCUS, spot.panel, 2, border_radius=10)
-        self._text(str(spot.seat), (spot.panel[0] + 8, spot.panel[1] + 6), self.big,
+        small = spot.panel[2] < 80  # a big table's seats are drawn at half size
+        self._text(str(spot.seat), (spot.panel[0] + (4 if small else 8), spot.panel[1] + 6),
+                   self.font if small else self.big,
                    INK if standing.in_game else (110, 110, 110))
         pg.draw.circle(screen, self.public_light(spot.seat), spot.light, spot.light_radius)
         pg.draw.circle(screen, (90, 90, 90), spot.light, spot.light_radius, 1)

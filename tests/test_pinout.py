@@ -114,3 +114,15 @@ keys_only = true
         config.load(write_config(tmp_path, body, "same.toml"))
     assert pins.conflicts == refused.value.problems  # the same words as check-config
     assert pins.used == 7
+
+
+def test_the_example_table_is_drawn_with_every_seat_and_pin(tmp_path):
+    import xml.etree.ElementTree as ET
+
+    drawing = tmp_path / "wiring.svg"
+    assert cli.main(["pinout", "--config", str(EXAMPLE_CONFIG), "--svg", str(drawing)]) == 0
+    texts = [t.text or "" for t in ET.parse(drawing).getroot().iter(
+        "{http://www.w3.org/2000/svg}text")]
+    for seat in range(1, 11):
+        assert any(t.startswith(f"seat {seat}: button GPIO") for t in texts), seat
+    assert sum(1 for t in texts if t.startswith("pin ") and ": GPIO" in t) == 23  # every wire
