@@ -17,6 +17,7 @@ from controller import config as config_module
 from controller.local_broker import LocalBroker, free_port
 from tests.conftest import REPO, SMALL_TABLE, write_config
 from tests.mqtt_helpers import Subscriber, on_topic, with_json
+from tests.test_consoles import until
 from tests.test_service import Running
 
 SHIPPED = REPO / "config" / "mosquitto"
@@ -68,9 +69,10 @@ class Hall:
     def password(user: str) -> str:
         return f"secret-of-{user}"
 
-    def client(self, user: str, topics: list[str] | None = None, client_id: str = "") -> Subscriber:
+    def client(self, user: str, topics: list[str] | None = None, client_id: str = "",
+               persistent: bool = False) -> Subscriber:
         return Subscriber(self.port, topics or [], auth=(user, self.password(user)),
-                          client_id=client_id)
+                          client_id=client_id, persistent=persistent)
 
     def table_config(self, table: str = "t1", *, tls: bool = False) -> config_module.Config:
         (self.root / f"{table}.pass").write_text(self.password(table) + "\n")
@@ -170,6 +172,30 @@ def test_a_technician_may_command_beside_the_rules_core_and_any_account_reads_pu
         run.close()
         technician.close()
         core.close()
+
+
+def test_a_killed_broker_keeps_what_it_had_queued_for_a_client_away(hall):
+    """The shipped broker writes its database every 10 s (autosave_interval; mosquitto's
+    default is 30 min), so a broker killed outright still has the command queued for a
+    controller that was away when it was sent."""
+    away = hall.client("t1", ["mafia/t1/cmd/#"], persistent=True)
+    away.close()  # its session (subscription, queue) stays at the broker
+    core = hall.client("rules-core")
+    sent = time.time()
+    core.publish("mafia/t1/cmd/light", '{"id": "q", "lights": [{"seat": 1, "mode": "on"}]}')
+    core.close()
+    saved = hall.root / "broker" / "mosquitto.db"
+    until(lambda: saved.exists() and saved.stat().st_mtime >= sent, timeout=30,
+          what="the broker's autosave")
+    hall.broker._process.kill()  # SIGKILL: no save on the way out
+    hall.broker._process.wait()
+    hall.broker._process = None
+    hall.broker.start()
+    back = hall.client("t1", ["mafia/t1/cmd/#"], persistent=True)
+    try:
+        back.wait_for(with_json("mafia/t1/cmd/light", id="q"))
+    finally:
+        back.close()
 
 
 def test_no_password_no_entry(hall):
