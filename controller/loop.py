@@ -24,6 +24,7 @@ refuses new commands and returns once the ones already queued are applied: a bou
 from __future__ import annotations
 
 import heapq
+import itertools
 import logging
 import threading
 from collections import deque
@@ -70,6 +71,8 @@ class EventLoop:
         self._batch_effects: list[Effect] | None = None  # performed at the end of the batch
         self._wakes: list[float] = []
         self._settles: list[float] = []  # the debounce wakes among them
+        self._calls: list[tuple[float, int, Callable[[], object]]] = []  # call_at, by time
+        self._order = itertools.count()  # ties in _calls run in the order they were asked
 
     @property
     def state(self) -> TableState:
@@ -130,6 +133,12 @@ class EventLoop:
         """
         self._put(self._inbox, fn)
 
+    def call_at(self, t: float, fn: Callable[[], object]) -> None:
+        """Run ``fn`` on the loop thread once the clock reaches ``t`` (host monotonic). Loop
+        thread only (from ``perform`` or a ``call_soon``): the shell's own timers, such as a
+        sound to play at its time, woken by the same wait as the core's ticks."""
+        heapq.heappush(self._calls, (t, next(self._order), fn))
+
     def stop(self) -> None:
         """Ask ``run`` to return after the inputs and commands already submitted; commands
         submitted from now on are refused. Thread-safe."""
@@ -170,6 +179,7 @@ class EventLoop:
         try:
             for fn in [item for item in batch if callable(item)]:
                 self._run_call(fn)
+            self._run_due_calls()
             inputs = [item for item in batch if item is not _STOP and not callable(item)]
             inputs.extend(self._due_ticks(self._clock.monotonic()))
             inputs.sort(key=lambda inp: inp.t)  # type: ignore[attr-defined]
@@ -213,6 +223,11 @@ class EventLoop:
             except Exception:
                 log.exception("effect %r failed", effect)
 
+    def _run_due_calls(self) -> None:
+        now = self._clock.monotonic()
+        while self._calls and self._calls[0][0] <= now:
+            self._run_call(heapq.heappop(self._calls)[2])
+
     def _run_call(self, fn: Callable[[], object]) -> None:
         try:
             fn()
@@ -223,9 +238,10 @@ class EventLoop:
         """Wait (until the next wake, or ``limit`` seconds) for something to do; then take every
         table input and at most ``COMMANDS_PER_BATCH`` commands."""
         timeout = limit
-        if self._wakes:
+        first = min([*self._wakes[:1], *(call[0] for call in self._calls[:1])], default=None)
+        if first is not None:
             timeout = min(timeout if timeout is not None else float("inf"),
-                          max(0.0, self._wakes[0] - self._clock.monotonic()))
+                          max(0.0, first - self._clock.monotonic()))
         take = self._take_commands()
         with self._ready:
             if not self._inbox and not (take and self._commands):
