@@ -60,7 +60,8 @@ class MessageFactory:
                expanders: dict[str, Any] | None = None,
                commands: api.CommandHealth | None = None,
                broker: api.BrokerLinkHealth | None = None,
-               clock: api.ClockHealth | None = None) -> bytes:
+               clock: api.ClockHealth | None = None,
+               journal: api.JournalHealth | None = None) -> bytes:
         """``health`` (retained)."""
         return _encoder.encode(api.Health(
             v=api.SCHEMA_VERSION, ts=self._now(), boot_id=self.boot_id, gpio=self._gpio,
@@ -70,7 +71,7 @@ class MessageFactory:
             strip=None if strip is None else msgspec.convert(strip, api.StripHealth),
             expanders=None if expanders is None else msgspec.convert(expanders,
                                                                      api.ExpanderHealth),
-            commands=commands, broker=broker, clock=clock))
+            commands=commands, broker=broker, clock=clock, journal=journal))
 
     def reply(self, reply: Reply) -> bytes:
         """``reply/<verb>``: ``{id, ok, error}``."""
