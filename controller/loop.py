@@ -26,6 +26,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import logging
+import queue
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable
@@ -38,6 +39,7 @@ from controller.core.table import TableState, step
 log = logging.getLogger(__name__)
 
 _STOP = object()
+_WAKE = object()  # commands arrived in an empty queue
 #: Commands waiting for the loop beyond this many are refused (answered ``busy``).
 COMMAND_QUEUE = 256
 #: Commands applied in one batch at most; a table input waits for no more than these.
@@ -62,8 +64,10 @@ class EventLoop:
         self._state = state
         self._clock = clock
         self._perform = perform
-        self._ready = threading.Condition(threading.Lock())
-        self._inbox: deque[object] = deque()  # table inputs, shell calls, the stop
+        # table inputs, shell calls, the stop, and a wake-up when commands arrive: a
+        # SimpleQueue, whose put may be called from a signal handler (a stop on SIGTERM)
+        self._inbox: queue.SimpleQueue[object] = queue.SimpleQueue()
+        self._commands_lock = threading.Lock()
         self._commands: deque[object] = deque()  # commands (and replays), bounded
         self._command_queue = command_queue
         self._stopping = False
@@ -86,7 +90,7 @@ class EventLoop:
         loop is stopping), and the command was not taken. Table inputs are always taken."""
         if isinstance(inp, CommandReceived):
             return self.submit_command(inp)
-        self._put(self._inbox, inp)
+        self._inbox.put(inp)
         return True
 
     def submit_command(self, command: CommandReceived | Callable[[], object]) -> bool:
@@ -95,7 +99,7 @@ class EventLoop:
 
         Once full, the queue refuses until it has drained to half, so a sender that keeps it
         full gets steady ``busy`` answers, not a flicker of accepted and refused ones."""
-        with self._ready:
+        with self._commands_lock:
             waiting = len(self._commands)
             if waiting >= self._command_queue:
                 self._refusing = True
@@ -104,13 +108,14 @@ class EventLoop:
             if self._stopping or self._refusing:
                 return False
             self._commands.append(command)
-            self._ready.notify()
+        if not waiting:  # the loop may be waiting on the inbox alone: wake it
+            self._inbox.put(_WAKE)
         return True
 
     def unrun_commands(self) -> list[object]:
         """After the loop stopped: take the commands it did not get to (their replies still
         await the broker), so the shell can answer them. Thread-safe."""
-        with self._ready:
+        with self._commands_lock:
             left = list(self._commands)
             self._commands.clear()
         return left
@@ -131,7 +136,7 @@ class EventLoop:
         For shell work that must touch what the loop thread owns (the store), such as the
         broker's acknowledgements arriving on paho's thread.
         """
-        self._put(self._inbox, fn)
+        self._inbox.put(fn)
 
     def call_at(self, t: float, fn: Callable[[], object]) -> None:
         """Run ``fn`` on the loop thread once the clock reaches ``t`` (host monotonic). Loop
@@ -141,16 +146,10 @@ class EventLoop:
 
     def stop(self) -> None:
         """Ask ``run`` to return after the inputs and commands already submitted; commands
-        submitted from now on are refused. Thread-safe."""
-        with self._ready:
-            self._stopping = True
-            self._inbox.append(_STOP)
-            self._ready.notify()
-
-    def _put(self, where: deque[object], item: object) -> None:
-        with self._ready:
-            where.append(item)
-            self._ready.notify()
+        submitted from now on are refused. Thread-safe, and safe in a signal handler (SIGTERM):
+        it takes no lock."""
+        self._stopping = True
+        self._inbox.put(_STOP)
 
     def run(self, start: Iterable[Effect] = ()) -> None:
         """Perform ``start`` effects, then loop until ``stop``."""
@@ -242,15 +241,22 @@ class EventLoop:
         if first is not None:
             timeout = min(timeout if timeout is not None else float("inf"),
                           max(0.0, first - self._clock.monotonic()))
-        take = self._take_commands()
-        with self._ready:
-            if not self._inbox and not (take and self._commands):
-                self._ready.wait(timeout)
-            batch = list(self._inbox)
-            self._inbox.clear()
-            for _ in range(min(COMMANDS_PER_BATCH, len(self._commands)) if take else 0):
-                batch.append(self._commands.popleft())
-        return batch
+        take = self._take_commands() and bool(self._commands)
+        try:
+            # commands waiting to be taken: look at the inbox without waiting
+            batch = [self._inbox.get_nowait() if take else self._inbox.get(timeout=timeout)]
+        except queue.Empty:
+            batch = []
+        while True:
+            try:
+                batch.append(self._inbox.get_nowait())
+            except queue.Empty:
+                break
+        if take:
+            with self._commands_lock:
+                for _ in range(min(COMMANDS_PER_BATCH, len(self._commands))):
+                    batch.append(self._commands.popleft())
+        return [item for item in batch if item is not _WAKE]
 
     def _due_ticks(self, now: float) -> list[Tick]:
         """Ticks for the wakes due by ``now``."""
