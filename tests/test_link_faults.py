@@ -108,7 +108,9 @@ def test_a_flood_is_answered_busy_at_once_and_every_command_once(table_config, b
     sender = Subscriber(broker.port, [])
     try:
         online(subscriber)
-        run.service.loop.call_soon(hold.wait)
+        held = threading.Event()
+        run.service.loop.call_soon(lambda: (held.set(), hold.wait()))
+        assert held.wait(10)  # the loop is held, with no command taken yet
         for n in range(flood):
             sender.client.publish("mafia/t1/cmd/light", json.dumps(
                 {"id": f"f{n}", "lights": [{"seat": 1 + n % 6, "mode": "on"}]}), qos=1)
