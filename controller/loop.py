@@ -15,9 +15,10 @@ their own, bounded: one that does not fit is refused at once (``submit`` returns
 caller answers it ``busy``), so a flood can neither grow memory nor bury a press. Each batch takes
 every table input that has arrived (edges, keys, console news, shell calls, a stop) but at most
 ``COMMANDS_PER_BATCH`` commands, so a press waits for a handful of commands, never for the whole
-queue. Within a batch, effects that only show the newest value are coalesced: a seat's light set
-twice is set once (to the last), and the retained ``state`` is written and published once (the
-last snapshot, in the place of the first, so it is never older than what follows it). A stop
+queue. Within a batch, effects that only show the newest value are coalesced and performed at
+the batch's end: a seat's light set twice is set once (to the last), and the retained ``state``
+is written and published once (the last snapshot, in the place of the first); the replies come
+after them, so none goes out before what its command shows. A stop
 refuses new commands and returns once the ones already queued are applied: a bounded wait.
 """
 
@@ -30,9 +31,10 @@ import queue
 import threading
 from collections import deque
 from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager, nullcontext
 
 from controller.clock import Clock
-from controller.core.effects import Effect, PublishState, SetLight, WakeAt
+from controller.core.effects import Effect, PublishState, Reply, SetLight, WakeAt
 from controller.core.inputs import CommandReceived, Input, Tick
 from controller.core.table import TableState, step
 
@@ -44,6 +46,10 @@ _WAKE = object()  # commands arrived in an empty queue
 COMMAND_QUEUE = 256
 #: Commands applied in one batch at most; a table input waits for no more than these.
 COMMANDS_PER_BATCH = 16
+#: Effects a batch performs at its end: lights and ``state`` coalesced, then the replies, so a
+#: reply never goes out before what its command shows. Every other effect is performed as its
+#: input is applied.
+AT_BATCH_END = (SetLight, PublishState, Reply)
 
 
 class EventLoop:
@@ -52,18 +58,25 @@ class EventLoop:
     ``perform`` is called on the loop thread for every effect except ``WakeAt``, which the loop
     keeps itself. An exception while applying one input is logged with the input and the state is
     left as it was before it: one bad input must not stop the table.
+
+    ``applying(inp)``, when given, is a context manager entered around each input and the
+    performing of its effects: the shell uses it to journal a console input's events together
+    with the console's position (one transaction), then acknowledge the console.
     """
 
     def __init__(self, state: TableState, *, clock: Clock, perform: Callable[[Effect], None],
                  command_queue: int = COMMAND_QUEUE,
-                 take_commands: Callable[[], bool] = lambda: True):
+                 take_commands: Callable[[], bool] = lambda: True,
+                 applying: Callable[[Input], AbstractContextManager[object]] | None = None):
         """``take_commands``: asked (on the loop thread) before taking commands from their
         queue; False leaves them waiting (the shell's backpressure: too many replies not yet
-        acknowledged by the broker)."""
+        acknowledged by the broker). ``applying``: a context around each input's application,
+        its effects (but the coalesced ones, see ``AT_BATCH_END``) performed inside it."""
         self._take_commands = take_commands
         self._state = state
         self._clock = clock
         self._perform = perform
+        self._applying = applying or (lambda inp: nullcontext())
         # table inputs, shell calls, the stop, and a wake-up when commands arrive: a
         # SimpleQueue, whose put may be called from a signal handler (a stop on SIGTERM)
         self._inbox: queue.SimpleQueue[object] = queue.SimpleQueue()
@@ -201,11 +214,16 @@ class EventLoop:
     def apply(self, inp: Input) -> None:
         """Apply one input through the core and perform its effects."""
         try:
-            self._state, effects = step(self._state, inp)
+            with self._applying(inp):
+                try:
+                    self._state, effects = step(self._state, inp)
+                except Exception:
+                    log.exception("input %r was not applied (internal error); table state "
+                                  "unchanged", inp)
+                    return
+                self._perform_all(effects)
         except Exception:
-            log.exception("input %r was not applied (internal error); table state unchanged", inp)
-            return
-        self._perform_all(effects)
+            log.exception("input %r: its effects were not all kept", inp)
 
     def _perform_all(self, effects: Iterable[Effect]) -> None:
         for effect in effects:
@@ -214,7 +232,7 @@ class EventLoop:
                 if effect.settle:
                     self._settles.append(effect.t)
                 continue
-            if self._batch_effects is not None:  # inside a batch: at its end
+            if self._batch_effects is not None and isinstance(effect, AT_BATCH_END):
                 self._batch_effects.append(effect)
                 continue
             try:
