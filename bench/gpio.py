@@ -26,6 +26,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from controller import config
@@ -86,12 +87,20 @@ class EventClock:
         self.process.wait(10)
 
 
-def bench_latency(port: int, presses: int, bursts: int) -> None:
+def start_service(port: int) -> tuple[Service, threading.Thread]:
+    """The example table, simulated, as table ``bench`` on the broker at ``port``: its loop on a
+    thread (stop it with ``service.stop()`` and join the thread)."""
     cfg = config.load(EXAMPLE, config.Overrides(table="bench", broker=f"127.0.0.1:{port}",
                                                 simulated=True))
     service = Service(cfg)
     loop = threading.Thread(target=service.run, daemon=True)
     loop.start()
+    return service, loop
+
+
+def bench_latency(port: int, presses: int, bursts: int) -> None:
+    service, loop = start_service(port)
+    cfg = service.config
     clock = EventClock(port)
     try:
         if not service.mqtt.connected.wait(5):
@@ -169,7 +178,7 @@ def bench_idle(port: int, seconds: float) -> None:
         cpu0, t0 = _cpu_seconds(process.pid, ticks), time.monotonic()
         time.sleep(seconds)
         cpu1, t1 = _cpu_seconds(process.pid, ticks), time.monotonic()
-        rss = _rss_mib(process.pid)
+        rss = rss_mib(process.pid)
         print(f"idle {seconds:.0f} s: CPU {100 * (cpu1 - cpu0) / (t1 - t0):.3f} % of a core, "
               f"resident memory {rss:.1f} MiB")
     finally:
@@ -183,11 +192,21 @@ def _cpu_seconds(pid: int, ticks: int) -> float:
     return (int(fields[11]) + int(fields[12])) / ticks  # utime + stime
 
 
-def _rss_mib(pid: int) -> float:
+def rss_mib(pid: int | str) -> float:
+    """VmRSS of process ``pid`` (or ``"self"``) in MiB, from /proc."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return float("nan")
+
+
+@contextlib.contextmanager
+def private_broker() -> Iterator[LocalBroker]:
+    """A private mosquitto on loopback, and a fresh journal folder for this process and the
+    services it spawns."""
+    with tempfile.TemporaryDirectory() as state, LocalBroker() as broker:
+        os.environ["XDG_STATE_HOME"] = state
+        yield broker
 
 
 def main() -> None:
@@ -197,8 +216,7 @@ def main() -> None:
     parser.add_argument("--idle", type=float, default=30.0)
     parser.add_argument("--starts", type=int, default=5)
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as state, LocalBroker() as broker:
-        os.environ["XDG_STATE_HOME"] = state  # a fresh journal, for this process and children
+    with private_broker() as broker:
         bench_latency(broker.port, args.presses, args.bursts)
         bench_startup(broker.port, args.starts)
         bench_idle(broker.port, args.idle)

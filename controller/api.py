@@ -230,6 +230,46 @@ class JournalHealth(msgspec.Struct, forbid_unknown_fields=True):
                     "again at 1.")]
 
 
+class CommandHealth(msgspec.Struct, forbid_unknown_fields=True):
+    """The command queue: the table's own inputs always go first; commands wait in a bounded
+    queue and one that does not fit is answered ``busy`` at once."""
+
+    queue_limit: Annotated[int, msgspec.Meta(ge=1, description="Commands that may wait.")]
+    refusing: Annotated[bool, msgspec.Meta(
+        description="The queue is full right now: commands are answered busy.")]
+    busy: Annotated[int, msgspec.Meta(ge=0, description="Commands answered busy since start.")]
+    stale: Annotated[int, msgspec.Meta(
+        ge=0, description="Commands refused since start because their ts was too old.")]
+
+
+class BrokerLinkHealth(msgspec.Struct, forbid_unknown_fields=True):
+    """The controller's own connection to the broker, since the start."""
+
+    disconnects: Annotated[int, msgspec.Meta(ge=0, description="Connections lost.")]
+    taken_over: Annotated[int, msgspec.Meta(
+        ge=0, description="Of those, how many because another client connected with the "
+                          "controller's client id (MQTT 5 'Session taken over'): a broker "
+                          "that does not bind client ids to accounts (config/mosquitto/).")]
+    last_reason: Annotated[str | None, msgspec.Meta(
+        description="Why the last connection was lost, as the broker or paho said it.")]
+    thrown_off: Annotated[bool, msgspec.Meta(
+        description="Lost 3 times within a minute: most likely another client connects with "
+                    "the controller's client id (mosquitto 2.0 gives no reason); see the log.")]
+
+
+class ClockHealth(msgspec.Struct, forbid_unknown_fields=True):
+    """The controller host's wall clock, which every ``ts`` comes from."""
+
+    synchronized: Annotated[bool | None, msgspec.Meta(
+        description="The kernel says the wall clock is synchronised (NTP, chrony, "
+                    "timesyncd; as timedatectl's 'System clock synchronized'); null: cannot "
+                    "tell. A Pi has no real-time clock: until this is true, ts may be days off "
+                    "and may step; order and time events by host_boot and mono_ms.")]
+    max_error_ms: Annotated[float | None, msgspec.Meta(
+        description="The kernel's bound on the wall clock's error.")]
+    source: Annotated[str, msgspec.Meta(description="adjtimex, or why it is unknown.")]
+
+
 class Health(_Payload):
     """``health`` (retained): republished when anything in it changes and on every connect."""
 
@@ -243,13 +283,27 @@ class Health(_Payload):
     journal: JournalHealth | None = None
 
 
-class _Event(_Payload):
+    commands: CommandHealth | None = None
+    broker: BrokerLinkHealth | None = None
+    clock: ClockHealth | None = None
+
+
+class _Event(_Payload, kw_only=True):
     id: Annotated[str, msgspec.Meta(
         description="<store id>-<seq>: unique for all time, the same on every redelivery. "
                     "Drop duplicates by it.")]
     seq: Annotated[int, msgspec.Meta(
         ge=1, description="Counts this table's events from 1 with no gaps, across restarts. "
                           "A jump means missed events: ask for them with cmd/replay.")]
+    host_boot: Annotated[str | None, msgspec.Meta(
+        description="The controller host's kernel boot id (its service boot id where the host "
+                    "has none): mono_ms of two events compare only when this is the same. "
+                    "Absent from events journaled before it existed.")] = None
+    mono_ms: Annotated[int | None, msgspec.Meta(
+        description="When it happened (the edge, the key) on the host's monotonic clock, ms "
+                    "since the host booted: it never steps, so it orders and times events "
+                    "within one host boot even when ts (the wall clock) jumps, e.g. when NTP "
+                    "first sets a Pi's clock.")] = None
 
 
 class SeatButtonEvent(_Event):

@@ -1,14 +1,25 @@
 """The single event loop that owns the table state.
 
-Adapters run on their own threads (gpiozero's edge callbacks, paho's network thread). They never
-touch the state: they ``submit`` inputs (or ``call_soon`` shell work), which is thread-safe and
-never blocks. The loop thread
-takes whatever has arrived, adds the timer ticks that have come due, orders the batch by input
-time and applies it through the pure core, then performs the effects.
+Adapters run on their own threads (gpiozero's edge callbacks, the console links, paho's network
+thread). They never touch the state: they ``submit`` inputs (or ``call_soon`` shell work), which
+is thread-safe and never blocks. The loop thread takes whatever has arrived, adds the timer ticks
+that have come due, orders the batch by input time and applies it through the pure core, then
+performs the effects.
 
 Ordering by input time (not arrival) means a press that was queued behind a slow command is still
 seen at the instant the hand made it; rules decide by those timestamps, not by when the loop got
 round to them.
+
+The table comes before its remote control. Commands (what arrives over MQTT) wait in a queue of
+their own, bounded: one that does not fit is refused at once (``submit`` returns False and the
+caller answers it ``busy``), so a flood can neither grow memory nor bury a press. Each batch takes
+every table input that has arrived (edges, keys, console news, shell calls, a stop) but at most
+``COMMANDS_PER_BATCH`` commands, so a press waits for a handful of commands, never for the whole
+queue. Within a batch, effects that only show the newest value are coalesced and performed at
+the batch's end: a seat's light set twice is set once (to the last), and the retained ``state``
+is written and published once (the last snapshot, in the place of the first); the replies come
+after them, so none goes out before what its command shows. A stop
+refuses new commands and returns once the ones already queued are applied: a bounded wait.
 """
 
 from __future__ import annotations
@@ -17,17 +28,28 @@ import heapq
 import itertools
 import logging
 import queue
+import threading
+from collections import deque
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager, nullcontext
 
 from controller.clock import Clock
-from controller.core.effects import Effect, WakeAt
-from controller.core.inputs import Input, Tick
+from controller.core.effects import Effect, PublishState, Reply, SetLight, WakeAt
+from controller.core.inputs import CommandReceived, Input, Tick
 from controller.core.table import TableState, step
 
 log = logging.getLogger(__name__)
 
 _STOP = object()
+_WAKE = object()  # commands arrived in an empty queue
+#: Commands waiting for the loop beyond this many are refused (answered ``busy``).
+COMMAND_QUEUE = 256
+#: Commands applied in one batch at most; a table input waits for no more than these.
+COMMANDS_PER_BATCH = 16
+#: Effects a batch performs at its end: lights and ``state`` coalesced, then the replies, so a
+#: reply never goes out before what its command shows. Every other effect is performed as its
+#: input is applied.
+AT_BATCH_END = (SetLight, PublishState, Reply)
 
 
 class EventLoop:
@@ -43,12 +65,27 @@ class EventLoop:
     """
 
     def __init__(self, state: TableState, *, clock: Clock, perform: Callable[[Effect], None],
+                 command_queue: int = COMMAND_QUEUE,
+                 take_commands: Callable[[], bool] = lambda: True,
                  applying: Callable[[Input], AbstractContextManager[object]] | None = None):
+        """``take_commands``: asked (on the loop thread) before taking commands from their
+        queue; False leaves them waiting (the shell's backpressure: too many replies not yet
+        acknowledged by the broker). ``applying``: a context around each input's application,
+        its effects (but the coalesced ones, see ``AT_BATCH_END``) performed inside it."""
+        self._take_commands = take_commands
         self._state = state
         self._clock = clock
         self._perform = perform
         self._applying = applying or (lambda inp: nullcontext())
+        # table inputs, shell calls, the stop, and a wake-up when commands arrive: a
+        # SimpleQueue, whose put may be called from a signal handler (a stop on SIGTERM)
         self._inbox: queue.SimpleQueue[object] = queue.SimpleQueue()
+        self._commands_lock = threading.Lock()
+        self._commands: deque[object] = deque()  # commands (and replays), bounded
+        self._command_queue = command_queue
+        self._stopping = False
+        self._refusing = False
+        self._batch_effects: list[Effect] | None = None  # performed at the end of the batch
         self._wakes: list[float] = []
         self._settles: list[float] = []  # the debounce wakes among them
         self._calls: list[tuple[float, int, Callable[[], object]]] = []  # call_at, by time
@@ -59,9 +96,52 @@ class EventLoop:
         """The current table state (read it from the loop thread, or after ``run`` returned)."""
         return self._state
 
-    def submit(self, inp: Input) -> None:
-        """Hand an input to the loop. Thread-safe, never blocks."""
+    def submit(self, inp: Input) -> bool:
+        """Hand an input to the loop. Thread-safe, never blocks.
+
+        A ``CommandReceived`` joins the bounded command queue: False when it is full (or the
+        loop is stopping), and the command was not taken. Table inputs are always taken."""
+        if isinstance(inp, CommandReceived):
+            return self.submit_command(inp)
         self._inbox.put(inp)
+        return True
+
+    def submit_command(self, command: CommandReceived | Callable[[], object]) -> bool:
+        """Queue a command (or shell work a command asked for, such as a replay) behind the
+        table's inputs. Thread-safe, never blocks; False when the queue is full or stopping.
+
+        Once full, the queue refuses until it has drained to half, so a sender that keeps it
+        full gets steady ``busy`` answers, not a flicker of accepted and refused ones."""
+        with self._commands_lock:
+            waiting = len(self._commands)
+            if waiting >= self._command_queue:
+                self._refusing = True
+            elif self._refusing and waiting <= self._command_queue // 2:
+                self._refusing = False
+            if self._stopping or self._refusing:
+                return False
+            self._commands.append(command)
+        if not waiting:  # the loop may be waiting on the inbox alone: wake it
+            self._inbox.put(_WAKE)
+        return True
+
+    def unrun_commands(self) -> list[object]:
+        """After the loop stopped: take the commands it did not get to (their replies still
+        await the broker), so the shell can answer them. Thread-safe."""
+        with self._commands_lock:
+            left = list(self._commands)
+            self._commands.clear()
+        return left
+
+    @property
+    def stopping(self) -> bool:
+        """``stop`` was asked: commands are refused."""
+        return self._stopping
+
+    @property
+    def commands_waiting(self) -> int:
+        """Commands queued, not yet applied."""
+        return len(self._commands)
 
     def call_soon(self, fn: Callable[[], object]) -> None:
         """Run ``fn`` on the loop thread before the next inputs. Thread-safe, never blocks.
@@ -89,7 +169,10 @@ class EventLoop:
         self.call_at(self._clock.monotonic(), turn)
 
     def stop(self) -> None:
-        """Ask ``run`` to return after the inputs already submitted. Thread-safe."""
+        """Ask ``run`` to return after the inputs and commands already submitted; commands
+        submitted from now on are refused. Thread-safe, and safe in a signal handler (SIGTERM):
+        it takes no lock."""
+        self._stopping = True
         self._inbox.put(_STOP)
 
     def run(self, start: Iterable[Effect] = ()) -> None:
@@ -97,6 +180,8 @@ class EventLoop:
         self._perform_all(start)
         while not self._run_batch(self._next_batch()):
             pass
+        while self._commands and self._take_commands():  # those queued before the stop
+            self._run_batch(self._next_batch(0))
 
     def drain(self, done: Callable[[], bool], timeout: float) -> None:
         """After ``run`` returned: keep working until ``done()`` or ``timeout`` seconds pass.
@@ -111,15 +196,21 @@ class EventLoop:
             self._run_batch(self._next_batch(left))
 
     def _run_batch(self, batch: list[object]) -> bool:
-        """Run one batch: shell calls, then inputs and due ticks in time order. True on stop."""
-        for fn in [item for item in batch if callable(item)]:
-            self._run_call(fn)
-        self._run_due_calls()
-        inputs = [item for item in batch if item is not _STOP and not callable(item)]
-        inputs.extend(self._due_ticks(self._clock.monotonic()))
-        inputs.sort(key=lambda inp: inp.t)  # type: ignore[attr-defined]
-        for inp in inputs:
-            self.apply(inp)  # type: ignore[arg-type]
+        """Run one batch: shell calls, then inputs and due ticks in time order, then the
+        batch's effects (coalesced). True on stop."""
+        self._batch_effects = []
+        try:
+            for fn in [item for item in batch if callable(item)]:
+                self._run_call(fn)
+            self._run_due_calls()
+            inputs = [item for item in batch if item is not _STOP and not callable(item)]
+            inputs.extend(self._due_ticks(self._clock.monotonic()))
+            inputs.sort(key=lambda inp: inp.t)  # type: ignore[attr-defined]
+            for inp in inputs:
+                self.apply(inp)  # type: ignore[arg-type]
+        finally:
+            effects, self._batch_effects = self._batch_effects, None
+            self._perform_all(coalesced(effects))
         if _STOP not in batch:
             return False
         # settle a release still inside its debounce lockout, so no button is left pressed;
@@ -152,6 +243,9 @@ class EventLoop:
                 if effect.settle:
                     self._settles.append(effect.t)
                 continue
+            if self._batch_effects is not None and isinstance(effect, AT_BATCH_END):
+                self._batch_effects.append(effect)
+                continue
             try:
                 self._perform(effect)
             except Exception:
@@ -169,20 +263,29 @@ class EventLoop:
             log.exception("call %r failed", fn)
 
     def _next_batch(self, limit: float | None = None) -> list[object]:
+        """Wait (until the next wake, or ``limit`` seconds) for something to do; then take every
+        table input and at most ``COMMANDS_PER_BATCH`` commands."""
         timeout = limit
         first = min([*self._wakes[:1], *(call[0] for call in self._calls[:1])], default=None)
         if first is not None:
             timeout = min(timeout if timeout is not None else float("inf"),
                           max(0.0, first - self._clock.monotonic()))
+        take = self._take_commands() and bool(self._commands)
         try:
-            batch = [self._inbox.get(timeout=timeout)]
+            # commands waiting to be taken: look at the inbox without waiting
+            batch = [self._inbox.get_nowait() if take else self._inbox.get(timeout=timeout)]
         except queue.Empty:
-            return []
+            batch = []
         while True:
             try:
                 batch.append(self._inbox.get_nowait())
             except queue.Empty:
-                return batch
+                break
+        if take:
+            with self._commands_lock:
+                for _ in range(min(COMMANDS_PER_BATCH, len(self._commands))):
+                    batch.append(self._commands.popleft())
+        return [item for item in batch if item is not _WAKE]
 
     def _due_ticks(self, now: float) -> list[Tick]:
         """Ticks for the wakes due by ``now``."""
@@ -194,3 +297,28 @@ class EventLoop:
             if not ticks or ticks[-1].t != t:
                 ticks.append(Tick(t))
         return ticks
+
+
+def coalesced(effects: list[Effect]) -> list[Effect]:
+    """``effects`` with each seat's light set once, to its last value, and one ``state``
+    snapshot, the last; each kept in the place of its first (so what a consumer sees next is
+    never older than the state before it)."""
+    last_light: dict[int, SetLight] = {}
+    last_state: PublishState | None = None
+    for effect in effects:
+        if isinstance(effect, SetLight):
+            last_light[effect.seat] = effect
+        elif isinstance(effect, PublishState):
+            last_state = effect
+    out: list[Effect] = []
+    for effect in effects:
+        if isinstance(effect, SetLight):
+            if effect.seat in last_light:
+                out.append(last_light.pop(effect.seat))
+        elif isinstance(effect, PublishState):
+            if last_state is not None:
+                out.append(last_state)
+                last_state = None
+        else:
+            out.append(effect)
+    return out

@@ -1,8 +1,9 @@
 """The JSON documents the controller publishes, built in one place through ``controller.api``.
 
 Every payload carries ``v`` (the schema major version) and ``ts`` (UTC ISO-8601 to the ms).
-Events also carry ``seq`` (this table's event counter, kept across restarts by the store) and
-``id`` (``<store id>-<seq>``, the same on every redelivery, so consumers drop duplicates by it).
+Events also carry ``seq`` (this table's event counter, kept across restarts by the store),
+``id`` (``<store id>-<seq>``, the same on every redelivery, so consumers drop duplicates by it),
+and ``host_boot`` with ``mono_ms`` (the host's monotonic clock: ``ts`` can step, these do not).
 Each document is built as its ``controller.api`` type, so what goes out is what the AsyncAPI
 document describes.
 """
@@ -23,8 +24,10 @@ _encoder = msgspec.json.Encoder()
 class MessageFactory:
     """Stamps and encodes payloads for one boot of the service (used on the loop thread)."""
 
-    def __init__(self, *, boot_id: str, store_id: str, gpio: str, clock: Clock):
+    def __init__(self, *, boot_id: str, store_id: str, gpio: str, clock: Clock,
+                 host_boot: str | None = None):
         self.boot_id = boot_id
+        self.host_boot = host_boot or boot_id
         self.store_id = store_id
         self._gpio = gpio
         self._clock = clock
@@ -37,7 +40,8 @@ class MessageFactory:
         ``ts`` from the edge; ``id`` from the journal that numbered it."""
         kind = api.EVENT_TYPES[emit.kind]
         doc = {"v": api.SCHEMA_VERSION, "ts": self._clock.utc_iso(emit.t),
-               "id": f"{store_id or self.store_id}-{seq}", "seq": seq, **emit.data}
+               "id": f"{store_id or self.store_id}-{seq}", "seq": seq,
+               "host_boot": self.host_boot, "mono_ms": round(emit.t * 1000), **emit.data}
         return _encoder.encode(msgspec.convert(doc, kind))
 
     def state(self, snapshot: dict[str, Any]) -> bytes:
@@ -54,6 +58,9 @@ class MessageFactory:
     def health(self, *, depth: int, limit: int, consoles: list[dict[str, Any]],
                audio: dict[str, Any] | None, strip: dict[str, Any] | None = None,
                expanders: dict[str, Any] | None = None,
+               commands: api.CommandHealth | None = None,
+               broker: api.BrokerLinkHealth | None = None,
+               clock: api.ClockHealth | None = None,
                journal: api.JournalHealth | None = None) -> bytes:
         """``health`` (retained)."""
         return _encoder.encode(api.Health(
@@ -64,7 +71,7 @@ class MessageFactory:
             strip=None if strip is None else msgspec.convert(strip, api.StripHealth),
             expanders=None if expanders is None else msgspec.convert(expanders,
                                                                      api.ExpanderHealth),
-            journal=journal))
+            commands=commands, broker=broker, clock=clock, journal=journal))
 
     def reply(self, reply: Reply) -> bytes:
         """``reply/<verb>``: ``{id, ok, error}``."""

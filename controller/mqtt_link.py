@@ -8,7 +8,9 @@ What it promises:
 * Retained documents (``status``, ``state``) are kept here, newest per topic, and published
   again after every connect, since a broker without persistence forgets them on restart.
 * The last will marks the table ``offline`` if the service dies; a clean stop publishes it too.
-* Subscriptions are made in ``on_connect``, so a reconnect restores them.
+* The session survives a reconnect (MQTT 5 session expiry, no clean start): commands sent
+  meanwhile wait at the broker. Subscriptions are made in ``on_connect`` all the same, so a
+  broker that lost the session (restarted without persistence, expired) gets them again.
 * Small messages leave at once: Nagle's algorithm is off on the socket (with it, a press that
   follows another unacknowledged packet waited for the broker's 40 ms delayed ACK).
 * Callbacks never block and never raise (a raise would kill paho's loop): incoming messages are
@@ -21,13 +23,17 @@ import logging
 import socket
 import ssl
 import threading
+import time
+from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
+from paho.mqtt.reasoncodes import ReasonCode
 
 from controller.config import BrokerConfig
 
@@ -35,6 +41,38 @@ log = logging.getLogger(__name__)
 
 #: Called with (topic below the prefix, payload, MQTT 5 response topic, correlation data).
 MessageHandler = Callable[[str, bytes, str | None, bytes | None], None]
+
+
+#: Seconds the broker keeps our session (subscriptions, queued commands) while we are away.
+SESSION_EXPIRY = 600
+
+#: The MQTT 5 reason a broker gives when another client connects with our client id
+#: (mosquitto 2.0 just closes the socket instead: then only the repetition tells).
+SESSION_TAKEN_OVER = ReasonCode(PacketTypes.DISCONNECT, identifier=0x8E)
+#: Connections lost within ``FLAP_WINDOW`` seconds that make the link "thrown off repeatedly".
+FLAP_DROPS = 3
+FLAP_WINDOW = 60.0
+
+
+@dataclass
+class LinkDrops:
+    """Why the broker connection was lost, counted since the start (for ``health``)."""
+
+    disconnects: int = 0
+    taken_over: int = 0
+    last_reason: str | None = None
+    recent: deque[float] = field(default_factory=lambda: deque(maxlen=FLAP_DROPS))
+
+    def count(self, reason: str, now: float) -> None:
+        self.disconnects += 1
+        self.last_reason = reason
+        self.recent.append(now)
+        if reason == str(SESSION_TAKEN_OVER):
+            self.taken_over += 1
+
+    def thrown_off(self, now: float) -> bool:
+        """Lost ``FLAP_DROPS`` times within the last ``FLAP_WINDOW`` seconds."""
+        return len(self.recent) == FLAP_DROPS and now - self.recent[0] <= FLAP_WINDOW
 
 
 class MqttLink:
@@ -58,10 +96,12 @@ class MqttLink:
         self._on_message_handler = on_message
         self._on_connected = on_connected
         self._on_ack = on_ack
+        self._client_id = client_id
         self._retained: dict[str, bytes] = {}
         self._stopping = False
         self._lock = threading.Lock()
         self.connected = threading.Event()
+        self.drops = LinkDrops()
 
         client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
                              protocol=mqtt.MQTTv5)
@@ -75,10 +115,18 @@ class MqttLink:
         self._client = client
 
     def start(self) -> None:
-        """Connect in the background; paho retries until the broker answers."""
+        """Connect in the background; paho retries until the broker answers.
+
+        The session outlives the connection by ``SESSION_EXPIRY`` seconds (MQTT 5), and every
+        connect resumes it (no clean start): the broker keeps our subscriptions and queues the
+        QoS 1 commands sent while we reconnect or restart, and delivers them when we are back
+        (a command that has grown too old meanwhile is refused by its ``ts``, not run late)."""
         log.info("connecting to the broker at %s:%d", self._broker.host, self._broker.port)
+        properties = Properties(PacketTypes.CONNECT)
+        properties.SessionExpiryInterval = SESSION_EXPIRY
         self._client.connect_async(self._broker.host, self._broker.port,
-                                   keepalive=self._broker.keepalive)
+                                   keepalive=self._broker.keepalive, clean_start=False,
+                                   properties=properties)
         self._client.loop_start()
 
     def publish(self, suffix: str, payload: bytes) -> int:
@@ -105,13 +153,17 @@ class MqttLink:
         for suffix, payload in documents:
             self._client.publish(self.prefix + suffix, payload, qos=1, retain=True)
 
-    def reply(self, topic: str, payload: bytes, correlation: bytes | None) -> None:
-        """Publish a command reply on the full ``topic``, echoing MQTT 5 correlation data."""
+    def reply(self, topic: str, payload: bytes, correlation: bytes | None, qos: int = 1) -> int:
+        """Publish a command reply on the full ``topic``, echoing MQTT 5 correlation data.
+
+        ``qos`` 0 is for ``busy`` answers: they leave at once and take none of the QoS 1 window
+        (20 unacknowledged messages), which the table's own events need during a flood.
+        Returns paho's message id (see ``on_ack``)."""
         properties = None
         if correlation is not None:
             properties = Properties(PacketTypes.PUBLISH)
             properties.CorrelationData = correlation
-        self._client.publish(topic, payload, qos=1, properties=properties)
+        return self._client.publish(topic, payload, qos=qos, properties=properties).mid
 
     def stop(self, last_words: bytes, timeout: float = 2.0) -> None:
         """Publish ``last_words`` on ``status`` (retained), wait for the broker's ack, close."""
@@ -143,6 +195,16 @@ class MqttLink:
         self.connected.clear()
         if self._stopping:
             log.info("disconnected from the broker")
+            return
+        now = time.monotonic()
+        self.drops.count(str(reason_code), now)
+        if reason_code == SESSION_TAKEN_OVER or self.drops.thrown_off(now):
+            log.error("thrown off the broker (%s; %d times in %.0f s): another client is "
+                      "probably connecting with this controller's client id %r (or a second "
+                      "controller of this table runs). Bind client ids to accounts on the "
+                      "broker (use_username_as_clientid, see config/mosquitto/); reconnecting",
+                      reason_code, len(self.drops.recent), now - self.drops.recent[0],
+                      self._client_id)
         else:
             log.warning("lost the broker (%s); reconnecting", reason_code)
 

@@ -156,7 +156,8 @@ class TableClient:
             reply = self.next_event((f"reply/{verb}",), self.timeout)
         if reply is None:
             raise SelftestError(f"cmd/{verb}: no reply from the controller (is this account "
-                                "allowed to send commands? the shipped ACL lets rules-core)")
+                                "allowed to send commands? the shipped ACL lets technician "
+                                "and rules-core)")
         if not reply[1]["ok"]:
             raise SelftestError(f"cmd/{verb}: {reply[1]['error']}")
 

@@ -19,8 +19,10 @@ decides anything about the game. Delivery is its job too:
 from __future__ import annotations
 
 import logging
+import sys
 import tempfile
 import threading
+import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -29,10 +31,10 @@ from pathlib import Path
 import msgspec
 
 from controller import api
-from controller.clock import Clock, SystemClock
+from controller.clock import Clock, ClockSync, SystemClock, clock_sync, host_boot_id
 from controller.config import Config, ConsoleConfig
 from controller.core.buttons import Button, SeatButton
-from controller.core.commands import parse_replay
+from controller.core.commands import parse_replay, request_id, stale
 from controller.core.day import Day, Nomination
 from controller.core.effects import (
     AudioControl,
@@ -65,7 +67,7 @@ from controller.core.timer import SpeechTimer
 from controller.core.vote import VoteRules, VoteSession
 from controller.cue_schedule import CueSchedule
 from controller.delivery import Delivery
-from controller.loop import EventLoop
+from controller.loop import COMMAND_QUEUE, EventLoop
 from controller.messages import MessageFactory
 from controller.mqtt_link import MqttLink
 from controller.sd_notify import Notifier
@@ -82,6 +84,15 @@ from hardware.strip import StripLights, open_strip
 log = logging.getLogger(__name__)
 
 
+#: The answer to a command that finds the command queue full (see ``controller.loop``).
+BUSY = "busy: the controller has too many commands waiting; send it again later"
+STOPPING = "busy: the controller is stopping; send it again when it is back online"
+#: Command replies that may await the broker's acknowledgement at once: half of the 20 QoS 1
+#: messages in flight that paho (and mosquitto's receive maximum) allow, the rest for events.
+REPLY_WINDOW = 10
+GIL_SWITCH_SECONDS = 0.001
+#: How often the wall clock's synchronisation is asked after.
+CLOCK_CHECK_SECONDS = 30.0
 #: How often a journal that could not take writes is tried again.
 RETRY_SECONDS = 1.0
 #: seconds between ``STATUS=`` updates to systemd when its watchdog is off
@@ -97,9 +108,15 @@ class Service:
     applying inputs until ``stop``; ``run`` does both and always shuts down cleanly."""
 
     def __init__(self, config: Config, *, clock: Clock | None = None,
-                 boot_id: str | None = None, rules: VoteRules | None = None):
+                 boot_id: str | None = None, rules: VoteRules | None = None,
+                 clock_sync: Callable[[], ClockSync] = clock_sync):
+        """``clock_sync``: asks whether the wall clock is synchronised (the kernel's, by
+        default; injected by tests)."""
         self.config = config
         self.clock = clock or SystemClock()
+        self._clock_sync = clock_sync
+        self._sync = clock_sync()
+        self._clock_watch = threading.Event()  # set: stop watching the clock
         self.boot_id = boot_id or uuid.uuid4().hex[:12]
         journal = {"keep": config.store.keep, "hold_limit": config.store.hold_limit,
                    "on_trouble": self._journal_trouble, "synchronous": config.store.synchronous}
@@ -127,11 +144,16 @@ class Service:
         )
         self.store.save(LAST_BOOT, self.boot_id.encode())  # see controller.presence
         self.messages = MessageFactory(boot_id=self.boot_id, store_id=self.store.store_id,
-                                       gpio=config.backends.gpio, clock=self.clock)
+                                       gpio=config.backends.gpio, clock=self.clock,
+                                       host_boot=host_boot_id())
         # console inputs on their way to the loop -> (their link, the console's position)
         self._positions: dict[int, tuple[ConsoleLink, Position]] = {}
         self._held: list[Emit] | None = None  # the events of the console input being applied
+        # paho mids of replies the broker has not acknowledged yet (loop thread only): commands
+        # wait while there are REPLY_WINDOW of them, so the QoS 1 window keeps room for events
+        self._replies_in_flight: set[int] = set()
         self.loop = EventLoop(self._restored(setup), clock=self.clock, perform=self._perform,
+                              take_commands=lambda: len(self._replies_in_flight) < REPLY_WINDOW,
                               applying=self._journaling)
         self.prefix = topic_prefix(config.table)
         self.mqtt = MqttLink(
@@ -144,6 +166,11 @@ class Service:
             on_connected=lambda: self.loop.call_soon(self._connected),
             on_ack=lambda mid: self.loop.call_soon(lambda: self._acked(mid)),
         )
+        # commands answered busy or refused as stale since the start, and whether the queue
+        # refuses right now (written on paho's thread only)
+        self._busy = 0
+        self._stale = 0
+        self._refusing = False
         self.delivery = Delivery(self._journals, self.mqtt.publish, self.mqtt.connected.is_set,
                                  rate=config.store.catch_up_rate, now=self.clock.monotonic,
                                  wake=self._wake_delivery)
@@ -283,6 +310,10 @@ class Service:
 
     def start(self) -> None:
         """Open the GPIO parts and start connecting to the broker (in the background)."""
+        # a press crosses three threads (gpiozero's, the loop, paho's); while paho's is busy
+        # (a command flood), each crossing waits for the GIL up to the switch interval: 1 ms,
+        # not Python's 5 ms
+        sys.setswitchinterval(GIL_SWITCH_SECONDS)
         self.gpio = GpioBoard(self.config, factory=self.factory, now=self.clock.monotonic,
                               submit=self.loop.submit)
         backends = self.config.backends
@@ -319,6 +350,9 @@ class Service:
         for link in self.consoles:
             link.start()
         self.mqtt.retain("status", self.messages.status(online=True))
+        if not self._sync.synchronized:
+            log.warning("the wall clock is not synchronised (%s): ts may be off until it is; "
+                        "mono_ms orders events meanwhile", self._sync.source)
         self._publish_health()
         self.mqtt.start()
         # the hardware is up and the journal open: ready, even while the broker is away
@@ -340,6 +374,7 @@ class Service:
             fields["STATUS"] = self._told_status = line
         if fields:
             self.notifier.notify(**fields)
+        threading.Thread(target=self._watch_clock, name="clock-watch", daemon=True).start()
 
     def run_loop(self) -> None:
         """Apply inputs until ``stop``; first (``Boot``) bring lights and ``state`` in line with
@@ -363,12 +398,14 @@ class Service:
         events on their way, ``offline`` on ``status``, disconnect, release the pins, close the
         store. Each step runs even if one before it failed (say, after a failed ``start``)."""
         self.notifier.notify(STOPPING="1", STATUS=f"table {self.config.table}: stopping")
+        self._clock_watch.set()
         self.delivery.stopped = True  # no more backlog: only what is on its way is waited for
         steps = [self._lights_off, self._stop_consoles]
         if self.mqtt.connected.is_set():
             steps.append(lambda: self.loop.drain(lambda: not self.delivery.in_flight,
                                                  ack_timeout))
-        steps += [self.delivery.commit, lambda: self.mqtt.stop(self.messages.status(online=False)),
+        steps += [self.delivery.commit, self._answer_unrun_commands,
+                  lambda: self.mqtt.stop(self.messages.status(online=False)),
                   self._cancel_retry, self.factory.close, self.store.close,
                   self.private_store.close, self.notifier.close]
         for step in steps:
@@ -377,6 +414,13 @@ class Service:
             except Exception:
                 log.exception("shutdown step %s failed; going on", getattr(step, "__name__", step))
         log.info("table %s stopped", self.config.table)
+
+    def _answer_unrun_commands(self) -> None:
+        """Commands still queued when the loop stopped are answered busy, not left silent."""
+        for item in self.loop.unrun_commands():
+            if isinstance(item, CommandReceived):
+                self._reply(Reply(item.verb, request_id(item.payload), False, STOPPING,
+                                  item.response_topic, item.correlation), at_once=True)
 
     def _lights_off(self) -> None:
         if self.gpio is not None:
@@ -408,10 +452,31 @@ class Service:
                     correlation: bytes | None) -> None:
         cmd = CommandReceived(suffix.removeprefix("cmd/"), payload, self.clock.monotonic(),
                               response_topic or None, correlation)
-        if cmd.verb == "replay":
-            self.loop.call_soon(lambda: self._replay(cmd))
-        else:
-            self.loop.submit(cmd)
+        too_old = stale(payload, time.time()) if self._sync.synchronized else None
+        if too_old is not None:
+            self._stale += 1
+            log.warning("command %s refused: %s", cmd.verb, too_old)
+            self._reply(Reply(cmd.verb, request_id(payload), False, too_old, cmd.response_topic,
+                              cmd.correlation), at_once=True)
+            self.loop.call_soon(self._publish_health)
+            return
+        if self.loop.submit_command((lambda: self._replay(cmd)) if cmd.verb == "replay"
+                                    else cmd):
+            if self._refusing:
+                self._refusing = False
+                log.info("commands accepted again (%d answered busy since the start)",
+                         self._busy)
+                self.loop.call_soon(self._publish_health)
+            return
+        self._busy += 1
+        if not self._refusing:
+            self._refusing = True
+            log.warning("command queue full (%d waiting) or stopping: commands are answered "
+                        "busy until it has drained to half", self.loop.commands_waiting)
+            self.loop.call_soon(self._publish_health)
+        self._reply(Reply(cmd.verb, request_id(payload), False,
+                          STOPPING if self.loop.stopping else BUSY, cmd.response_topic,
+                          cmd.correlation), at_once=True)
 
     # the loop thread
 
@@ -504,11 +569,13 @@ class Service:
 
     def _connected(self) -> None:
         """After a connect: retained documents again, then the events still waiting."""
+        self._replies_in_flight.clear()  # the old connection's are resent or gone
         self.mqtt.republish_retained()
         self.delivery.reconnected()
         self._publish_health()
 
     def _acked(self, mid: int) -> None:
+        self._replies_in_flight.discard(mid)
         if self.delivery.acked(mid):  # the first of a batch: write them all in one go
             self.loop.call_soon(self._commit_acks)
 
@@ -564,7 +631,37 @@ class Service:
             audio=self.speaker.health() if self.speaker is not None else None,
             strip=self.strip.health() if self.strip is not None else None,
             expanders=self.expanders.health() if self.expanders is not None else None,
+            commands=api.CommandHealth(queue_limit=COMMAND_QUEUE, refusing=self._refusing,
+                                       busy=self._busy, stale=self._stale),
+            broker=self._broker_health(),
+            clock=api.ClockHealth(synchronized=self._sync.synchronized,
+                                  max_error_ms=self._sync.max_error_ms, source=self._sync.source),
             journal=self._journal_health()))
+
+    def _watch_clock(self) -> None:
+        """On its own thread: ask whether the wall clock is synchronised every
+        ``CLOCK_CHECK_SECONDS``; a change goes to ``health`` and the log."""
+        while not self._clock_watch.wait(CLOCK_CHECK_SECONDS):
+            now = self._clock_sync()
+            if now.synchronized != self._sync.synchronized:
+                self.loop.call_soon(lambda now=now: self._clock_changed(now))
+
+    def _clock_changed(self, now: ClockSync) -> None:
+        self._sync = now
+        if now.synchronized:
+            log.info("the wall clock is synchronised now (ts can be trusted; it may have "
+                     "stepped: mono_ms orders events across the step)")
+        else:
+            log.warning("the wall clock is not synchronised (%s): ts may be off; commands are "
+                        "not refused by their age until it is", now.source)
+        self._publish_health()
+
+    def _broker_health(self) -> api.BrokerLinkHealth:
+        drops = self.mqtt.drops
+        return api.BrokerLinkHealth(
+            disconnects=drops.disconnects, taken_over=drops.taken_over,
+            last_reason=drops.last_reason, thrown_off=drops.thrown_off(time.monotonic()))
+
 
     def _journal_health(self) -> api.JournalHealth:
         """Both journals together (the private one's own figures would tell about the night)."""
@@ -603,12 +700,17 @@ class Service:
                 return
         reply(error)
 
-    def _reply(self, reply: Reply) -> None:
-        if not reply.ok:
+    def _reply(self, reply: Reply, at_once: bool = False) -> None:
+        """Publish a command's reply. ``at_once``: a refusal sent from paho's thread without
+        queueing the command (busy, stale), at QoS 0 and counted rather than logged here."""
+        if not reply.ok and not at_once:
             log.warning("command %s (id %s) refused: %s", reply.verb, reply.id, reply.error)
         if reply.verb.startswith("night/"):  # when the night acts is a secret too
             topic = f"{self.prefix}private/reply/{reply.verb}"
         else:
             topic = reply.response_topic or f"{self.prefix}reply/{reply.verb}"
-        self.mqtt.reply(topic, self.messages.reply(reply), reply.correlation)
+        mid = self.mqtt.reply(topic, self.messages.reply(reply), reply.correlation,
+                              qos=0 if at_once else 1)
+        if not at_once:
+            self._replies_in_flight.add(mid)
 

@@ -36,6 +36,8 @@ from typing import Any
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
 
 SEATS = range(1, 11)
 MAFIA, DON, SHERIFF, CIVILIAN = "mafia", "don", "sheriff", "civilian"
@@ -54,7 +56,13 @@ class Message:
 
 
 class Table:
-    """The MQTT side: commands with their replies, and everything the table says, in order."""
+    """The MQTT side: commands with their replies, and everything the table says, in order.
+
+    It loses nothing (docs/mqtt-api.md, "Losing nothing"): its MQTT 5 session outlives a
+    dropped connection, so the broker keeps what comes meanwhile; it keeps the last ``seq`` of
+    the public and of the private events, and asks for what follows with ``cmd/replay`` when
+    the table comes back online or a ``seq`` jumps; it drops an event it already has by ``id``.
+    """
 
     def __init__(self, host: str, port: int, table: str, timeout: float = 10.0):
         self.prefix = f"mafia/{table}/"
@@ -62,11 +70,17 @@ class Table:
         self.inbox: list[Message] = []
         self._arrived = threading.Condition()
         self._ids = itertools.count(1)
+        self.last_seq = {"event/": 0, "private/": 0}  # 0: nothing seen yet
+        self._seen: set[str] = set()
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"fiim-game-{table}",
                                   protocol=mqtt.MQTTv5)
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
-        self.client.connect(host, port, keepalive=15)
+        session = Properties(PacketTypes.CONNECT)
+        session.SessionExpiryInterval = 600  # the broker keeps our messages for 10 min
+        # a clean session at the start (no old game's messages), resumed on every reconnect
+        self.client.connect(host, port, keepalive=15, properties=session,
+                            clean_start=mqtt.MQTT_CLEAN_START_FIRST_ONLY)
         self.client.loop_start()
 
     def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
@@ -77,10 +91,36 @@ class Table:
             body = json.loads(message.payload)
         except ValueError:
             return  # nothing a rules core can use
+        topic = message.topic.removeprefix(self.prefix)
+        if not self._fresh(topic, body):
+            return
         with self._arrived:
-            self.inbox.append(Message(len(self.inbox), message.topic.removeprefix(self.prefix),
-                                      body))
+            self.inbox.append(Message(len(self.inbox), topic, body))
             self._arrived.notify_all()
+
+    def _fresh(self, topic: str, body: dict[str, Any]) -> bool:
+        """Keep the seq up to date and ask for what was missed; False for an event we have."""
+        if topic == "status" and body.get("state") == "online":
+            for journal, last in self.last_seq.items():
+                if last:  # the table came back: whatever it said meanwhile, after our last
+                    self._replay(journal, last)
+            return True
+        journal = next((j for j in self.last_seq if topic.startswith(j)), None)
+        if journal is None or "seq" not in body:
+            return True
+        if body["id"] in self._seen:
+            return False  # a replayed or redelivered event we already have
+        self._seen.add(body["id"])
+        last = self.last_seq[journal]
+        if last and body["seq"] > last + 1:
+            self._replay(journal, last)  # a gap: ask for it (it arrives after this one)
+        self.last_seq[journal] = max(last, body["seq"])
+        return True
+
+    def _replay(self, journal: str, after: int) -> None:
+        doc = {"id": f"replay-{journal[:-1]}-{after}", "after_seq": after,
+               "private": journal == "private/"}
+        self.client.publish(f"{self.prefix}cmd/replay", json.dumps(doc), qos=1)
 
     def close(self) -> None:
         self.client.loop_stop()

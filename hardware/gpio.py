@@ -9,11 +9,12 @@ ordinary gpiozero ``PWMLED`` / ``RGBLED`` devices.
 from __future__ import annotations
 
 import logging
+from collections import deque
 from collections.abc import Callable
 
 from gpiozero import PWMLED, RGBLED, InputDevice
 from gpiozero.pins import Factory
-from gpiozero.pins.mock import MockFactory, MockPin, MockPWMPin
+from gpiozero.pins.mock import MockFactory, MockPin, MockPWMPin, PinState
 
 from controller.config import Config
 from controller.core.buttons import Button, SeatButton
@@ -28,12 +29,27 @@ BLINK_SECONDS = BLINK_MS / 1000
 FAST_BLINK_SECONDS = FAST_BLINK_MS / 1000
 #: An edge older than this when its callback runs is taken as a clock mix-up, not a real age.
 MAX_EDGE_AGE = 5.0
+#: Level changes a simulated pin remembers (gpiozero's ``MockPin.states``), newest last.
+MOCK_PIN_HISTORY = 64
+
+
+class RecentMockPin(MockPWMPin):
+    """gpiozero's ``MockPWMPin`` remembering only its last ``MOCK_PIN_HISTORY`` level changes.
+
+    gpiozero's mock pins append every level change to ``states`` for ever, so a simulated table
+    whose lights blink grew by ~190 kB a minute. A bounded deque keeps the recent history that a
+    test or the virtual table looks at, and nothing older.
+    """
+
+    def clear_states(self) -> None:
+        super().clear_states()
+        self.states = deque([PinState(0.0, self._state)], maxlen=MOCK_PIN_HISTORY)
 
 
 def make_pin_factory(backend: str) -> Factory:
     """gpiozero's pin factory for ``backend``: ``lgpio`` (a Pi) or ``mock`` (anywhere)."""
     if backend == "mock":
-        return MockFactory(pin_class=MockPWMPin)
+        return MockFactory(pin_class=RecentMockPin)
     try:
         from gpiozero.pins.lgpio import LGPIOFactory
     except ImportError as exc:

@@ -167,6 +167,7 @@ install_all() {
     touch "$MOSQ/mafia.passwd"
     make_secret "$ETC/broker.pass" "$TABLE"
     make_secret "$ETC/rules-core.pass" rules-core
+    make_secret "$ETC/technician.pass" technician
     make_secret "$ETC/observer.pass" observer
     chown mosquitto: "$MOSQ/mafia.passwd"
     chmod 0600 "$MOSQ/mafia.passwd"

@@ -190,7 +190,8 @@ def test_standings_show_on_the_lights_and_the_fourth_foul_removes():
 def test_bad_seats_commands_are_refused():
     tl = table()
     for doc, error in [
-        ({"seats": [{"seat": 0}]}, "seats[0].seat: no seat 0"),
+        ({"seats": [{"seat": 0}]}, "seats[0].seat: expected int >= 1"),
+        ({"seats": [{"seat": 2**63}]}, "seats[0].seat: expected int <= 24"),
         ({"seats": [{"seat": 1, "fouls": 5}]}, "seats[0].fouls: expected int <= 4"),
         ({"seats": [{"seat": 1}, {"seat": 1}]}, "seats[1].seat: seat 1 given twice"),
     ]:

@@ -1,4 +1,5 @@
-"""The GPIO board on gpiozero's own MockFactory (with MockPWMPin for the PWM/RGB lights)."""
+"""The GPIO board on gpiozero's own MockFactory, as the simulator makes it (PWM mock pins that
+remember only their recent level changes)."""
 
 from __future__ import annotations
 
@@ -6,19 +7,18 @@ import queue
 import time
 
 import pytest
-from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from controller import config
 from controller.core.buttons import JudgeButton, SeatButton
 from controller.core.inputs import ButtonEdge
 from controller.core.lights import Light, LightMode
-from hardware.gpio import DIM_LEVEL, GpioBoard
+from hardware.gpio import DIM_LEVEL, MOCK_PIN_HISTORY, GpioBoard, make_pin_factory
 from tests.conftest import SMALL_TABLE, write_config
 
 
 @pytest.fixture
 def factory():
-    factory = MockFactory(pin_class=MockPWMPin)
+    factory = make_pin_factory("mock")
     yield factory
     factory.reset()
     factory.close()
@@ -89,6 +89,19 @@ def test_blink_toggles_the_pin_until_told_otherwise(board, factory):
         time.sleep(0.05)
     board.show(1, Light(LightMode.ON))
     assert pin.state == 1
+
+
+def test_a_simulated_pin_remembers_only_its_recent_level_changes(board, factory):
+    """A blinking simulated light must not grow the process for ever (gpiozero keeps every
+    level change of a mock pin): the history is bounded, newest kept."""
+    pin = factory.pin(18)
+    for _ in range(10 * MOCK_PIN_HISTORY):
+        board.show(1, Light(LightMode.ON))
+        board.show(1, Light(LightMode.OFF))
+    board.show(1, Light(LightMode.DIM))
+    assert len(pin.states) == MOCK_PIN_HISTORY
+    assert pin.states[-1].state == pytest.approx(DIM_LEVEL)
+    assert [s.state for s in list(pin.states)[-3:-1]] == [1, 0]
 
 
 def test_rgb_light_shows_the_colour(board, factory):

@@ -17,10 +17,11 @@ from controller import config as config_module
 from controller.local_broker import LocalBroker, free_port
 from tests.conftest import REPO, SMALL_TABLE, write_config
 from tests.mqtt_helpers import Subscriber, on_topic, with_json
+from tests.test_consoles import until
 from tests.test_service import Running
 
 SHIPPED = REPO / "config" / "mosquitto"
-USERS = ("t1", "t2", "rules-core", "observer")
+USERS = ("t1", "t2", "rules-core", "observer", "technician")
 NOT_AUTHORIZED = 135  # MQTT 5 reason code
 
 
@@ -68,8 +69,10 @@ class Hall:
     def password(user: str) -> str:
         return f"secret-of-{user}"
 
-    def client(self, user: str, topics: list[str] | None = None) -> Subscriber:
-        return Subscriber(self.port, topics or [], auth=(user, self.password(user)))
+    def client(self, user: str, topics: list[str] | None = None, client_id: str = "",
+               persistent: bool = False) -> Subscriber:
+        return Subscriber(self.port, topics or [], auth=(user, self.password(user)),
+                          client_id=client_id, persistent=persistent)
 
     def table_config(self, table: str = "t1", *, tls: bool = False) -> config_module.Config:
         (self.root / f"{table}.pass").write_text(self.password(table) + "\n")
@@ -130,6 +133,69 @@ def test_a_second_tables_controller_cannot_write_into_the_first_tables_subtree(h
         assert not other.publish_outcome("mafia/t2/event/seat/press", "{}").is_failure  # its own
     finally:
         other.close()
+
+
+def test_no_account_can_steal_the_controllers_client_id(hall):
+    """An observer (or any account) connecting with the controller's client id, or with the id
+    the broker gives the controller (its account name), gets its own account's id instead: the
+    controller stays connected and keeps answering."""
+    core = hall.client("rules-core", ["mafia/t1/status", "mafia/t1/reply/#"])
+    run = Running(hall.table_config())
+    thieves = []
+    try:
+        core.wait_for(with_json("mafia/t1/status", state="online"))
+        for user, stolen in (("observer", "mafia-table-t1"), ("technician", "t1")):
+            thieves.append(hall.client(user, client_id=stolen))  # connected (CONNACK) here
+        core.publish("mafia/t1/cmd/light", '{"id": "c", "lights": [{"seat": 1, "mode": "on"}]}')
+        core.wait_for(with_json("mafia/t1/reply/light", id="c", ok=True))
+        assert run.service.mqtt.drops.disconnects == 0 and run.service.mqtt.connected.is_set()
+        assert core.matching(with_json("mafia/t1/status", state="offline")) == []
+    finally:
+        for thief in thieves:
+            thief.close()
+        run.close()
+        core.close()
+
+
+def test_a_technician_may_command_beside_the_rules_core_and_any_account_reads_public(hall):
+    core = hall.client("rules-core", ["mafia/#"])
+    technician = hall.client("technician", ["mafia/t1/reply/#", "mafia/t1/status"])
+    run = Running(hall.table_config())
+    try:
+        technician.wait_for(with_json("mafia/t1/status", state="online"))
+        technician.publish("mafia/t1/cmd/light", '{"id": "t", "lights": [{"seat": 1, '
+                                                 '"mode": "on"}]}')
+        technician.wait_for(with_json("mafia/t1/reply/light", id="t", ok=True))
+        core.wait_for(with_json("mafia/t1/reply/light", id="t", ok=True))
+        assert technician.publish_outcome("mafia/t1/event/seat/press", "{}") == NOT_AUTHORIZED
+    finally:
+        run.close()
+        technician.close()
+        core.close()
+
+
+def test_a_killed_broker_keeps_what_it_had_queued_for_a_client_away(hall):
+    """The shipped broker writes its database every 10 s (autosave_interval; mosquitto's
+    default is 30 min), so a broker killed outright still has the command queued for a
+    controller that was away when it was sent."""
+    away = hall.client("t1", ["mafia/t1/cmd/#"], persistent=True)
+    away.close()  # its session (subscription, queue) stays at the broker
+    core = hall.client("rules-core")
+    sent = time.time()
+    core.publish("mafia/t1/cmd/light", '{"id": "q", "lights": [{"seat": 1, "mode": "on"}]}')
+    core.close()
+    saved = hall.root / "broker" / "mosquitto.db"
+    until(lambda: saved.exists() and saved.stat().st_mtime >= sent, timeout=30,
+          what="the broker's autosave")
+    hall.broker._process.kill()  # SIGKILL: no save on the way out
+    hall.broker._process.wait()
+    hall.broker._process = None
+    hall.broker.start()
+    back = hall.client("t1", ["mafia/t1/cmd/#"], persistent=True)
+    try:
+        back.wait_for(with_json("mafia/t1/cmd/light", id="q"))
+    finally:
+        back.close()
 
 
 def test_no_password_no_entry(hall):

@@ -26,8 +26,8 @@ def epoch(ts: str) -> float:
 class Running:
     """A service with its loop on a thread; ``close`` stops it and waits."""
 
-    def __init__(self, config):
-        self.service = Service(config, boot_id="boot1")
+    def __init__(self, config, **service_options):
+        self.service = Service(config, boot_id="boot1", **service_options)
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.service.start()
         self.thread.start()

@@ -254,7 +254,8 @@ def test_a_press_arriving_after_the_close_but_made_inside_the_window_updates_the
 @pytest.mark.parametrize(("verb", "doc", "error"), [
     ("start", {"nominees": [11], "voters": [1, 2], "day": 2}, "nominees[0]: no seat 11"),
     ("start", {"nominees": [3, 3], "voters": [1, 2], "day": 2}, "nominees[1]: seat 3 given twice"),
-    ("start", {"nominees": [3], "voters": [1, 0], "day": 2}, "voters[1]: no seat 0"),
+    ("start", {"nominees": [3], "voters": [1, 0], "day": 2}, "voters[1]: expected int >= 1"),
+    ("start", {"nominees": [3], "voters": [1], "day": 2**63 - 1}, "day: expected int <= 99"),
     ("start", {"nominees": [3], "voters": [], "day": 2}, "voters: expected array of length >= 1"),
     ("start", {"nominees": [3], "voters": [1], "day": 0}, "day: expected int >= 1"),
     ("confirm", {}, "no vote is running"),
