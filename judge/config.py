@@ -38,8 +38,8 @@ class _Section(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
 
 class PanelConfig(_Section):
-    listen: str = "127.0.0.1:8080"
     password_file: str
+    listen: str = "127.0.0.1:8080"
 
 
 class JournalConfig(_Section):
@@ -56,8 +56,8 @@ class TimingsConfig(_Section):
 
 class JudgeConfig(_Section):
     table: Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
-    broker: BrokerConfig = msgspec.field(default_factory=BrokerConfig)
     panel: PanelConfig
+    broker: BrokerConfig = msgspec.field(default_factory=BrokerConfig)
     journal: JournalConfig = msgspec.field(default_factory=JournalConfig)
     timings: TimingsConfig = msgspec.field(default_factory=TimingsConfig)
 

@@ -26,6 +26,7 @@ CREATE TABLE IF NOT EXISTS inputs (
     body TEXT NOT NULL      -- JSON: the action's args, or the event's body
 );
 CREATE TABLE IF NOT EXISTS seen (journal TEXT PRIMARY KEY, seq INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS sessions (token TEXT PRIMARY KEY, at REAL NOT NULL);
 """
 
 
@@ -59,6 +60,14 @@ class Journal:
     def last_seq(self, journal: str) -> int | None:
         row = self._db.execute("SELECT seq FROM seen WHERE journal = ?", (journal,)).fetchone()
         return None if row is None else row[0]
+
+    def add_session(self, token: str, at: float) -> None:
+        """A logged-in judge's cookie: it outlives a restart of the panel."""
+        self._db.execute("INSERT INTO sessions VALUES (?, ?)", (token, at))
+
+    def session(self, token: str) -> bool:
+        return self._db.execute("SELECT 1 FROM sessions WHERE token = ?",
+                                (token,)).fetchone() is not None
 
     def clear(self) -> None:
         """A new game: the inputs go (the table's seq stays)."""

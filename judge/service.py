@@ -50,7 +50,6 @@ class Panel:
         self.game, self.log_lines = self._restore()
         self.sockets: set[web.WebSocketResponse] = set()
         self.sending: set[asyncio.Future] = set()
-        self.sessions: set[str] = set()
         self.failures: dict[str, int] = {}
         self.password = Path(cfg.panel.password_file).read_text(encoding="utf-8").strip()
         self.table: dict[str, Any] = {"broker": False, "status": "unknown", "health": None}
@@ -65,6 +64,7 @@ class Panel:
                                   client_id=f"judge-{cfg.table}-{self._run}",
                                   protocol=mqtt.MQTTv5)
         configure_client(self.client, cfg.broker)
+        self.client.reconnect_delay_set(1, 5)  # back soon after a broker restart
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
@@ -132,6 +132,8 @@ class Panel:
 
     def _connected(self, up: bool) -> None:
         self.table["broker"] = up
+        if not up:
+            self.table["status"] = "unknown"  # until the table says again
         if up:  # missed events come again (docs/mqtt-api.md, "Events and delivery")
             for kind, private in (("event", False), ("private", True)):
                 seq = self.journal.last_seq(kind)
@@ -207,7 +209,7 @@ async def _send(ws: web.WebSocketResponse, text: str) -> None:
 
 def _logged_in(request: web.Request) -> bool:
     panel: Panel = request.app["panel"]
-    return request.cookies.get(COOKIE, "") in panel.sessions
+    return panel.journal.session(request.cookies.get(COOKIE, ""))
 
 
 async def index(request: web.Request) -> web.StreamResponse:
@@ -228,7 +230,7 @@ async def login(request: web.Request) -> web.StreamResponse:
     if hmac.compare_digest(str(form.get("password", "")).encode(), panel.password.encode()):
         panel.failures.pop(who, None)
         token = secrets.token_urlsafe(24)
-        panel.sessions.add(token)
+        panel.journal.add_session(token, time.time())
         response = web.HTTPFound("/")
         response.set_cookie(COOKIE, token, httponly=True, samesite="Strict")
         raise response
@@ -291,7 +293,14 @@ def make_app(panel: Panel) -> web.Application:
     app.router.add_post("/login", login)
     app.router.add_get("/live", live)
     app.router.add_static("/static", STATIC)
+    app.on_shutdown.append(_close_sockets)
     return app
+
+
+async def _close_sockets(app: web.Application) -> None:
+    """Stopping: every page is told (it reconnects to the next panel that runs)."""
+    for ws in list(app["panel"].sockets):
+        await ws.close(code=1001, message=b"panel stopping")
 
 
 async def serve(cfg: JudgeConfig, ready: asyncio.Event | None = None,
@@ -301,7 +310,7 @@ async def serve(cfg: JudgeConfig, ready: asyncio.Event | None = None,
     panel.loop = asyncio.get_running_loop()
     panel.client.connect_async(cfg.broker.host, cfg.broker.port, keepalive=cfg.broker.keepalive)
     panel.client.loop_start()
-    runner = web.AppRunner(make_app(panel))
+    runner = web.AppRunner(make_app(panel), shutdown_timeout=2.0)
     await runner.setup()
     host, port = split_listen(cfg.panel.listen, "panel.listen")
     site = web.TCPSite(runner, host, port)

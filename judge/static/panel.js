@@ -92,6 +92,7 @@ function render(message) {
     (g.killed ? ` · shot: ${g.killed}` : "") +
     g.checks.filter((c) => c.night === g.night).map((c) =>
       ` · ${c.step} ${c.seat}: ${c.answer ? "yes" : "no"}`).join("");
+  $("night").dataset.step = g.night_step || "";
   $("setup").hidden = g.stage !== "setup";
   $("start").disabled = !g.dealt;
   const voting = g.stage === "vote" || g.stage === "question";
