@@ -59,8 +59,8 @@ password_file = "judge.pass"
 [journal]
 path = "judge.db"
 [timings]
-night_step = 1.5
-best_move = 2.5
+night_step = 1.0
+best_move = 2.0
 """)
     return path
 
