@@ -54,6 +54,7 @@ class Panel:
         self.password = Path(cfg.panel.password_file).read_text(encoding="utf-8").strip()
         self.table: dict[str, Any] = {"broker": False, "status": "unknown", "health": None}
         self.table_day = 0  # the table's own day number (state.day)
+        self.down: set[int] = set()  # seats whose vote button is down now (by day)
         self.pending: dict[str, str] = {}  # command id -> verb, until its reply
         self.notices: deque[str] = deque(maxlen=20)  # the table's refusals, for the judge
         self.recent_ids: deque[str] = deque(maxlen=4096)  # redelivered events are dropped
@@ -159,6 +160,10 @@ class Panel:
         if topic.startswith(("reply/", "private/reply/")):
             self._on_reply(topic, body)
             return
+        if topic in ("event/seat/press", "event/seat/release") \
+                and isinstance(body.get("seat"), int):  # the fists on the table, live
+            (self.down.add if topic.endswith("press") else self.down.discard)(body["seat"])
+            self.broadcast()
         if "seq" in body and "id" in body:
             if body["id"] in self.recent_ids:
                 return
@@ -186,7 +191,7 @@ class Panel:
                 "table": {"broker": self.table["broker"], "status": status,
                           "consoles": [c.get("online") for c in consoles],
                           "audio": (health.get("audio") or {}).get("ok")},
-                "notices": list(self.notices)}
+                "down": sorted(self.down), "notices": list(self.notices)}
 
     def broadcast(self) -> None:
         if not self.sockets:

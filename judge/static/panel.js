@@ -52,6 +52,7 @@ function render(message) {
   const g = message.game, t = message.table;
   if (!$("seats").children.length) g.seats.forEach((s) => $("seats").appendChild(seatTile(s.seat)));
   const voted = new Set(g.vote && g.vote.proposed ? g.vote.proposed.voters : []);
+  const down = new Set(message.down);
   g.seats.forEach((s) => {
     const tile = $("seats").querySelector(`[data-seat="${s.seat}"]`);
     const name = tile.querySelector(".name");
@@ -66,6 +67,7 @@ function render(message) {
     tile.classList.toggle("floor", g.floor === s.seat);
     tile.classList.toggle("nominee", g.nominees.includes(s.seat));
     tile.classList.toggle("voted", voted.has(s.seat));
+    tile.classList.toggle("down", down.has(s.seat));
   });
   const stage = { setup: "Setup: names and cards", night0: "Night 0: the mafia meet (4.2.1)",
     day: `Day ${g.day}: speeches`, vote: `Day ${g.day}: the vote`, defence: "Defence speeches",
