@@ -5,8 +5,9 @@ The test is the judge: it taps the real page. The ten players are scripted: they
 simulated keypads (``sim/key``) and raise fists on the simulated buttons (``sim/press``) when the
 table opens their window. On the way it checks what can go wrong at a club: a wrong password, a
 page and the live channel without login, two tabs (the stale one is told), a malformed live
-message, a broker outage and a panel restart mid-game (the game resumes where it was), and that
-no role reaches a page before login. ``MAFIA_SCREENSHOTS=docs`` saves the key moments there.
+message, a broker outage, a panel restart and a table restart mid-game (the game resumes where
+it was), and that no role reaches a page before login. ``MAFIA_SCREENSHOTS=docs`` saves the
+key moments there.
 """
 
 from __future__ import annotations
@@ -312,8 +313,14 @@ def test_a_whole_fiim_game_from_the_judges_panel(tmp_path, broker, chromium):
         panel.stage("last_words")
         panel.next(2)
 
-        # ---------------------------------------------------------- day 3: the last black
+        # ---------------------------------------------------------- the table restarts
         panel.stage("day")
+        table.close()
+        page.wait_for_selector('#table-status:text("table offline")')
+        table = Running(table_config(tmp_path, broker.port))
+        page.wait_for_selector("#table-status.good")
+
+        # ---------------------------------------------------------- day 3: the last black
         panel.next()  # 4 opens (after 2, with 3 out: 4.3.2)
         page.wait_for_selector('.seat.floor[data-seat="4"]')
         hands.key(4, "2#")
