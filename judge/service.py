@@ -38,6 +38,10 @@ STATIC = Path(__file__).with_name("static")
 COOKIE = "judge_session"
 #: table events the game or the panel reads (everything else is not subscribed to)
 TOPICS = ("status", "health", "state", "event/#", "private/#", "reply/#")
+#: whether the floor's clock runs after each ``event/timer`` state (``changed``, ``warning`` and
+#: ``final`` keep what it was doing)
+_TIMER_RUNS = {"started": True, "resumed": True, "paused": False, "stopped": False,
+               "ended": False}
 
 
 class Panel:
@@ -55,6 +59,7 @@ class Panel:
         self.table: dict[str, Any] = {"broker": False, "status": "unknown", "health": None}
         self.table_day = 0  # the table's own day number (state.day)
         self.down: set[int] = set()  # seats whose vote button is down now (by day)
+        self.timer: dict[str, Any] | None = None  # the latest event/timer
         self.pending: dict[str, str] = {}  # command id -> verb, until its reply
         self.notices: deque[str] = deque(maxlen=20)  # the table's refusals, for the judge
         self.recent_ids: deque[str] = deque(maxlen=4096)  # redelivered events are dropped
@@ -103,6 +108,15 @@ class Panel:
         self.pending[id] = verb
         self.client.publish(f"{self.prefix}cmd/{verb}", json.dumps({"id": id, **fields}), qos=1)
         return id
+
+    def timer_command(self, op: str) -> None:
+        """The floor's clock (4.3.1: one minute a speech): pause, resume, or 10 s more. Not a
+        rule decision, so not the core's: the table's timer takes it as it is."""
+        if self.game.floor is None:
+            raise Refused("4.3.1: nobody has the floor")
+        if op not in ("pause", "resume", "add"):
+            raise Refused(f"timer: no such operation {op!r} (pause, resume, add)")
+        self.send(f"timer/{op}", {"seconds": 10} if op == "add" else {})
 
     def new_game(self) -> None:
         self.journal.clear()
@@ -160,6 +174,12 @@ class Panel:
         if topic.startswith(("reply/", "private/reply/")):
             self._on_reply(topic, body)
             return
+        if topic == "event/timer":  # the floor's clock, shown as it runs
+            state = body.get("state")
+            running = _TIMER_RUNS.get(state, (self.timer or {}).get("running", True))
+            self.timer = {"running": running, **{k: body.get(k) for k in (
+                "seat", "kind", "state", "remaining_ms")}}
+            self.broadcast()
         if topic in ("event/seat/press", "event/seat/release") \
                 and isinstance(body.get("seat"), int):  # the fists on the table, live
             (self.down.add if topic.endswith("press") else self.down.discard)(body["seat"])
@@ -191,7 +211,8 @@ class Panel:
                 "table": {"broker": self.table["broker"], "status": status,
                           "consoles": [c.get("online") for c in consoles],
                           "audio": (health.get("audio") or {}).get("ok")},
-                "down": sorted(self.down), "notices": list(self.notices)}
+                "down": sorted(self.down), "timer": self.timer,
+                "notices": list(self.notices)}
 
     def broadcast(self) -> None:
         if not self.sockets:
@@ -281,7 +302,9 @@ def handle_message(panel: Panel, text: str) -> dict[str, Any] | None:
         return {"type": "refused", "message": "the game moved on (another tab acted first); "
                                               "look again and tap again if still needed"}
     try:
-        if kind == "new_game":
+        if kind == "timer":
+            panel.timer_command(str(args.get("op")))
+        elif kind == "new_game":
             panel.new_game()
         else:
             panel.apply(Action(kind, args))

@@ -227,6 +227,14 @@ def test_a_whole_fiim_game_from_the_judges_panel(tmp_path, broker, chromium):
             page.wait_for_selector(f'.seat.floor[data-seat="{speaker}"]')
             hands.key(speaker, f"{nominee}#")
             page.wait_for_selector(f'.seat.nominee[data-seat="{nominee}"]')
+        page.click("#pause")  # the floor's clock, from the panel (4.3.1)
+        page.wait_for_selector('#remaining:text("(paused)")')
+        added = hands.upcoming("event/timer", state="changed")
+        page.click("#add")
+        assert added()["remaining_ms"] > 60_000
+        page.click("#resume")
+        page.wait_for_function("!document.getElementById('remaining').textContent"
+                               ".includes('paused')")
         panel.seat(9, "foul")
         page.wait_for_selector('.seat[data-seat="9"] .fouls:text("●")')
         panel.tap("#undo")

@@ -2,7 +2,7 @@
 "use strict";
 const $ = (id) => document.getElementById(id);
 const ROLES = ["civilian", "sheriff", "mafia", "don"];
-let view = null, socket = null, selected = new Set(), retry = 500;
+let view = null, socket = null, selected = new Set(), retry = 500, clock = null;
 
 function connect() {
   socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/live`);
@@ -95,6 +95,12 @@ function render(message) {
     g.checks.filter((c) => c.night === g.night).map((c) =>
       ` · ${c.step} ${c.seat}: ${c.answer ? "yes" : "no"}`).join("");
   $("night").dataset.step = g.night_step || "";
+  const online = t.consoles.filter(Boolean).length;
+  $("health").textContent = (t.consoles.length ? `consoles ${online}/${t.consoles.length}` : "") +
+    (t.audio === false ? " · speaker fault" : "");
+  clock = message.timer && g.floor ? { ...message.timer, at: performance.now() } : null;
+  $("clock").hidden = !clock;
+  tick();
   $("setup").hidden = g.stage !== "setup";
   $("start").disabled = !g.dealt;
   const voting = g.stage === "vote" || g.stage === "question";
@@ -112,6 +118,15 @@ function render(message) {
   });
   document.body.dataset.version = g.version;
 }
+
+function tick() {  // the floor's time left, counted down between the table's timer events
+  if (!clock) return;
+  const running = clock.running;
+  const left = Math.max(0, clock.remaining_ms - (running ? performance.now() - clock.at : 0));
+  $("remaining").textContent = `${clock.seat}: ${Math.ceil(left / 1000)} s` +
+    (running ? "" : " (paused)");
+}
+setInterval(tick, 250);
 
 const picked = () => [...selected].sort((a, b) => a - b);
 function each(action) {  // one seat at a time: a second action would name a stale version
@@ -133,6 +148,7 @@ $("foul").onclick = () => each("foul");
 $("nominate").onclick = () => each("nominate");
 $("withdraw").onclick = () => each("withdraw");
 $("undo").onclick = () => act("undo");
+["pause", "resume", "add"].forEach((op) => { $(op).onclick = () => act("timer", { op }); });
 $("new-game").onclick = () => { if (confirm("End this game and start a new one?")) act("new_game"); };
 $("deal").onclick = () => act("deal", { seed: Number($("seed").value || Date.now() % 1e9) });
 $("deal-typed").onclick = () => act("deal", { roles: [...document.querySelectorAll(".seat .deal")]
