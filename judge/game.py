@@ -460,7 +460,13 @@ def _foul(game: Game, args: Mapping[str, Any]) -> Result:
             game = replace(game, floor=None)
             commands.append(Command("timer/stop"))
         over = _win_check(game)
-        if over is not None:
+        if over is not None:  # whatever runs at the table for the game ends with it
+            if game.floor is not None:
+                commands.append(Command("timer/stop"))
+            if game.vote is not None and game.stage in ("vote", "question"):
+                commands.append(Command("vote/cancel"))
+            if game.running_step is not None:
+                commands.append(Command("night/stop"))
             return over[0], commands, records + over[1]
     return game, commands, records
 

@@ -58,6 +58,7 @@ class Panel:
         self.password = Path(cfg.panel.password_file).read_text(encoding="utf-8").strip()
         self.table: dict[str, Any] = {"broker": False, "status": "unknown", "health": None}
         self.table_day = 0  # the table's own day number (state.day)
+        self.table_state: dict[str, Any] = {}  # the table's latest retained state
         self.down: set[int] = set()  # seats whose vote button is down now (by day)
         self.timer: dict[str, Any] | None = None  # the latest event/timer
         self.pending: dict[str, str] = {}  # command id -> verb, until its reply
@@ -119,6 +120,16 @@ class Panel:
         self.send(f"timer/{op}", {"seconds": 10} if op == "add" else {})
 
     def new_game(self) -> None:
+        """A fresh game; whatever the last one left running at the table is ended first."""
+        state, old = self.table_state, self.game
+        if state.get("vote") is not None:
+            self.send("vote/cancel", {})
+        if state.get("timer") is not None:
+            self.send("timer/stop", {})
+        if old.running_step is not None:
+            self.send("night/stop", {})
+        if state.get("phase") == "night":
+            self.send("phase", {"phase": "day"})
         self.journal.clear()
         self.game, self.log_lines = new_game(timings=self.cfg.game_timings), deque(maxlen=200)
         self.apply(TableEvent("state", {"day": self.table_day}))
@@ -170,7 +181,7 @@ class Panel:
             self.broadcast()
             return
         if topic == "state" and isinstance(body.get("day"), int):
-            self.table_day = body["day"]
+            self.table_state, self.table_day = body, body["day"]
         if topic.startswith(("reply/", "private/reply/")):
             self._on_reply(topic, body)
             return

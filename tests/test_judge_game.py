@@ -273,6 +273,15 @@ def test_fiim_1_4_red_wins_when_every_black_is_out():
     assert game.stage == "over" and game.winner == "red"
 
 
+def test_fiim_1_4_a_win_by_fouls_mid_vote_ends_the_vote_at_the_table():
+    game, _ = speeches(day_one(), {1: 7, 2: 5})
+    for seat in (1, 2):
+        for _ in range(4):
+            game, _, _ = run(game, tap("foul", seat=seat))
+    game, commands, _ = run(game, *[tap("foul", seat=3)] * 4)
+    assert game.winner == "red" and commands[-1] == Command("vote/cancel")
+
+
 def test_fiim_1_4_black_wins_at_parity():
     game = day_one()
     for seat in (4, 5, 6, 7):
