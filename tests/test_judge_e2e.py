@@ -21,6 +21,7 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from playwright.sync_api import sync_playwright
 
 from controller import config as config_module
 from controller.local_broker import free_port
@@ -28,7 +29,6 @@ from tests.conftest import EXAMPLE_CONFIG
 from tests.mqtt_helpers import Received, Subscriber
 from tests.test_service import Running
 
-playwright_api = pytest.importorskip("playwright.sync_api")
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--no-first-run"]
@@ -116,7 +116,7 @@ class Hands:
 def chromium():
     if not Path(CHROMIUM).exists():
         pytest.fail("Debian's chromium is missing: scripts/setup.sh installs it")
-    with playwright_api.sync_playwright() as p:
+    with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         yield browser
         browser.close()
