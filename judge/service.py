@@ -22,6 +22,7 @@ import time
 from collections import deque
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import paho.mqtt.client as mqtt
 from aiohttp import WSMsgType, web
@@ -281,6 +282,9 @@ async def live(request: web.Request) -> web.StreamResponse:
     """The live channel: the view on every change; actions in, refusals back to their tab."""
     if not _logged_in(request):
         raise web.HTTPUnauthorized(text="log in first")
+    origin = request.headers.get("Origin")
+    if origin is not None and urlsplit(origin).netloc != request.host:
+        raise web.HTTPForbidden(text="the live channel is for the panel's own pages")
     panel: Panel = request.app["panel"]
     ws = web.WebSocketResponse(heartbeat=20)
     await ws.prepare(request)
