@@ -21,8 +21,9 @@ import msgspec
 from controller.budget import budget
 from controller.core import validation
 from controller.core.buttons import JUDGE_BUTTON_NAMES, Button, JudgeButton, SeatButton
+from controller.core.standings import NIGHT_STEPS, NightAction, StandingRules
 from controller.core.vote import VoteRules
-from hardware import ws2812
+from hardware import mcp23017, ws2812
 
 #: BCM GPIO numbers on the Raspberry Pi 40-pin header.
 Pin = Annotated[int, msgspec.Meta(ge=0, le=27)]
@@ -77,7 +78,8 @@ class GpioConfig(_Section):
     seat: list[SeatWiring] = msgspec.field(default_factory=list)
 
 
-#: an MCP23017 input: 0..7 are GPA0..GPA7, 8..15 are GPB0..GPB7
+#: an MCP23017 pin: 0..7 are GPA0..GPA7, 8..15 are GPB0..GPB7 (7 and 15 are output only:
+#: the config check refuses a button there)
 ExpanderInput = Annotated[int, msgspec.Meta(ge=0, le=15)]
 
 
@@ -94,7 +96,7 @@ class StripConfig(_Section):
     """Seat lights on one addressable LED strip (``[strip]``), fed by SPI0's MOSI (GPIO 10)
     through a 5 V level shifter; see docs/hardware.md."""
 
-    chip: Literal["ws2812b", "sk6812", "sk6812_rgbw"] = "ws2812b"
+    chip: ws2812.Chip = "ws2812b"
     order: Literal["GRB", "RGB", "GRBW", "RGBW"] = "GRB"
     spi_device: Literal[0, 1] = 0  # /dev/spidev0.N: the chip select the SPI driver claims
     brightness: Annotated[float, msgspec.Meta(gt=0, le=1)] = 0.5  # the cap on every channel
@@ -112,12 +114,24 @@ class ExpanderJudge(_Section):
 
 class ExpanderChip(_Section):
     """One MCP23017: its I2C address (A2..A0 strapped: 0x20..0x27), the seats whose vote
-    buttons are on its inputs in order (GPA0, GPA1, ... GPB7), and judge buttons."""
+    buttons are on its inputs in order (GPA0 ... GPA6, GPB0 ... GPB6: GPA7 and GPB7 are output
+    only, ``mcp23017.BUTTON_INPUTS``), and judge buttons."""
 
     address: Annotated[int, msgspec.Meta(ge=0x20, le=0x27)]
     seats: Annotated[list[int], msgspec.Meta(max_length=16)] = msgspec.field(
-        default_factory=list)
+        default_factory=list)  # at most 14: the config check says why
     judge: ExpanderJudge = msgspec.field(default_factory=ExpanderJudge)
+
+    def buttons(self) -> dict[int, Button]:
+        """Input (0..15) -> the button wired to it: the seats in order, then the judge's."""
+        found: dict[int, Button] = {  # (the config check refuses a 15th seat)
+            pin: SeatButton(seat)
+            for pin, seat in zip(mcp23017.BUTTON_INPUTS, self.seats, strict=False)}
+        for name in JUDGE_BUTTON_NAMES:
+            pin = getattr(self.judge, name)
+            if pin is not None:
+                found[pin] = JudgeButton(name)
+        return found
 
 
 class ExpanderConfig(_Section):
@@ -148,6 +162,7 @@ class DayRules(_Section):
     """The day options of a rule preset (``[day]``)."""
 
     one_nomination_per_speaker: bool = True
+    one_nomination_rule: str = "FIIM 4.4.3"  # what a refused second nomination cites
 
 
 class NightRules(_Section):
@@ -155,6 +170,8 @@ class NightRules(_Section):
 
     seconds: Annotated[float, msgspec.Meta(gt=0, le=120)] = 10.0  # a step's time limit
     cadence: Annotated[float, msgspec.Meta(ge=0.3, le=5)] = 1.2  # count mode: per number
+    # the steps that shoot or check: a target's standing may block them (``[standings]``)
+    steps: dict[str, NightAction] = msgspec.field(default_factory=lambda: dict(NIGHT_STEPS))
 
 
 class MusicConfig(_Section):
@@ -185,6 +202,7 @@ class Config(_Section):
     vote: VoteRules = msgspec.field(default_factory=VoteRules)
     day: DayRules = msgspec.field(default_factory=DayRules)
     night: NightRules = msgspec.field(default_factory=NightRules)
+    standings: StandingRules = msgspec.field(default_factory=StandingRules)
     broker: BrokerConfig = msgspec.field(default_factory=BrokerConfig)
     backends: Backends = msgspec.field(default_factory=Backends)
     gpio: GpioConfig = msgspec.field(default_factory=GpioConfig)
@@ -202,13 +220,9 @@ class Config(_Section):
 
     def expander_buttons(self) -> dict[Button, tuple[int, int]]:
         """Every button on an expander, with (chip address, input 0..15)."""
-        found: dict[Button, tuple[int, int]] = {}
-        for chip in self.expanders.chip if self.expanders is not None else []:
-            found.update({SeatButton(seat): (chip.address, i) for i, seat in enumerate(chip.seats)})
-            for name in JUDGE_BUTTON_NAMES:
-                if getattr(chip.judge, name) is not None:
-                    found[JudgeButton(name)] = (chip.address, getattr(chip.judge, name))  # type: ignore[arg-type]
-        return found
+        return {button: (chip.address, pin)
+                for chip in (self.expanders.chip if self.expanders is not None else [])
+                for pin, button in chip.buttons().items()}
 
     def keypad_seats(self) -> frozenset[int]:
         return frozenset(seat for c in self.console for seat in c.seats)
@@ -357,11 +371,13 @@ class Preset(msgspec.Struct, forbid_unknown_fields=True):
     vote: dict[str, Any] = msgspec.field(default_factory=dict)
     day: dict[str, Any] = msgspec.field(default_factory=dict)
     night: dict[str, Any] = msgspec.field(default_factory=dict)
+    standings: dict[str, Any] = msgspec.field(default_factory=dict)
 
 
 def _merge_preset(raw: dict[str, Any], base: Path, source: str) -> None:
-    """Fill ``[vote]`` and ``[day]`` from the preset named by ``rules`` (the table's own keys
-    win)."""
+    """Fill ``[vote]``, ``[day]``, ``[night]`` and ``[standings]`` from the preset named by
+    ``rules`` (the table's own keys win; in ``[standings]``, a standing the table names is
+    taken whole from the table)."""
     name = raw.get("rules")
     if not isinstance(name, str):
         return  # absent (FIIM defaults) or not a string (reported by the type check)
@@ -375,7 +391,7 @@ def _merge_preset(raw: dict[str, Any], base: Path, source: str) -> None:
     except msgspec.ValidationError as exc:
         raise ConfigError(source, [f"rules: preset {preset_path}: "
                                    f"{validation.describe(str(exc))}"]) from None
-    for section in ("vote", "day", "night"):
+    for section in ("vote", "day", "night", "standings"):
         own = raw.get(section, {})
         if isinstance(own, dict):
             raw[section] = {**getattr(preset, section), **own}
@@ -525,7 +541,12 @@ def _expander_problems(config: Config,
             problems.append(f"{key}.address: 0x{chip.address:02x} is already "
                             f"{addresses[chip.address]}")
         addresses[chip.address] = key
-        inputs = {j: f"{key}.seats[{j}]" for j in range(len(chip.seats))}
+        if len(chip.seats) > len(mcp23017.BUTTON_INPUTS):
+            problems.append(f"{key}.seats: {len(chip.seats)} seats, but a chip takes "
+                            f"{len(mcp23017.BUTTON_INPUTS)} buttons (GPA7 and GPB7 are output "
+                            "only, datasheet revision D): put the rest on another chip")
+        inputs = {pin: f"{key}.seats[{j}]"
+                  for j, pin in enumerate(mcp23017.BUTTON_INPUTS[:len(chip.seats)])}
         for j, seat in enumerate(chip.seats):
             problems += _seat_problem(f"{key}.seats[{j}]", seat, config)
             if seat in seats or seat in gpio_buttons:
@@ -536,7 +557,11 @@ def _expander_problems(config: Config,
             pin = getattr(chip.judge, name)
             if pin is None:
                 continue
-            if pin in inputs:
+            if pin not in mcp23017.BUTTON_INPUTS:
+                problems.append(f"{key}.judge.{name}: input {pin} is "
+                                f"{mcp23017.input_name(pin)}, output only on an MCP23017 "
+                                "(datasheet revision D): use 0-6 or 8-14")
+            elif pin in inputs:
                 problems.append(f"{key}.judge.{name}: input {pin} is already {inputs[pin]}")
             if name in judges:
                 problems.append(f"{key}.judge.{name}: the {name} button is already "

@@ -14,6 +14,7 @@ round to them.
 from __future__ import annotations
 
 import heapq
+import itertools
 import logging
 import queue
 from collections.abc import Callable, Iterable
@@ -43,6 +44,8 @@ class EventLoop:
         self._inbox: queue.SimpleQueue[object] = queue.SimpleQueue()
         self._wakes: list[float] = []
         self._settles: list[float] = []  # the debounce wakes among them
+        self._calls: list[tuple[float, int, Callable[[], object]]] = []  # call_at, by time
+        self._order = itertools.count()  # ties in _calls run in the order they were asked
 
     @property
     def state(self) -> TableState:
@@ -60,6 +63,12 @@ class EventLoop:
         broker's acknowledgements arriving on paho's thread.
         """
         self._inbox.put(fn)
+
+    def call_at(self, t: float, fn: Callable[[], object]) -> None:
+        """Run ``fn`` on the loop thread once the clock reaches ``t`` (host monotonic). Loop
+        thread only (from ``perform`` or a ``call_soon``): the shell's own timers, such as a
+        sound to play at its time, woken by the same wait as the core's ticks."""
+        heapq.heappush(self._calls, (t, next(self._order), fn))
 
     def stop(self) -> None:
         """Ask ``run`` to return after the inputs already submitted. Thread-safe."""
@@ -87,6 +96,7 @@ class EventLoop:
         """Run one batch: shell calls, then inputs and due ticks in time order. True on stop."""
         for fn in [item for item in batch if callable(item)]:
             self._run_call(fn)
+        self._run_due_calls()
         inputs = [item for item in batch if item is not _STOP and not callable(item)]
         inputs.extend(self._due_ticks(self._clock.monotonic()))
         inputs.sort(key=lambda inp: inp.t)  # type: ignore[attr-defined]
@@ -124,6 +134,11 @@ class EventLoop:
             except Exception:
                 log.exception("effect %r failed", effect)
 
+    def _run_due_calls(self) -> None:
+        now = self._clock.monotonic()
+        while self._calls and self._calls[0][0] <= now:
+            self._run_call(heapq.heappop(self._calls)[2])
+
     def _run_call(self, fn: Callable[[], object]) -> None:
         try:
             fn()
@@ -132,9 +147,10 @@ class EventLoop:
 
     def _next_batch(self, limit: float | None = None) -> list[object]:
         timeout = limit
-        if self._wakes:
+        first = min([*self._wakes[:1], *(call[0] for call in self._calls[:1])], default=None)
+        if first is not None:
             timeout = min(timeout if timeout is not None else float("inf"),
-                          max(0.0, self._wakes[0] - self._clock.monotonic()))
+                          max(0.0, first - self._clock.monotonic()))
         try:
             batch = [self._inbox.get(timeout=timeout)]
         except queue.Empty:

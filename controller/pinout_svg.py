@@ -3,8 +3,9 @@
 Plain SVG text: the Pi's 40-pin header (each used pin coloured and named), a wire from each
 used pin to what it feeds (the strip's level shifter, the expanders' bus and interrupt, a seat's
 GPIO button or LED, a judge button), the strip as its LEDs grouped by seat, each expander with
-its sixteen inputs and the seat or judge button on each, and the current budget. The pure
-``draw`` takes the same ``PinMap`` the text pinout prints, plus the config for the parts.
+its sixteen pins and the seat or judge button on each (GPA7 and GPB7 marked output only), and
+the current budget. The pure ``draw`` takes the same ``PinMap`` the text pinout prints, plus
+the config for the parts.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from controller.config import Config
 from controller.core.buttons import JudgeButton, SeatButton
 from controller.pinout import PinMap
 from hardware.header import PHYSICAL
-from hardware.mcp23017 import PACKAGE_PIN, input_name
+from hardware.mcp23017 import BUTTON_INPUTS, PACKAGE_PIN, input_name
 
 #: header pins that are not GPIO
 POWER = {1: "3V3", 17: "3V3", 2: "5V", 4: "5V",
@@ -135,7 +136,8 @@ def _draw_expanders(out: list[str], config: Config, y: float) -> float:
             button = names.get((chip.address, index))
             label = f"{input_name(index)} ({PACKAGE_PIN[index]})"
             what = (f"seat {button.seat}" if isinstance(button, SeatButton)
-                    else f"judge {button.name}" if isinstance(button, JudgeButton) else "-")
+                    else f"judge {button.name}" if isinstance(button, JudgeButton)
+                    else "-" if index in BUTTON_INPUTS else "output only: no button")
             if index < 8:
                 out.append(_text(side_x - 4, pin_y + 4, f"{what}  {label}", 10, "end"))
             else:

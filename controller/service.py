@@ -28,6 +28,7 @@ from controller.core.commands import parse_replay
 from controller.core.day import Day, Nomination
 from controller.core.effects import (
     AudioControl,
+    CancelCues,
     Cue,
     DrivePin,
     Effect,
@@ -47,6 +48,7 @@ from controller.core.scene import Standing
 from controller.core.table import TableSetup, TableState, initial_state
 from controller.core.timer import SpeechTimer
 from controller.core.vote import VoteRules, VoteSession
+from controller.cue_schedule import CueSchedule
 from controller.loop import EventLoop
 from controller.messages import MessageFactory
 from controller.mqtt_link import MqttLink
@@ -91,8 +93,11 @@ class Service:
             simulated=simulated,
             rules=rules or config.vote_rules(),
             one_nomination_per_speaker=config.day.one_nomination_per_speaker,
+            one_nomination_rule=config.day.one_nomination_rule,
             night_seconds=config.night.seconds,
             night_cadence=config.night.cadence,
+            standings=config.standings,
+            night_steps=config.night.steps,
         )
         self.messages = MessageFactory(boot_id=self.boot_id, store_id=self.store.store_id,
                                        gpio=config.backends.gpio, clock=self.clock)
@@ -116,6 +121,7 @@ class Service:
         self.strip: StripLights | None = None
         self.expanders: ExpanderButtons | None = None
         self.speaker: Speaker | None = None
+        self.cues: CueSchedule | None = None
         self._emulator_dir: tempfile.TemporaryDirectory[str] | None = None
         self.emulators: dict[int, EmulatedConsole] = {}
         emulated = config.backends.consoles == "emulated"
@@ -230,6 +236,8 @@ class Service:
                                    shuffle=music.shuffle, fade_in=music.fade_in,
                                    fade_out=music.fade_out, volume=music.volume,
                                    duck=music.duck, voice=music.voice))
+        self.cues = CueSchedule(self.speaker, now=self.clock.monotonic,
+                                call_at=self.loop.call_at)
         parts = [self.gpio.describe(), *(part.describe() for part in (self.strip, self.expanders)
                                          if part is not None)]
         log.info("table %s: %d seats; %s; journal %s (%d events waiting)", self.config.table,
@@ -341,8 +349,11 @@ class Service:
             case DrivePin():
                 self._drive(effect)
             case Cue():
-                if self.speaker is not None:
-                    self.speaker.cue(effect.name)
+                if self.cues is not None:
+                    self.cues.add(effect)
+            case CancelCues():
+                if self.cues is not None:
+                    self.cues.cancel(effect)
             case Indicate():
                 for link in self.consoles:
                     link.indicate(effect.seat, effect.pattern)

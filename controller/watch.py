@@ -97,7 +97,8 @@ def _describe(event: msgspec.Struct, kind: str) -> str:
         case api.JudgeButtonEvent():
             return f"judge {event.button} {kind.split('/')[1]}"
         case api.TimerEvent():
-            return (f"timer seat {event.seat} {event.kind} {event.state.upper()} "
+            holder = "night" if event.seat is None else f"seat {event.seat}"
+            return (f"timer {holder} {event.kind} {event.state.upper()} "
                     f"({event.remaining_ms / 1000:.1f} s left)")
         case api.NominationEvent():
             reason = f" ({event.reason})" if event.reason else ""

@@ -25,7 +25,7 @@ from gpiozero.pins import Factory
 from gpiozero.pins.mock import MockPin
 
 from controller.config import ExpanderConfig
-from controller.core.buttons import Button, JudgeButton, SeatButton
+from controller.core.buttons import Button
 from controller.core.inputs import ButtonEdge
 from hardware import is_worth_telling, mcp23017
 from hardware.gpio import EdgeButton
@@ -102,7 +102,12 @@ def open_bus(backend: str, config: ExpanderConfig, factory: Factory) -> I2cBus:
     except ImportError as exc:
         raise RuntimeError("the expanders need the smbus2 module: "
                            "`pip install 'mafia-table[pi]'`") from exc
-    return SMBus(config.i2c_bus)
+    try:
+        return SMBus(config.i2c_bus)
+    except OSError as exc:  # no such bus, or not in the i2c group
+        raise RuntimeError(f"the expanders cannot open /dev/i2c-{config.i2c_bus} ({exc}): "
+                           "dtparam=i2c_arm=on in /boot/firmware/config.txt, and the service's "
+                           "user in the i2c group (docs/hardware.md)") from exc
 
 
 class ExpanderButtons:
@@ -119,11 +124,7 @@ class ExpanderButtons:
         self.errors = 0
         self._buttons: dict[int, dict[int, Button]] = {}
         for chip in config.chip:
-            buttons: dict[int, Button] = {i: SeatButton(seat) for i, seat in enumerate(chip.seats)}
-            buttons |= {getattr(chip.judge, name): JudgeButton(name)  # type: ignore[arg-type]
-                        for name in ("confirm", "reject", "next")
-                        if getattr(chip.judge, name) is not None}
-            self._buttons[chip.address] = buttons
+            self._buttons[chip.address] = chip.buttons()
         self._where = {button: (address, index) for address, buttons in self._buttons.items()
                        for index, button in buttons.items()}
         self._levels: dict[int, int] = {}
@@ -146,10 +147,15 @@ class ExpanderButtons:
         """Read when INT has been low at two checks in a row: a line an edge's reads could not
         clear (held that long, it is no edge being handled right now)."""
         held = False
+        stuck = 0  # reads the check made: told at the 1st, 2nd, 4th... (a line shorted to
+        # ground, or a chip that never answers, would otherwise log every second)
         while not self._stop.wait(STUCK_CHECK_SECONDS):
             was_held, held = held, self._interrupt.is_active
             if was_held and held:
-                log.info("expanders: INT held with no edge; reading")
+                stuck += 1
+                if is_worth_telling(stuck):
+                    log.warning("expanders: INT held with no edge; reading (%d times so far)",
+                                stuck)
                 self._edge(True, self._now(), from_edge=False)
                 held = self._interrupt.is_active
 

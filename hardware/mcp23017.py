@@ -2,7 +2,13 @@
 reader, and what an interrupt's read means. Sans-I/O: bytes in, edges out; ``FakeMcp23017``
 models the chip's interrupt logic for the simulator and the tests.
 
-Figures are from Microchip's datasheet DS20001952C (MCP23017/MCP23S17, 2005-2016):
+Figures are from Microchip's datasheet DS20001952 (MCP23017/MCP23S17; revision C, 2016, and
+revision D, 2022, whose one change for the MCP23017 is the first point below):
+
+* Revision D, Table 1-1 (and Microchip's note "GPA7 - GPB7 Cannot Be Used as Inputs In
+  MCP23017"): **GPA7 and GPB7 are output only**. As inputs, a level change during an I2C read
+  can corrupt SDA. Every chip ever made has the same die, so no button goes on those two pins:
+  ``BUTTON_INPUTS`` are the other 14, and ``setup_writes`` makes GPA7 and GPB7 outputs held low.
 
 * Table 3-1 (``IOCON.BANK = 0``, the power-on layout): the A/B registers are paired, IODIRA
   0x00 ... OLATB 0x15, and a read continues to the next address (``SEQOP = 0``), so one read
@@ -44,6 +50,11 @@ IOCON_HAEN = 1 << 3
 IOCON_ODR = 1 << 2
 IOCON_INTPOL = 1 << 1
 
+#: the inputs a button may use: all but GPA7 (7) and GPB7 (15), output only (revision D)
+BUTTON_INPUTS = tuple(i for i in range(16) if i % 8 != 7)
+#: GPA7 and GPB7 as a mask: outputs, held low
+OUTPUT_ONLY = 1 << 7 | 1 << 15
+
 #: one read from INTFA: INTFA, INTFB, INTCAPA, INTCAPB, GPIOA, GPIOB
 INTERRUPT_READ = (INTFA, 6)
 
@@ -58,17 +69,22 @@ PACKAGE_PIN = {i: (21 + i if i < 8 else i - 7) for i in range(16)}
 
 
 def setup_writes(inputs: int) -> list[tuple[int, int]]:
-    """(register, value) writes that make the chip read the ``inputs`` mask (bit i = input i)
-    as buttons to ground: inputs everywhere (unused pins too: never drive a floating line),
-    pull-ups and interrupt-on-change on the used ones, compared with the previous state, INT
-    mirrored and open drain. First the layout: a chip that other software left in ``BANK = 1``
+    """(register, value) writes that make the chip read the ``inputs`` mask (bit i = input i;
+    never GPA7 or GPB7, output only) as buttons to ground: GPA7 and GPB7 outputs driven low
+    (latch written before the direction, so they never come up high), every other pin an input
+    (unused ones too: never drive a line something may be wired to), pull-ups and
+    interrupt-on-change on the used ones, compared with the previous state, INT mirrored and
+    open drain. First the layout: a chip that other software left in ``BANK = 1``
     has IOCON at 0x05 (Table 3-1, right half), so 0x00 there makes it ``BANK = 0`` (on a chip
     already in ``BANK = 0``, 0x05 is GPINTENB, written again below); then IOCON proper."""
+    if inputs & OUTPUT_ONLY:
+        raise ValueError(f"inputs 0x{inputs:04x}: GPA7 and GPB7 are output only")
     a, b = inputs & 0xFF, inputs >> 8 & 0xFF
     return [
         (IOCON_IN_BANK_1, 0x00),
         (IOCON, IOCON_MIRROR | IOCON_ODR),
-        (IODIRA, 0xFF), (IODIRB, 0xFF),
+        (OLATA, 0x00), (OLATB, 0x00),
+        (IODIRA, 0x7F), (IODIRB, 0x7F),
         (IPOLA, 0x00), (IPOLB, 0x00),
         (GPPUA, a), (GPPUB, b),
         (DEFVALA, 0x00), (DEFVALB, 0x00),
@@ -137,7 +153,13 @@ class FakeMcp23017:
         flagged = (mine ^ reference) & enabled
         if flagged:
             self.registers[INTFA + port] = flagged
-            self.registers[INTCAPA + port] = mine
+            self.registers[INTCAPA + port] = self._port(port)
+
+    def _port(self, port: int) -> int:
+        """What port ``port`` (0 = A) reads: an input its pin, an output its latch."""
+        direction = self.registers[IODIRA + port]
+        return (self.levels >> (8 * port) & direction
+                | self.registers[OLATA + port] & ~direction) & 0xFF
 
     def write(self, register: int, value: int) -> None:
         if register == IOCON + 1:
@@ -155,7 +177,7 @@ class FakeMcp23017:
         for k in range(length):
             reg = (register + k) % REGISTERS
             if reg in (GPIOA, GPIOB):
-                out.append(self.levels >> (8 * (reg - GPIOA)) & 0xFF)
+                out.append(self._port(reg - GPIOA))
             elif reg == IOCON + 1:
                 out.append(self.registers[IOCON])
             else:

@@ -30,6 +30,9 @@ log = logging.getLogger(__name__)
 #: seat -> (its light, the monotonic second it was set)
 Shown = Mapping[int, tuple[Light, float]]
 _PERIOD_MS = {"blink": BLINK_MS, "fast_blink": FAST_BLINK_MS}
+#: a frame whose SPI write failed is written again this soon, change or not: a steady picture
+#: (a whole day phase) must not stay wrong on the strip until the next light changes
+RETRY_SECONDS = 1.0
 
 
 class SpiDevice(Protocol):
@@ -50,7 +53,12 @@ class SpidevPort:
             raise RuntimeError("the strip needs the spidev module: `apt install python3-spidev` "
                                "or `pip install 'mafia-table[pi]'`") from exc
         self._spi = spidev.SpiDev()
-        self._spi.open(bus, device)
+        try:
+            self._spi.open(bus, device)
+        except OSError as exc:  # no such device, or not in the spi group
+            raise RuntimeError(f"the strip cannot open /dev/spidev{bus}.{device} ({exc}): "
+                               "dtparam=spi=on in /boot/firmware/config.txt, and the service's "
+                               "user in the spi group (docs/hardware.md)") from exc
         self._spi.mode = 0
         self._spi.max_speed_hz = hz
 
@@ -178,27 +186,33 @@ class StripLights:
                     return
                 now = self._now()
                 shown = dict(self._shown)
-            self._write(frame(shown, self._seat_leds, self._leds, self._brightness, now))
+            written = self._write(frame(shown, self._seat_leds, self._leds, self._brightness,
+                                        now))
             with self._wake:
                 if self._closing:
                     return
                 due = next_change(self._shown, now)
+                if not written:
+                    due = min(due if due is not None else float("inf"), now + RETRY_SECONDS)
                 if self._shown == shown:  # nothing set while we wrote
                     self._wake.wait(None if due is None else max(0.0, due - self._now()))
 
-    def _write(self, pixels: list[tuple[int, int, int]]) -> None:
+    def _write(self, pixels: list[tuple[int, int, int]]) -> bool:
+        """Send the frame of ``pixels`` unless it is the one last sent; False if it failed."""
         data = ws2812.encode_frame(pixels, self._order, self._encoding)
         if data == self._written:
-            return
+            return True
         try:
             self._device.write(data)
-            self._written = data
         except OSError as exc:
             self.errors += 1
             if is_worth_telling(self.errors):
-                log.error("strip: SPI write failed (%s), %d failures so far; the next change "
-                          "tries again", exc, self.errors)
+                log.error("strip: SPI write failed (%s), %d failures so far; tried again in "
+                          "%g s or at the next change", exc, self.errors, RETRY_SECONDS)
                 self._on_error()
+            return False
+        self._written = data
+        return True
 
     def close(self) -> None:
         """Turn every LED off, stop the thread, release the SPI device."""

@@ -9,20 +9,26 @@ tricks, on the Pi 4 and the Pi 5 alike.
 The timing each chip accepts, from its datasheet (high time, low time of each code; a frame is
 latched when the line stays low for the reset time):
 
-======================== ======= ======= ======= ======= ========= ========================
-chip                     T0H     T0L     T1H     T1L     tolerance reset (latch)
-======================== ======= ======= ======= ======= ========= ========================
-WS2812B (Worldsemi)      0.40 us 0.85 us 0.80 us 0.45 us +-150 ns  >= 50 us (V5: >= 280 us)
-SK6812 / SK6812 RGBW     0.30 us 0.90 us 0.60 us 0.60 us +-150 ns  >= 80 us
-======================== ======= ======= ======= ======= ========= ========================
+=========================== ========= ========= ========= ========= ========================
+chip                        T0H       T0L       T1H       T1L       reset (latch)
+=========================== ========= ========= ========= ========= ========================
+WS2812B (Worldsemi, to V4)  0.40 us   0.85 us   0.80 us   0.45 us   >= 50 us
+                            (all +-150 ns)
+WS2812B-V5 (Worldsemi)      0.22-0.38 0.58-1.00 0.58-1.00 0.58-1.00 >= 280 us
+SK6812 / SK6812 RGBW        0.30 us   0.90 us   0.60 us   0.60 us   >= 80 us
+                            (all +-150 ns)
+=========================== ========= ========= ========= ========= ========================
 
-No single SPI encoding meets both (the WS2812B's 1 needs >= 650 ns high, the SK6812's <= 750 ns
-with its 0 below 450 ns), so each chip has its own ``Encoding``: WS2812B 3 SPI bits per LED bit
-at 2.4 MHz, SK6812 4 at 3.2 MHz. ``Encoding.clock_range`` is the SPI clock band over which every
-pulse stays inside the datasheet's tolerance: the Pi's SPI clock is its core clock over an even
-divider, so the clock a driver gets is near, not at, the one asked for. A frame begins and ends
-with ``RESET_US`` of zero bytes (300 us: past every chip's latch, the WS2812B V5's 280 us too),
-so it latches whatever came before it on the wire, and MOSI rests low between frames.
+No single SPI encoding meets all three (the older WS2812B's 1 needs >= 650 ns high, the
+SK6812's <= 750 ns with its 0 below 450 ns; the V5 wants a 0 under 380 ns high and a 1 low for
+>= 580 ns, which the older WS2812B's 3-bit code misses), so each chip has its own ``Encoding``:
+WS2812B 3 SPI bits per LED bit at 2.4 MHz, WS2812B-V5 and SK6812 4 at 3.2 MHz.
+``Encoding.clock_range`` is the SPI clock band over which every pulse stays inside the
+datasheet's window: the Pi's SPI clock is its core clock over an even divider, so the clock a
+driver gets is near, not at, the one asked for. A frame begins and ends with ``RESET_US`` of
+zero bytes (320 us: past every chip's latch, the V5's 280 us too, even at the fastest clock of
+its band), so it latches whatever came before it on the wire, and MOSI rests low between
+frames.
 """
 
 from __future__ import annotations
@@ -32,36 +38,47 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-Chip = Literal["ws2812b", "sk6812", "sk6812_rgbw"]
+Chip = Literal["ws2812b", "ws2812b_v5", "sk6812", "sk6812_rgbw"]
 ColourOrder = Literal["GRB", "RGB", "GRBW", "RGBW"]
 
-RESET_US = 300.0
+RESET_US = 320.0
 #: one spidev transfer holds at most this many bytes (the spidev module's default ``bufsiz``);
 #: a longer frame would be split, and a gap between transfers could latch half a frame
 SPIDEV_BUFSIZ = 4096
 
 
+#: the shortest and the longest time (ns) a datasheet allows for one part of a code
+Window = tuple[float, float]
+
+
 @dataclass(frozen=True)
 class Timing:
-    """A chip's datasheet timing, in nanoseconds."""
+    """A chip's datasheet timing, in nanoseconds: the window of each code's high and low time."""
 
-    t0h: float
-    t0l: float
-    t1h: float
-    t1l: float
-    tolerance: float
+    t0h: Window
+    t0l: Window
+    t1h: Window
+    t1l: Window
     reset: float  # the shortest low time that latches a frame
+
+    @classmethod
+    def nominal(cls, t0h: float, t0l: float, t1h: float, t1l: float, tolerance: float,
+                reset: float) -> Timing:
+        """A datasheet that gives each time as a value +- one tolerance."""
+        return cls(*((t - tolerance, t + tolerance) for t in (t0h, t0l, t1h, t1l)),
+                   reset=reset)
 
     def accepts(self, high: float, low: float, bit: int) -> bool:
         """Whether a pulse of ``high`` then ``low`` ns reads as ``bit`` on this chip."""
-        want_high, want_low = (self.t1h, self.t1l) if bit else (self.t0h, self.t0l)
-        return (abs(high - want_high) <= self.tolerance
-                and abs(low - want_low) <= self.tolerance)
+        (high_min, high_max), (low_min, low_max) = ((self.t1h, self.t1l) if bit
+                                                    else (self.t0h, self.t0l))
+        return high_min <= high <= high_max and low_min <= low <= low_max
 
 
-WS2812B = Timing(t0h=400, t0l=850, t1h=800, t1l=450, tolerance=150, reset=50_000)
-WS2812B_V5_RESET_NS = 280_000
-SK6812 = Timing(t0h=300, t0l=900, t1h=600, t1l=600, tolerance=150, reset=80_000)
+WS2812B = Timing.nominal(t0h=400, t0l=850, t1h=800, t1l=450, tolerance=150, reset=50_000)
+WS2812B_V5 = Timing(t0h=(220, 380), t0l=(580, 1000), t1h=(580, 1000), t1l=(580, 1000),
+                    reset=280_000)
+SK6812 = Timing.nominal(t0h=300, t0l=900, t1h=600, t1l=600, tolerance=150, reset=80_000)
 
 
 @dataclass(frozen=True)
@@ -83,16 +100,16 @@ class Encoding:
         return highs * period, (self.width - highs) * period
 
     def clock_range(self) -> tuple[float, float]:
-        """The SPI clocks (Hz) at which both codes stay within the datasheet tolerance."""
+        """The SPI clocks (Hz) at which both codes stay within the datasheet's windows."""
         low, high = 0.0, float("inf")
         t = self.timing
-        for bit, (want_high, want_low) in ((0, (t.t0h, t.t0l)), (1, (t.t1h, t.t1l))):
-            pattern = self.one if bit else self.zero
-            for bits, want in ((bin(pattern).count("1"), want_high),
-                               (self.width - bin(pattern).count("1"), want_low)):
-                # bits * 1e9 / f must lie in [want - tol, want + tol]
-                low = max(low, bits * 1e9 / (want + t.tolerance))
-                high = min(high, bits * 1e9 / (want - t.tolerance))
+        for pattern, (want_high, want_low) in ((self.zero, (t.t0h, t.t0l)),
+                                               (self.one, (t.t1h, t.t1l))):
+            highs = bin(pattern).count("1")
+            for bits, (shortest, longest) in ((highs, want_high), (self.width - highs, want_low)):
+                # bits * 1e9 / f must lie in [shortest, longest]
+                low = max(low, bits * 1e9 / longest)
+                high = min(high, bits * 1e9 / shortest)
         return low, high
 
     def reset_bytes(self) -> int:
@@ -102,6 +119,7 @@ class Encoding:
 
 ENCODINGS: dict[str, Encoding] = {
     "ws2812b": Encoding(WS2812B, spi_hz=2_400_000, width=3, zero=0b100, one=0b110),
+    "ws2812b_v5": Encoding(WS2812B_V5, spi_hz=3_200_000, width=4, zero=0b1000, one=0b1100),
     "sk6812": Encoding(SK6812, spi_hz=3_200_000, width=4, zero=0b1000, one=0b1100),
     "sk6812_rgbw": Encoding(SK6812, spi_hz=3_200_000, width=4, zero=0b1000, one=0b1100),
 }

@@ -103,7 +103,7 @@ seat = [{ seat = 1, first = 0 }, { seat = 1, first = 2 }, { seat = 2, first = 6 
         "strip.seat[1]: LED 2 already belongs to strip.seat[0]",
         "strip.seat[2].seat: seat 2 already has a GPIO light in gpio.seat[0]",
         "strip.seat[3].seat: no seat 13 at this table (seats = 12)",
-        "strip: 1016 LEDs make a 12372-byte SPI frame, more than one spidev transfer "
+        "strip: 1016 LEDs make a 12384-byte SPI frame, more than one spidev transfer "
         "(4096 bytes)",
     ]
 
@@ -126,6 +126,7 @@ judge = { confirm = 1, next = 5 }
 [[expanders.chip]]
 address = 0x20
 seats = [2]
+judge = { reject = 15 }
 [[console]]
 port = "/dev/ttyACM0"
 seats = [1]
@@ -137,12 +138,22 @@ seats = [1]
         "expanders.chip[0].judge.confirm: the confirm button is already gpio.judge.confirm",
         "expanders.chip[1].address: 0x20 is already expanders.chip[0]",
         "expanders.chip[1].seats[0]: seat 2's button is already expanders.chip[0].seats[1]",
+        "expanders.chip[1].judge.reject: input 15 is GPB7, output only on an MCP23017 "
+        "(datasheet revision D): use 0-6 or 8-14",
         'backends.i2c: "mock" (the fake expanders) needs backends.gpio = "mock": the fake '
         "drives the interrupt line's mock pin",
         "console[0].seats[0]: seat 1 has a vote button on an expander "
         "(expanders.chip[0].seats[0]); set console[0].keys_only = true so its console serves "
         "the keypad only",
     ]
+
+
+def test_a_chip_takes_14_seats_gpa7_and_gpb7_being_output_only(tmp_path):
+    body = ("[expanders]\ninterrupt = 17\n[[expanders.chip]]\naddress = 0x20\nseats = ["
+            + ", ".join(str(n) for n in range(1, 16)) + "]\n")
+    assert ("expanders.chip[0].seats: 15 seats, but a chip takes 14 buttons (GPA7 and GPB7 are "
+            "output only, datasheet revision D): put the rest on another chip"
+            in _problems(tmp_path, body))
 
 
 def test_the_strips_spi_pins_are_its_own_but_nobody_elses(tmp_path):

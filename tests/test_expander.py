@@ -1,10 +1,13 @@
-"""MCP23017 buttons: the register encoding against the datasheet (DS20001952C), the fake chip's
-interrupt logic, and presses that keep the time of the INT line's edge (gpiozero MockFactory)."""
+"""MCP23017 buttons: the register encoding against the datasheet (DS20001952, revisions C and
+D), the fake chip's interrupt logic, and presses that keep the time of the INT line's edge
+(gpiozero MockFactory)."""
 
 from __future__ import annotations
 
 import itertools
 import queue
+import sys
+import types
 
 import pytest
 from gpiozero.pins.mock import MockFactory
@@ -15,12 +18,12 @@ from controller.config import ExpanderChip, ExpanderConfig, ExpanderJudge
 from controller.core.buttons import JudgeButton, SeatButton
 from controller.core.inputs import ButtonEdge
 from hardware import mcp23017
-from hardware.expander import ExpanderButtons, FakeExpanderBus
+from hardware.expander import ExpanderButtons, FakeExpanderBus, open_bus
 
 INT_PIN = 17
 CONFIG = ExpanderConfig(interrupt=INT_PIN, chip=[
-    ExpanderChip(address=0x20, seats=list(range(1, 17))),
-    ExpanderChip(address=0x21, seats=list(range(17, 25)), judge=ExpanderJudge(confirm=8)),
+    ExpanderChip(address=0x20, seats=list(range(1, 15))),
+    ExpanderChip(address=0x21, seats=list(range(15, 25)), judge=ExpanderJudge(confirm=11)),
 ])
 
 
@@ -33,15 +36,26 @@ def test_register_addresses_are_table_3_1_with_bank_0():
 
 
 def test_setup_makes_used_inputs_pulled_up_interrupting_buttons_and_int_open_drain():
-    writes = dict(mcp23017.setup_writes(0b0000_0001_1000_0001)[1:])  # GPA0, GPA7, GPB0
+    writes = dict(mcp23017.setup_writes(0b0100_0001_0100_0001)[1:])  # GPA0, GPA6, GPB0, GPB6
     assert writes[mcp23017.IOCON] == 0x44  # MIRROR | ODR, BANK = 0 stays the layout we use
     # first the layout: BANK = 0 whatever the chip was left in, then IOCON proper
     assert mcp23017.setup_writes(1)[:2] == [(0x05, 0x00), (0x0A, 0x44)]
-    assert (writes[mcp23017.IODIRA], writes[mcp23017.IODIRB]) == (0xFF, 0xFF)
-    assert (writes[mcp23017.GPPUA], writes[mcp23017.GPPUB]) == (0x81, 0x01)
-    assert (writes[mcp23017.GPINTENA], writes[mcp23017.GPINTENB]) == (0x81, 0x01)
+    # GPA7 and GPB7 output only (revision D): outputs, their latch low before the direction
+    order = [register for register, _ in mcp23017.setup_writes(1)]
+    assert order.index(mcp23017.OLATA) < order.index(mcp23017.IODIRA)
+    assert (writes[mcp23017.OLATA], writes[mcp23017.OLATB]) == (0x00, 0x00)
+    assert (writes[mcp23017.IODIRA], writes[mcp23017.IODIRB]) == (0x7F, 0x7F)
+    assert (writes[mcp23017.GPPUA], writes[mcp23017.GPPUB]) == (0x41, 0x41)
+    assert (writes[mcp23017.GPINTENA], writes[mcp23017.GPINTENB]) == (0x41, 0x41)
     assert (writes[mcp23017.INTCONA], writes[mcp23017.INTCONB]) == (0, 0)  # vs previous state
     assert (writes[mcp23017.IPOLA], writes[mcp23017.IPOLB]) == (0, 0)
+
+
+@pytest.mark.parametrize("output_only", [7, 15])
+def test_no_button_goes_on_gpa7_or_gpb7(output_only):
+    assert output_only not in mcp23017.BUTTON_INPUTS and len(mcp23017.BUTTON_INPUTS) == 14
+    with pytest.raises(ValueError, match="output only"):
+        mcp23017.setup_writes(1 << output_only)
 
 
 def test_input_names_and_package_pins_follow_the_pin_diagram():
@@ -49,7 +63,10 @@ def test_input_names_and_package_pins_follow_the_pin_diagram():
     assert [mcp23017.PACKAGE_PIN[i] for i in (0, 7, 8, 15)] == [21, 28, 1, 8]
 
 
-def _configured_chip(mask: int = 0xFFFF) -> mcp23017.FakeMcp23017:
+ALL_BUTTONS = sum(1 << i for i in mcp23017.BUTTON_INPUTS)
+
+
+def _configured_chip(mask: int = ALL_BUTTONS) -> mcp23017.FakeMcp23017:
     chip = mcp23017.FakeMcp23017()
     for register, value in mcp23017.setup_writes(mask):
         chip.write(register, value)
@@ -65,10 +82,19 @@ def test_the_first_change_is_captured_and_later_ones_wait_for_the_clear():
     assert chip.interrupting
     chip.set_level(5, False)  # while held
     intf, _, intcap, _, gpio, _ = chip.read(*mcp23017.INTERRUPT_READ)
-    assert (intf, intcap, gpio) == (1 << 3, 0xFF & ~(1 << 3), 0xFF & ~(1 << 3) & ~(1 << 5))
+    # (GPA7 is an output held low: bit 7 reads 0)
+    assert (intf, intcap, gpio) == (1 << 3, 0x7F & ~(1 << 3), 0x7F & ~(1 << 3) & ~(1 << 5))
     assert not chip.interrupting  # the read cleared it
     chip.set_level(9, True)  # already high: no change, no interrupt
     assert not chip.interrupting
+
+
+def test_gpa7_and_gpb7_read_as_the_low_outputs_they_are_made():
+    chip = _configured_chip()
+    chip.set_level(7, False)
+    chip.set_level(15, True)  # a hand on an output pin changes nothing the chip reports
+    assert not chip.interrupting
+    assert chip.read(mcp23017.GPIOA, 2) == bytes([0x7F, 0x7F])
 
 
 def test_an_input_without_interrupt_on_change_raises_none():
@@ -89,13 +115,13 @@ def test_decode_refuses_a_short_read():
 
 
 @given(steps=st.lists(st.one_of(
-    st.tuples(st.just("set"), st.integers(0, 15), st.booleans()),
+    st.tuples(st.just("set"), st.sampled_from(mcp23017.BUTTON_INPUTS), st.booleans()),
     st.tuples(st.just("read"), st.just(0), st.just(False))), max_size=60))
 def test_reads_in_any_order_report_every_level_and_nothing_twice(steps):
     """Whatever the hands do between reads, the decoded changes walk the known levels to the
     chip's real levels, each change a real flip (never a repeat of the known level)."""
     chip = _configured_chip()
-    known = 0xFFFF
+    known = ALL_BUTTONS
     for action, index, level in [*steps, ("read", 0, False)]:
         if action == "set":
             chip.set_level(index, level)
@@ -104,7 +130,7 @@ def test_reads_in_any_order_report_every_level_and_nothing_twice(steps):
         for change in changes:
             assert bool(known >> change.index & 1) != change.level
             known ^= 1 << change.index
-        assert known == levels == chip.levels
+        assert known == levels == chip.levels & ALL_BUTTONS  # GPA7, GPB7: outputs, low
 
 
 class Clock:
@@ -158,7 +184,7 @@ def test_a_change_during_the_read_latency_gets_the_reads_time(table):
     read = bus.read_i2c_block_data
     late = [(0x20, 6)]
 
-    def slow_bus(address, register, length):  # seat 7 lands while INT is held
+    def slow_bus(address, register, length):  # seat 7 (GPA6) lands while INT is held
         if late:
             bus.set_level(*late.pop(), False)
         return read(address, register, length)
@@ -172,7 +198,7 @@ def test_a_change_during_the_read_latency_gets_the_reads_time(table):
 
 def test_an_input_of_no_button_is_read_but_not_reported(table):
     _, bus, edges, factory = table
-    bus.set_level(0x21, 15, False)  # GPB7 of 0x21: no seat there (no interrupt enabled)
+    bus.set_level(0x21, 14, False)  # GPB6 of 0x21: no seat there (no interrupt enabled)
     assert factory.pin(INT_PIN).state == 1 and edges.empty()
 
 
@@ -217,3 +243,17 @@ def test_a_line_left_low_by_failed_reads_is_read_again_without_an_edge(table):
     edge = edges.get(timeout=5)
     assert (edge.button, edge.pressed) == (SeatButton(4), True)
     assert buttons.errors == 8 and edge.t % 1 == 0  # the read's time: the edge's was not kept
+
+
+def test_a_pi_without_i2c_enabled_is_told_how(monkeypatch):
+    """``/dev/i2c-1`` missing (I2C off) is a message with the fix, not smbus2's traceback."""
+    def no_bus(bus: int):
+        raise FileNotFoundError(2, "No such file or directory", f"/dev/i2c-{bus}")
+
+    monkeypatch.setitem(sys.modules, "smbus2", types.SimpleNamespace(SMBus=no_bus))
+    factory = MockFactory()  # not touched: the smbus2 backend's INT pin is the board's own
+    try:
+        with pytest.raises(RuntimeError, match=r"cannot open /dev/i2c-1 .*dtparam=i2c_arm=on"):
+            open_bus("smbus2", CONFIG, factory)
+    finally:
+        factory.close()

@@ -3,7 +3,9 @@ strip (its SPI frames recorded and decoded) must show the same light the same wa
 
 from __future__ import annotations
 
+import sys
 import time
+import types
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -197,7 +199,31 @@ def test_a_failed_spi_write_is_logged_and_the_next_change_is_written(caplog):
         lights.close()
 
 
+def test_a_failed_frame_is_written_again_with_no_change_of_the_picture():
+    """A steady picture (a whole day phase) must not stay wrong on the strip: the failed frame
+    is retried after ``RETRY_SECONDS`` though no light changes."""
+    device = FailingOnce()
+    lights = strip_module.StripLights(STRIP, device, now=time.monotonic)
+    try:
+        with device.changed:  # the first (blank) frame fails, its retry is the one recorded
+            assert device.changed.wait_for(lambda: device.frames, timeout=10), "never retried"
+        assert device.failures == 0 and lights.health()["write_errors"] == 1
+    finally:
+        lights.close()
+
+
 def test_failures_are_told_at_1_2_4_8_not_every_time():
     from hardware import is_worth_telling
 
     assert [n for n in range(1, 40) if is_worth_telling(n)] == [1, 2, 4, 8, 16, 32]
+
+
+def test_a_pi_without_spi_enabled_is_told_how(monkeypatch):
+    """``/dev/spidev0.0`` missing (SPI off) is a message with the fix, not spidev's traceback."""
+    class NoSpi:
+        def open(self, bus: int, device: int) -> None:
+            raise FileNotFoundError(2, "No such file or directory")
+
+    monkeypatch.setitem(sys.modules, "spidev", types.SimpleNamespace(SpiDev=NoSpi))
+    with pytest.raises(RuntimeError, match=r"cannot open /dev/spidev0.0 .*dtparam=spi=on"):
+        strip_module.SpidevPort(0, 0, 2_400_000)

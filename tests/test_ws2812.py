@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from hardware import ws2812
 
 CHIPS = sorted(ws2812.ENCODINGS)
-ORDER_OF = {"ws2812b": ["GRB", "RGB"], "sk6812": ["GRB", "RGB"], "sk6812_rgbw": ["GRBW", "RGBW"]}
+ORDER_OF = {"ws2812b": ["GRB", "RGB"], "ws2812b_v5": ["GRB", "RGB"], "sk6812": ["GRB", "RGB"],
+            "sk6812_rgbw": ["GRBW", "RGBW"]}
 channel = st.integers(0, 255)
 pixel = st.tuples(channel, channel, channel)
 # bias toward the values whose bit patterns are extreme: all zeros, all ones, alternating
@@ -32,6 +33,15 @@ def test_the_two_datasheets_need_two_encodings():
     SK6812 reads as neither code (833 ns high, the SK6812 takes 450..750 ns)."""
     high, low = ws2812.ENCODINGS["ws2812b"].pulse(1)
     assert not ws2812.SK6812.accepts(high, low, 1)
+
+
+def test_the_two_ws2812b_datasheets_need_two_encodings():
+    """The V5 datasheet narrowed the codes: the older WS2812B's 0 at 2.4 MHz is high for 417 ns
+    (the V5 takes 220..380) and its 1 low for 417 ns (the V5 wants 580..1000); the V5's 1 at
+    3.2 MHz is high for 625 ns, short of the older datasheet's 650."""
+    old, v5 = ws2812.ENCODINGS["ws2812b"], ws2812.ENCODINGS["ws2812b_v5"]
+    assert not any(ws2812.WS2812B_V5.accepts(*old.pulse(bit), bit) for bit in (0, 1))
+    assert not ws2812.WS2812B.accepts(*v5.pulse(1), 1)
 
 
 @pytest.mark.parametrize("chip", CHIPS)
@@ -78,16 +88,16 @@ def test_the_reset_latches_even_at_the_fastest_clock_of_the_band(chip):
     low_ns = encoding.reset_bytes() * 8 * 1e9 / encoding.clock_range()[1]
     assert low_ns >= encoding.timing.reset
     nominal_ns = encoding.reset_bytes() * 8 * 1e9 / encoding.spi_hz
-    assert nominal_ns >= ws2812.WS2812B_V5_RESET_NS  # the newest WS2812B's longer latch too
+    assert nominal_ns >= ws2812.WS2812B_V5.reset  # the newest WS2812B's longer latch too
 
 
 def test_a_known_pixel_gives_the_known_bytes():
     """Red on a GRB WS2812B: green 0x00 is eight ``100``s, red 0xFF eight ``110``s, blue 0x00
-    eight ``100``s, between two 90-byte resets (300 us at 2.4 MHz)."""
+    eight ``100``s, between two 96-byte resets (320 us at 2.4 MHz)."""
     encoding = ws2812.ENCODINGS["ws2812b"]
     frame = ws2812.encode_frame([(255, 0, 0)], "GRB", encoding)
     zeros, ones = bytes.fromhex("924924"), bytes.fromhex("db6db6")
-    assert frame == bytes(90) + zeros + ones + zeros + bytes(90)
+    assert frame == bytes(96) + zeros + ones + zeros + bytes(96)
 
 
 def test_an_rgbw_pixel_sends_the_shared_white_on_its_white_led():
