@@ -254,18 +254,23 @@ def _next_speaker(game: Game) -> Result:
                      "last_words": ("last_words", game.timings.last_words)}[game.stage]
     speakers = game.speakers
     records: list[str] = []
-    if game.stage == "day":  # the preset's foul ladder: a silenced player skips this speech
+    unsilenced: list[dict[str, Any]] = []
+    if game.stage == "day":  # the foul ladder: a silenced player skips this speech
         while speakers and game.player(speakers[0]).silenced:
             records.append(f"seat {speakers[0]} is silenced by fouls: no speech today")
             game = _set(game, speakers[0], silenced=False)
+            unsilenced.append({"seat": speakers[0], "silenced": False})
             speakers = speakers[1:]
+    # the table blocks a silenced seat's floor: it is told the silence is served
+    stop = [Command("seats", {"seats": unsilenced})] if unsilenced else []
     if speakers:
         seat = speakers[0]
         return (replace(game, speakers=speakers[1:], floor=seat),
-                [Command("timer/start", {"seat": seat, "seconds": seconds, "kind": kind,
-                                         "replace": True})],
+                [*stop, Command("timer/start", {"seat": seat, "seconds": seconds, "kind": kind,
+                                                "replace": True})],
                 [*records, f"seat {seat} has the floor ({kind}, {seconds:g} s)"])
-    stop = [Command("timer/stop")] if game.floor is not None else []
+    if game.floor is not None:
+        stop.append(Command("timer/stop"))
     game = replace(game, floor=None, speakers=())
     if game.stage == "day":
         new, commands, more = _start_vote(game, game.nominees)
@@ -515,11 +520,16 @@ _STEP_PARAGRAPH = {"mafia_shot": "4.5.3", "don_check": "4.5.6", "sheriff_check":
 def _on_night_result(game: Game, body: Mapping[str, Any]) -> Result:
     name = game.running_step
     game = replace(game, running_step=None)
-    picks = {p.get("actor"): list(p.get("picks", ())) for p in body.get("picks", ())}
+    # the picks that stand: the table says why one does not (``miss``: missing, several
+    # targets, disagree; 4.5.5)
+    picks = {p.get("actor"): list(p.get("picks", ())) for p in body.get("picks", ())
+             if p.get("miss") is None}
     if name == "mafia_shot":
         targets = {tuple(p) for p in picks.values()}
-        agreed = bool(picks) and not body.get("missing") and len(targets) == 1
-        target = next(iter(targets))[0] if agreed and next(iter(targets)) else None
+        agreed = bool(picks) and len(picks) == len(body.get("picks", ())) \
+            and not body.get("missing") and body.get("agreed") is not False \
+            and len(targets) == 1 and len(next(iter(targets))) == 1
+        target = next(iter(targets))[0] if agreed else None
         if target is None or target not in game.alive:
             return game, [], ["4.5.5: the mafia missed: nobody is killed"]
         steps = game.night_steps

@@ -234,6 +234,11 @@ def test_fiim_4_5_4_all_blacks_on_one_seat_kill_it_and_4_5_9_best_move_after_the
 def test_fiim_4_5_5_several_targets_is_a_miss():
     game = shot(night_one(), {1: 8, 2: 8, 3: 9})
     assert game.killed is None and "best_move" not in game.night_steps
+    game, _, _ = run(night_one(), tap("next"), TableEvent("private/night/result", {
+        "step": "mafia_shot", "missing": [], "agreed": False, "picks": [
+            {"actor": 1, "picks": [8], "miss": None}, {"actor": 2, "picks": [8], "miss": None},
+            {"actor": 3, "picks": [8, 9], "miss": "several_targets"}]}))
+    assert game.killed is None  # one mafioso shot two: a miss, whatever the others did
 
 
 def test_fiim_4_5_6_and_4_5_7_checks_are_answered_on_the_private_indicator():
@@ -296,7 +301,9 @@ def test_fouls_third_silences_the_next_speech_fourth_takes_the_player_out():
     assert commands[-1] == Command("seats", {"seats": [{"seat": 1, "fouls": 3,
                                                         "silenced": True}]})
     game, commands, _ = run(game, tap("next"))
-    assert commands[0].fields["seat"] == 2  # seat 1 is skipped
+    assert commands == [  # seat 1 is skipped, and the table told the silence is served
+        Command("seats", {"seats": [{"seat": 1, "silenced": False}]}),
+        Command("timer/start", {"seat": 2, "seconds": 60, "kind": "speech", "replace": True})]
     game, commands, _ = run(game, tap("foul", seat=1))
     assert not game.player(1).in_game
     with pytest.raises(Refused, match="out of the game"):
