@@ -16,6 +16,7 @@ import os
 import signal
 import subprocess
 import sys
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -262,7 +263,7 @@ def test_a_whole_fiim_game_from_the_judges_panel(tmp_path, broker, chromium):
         reveal()
         panel.shot("night")
         best = night_step(panel, hands, "best_move", {7: "1#2#3#"})
-        assert best["picks"] == [{"actor": 7, "picks": [1, 2, 3]}]
+        assert best["picks"] == [{"actor": 7, "picks": [1, 2, 3], "miss": None}]
 
         # ---------------------------------------------------------- the panel restarts
         judge.stop()
