@@ -50,6 +50,7 @@ class TimingsConfig(_Section):
     speech: Seconds = 60.0
     defence: Seconds = 30.0
     last_words: Seconds = 60.0
+    meeting: Seconds = 60.0
     night_step: Seconds = 10.0
     best_move: Seconds = 20.0
 

@@ -41,6 +41,7 @@ class Timings:
     speech: float = 60.0  # 4.3.1
     defence: float = 30.0  # 4.4.12
     last_words: float = 60.0  # 4.4.13, 4.5.4
+    meeting: float = 60.0  # 4.2.1: the mafia's minute on the first night
     night_step: float = 10.0  # 4.5.6-4.5.7; the preset's [night] seconds
     best_move: float = 20.0  # 4.5.9
 
@@ -86,6 +87,7 @@ class Game:
     after_last_words: Literal["day", "night"] = "night"
     night_steps: tuple[str, ...] = ()  # steps still to open tonight
     running_step: str | None = None
+    countdown: bool = False  # the night countdown (4.2.1's minute) runs at the table
     killed: int | None = None  # tonight's victim
     first_kill_night: int | None = None  # 4.5.9: the best move only after the first kill
     checks: tuple[tuple[str, int, int, bool], ...] = ()  # (role, night, seat, answer)
@@ -197,9 +199,12 @@ def _start(game: Game, args: Mapping[str, Any]) -> Result:
         raise Refused("4.1.3: deal the cards before the night falls")
     seats = [{"seat": p.seat, "in_game": True, "fouls": 0, "silenced": False, "immune": False}
              for p in game.players]
-    return (replace(game, stage="night0"),
-            [Command("seats", {"seats": seats}), Command("phase", {"phase": "night"})],
-            ["4.1.2: night falls", "4.2.1: the mafia meet; 4.2.3: the Sheriff looks round"])
+    seconds = game.timings.meeting
+    return (replace(game, stage="night0", countdown=True),
+            [Command("seats", {"seats": seats}), Command("phase", {"phase": "night"}),
+             Command("timer/start", {"seconds": seconds, "kind": "night"})],
+            ["4.1.2: night falls",
+             f"4.2.1: the mafia meet ({seconds:g} s); 4.2.3: the Sheriff looks round"])
 
 
 # ------------------------------------------------------------------ the day (4.3-4.4)
@@ -220,8 +225,10 @@ def _next(game: Game, args: Mapping[str, Any]) -> Result:
 
 def _morning(game: Game) -> Result:
     """4.5.9: "Утро". The killed player has a last minute (4.5.4), then the day begins."""
-    game = replace(game, running_step=None, night_steps=())
-    commands = [Command("phase", {"phase": "day"})]
+    # the table keeps the night while its countdown runs: it ends first
+    commands = [Command("timer/stop")] if game.countdown else []
+    game = replace(game, running_step=None, night_steps=(), countdown=False)
+    commands.append(Command("phase", {"phase": "day"}))
     if game.killed is not None:
         victim = game.killed
         return (replace(game, stage="last_words", speakers=(victim,), floor=None,
@@ -363,6 +370,9 @@ def _on_event(game: Game, event: TableEvent) -> Result:
         return replace(game, vote=replace(game.vote, proposed=None)), [], []
     if topic == "event/vote/result" and game.stage in ("vote", "question"):
         return _on_vote_result(game, body)
+    if topic == "event/timer" and game.countdown and body.get("seat") is None \
+            and body.get("state") in ("ended", "stopped"):
+        return replace(game, countdown=False), [], ["4.2.1: the minute is up"]
     if topic == "private/night/result" and game.running_step == body.get("step"):
         return _on_night_result(game, body)
     if topic == "event/seats":

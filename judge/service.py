@@ -112,9 +112,10 @@ class Panel:
         return id
 
     def timer_command(self, op: str) -> None:
-        """The floor's clock (4.3.1: one minute a speech): pause, resume, or 10 s more. Not a
-        rule decision, so not the core's: the table's timer takes it as it is."""
-        if self.game.floor is None:
+        """The floor's clock (4.3.1: one minute a speech; 4.2.1: the mafia's minute): pause,
+        resume, or 10 s more. Not a rule decision, so not the core's: the table's timer takes
+        it as it is."""
+        if self.game.floor is None and not self.game.countdown:
             raise Refused("4.3.1: nobody has the floor")
         if op not in ("pause", "resume", "add"):
             raise Refused(f"timer: no such operation {op!r} (pause, resume, add)")

@@ -86,12 +86,19 @@ def test_fiim_4_1_2_the_game_opens_at_night_with_every_seat_in():
     assert game.stage == "night0"
     assert commands[0].verb == "seats" and len(commands[0].fields["seats"]) == 10
     assert commands[1] == Command("phase", {"phase": "night"})
+    assert commands[2] == Command("timer/start", {"seconds": 60, "kind": "night"})  # 4.2.1
 
 
 def test_fiim_4_2_1_the_first_night_has_no_shot_then_day_1_opens_with_seat_1():
     game, commands, _ = run(started(), tap("next"))
-    assert [c.verb for c in commands] == ["phase", "day/start"]
+    assert [c.verb for c in commands] == ["timer/stop", "phase", "day/start"]
     assert game.stage == "day" and game.day == 1 and game.speakers[0] == 1
+
+
+def test_fiim_4_2_1_after_the_mafias_minute_morning_needs_no_stop():
+    _, commands, _ = run(started(), TableEvent("event/timer", {
+        "seat": None, "kind": "night", "state": "ended"}), tap("next"))
+    assert [c.verb for c in commands] == ["phase", "day/start"]
 
 
 def test_fiim_4_3_2_each_speaker_in_seat_order_gets_the_floor_on_the_table_timer():

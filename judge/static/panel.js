@@ -98,7 +98,8 @@ function render(message) {
   const online = t.consoles.filter(Boolean).length;
   $("health").textContent = (t.consoles.length ? `consoles ${online}/${t.consoles.length}` : "") +
     (t.audio === false ? " · speaker fault" : "");
-  clock = message.timer && g.floor ? { ...message.timer, at: performance.now() } : null;
+  const timed = g.floor || (g.stage === "night0" && message.timer && message.timer.seat === null);
+  clock = message.timer && timed ? { ...message.timer, at: performance.now() } : null;
   $("clock").hidden = !clock;
   tick();
   $("setup").hidden = g.stage !== "setup";
@@ -123,7 +124,7 @@ function tick() {  // the floor's time left, counted down between the table's ti
   if (!clock) return;
   const running = clock.running;
   const left = Math.max(0, clock.remaining_ms - (running ? performance.now() - clock.at : 0));
-  $("remaining").textContent = `${clock.seat}: ${Math.ceil(left / 1000)} s` +
+  $("remaining").textContent = `${clock.seat || "night"}: ${Math.ceil(left / 1000)} s` +
     (running ? "" : " (paused)");
 }
 setInterval(tick, 250);
