@@ -111,18 +111,32 @@ class Table:
     def command(self, verb: str, **fields: Any) -> str:
         """``cmd/<verb>``, then its reply (on ``reply/`` or, for night commands,
         ``private/reply/``); a refusal is a ``GameError``. Returns the command's id."""
-        id = f"g{next(self._ids)}"
-        since = self.mark()
-        self.client.publish(f"{self.prefix}cmd/{verb}", json.dumps({"id": id, **fields}), qos=1)
-        reply = self.wait(lambda m: m.topic in (f"reply/{verb}", f"private/reply/{verb}")
-                          and m.body.get("id") == id, since)
-        if not reply.body["ok"]:
-            raise GameError(f"cmd/{verb} {fields}: {reply.body['error']}")
-        return id
+        return self.commands(verb, [fields])[0]
+
+    def commands(self, verb: str, each: list[dict[str, Any]]) -> list[str]:
+        """Several ``cmd/<verb>`` sent at once, then their replies: fists raised together land
+        together, however slowly the table answers each."""
+        since, ids = self.mark(), [f"g{next(self._ids)}" for _ in each]
+        for id, fields in zip(ids, each, strict=True):
+            self.client.publish(f"{self.prefix}cmd/{verb}", json.dumps({"id": id, **fields}),
+                                qos=1)
+        for id, fields in zip(ids, each, strict=True):
+            reply = self.wait(lambda m, id=id: m.topic in (f"reply/{verb}",
+                                                           f"private/reply/{verb}")
+                              and m.body.get("id") == id, since)
+            if not reply.body["ok"]:
+                raise GameError(f"cmd/{verb} {fields}: {reply.body['error']}")
+        return ids
 
     def hand(self, verb: str, **fields: Any) -> None:
         """A scripted hand on the simulated table: ``sim/press``, ``sim/release``, ``sim/key``."""
         self.command(f"sim/{verb}", **fields)
+
+    def fists(self, seats: list[int]) -> None:
+        """These seats press their vote buttons together, then release them."""
+        if seats:
+            self.commands("sim/press", [{"seat": s} for s in seats])
+            self.commands("sim/release", [{"seat": s} for s in seats])
 
     def tap(self, **button: Any) -> None:
         self.hand("press", **button)
@@ -318,10 +332,7 @@ class Judge:
             body = self.heard(message)
             if message.topic == "event/vote/window" and body["state"] == "opened":
                 fists = [v for v, c in ballots.items() if c == body["candidate"]]
-                for voter in fists:
-                    self.table.hand("press", seat=voter)
-                for voter in fists:
-                    self.table.hand("release", seat=voter)
+                self.table.fists(fists)
                 self.report["votes"].append({"session": session, "candidate": body["candidate"],
                                              "attempt": body["attempt"], "pressed": fists})
             elif message.topic == "event/vote/proposed":

@@ -219,6 +219,7 @@ def test_a_whole_fiim_game_from_the_judges_panel(tmp_path, broker, chromium):
         panel.shot("setup")
         panel.tap("#start")
         panel.stage("night0")
+        page.wait_for_selector('#remaining:text("night: ")')  # the mafia's minute (4.2.1)
         panel.next()  # morning: day 1, seat 1 opens (4.3.2)
         panel.stage("day")
 
