@@ -200,6 +200,34 @@ class ExpanderHealth(msgspec.Struct, forbid_unknown_fields=True):
                           "wire?); the chip is read again, no press is lost.")]
 
 
+class JournalHealth(msgspec.Struct, forbid_unknown_fields=True):
+    """The event journal (both of its files, public and private, together)."""
+
+    ok: Annotated[bool, msgspec.Meta(
+        description="Every event and saved document is on disk, none was refused, and no "
+                    "journal was moved aside at start. False: the table is in trouble; the "
+                    "fields below say how, the log says more.")]
+    problems: Annotated[list[str], msgspec.Meta(
+        description="Why the journal cannot take writes now (e.g. 'database or disk is full'), "
+                    "naming the file: set at the first failed write, cleared once everything "
+                    "held is written. Also a journal found unreadable while running (corrupted "
+                    "pages: restart to move it aside).")]
+    held: Annotated[int, msgspec.Meta(
+        ge=0, description="Events numbered, published while connected, and kept in memory "
+                          "because the journal could not take them; written in seq order, "
+                          "without gaps, when it can (tried every second).")]
+    hold_limit: Annotated[int, msgspec.Meta(
+        ge=1, description="[store] hold_limit: the most events held in memory, for each "
+                          "journal file (the public and the private one).")]
+    dropped: Annotated[int, msgspec.Meta(
+        ge=0, description="Events refused since this start because hold_limit was reached: "
+                          "never numbered (seq keeps no gap), never published; each is logged.")]
+    moved_aside: Annotated[list[str], msgspec.Meta(
+        description="Journals found corrupt at start, moved aside (kept for the technician) "
+                    "and replaced by new ones: event ids get a new store id and seq starts "
+                    "again at 1.")]
+
+
 class Health(_Payload):
     """``health`` (retained): republished when anything in it changes and on every connect."""
 
@@ -210,6 +238,7 @@ class Health(_Payload):
     audio: AudioHealth | None = None
     strip: StripHealth | None = None
     expanders: ExpanderHealth | None = None
+    journal: JournalHealth | None = None
 
 
 class _Event(_Payload):

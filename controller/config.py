@@ -156,6 +156,11 @@ class StoreConfig(_Section):
     path: str | None = None
     outbox_limit: Annotated[int, msgspec.Meta(ge=1)] = 10_000
     keep: Annotated[int, msgspec.Meta(ge=0)] = 20_000
+    # stored events (an outage's backlog, cmd/replay) published per second at most, behind
+    # live ones; consumers must keep up with it
+    catch_up_rate: Annotated[int, msgspec.Meta(ge=10, le=100_000)] = 1000
+    # events held in memory while the journal cannot take them (a full disk)
+    hold_limit: Annotated[int, msgspec.Meta(ge=1, le=1_000_000)] = 10_000
 
 
 class DayRules(_Section):
