@@ -169,8 +169,10 @@ class ConsoleHealth(msgspec.Struct, forbid_unknown_fields=True):
     clock_offset_ms: Annotated[float | None, msgspec.Meta(
         description="Host monotonic clock minus the console clock, by that best sample.")]
     counts: Annotated[dict[str, int], msgspec.Meta(
-        description="Frames dropped by kind (bad_crc, bad_cobs, short, oversize, bad_version), "
-                    "events duplicates, out_of_order, foreign_seat (for a seat not its own)...")]
+        description="Since this controller started (health's boot_id), by kind: frames "
+                    "dropped (bad_crc, bad_cobs, short, oversize, bad_version), events "
+                    "bad_event (damaged), before_welcome, out_of_order, duplicates, "
+                    "foreign_seat (for a seat not its own), ignored_event; docs/protocol.md.")]
 
 
 class AudioHealth(msgspec.Struct, forbid_unknown_fields=True):

@@ -18,6 +18,7 @@ import itertools
 import logging
 import queue
 from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager, nullcontext
 
 from controller.clock import Clock
 from controller.core.effects import Effect, WakeAt
@@ -35,12 +36,18 @@ class EventLoop:
     ``perform`` is called on the loop thread for every effect except ``WakeAt``, which the loop
     keeps itself. An exception while applying one input is logged with the input and the state is
     left as it was before it: one bad input must not stop the table.
+
+    ``applying(inp)``, when given, is a context manager entered around each input and the
+    performing of its effects: the shell uses it to journal a console input's events together
+    with the console's position (one transaction), then acknowledge the console.
     """
 
-    def __init__(self, state: TableState, *, clock: Clock, perform: Callable[[Effect], None]):
+    def __init__(self, state: TableState, *, clock: Clock, perform: Callable[[Effect], None],
+                 applying: Callable[[Input], AbstractContextManager[object]] | None = None):
         self._state = state
         self._clock = clock
         self._perform = perform
+        self._applying = applying or (lambda inp: nullcontext())
         self._inbox: queue.SimpleQueue[object] = queue.SimpleQueue()
         self._wakes: list[float] = []
         self._settles: list[float] = []  # the debounce wakes among them
@@ -116,11 +123,16 @@ class EventLoop:
     def apply(self, inp: Input) -> None:
         """Apply one input through the core and perform its effects."""
         try:
-            self._state, effects = step(self._state, inp)
+            with self._applying(inp):
+                try:
+                    self._state, effects = step(self._state, inp)
+                except Exception:
+                    log.exception("input %r was not applied (internal error); table state "
+                                  "unchanged", inp)
+                    return
+                self._perform_all(effects)
         except Exception:
-            log.exception("input %r was not applied (internal error); table state unchanged", inp)
-            return
-        self._perform_all(effects)
+            log.exception("input %r: its effects were not all kept", inp)
 
     def _perform_all(self, effects: Iterable[Effect]) -> None:
         for effect in effects:

@@ -10,7 +10,10 @@ decides anything about the game. Delivery is its job too:
 * ``health`` says how many events wait, and shouts when they pass the configured limit; its
   ``journal`` part says at once when the journal cannot take writes (events are then held in
   memory and written when it can; a retry runs every ``RETRY_SECONDS``);
-* ``cmd/replay`` publishes kept events again for a consumer that missed some.
+* ``cmd/replay`` publishes kept events again for a consumer that missed some;
+* a console's input is journaled with its events and the console's position in one
+  transaction, and only then acknowledged to the console: whenever the controller dies, the
+  console sends again exactly what the journal lacks (docs/protocol.md, "Exactly once").
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ import logging
 import tempfile
 import threading
 import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import msgspec
@@ -44,7 +49,14 @@ from controller.core.effects import (
     TypeKeys,
 )
 from controller.core.effects import Music as MusicEffect
-from controller.core.inputs import Boot, CommandReceived, ConsoleStatus
+from controller.core.inputs import (
+    Boot,
+    ButtonEdge,
+    CommandReceived,
+    ConsoleStatus,
+    Input,
+    KeyPressed,
+)
 from controller.core.lights import LIGHT_OFF, Light, LightMode
 from controller.core.night import NightStep
 from controller.core.scene import Standing
@@ -56,9 +68,10 @@ from controller.delivery import Delivery
 from controller.loop import EventLoop
 from controller.messages import MessageFactory
 from controller.mqtt_link import MqttLink
-from controller.store import JournalUnreadable, Store
+from controller.store import JournalUnreadable, Store, StoredEvent
 from firmware_bridge.emulator import EmulatedConsole
 from firmware_bridge.link import ConsoleLink
+from firmware_bridge.sequence import Position
 from hardware.audio import Music, Speaker
 from hardware.expander import ExpanderButtons, open_bus
 from hardware.gpio import GpioBoard, make_pin_factory
@@ -112,7 +125,11 @@ class Service:
         )
         self.messages = MessageFactory(boot_id=self.boot_id, store_id=self.store.store_id,
                                        gpio=config.backends.gpio, clock=self.clock)
-        self.loop = EventLoop(self._restored(setup), clock=self.clock, perform=self._perform)
+        # console inputs on their way to the loop -> (their link, the console's position)
+        self._positions: dict[int, tuple[ConsoleLink, Position]] = {}
+        self._held: list[Emit] | None = None  # the events of the console input being applied
+        self.loop = EventLoop(self._restored(setup), clock=self.clock, perform=self._perform,
+                              applying=self._journaling)
         self.prefix = topic_prefix(config.table)
         self.mqtt = MqttLink(
             config.broker,
@@ -159,10 +176,46 @@ class Service:
                                                self.clock.monotonic()))
             self.loop.call_soon(self._publish_health)
 
+        def submit(inp: ButtonEdge | KeyPressed, position: Position) -> None:  # link's thread
+            self._positions[id(inp)] = (link, position)
+            self.loop.submit(inp)
+
+        journaled = [Position(*row) for journal in self._journals.values()
+                     for row in journal.console_positions()]
         link = ConsoleLink(port, seats, keys_only=console.keys_only, now=self.clock.monotonic,
-                           submit=self.loop.submit, on_health=changed,
-                           baudrate=console.baudrate)
+                           submit=submit, on_health=changed, baudrate=console.baudrate,
+                           journaled=journaled)
         return link
+
+    @contextmanager
+    def _journaling(self, inp: Input) -> Iterator[None]:
+        """Around a console input: hold the events it causes, then journal them with the
+        console's position in one transaction, publish them, and acknowledge the console."""
+        origin = self._positions.pop(id(inp), None)
+        if origin is None:
+            yield
+            return
+        link, position = origin
+        self._held = []
+        try:
+            yield
+        finally:
+            held, self._held = self._held, None
+        row = (position.unique_id, position.boot_id, position.seq, position.count)
+        # the position goes with the events, into the journal that gets them (at night the
+        # private one; a console's restart takes the furthest position of the two files);
+        # an input that caused no event leaves its position in the public journal alone
+        private = {e.private for e in held} or {False}
+        kept = True
+        for secret in sorted(private):
+            journal = self._journals[secret]
+            events = [(self._topic(e), self._payload_for(e, journal)) for e in held
+                      if e.private == secret]
+            stored = journal.append_console_input(events, row)
+            kept = kept and len(stored) == len(events)
+            self._published(stored, secret)
+        if kept:  # (held in memory under a full disk counts: see docs/protocol.md)
+            link.journaled(position)
 
     def _restored(self, setup: TableSetup) -> TableState:
         """The table as it was before a restart (manual lights, standings, today's
@@ -337,14 +390,13 @@ class Service:
 
     def _perform(self, effect: Effect) -> None:
         match effect:
+            case Emit() if self._held is not None:
+                self._held.append(effect)  # journaled with the console's position
             case Emit():
-                topic = ("private/" if effect.private else "event/") + effect.kind
                 journal = self._journals[effect.private]
-                event = journal.append(topic, lambda seq: self.messages.event(
-                    effect, seq, journal.store_id))
-                if event is not None and self.mqtt.connected.is_set():
-                    self.delivery.live(event, effect.private)
-                self._check_limit()
+                event = journal.append(self._topic(effect),
+                                       self._payload_for(effect, journal))
+                self._published([] if event is None else [event], effect.private)
             case PublishState():
                 document = self.messages.state(effect.snapshot)
                 self.store.save("state", document)
@@ -383,6 +435,20 @@ class Service:
                         self.speaker.next_track()
             case TypeKeys():
                 self.emulators[effect.seat].type(effect.seat, effect.keys)
+
+    @staticmethod
+    def _topic(effect: Emit) -> str:
+        return ("private/" if effect.private else "event/") + effect.kind
+
+    def _payload_for(self, effect: Emit, journal: Store) -> Callable[[int], bytes]:
+        return lambda seq: self.messages.event(effect, seq, journal.store_id)
+
+    def _published(self, events: list[StoredEvent], private: bool) -> None:
+        """Stored events: to the broker now if it is there (else on the next connect)."""
+        if self.mqtt.connected.is_set():
+            for event in events:
+                self.delivery.live(event, private)
+        self._check_limit()
 
     def _drive(self, effect: DrivePin) -> None:
         self.hand(effect.button, effect.pressed)

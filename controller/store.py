@@ -70,8 +70,21 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX IF NOT EXISTS events_unacked ON events (seq) WHERE acked = 0;
     """,
+    """
+    CREATE TABLE IF NOT EXISTS console_positions (
+        unique_id BLOB NOT NULL,
+        boot_id INTEGER NOT NULL,
+        seq INTEGER NOT NULL,
+        count INTEGER NOT NULL,
+        PRIMARY KEY (unique_id, boot_id)
+    );
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
+
+#: Where a console's event stream stands: (unique id, boot id, last accepted seq, how many
+#: events of that boot were accepted). See ``firmware_bridge.sequence.Position``.
+ConsolePosition = tuple[bytes, int, int, int]
 
 #: SQLite errors that mean the file is not a (sound) database: it is moved aside.
 _CORRUPT = ("SQLITE_NOTADB", "SQLITE_CORRUPT")
@@ -293,6 +306,24 @@ class Store:
         self._report()
         return stored
 
+    def append_console_input(self, events: list[tuple[str, Callable[[int], bytes]]],
+                             position: ConsolePosition) -> list[StoredEvent]:
+        """``append_all`` for the events one console input caused, with the console's position
+        after it in the same transaction: after a crash either both are on disk or neither is,
+        so the console's resend of that input is taken exactly once. An input that caused no
+        event writes its position alone (not at all while writes are held: the console then
+        sends it again after a restart, and it causes nothing again)."""
+        write = partial(_write_console_position, position)
+        if events:
+            return self.append_all(events, also=write)
+        self._write(lambda: write(self._db))
+        return []
+
+    def console_positions(self) -> list[ConsolePosition]:
+        """The positions ``append_console_input`` stored: one per console, its latest boot."""
+        return [tuple(row) for row in self._db.execute(  # type: ignore[misc]
+            "SELECT unique_id, boot_id, seq, count FROM console_positions")]
+
     def _write_events(self, events: list[_Held]) -> None:
         for held in events:
             self._insert(held.event, acked=held.acked)
@@ -491,6 +522,16 @@ class Store:
             log.error("journal %s: %d events could not be written before closing (seq %d..%d)",
                       self.path, self.held, self._held[0].event.seq, self._held[-1].event.seq)
         self._db.close()
+
+
+def _write_console_position(position: ConsolePosition, db: sqlite3.Connection) -> None:
+    """Inside a transaction: the console's position; its earlier boots' rows go (a console never
+    goes back to an earlier boot)."""
+    unique_id, boot_id, seq, count = position
+    db.execute("DELETE FROM console_positions WHERE unique_id = ? AND boot_id != ?",
+               (unique_id, boot_id))
+    db.execute("INSERT OR REPLACE INTO console_positions VALUES (?, ?, ?, ?)",
+               (unique_id, boot_id, seq, count))
 
 
 class _Checkpointer:

@@ -180,7 +180,18 @@ def test_no_speech_timer_at_night_and_no_reveal_by_day():
     assert "it is night" in tl.effects[-1].error and tl.state.timer is None
     tl.feed([cmd("phase", 2.0, phase="day"), cmd("night/reveal", 3.0, seat=4, pattern=1)])
     assert "it is day" in tl.effects[-1].error
-    assert not [e for e in tl.effects if isinstance(e, Indicate)]
+    assert not [e for e in tl.effects if isinstance(e, Indicate) and e.pattern]
+
+
+def test_day_turns_every_private_indicator_off():
+    """A check result shown at night must not keep blinking into the day."""
+    tl = table()
+    tl.feed([cmd("night/reveal", 1.0, seat=4, pattern=2)])
+    assert [e for e in tl.effects if isinstance(e, Indicate)] == [Indicate(4, 2)]
+    tl.effects.clear()
+    tl.feed([cmd("phase", 2.0, phase="day")])
+    assert [e for e in tl.effects if isinstance(e, Indicate)] == [
+        Indicate(seat, 0) for seat in range(1, 11)]
 
 
 def test_fiim_4_2_1_the_mafias_minute_is_a_countdown_that_lights_no_seat_and_tells_nobody():

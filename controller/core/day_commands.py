@@ -178,8 +178,10 @@ def _phase(state: TableState, cmd: Any, t: float) -> DayOutcome:
         return state, [], f"the night step {state.night_step.step!r} runs; let it end first"
     if not night and state.timer is not None:
         return state, [], "the night countdown runs; stop it first"
+    # day: every private indicator goes dark (a check result must not blink into the day)
+    dark = [] if night else [Indicate(seat, 0) for seat in range(1, state.setup.seats + 1)]
     return (replace(state, night=night),  # no sound still waiting belongs to the new phase
-            [Emit("phase", t, {"phase": cmd.phase}), Music(night), CancelCues()], None)
+            [Emit("phase", t, {"phase": cmd.phase}), Music(night), CancelCues(), *dark], None)
 
 
 def _audio(state: TableState, cmd: Any, t: float) -> DayOutcome:
