@@ -246,8 +246,11 @@ async def _send(ws: web.WebSocketResponse, text: str) -> None:
 # ------------------------------------------------------------------ HTTP
 
 
+PANEL = web.AppKey("panel", Panel)
+
+
 def _logged_in(request: web.Request) -> bool:
-    panel: Panel = request.app["panel"]
+    panel: Panel = request.app[PANEL]
     return panel.journal.session(request.cookies.get(COOKIE, ""))
 
 
@@ -263,7 +266,7 @@ async def login_page(request: web.Request) -> web.StreamResponse:
 
 async def login(request: web.Request) -> web.StreamResponse:
     """A wrong password waits longer each time from that address (0.5 s, 1 s, 2 s.. 8 s)."""
-    panel: Panel = request.app["panel"]
+    panel: Panel = request.app[PANEL]
     form = await request.post()
     who = request.remote or "?"
     if hmac.compare_digest(str(form.get("password", "")).encode(), panel.password.encode()):
@@ -286,7 +289,7 @@ async def live(request: web.Request) -> web.StreamResponse:
     origin = request.headers.get("Origin")
     if origin is not None and urlsplit(origin).netloc != request.host:
         raise web.HTTPForbidden(text="the live channel is for the panel's own pages")
-    panel: Panel = request.app["panel"]
+    panel: Panel = request.app[PANEL]
     ws = web.WebSocketResponse(heartbeat=20)
     await ws.prepare(request)
     panel.sockets.add(ws)
@@ -331,7 +334,7 @@ def handle_message(panel: Panel, text: str) -> dict[str, Any] | None:
 
 def make_app(panel: Panel) -> web.Application:
     app = web.Application()
-    app["panel"] = panel
+    app[PANEL] = panel
     app.router.add_get("/", index)
     app.router.add_get("/login", login_page)
     app.router.add_post("/login", login)
@@ -343,7 +346,7 @@ def make_app(panel: Panel) -> web.Application:
 
 async def _close_sockets(app: web.Application) -> None:
     """Stopping: every page is told (it reconnects to the next panel that runs)."""
-    for ws in list(app["panel"].sockets):
+    for ws in list(app[PANEL].sockets):
         await ws.close(code=1001, message=b"panel stopping")
 
 

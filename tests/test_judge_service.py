@@ -3,7 +3,9 @@ where it stood), and the live channel's answers to bad messages."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 
 import pytest
 
@@ -85,3 +87,47 @@ def test_the_live_channel_refuses_bad_messages_and_stale_pages_with_a_reason(tmp
     assert panel.game.stage == "setup"  # nothing applied
     assert "4.4.2" in act(panel, "nominate", seat=3)["message"]
     assert "no such action" in act(panel, "shoot", seat=3)["message"]
+
+
+def test_login_wrong_passwords_are_slowed_and_nothing_opens_without_login(tmp_path):
+    """A wrong password waits, longer each time; the panel and its live channel need the
+    cookie a right one gives, and the live channel refuses pages of another origin."""
+    from aiohttp import ClientSession, CookieJar, WSServerHandshakeError
+    from aiohttp.test_utils import TestServer
+
+    from judge.service import make_app
+
+    panel = Panel(judge_config.load(write(tmp_path, GOOD)))
+
+    async def scenario() -> None:
+        async with TestServer(make_app(panel)) as server, ClientSession(
+                cookie_jar=CookieJar(unsafe=True)) as http:  # unsafe: keeps cookies of an IP
+            url = str(server.make_url("/"))
+            async with http.get(url, allow_redirects=False) as page:
+                assert page.status == 302 and page.headers["Location"] == "/login"
+            async with http.get(url + "live") as live:
+                assert live.status == 401
+            waits = []
+            for _ in range(2):
+                started = time.monotonic()
+                async with http.post(url + "login", data={"password": "guess"},
+                                     allow_redirects=False) as wrong:
+                    assert wrong.headers["Location"] == "/login?wrong=1"
+                waits.append(time.monotonic() - started)
+            assert waits[0] >= 0.5 and waits[1] >= 1.0
+            assert not http.cookie_jar.filter_cookies(server.make_url("/"))
+            async with http.post(url + "login", data={"password": PASSWORD},
+                                 allow_redirects=False) as right:
+                assert right.status == 302 and "judge_session" in right.cookies
+            async with http.get(url) as page:
+                assert page.status == 200 and 'id="seats"' in await page.text()
+            with pytest.raises(WSServerHandshakeError) as foreign:
+                await http.ws_connect(url + "live", origin="http://evil.example")
+            assert foreign.value.status == 403
+            async with http.ws_connect(url + "live") as ws:
+                view = await ws.receive_json()
+                assert view["type"] == "view" and view["game"]["stage"] == "setup"
+                await ws.send_str("{not json")
+                assert "malformed" in (await ws.receive_json())["message"]
+
+    asyncio.run(scenario())
