@@ -137,6 +137,12 @@ def build_parser() -> argparse.ArgumentParser:
     selftest.add_argument("--password-file", metavar="FILE", help="file holding its password")
 
     sub.add_parser("asyncapi", help="print the AsyncAPI document of the MQTT API")
+
+    judge = sub.add_parser("judge", help="run the judge's panel: a FIIM game on one table, "
+                                         "from a browser (docs/judge.md)")
+    judge.add_argument("--config", required=True, metavar="FILE", help="judge config (TOML)")
+    judge.add_argument("--listen", metavar="HOST:PORT", help="override [panel] listen")
+    judge.add_argument("-v", "--verbose", action="store_true", help="debug logging")
     return parser
 
 
@@ -144,12 +150,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     commands = {"check-config": _check_config, "watch": _watch, "selftest": _selftest,
                 "pinout": _pinout, "asyncapi": _asyncapi, "run": _run, "sim": _run,
-                "state": _state, "consoles": _consoles}
+                "state": _state, "consoles": _consoles, "judge": _judge}
     try:
         return commands[args.command](args)
     except config.ConfigError as exc:  # from any command: nothing has started
         print(exc.report(), file=sys.stderr)
         return 2
+
+
+def _judge(args: argparse.Namespace) -> int:
+    import asyncio  # the panel's stack loads only for this command
+
+    from judge import config as judge_config
+    from judge.service import serve
+
+    cfg = judge_config.load(args.config, args.listen)
+    setup_logging(args.verbose)
+    try:
+        asyncio.run(serve(cfg))
+    except KeyboardInterrupt:
+        pass
+    except OSError as exc:  # the listen address is taken or not ours
+        print(f"mafia-table judge: cannot listen on {cfg.panel.listen}: {exc}", file=sys.stderr)
+        return 1
+    return 0
 
 
 def _asyncapi(args: argparse.Namespace) -> int:

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Set up this checkout on a Debian machine: the Debian packages the controller and its tests use
-# (mosquitto, python3-venv, nodejs and npm) when missing, a virtualenv in .venv with the project
-# installed, and MicroPython's WebAssembly port from npm into tests/micropython/node_modules
-# (the console firmware's tests run under it).
+# (mosquitto, python3-venv, nodejs and npm, chromium) when missing, a virtualenv in .venv with the
+# project installed, and MicroPython's WebAssembly port from npm into
+# tests/micropython/node_modules (the console firmware's tests run under it).
 # Safe to run again; it only does what is missing: pip runs only when pyproject.toml changed since
 # the last install here (.venv/.installed holds its hash), so a start with nothing new is quick.
 set -euo pipefail
@@ -24,6 +24,9 @@ command -v mosquitto_sub >/dev/null 2>&1 || missing+=(mosquitto-clients)
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)  # the TLS tests make certificates
 command -v node >/dev/null 2>&1 || missing+=(nodejs)  # MicroPython's WebAssembly port runs on it
 command -v npm >/dev/null 2>&1 || missing+=(npm)
+# the judge's panel is tested in Debian's headless Chromium (driven by pip's playwright, which
+# never downloads a browser of its own here)
+[ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -x .venv/bin/python ] || python3 -c 'import ensurepip, venv' 2>/dev/null || missing+=(python3-venv)
 if [ ${#missing[@]} -gt 0 ]; then
     sudo=""

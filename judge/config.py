@@ -1,0 +1,103 @@
+"""The judge service's config file (TOML): which table, which broker account, where the panel
+listens, its password file, its journal and the game's timings.
+
+    table = "table-1"
+    [broker]                 # as the table's [broker]; the shipped ACL's account is rules-core
+    host = "127.0.0.1"
+    port = 1883
+    username = "rules-core"
+    password_file = "rules-core.pass"
+    [panel]
+    listen = "0.0.0.0:8080"
+    password_file = "judge.pass"     # one line: the judge's password
+    [journal]
+    path = "judge-table-1.db"
+    [timings]                # seconds (FIIM's by default)
+    speech = 60
+
+Paths are relative to the config file. Every mistake is reported with its key, as
+``ConfigError`` (the table config's error type).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Annotated
+
+import msgspec
+
+from controller.config import BrokerConfig, ConfigError
+from judge.game import Timings
+
+Seconds = Annotated[float, msgspec.Meta(gt=0, le=600)]
+
+
+class _Section(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    pass
+
+
+class PanelConfig(_Section):
+    password_file: str
+    listen: str = "127.0.0.1:8080"
+
+
+class JournalConfig(_Section):
+    path: str = "judge.db"
+
+
+class TimingsConfig(_Section):
+    speech: Seconds = 60.0
+    defence: Seconds = 30.0
+    last_words: Seconds = 60.0
+    meeting: Seconds = 60.0
+    night_step: Seconds = 10.0
+    best_move: Seconds = 20.0
+
+
+class JudgeConfig(_Section):
+    table: Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
+    panel: PanelConfig
+    broker: BrokerConfig = msgspec.field(default_factory=BrokerConfig)
+    journal: JournalConfig = msgspec.field(default_factory=JournalConfig)
+    timings: TimingsConfig = msgspec.field(default_factory=TimingsConfig)
+
+    @property
+    def game_timings(self) -> Timings:
+        return Timings(**msgspec.structs.asdict(self.timings))
+
+
+def split_listen(listen: str, where: str) -> tuple[str, int]:
+    """``HOST:PORT`` -> (host, port), or a ``ConfigError`` naming ``where``."""
+    host, _, port = listen.rpartition(":")
+    if not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ConfigError(where, [f"listen: HOST:PORT expected, not {listen!r}"])
+    return host, int(port)
+
+
+def load(path: str | Path, listen: str | None = None) -> JudgeConfig:
+    """Read and check a judge config; ``listen`` (``--listen``) wins over ``[panel] listen``."""
+    path = Path(path)
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        cfg = msgspec.convert(raw, JudgeConfig)
+    except (OSError, tomllib.TOMLDecodeError, msgspec.ValidationError) as exc:
+        raise ConfigError(str(path), [str(exc)]) from None
+    base = path.parent
+
+    def here(p: str | None) -> str | None:
+        return None if p is None else str(base / p)
+
+    broker = msgspec.structs.replace(cfg.broker, password_file=here(cfg.broker.password_file))
+    panel = msgspec.structs.replace(cfg.panel, password_file=here(cfg.panel.password_file),
+                                    listen=listen or cfg.panel.listen)
+    split_listen(panel.listen, "--listen" if listen else f"{path}: panel.listen")
+    problems = []
+    if not Path(panel.password_file).is_file():
+        problems.append(f"panel.password_file: file not found: {panel.password_file}")
+    elif not Path(panel.password_file).read_text(encoding="utf-8").strip():
+        problems.append("panel.password_file: the file is empty")
+    if problems:
+        raise ConfigError(str(path), problems)
+    return msgspec.structs.replace(cfg, broker=broker, panel=panel,
+                                   journal=JournalConfig(path=str(base / cfg.journal.path)))

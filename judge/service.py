@@ -1,0 +1,375 @@
+"""The judge service: one table's rules core over MQTT, and the judge's panel over HTTP.
+
+The imperative shell around ``judge.game``: it feeds the core the judge's taps (from the panel's
+WebSocket) and the table's events (from MQTT, as the ``rules-core`` account of the shipped ACL),
+journals every input that changed the game (``judge.journal``), sends the core's commands to the
+table and pushes the new view to every logged-in page. Everything runs on one asyncio loop, so
+two tabs' actions are ordered: an action names the game ``version`` its page showed, and one
+made on a stale page is refused with a message rather than applied to a game its judge did not
+see. paho's network thread only hands messages over to that loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import itertools
+import json
+import logging
+import secrets
+import time
+from collections import deque
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import paho.mqtt.client as mqtt
+from aiohttp import WSMsgType, web
+from paho.mqtt.enums import CallbackAPIVersion
+
+from controller.mqtt_link import configure_client
+from judge.config import JudgeConfig, split_listen
+from judge.game import Action, Game, Refused, TableEvent, new_game, step
+from judge.journal import Journal
+from judge.views import judge_view
+
+log = logging.getLogger("judge")
+STATIC = Path(__file__).with_name("static")
+COOKIE = "judge_session"
+#: table events the game or the panel reads (everything else is not subscribed to)
+TOPICS = ("status", "health", "state", "event/#", "private/#", "reply/#")
+#: whether the floor's clock runs after each ``event/timer`` state (``changed``, ``warning`` and
+#: ``final`` keep what it was doing)
+_TIMER_RUNS = {"started": True, "resumed": True, "paused": False, "stopped": False,
+               "ended": False}
+
+
+class Panel:
+    """The game, its journal, the table link and the pages watching it."""
+
+    def __init__(self, cfg: JudgeConfig):
+        self.cfg = cfg
+        self.prefix = f"mafia/{cfg.table}/"
+        self.journal = Journal(cfg.journal.path)
+        self.game, self.log_lines = self._restore()
+        self.sockets: set[web.WebSocketResponse] = set()
+        self.sending: set[asyncio.Future] = set()
+        self.failures: dict[str, int] = {}
+        self.password = Path(cfg.panel.password_file).read_text(encoding="utf-8").strip()
+        self.table: dict[str, Any] = {"broker": False, "status": "unknown", "health": None}
+        self.table_day = 0  # the table's own day number (state.day)
+        self.table_state: dict[str, Any] = {}  # the table's latest retained state
+        self.down: set[int] = set()  # seats whose vote button is down now (by day)
+        self.timer: dict[str, Any] | None = None  # the latest event/timer
+        self.pending: dict[str, str] = {}  # command id -> verb, until its reply
+        self.notices: deque[str] = deque(maxlen=20)  # the table's refusals, for the judge
+        self.recent_ids: deque[str] = deque(maxlen=4096)  # redelivered events are dropped
+        self._ids = itertools.count(1)
+        self._run = secrets.token_hex(3)
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2,
+                                  client_id=f"judge-{cfg.table}-{self._run}",
+                                  protocol=mqtt.MQTTv5)
+        configure_client(self.client, cfg.broker)
+        self.client.reconnect_delay_set(1, 5)  # back soon after a broker restart
+        self.client.on_connect = self._on_connect
+        self.client.on_disconnect = self._on_disconnect
+        self.client.on_message = self._on_message
+
+    # ------------------------------------------------------------------ the game
+
+    def _restore(self) -> tuple[Game, deque[str]]:
+        """The game as the journal left it: its inputs replayed through the pure core."""
+        game, lines = new_game(timings=self.cfg.game_timings), deque(maxlen=200)
+        for given, at in self.journal.inputs():
+            try:
+                game, _, records = step(game, given, at)
+            except Refused as exc:  # cannot happen with a journal this code wrote
+                log.error("journal input %s refused on replay: %s", given, exc)
+                continue
+            lines.extend(records)
+        return game, lines
+
+    def apply(self, given: Action | TableEvent) -> None:
+        """One input: the core decides, the journal keeps it, the table and pages are told.
+        ``Refused`` goes back to the caller with nothing changed."""
+        now = time.time()
+        game, commands, records = step(self.game, given, now)
+        if game is self.game:
+            return
+        self.journal.append(given, now)
+        self.game = game
+        self.log_lines.extend(records)
+        for command in commands:
+            self.send(command.verb, dict(command.fields))
+        self.broadcast()
+
+    def send(self, verb: str, fields: dict[str, Any]) -> str:
+        id = f"j{self._run}-{next(self._ids)}"
+        self.pending[id] = verb
+        self.client.publish(f"{self.prefix}cmd/{verb}", json.dumps({"id": id, **fields}), qos=1)
+        return id
+
+    def timer_command(self, op: str) -> None:
+        """The floor's clock (4.3.1: one minute a speech; 4.2.1: the mafia's minute): pause,
+        resume, or 10 s more. Not a rule decision, so not the core's: the table's timer takes
+        it as it is."""
+        if self.game.floor is None and not self.game.countdown:
+            raise Refused("4.3.1: nobody has the floor")
+        if op not in ("pause", "resume", "add"):
+            raise Refused(f"timer: no such operation {op!r} (pause, resume, add)")
+        self.send(f"timer/{op}", {"seconds": 10} if op == "add" else {})
+
+    def new_game(self) -> None:
+        """A fresh game; whatever the last one left running at the table is ended first."""
+        state, old = self.table_state, self.game
+        if state.get("vote") is not None:
+            self.send("vote/cancel", {})
+        if state.get("timer") is not None:
+            self.send("timer/stop", {})
+        if old.running_step is not None:
+            self.send("night/stop", {})
+        if state.get("phase") == "night":
+            self.send("phase", {"phase": "day"})
+        self.journal.clear()
+        self.game, self.log_lines = new_game(timings=self.cfg.game_timings), deque(maxlen=200)
+        self.apply(TableEvent("state", {"day": self.table_day}))
+        self.broadcast()
+
+    # ------------------------------------------------------------------ MQTT (paho's thread)
+
+    def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
+        if reason_code.is_failure:
+            return
+        client.subscribe([(self.prefix + t, 1) for t in TOPICS])
+        self._hand_over(self._connected, True)
+
+    def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
+        self._hand_over(self._connected, False)
+
+    def _on_message(self, client, userdata, message) -> None:
+        self._hand_over(self._on_table, message.topic.removeprefix(self.prefix),
+                        message.payload)
+
+    def _hand_over(self, fn, *args) -> None:
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(fn, *args)
+
+    # ------------------------------------------------------------------ the table (our loop)
+
+    def _connected(self, up: bool) -> None:
+        self.table["broker"] = up
+        if not up:
+            self.table["status"] = "unknown"  # until the table says again
+        if up:  # missed events come again (docs/mqtt-api.md, "Events and delivery")
+            for kind, private in (("event", False), ("private", True)):
+                seq = self.journal.last_seq(kind)
+                if seq is not None:
+                    self.send("replay", {"after_seq": seq, **({"private": True} if private
+                                                              else {})})
+        self.broadcast()
+
+    def _on_table(self, topic: str, payload: bytes) -> None:
+        try:
+            body = json.loads(payload)
+        except ValueError:
+            log.warning("unreadable payload on %s", topic)
+            return
+        if not isinstance(body, dict):
+            return
+        if topic in ("status", "health"):
+            self.table[topic] = body.get("state") if topic == "status" else body
+            self.broadcast()
+            return
+        if topic == "state" and isinstance(body.get("day"), int):
+            self.table_state, self.table_day = body, body["day"]
+        if topic.startswith(("reply/", "private/reply/")):
+            self._on_reply(topic, body)
+            return
+        if topic == "event/timer":  # the floor's clock, shown as it runs
+            state = body.get("state")
+            running = _TIMER_RUNS.get(state, (self.timer or {}).get("running", True))
+            self.timer = {"running": running, **{k: body.get(k) for k in (
+                "seat", "kind", "state", "remaining_ms")}}
+            self.broadcast()
+        if topic in ("event/seat/press", "event/seat/release") \
+                and isinstance(body.get("seat"), int):  # the fists on the table, live
+            (self.down.add if topic.endswith("press") else self.down.discard)(body["seat"])
+            self.broadcast()
+        if "seq" in body and "id" in body:
+            if body["id"] in self.recent_ids:
+                return
+            self.recent_ids.append(body["id"])
+            self.journal.seen("private" if topic.startswith("private/") else "event",
+                              int(body["seq"]))
+        try:
+            self.apply(TableEvent(topic, body))
+        except Refused as exc:  # the core refuses nothing the table says; keep it safe
+            log.error("table event %s refused: %s", topic, exc)
+
+    def _on_reply(self, topic: str, body: dict[str, Any]) -> None:
+        verb = self.pending.pop(str(body.get("id")), None)
+        if verb is not None and not body.get("ok", True):
+            self.notices.append(f"the table refused cmd/{verb}: {body.get('error')}")
+            self.broadcast()
+
+    # ------------------------------------------------------------------ pages
+
+    def view(self) -> dict[str, Any]:
+        status = self.table["status"]
+        health = self.table["health"] or {}
+        consoles = health.get("consoles") or []
+        return {"type": "view", "game": judge_view(self.game), "log": list(self.log_lines)[-60:],
+                "table": {"broker": self.table["broker"], "status": status,
+                          "consoles": [c.get("online") for c in consoles],
+                          "audio": (health.get("audio") or {}).get("ok")},
+                "down": sorted(self.down), "timer": self.timer,
+                "notices": list(self.notices)}
+
+    def broadcast(self) -> None:
+        if not self.sockets:
+            return
+        text = json.dumps(self.view())
+        for ws in list(self.sockets):
+            if not ws.closed:
+                task = asyncio.ensure_future(_send(ws, text))
+                self.sending.add(task)
+                task.add_done_callback(self.sending.discard)
+
+
+async def _send(ws: web.WebSocketResponse, text: str) -> None:
+    with contextlib.suppress(ConnectionError, RuntimeError):
+        await ws.send_str(text)
+
+
+# ------------------------------------------------------------------ HTTP
+
+
+PANEL = web.AppKey("panel", Panel)
+
+
+def _logged_in(request: web.Request) -> bool:
+    panel: Panel = request.app[PANEL]
+    return panel.journal.session(request.cookies.get(COOKIE, ""))
+
+
+async def index(request: web.Request) -> web.StreamResponse:
+    if not _logged_in(request):
+        raise web.HTTPFound("/login")
+    return web.FileResponse(STATIC / "panel.html")
+
+
+async def login_page(request: web.Request) -> web.StreamResponse:
+    return web.FileResponse(STATIC / "login.html")
+
+
+async def login(request: web.Request) -> web.StreamResponse:
+    """A wrong password waits longer each time from that address (0.5 s, 1 s, 2 s.. 8 s)."""
+    panel: Panel = request.app[PANEL]
+    form = await request.post()
+    who = request.remote or "?"
+    if hmac.compare_digest(str(form.get("password", "")).encode(), panel.password.encode()):
+        panel.failures.pop(who, None)
+        token = secrets.token_urlsafe(24)
+        panel.journal.add_session(token, time.time())
+        response = web.HTTPFound("/")
+        response.set_cookie(COOKIE, token, httponly=True, samesite="Strict")
+        raise response
+    failures = panel.failures[who] = panel.failures.get(who, 0) + 1
+    log.warning("wrong panel password from %s (%d in a row)", who, failures)
+    await asyncio.sleep(min(8.0, 0.25 * 2 ** failures))
+    raise web.HTTPFound("/login?wrong=1")
+
+
+async def live(request: web.Request) -> web.StreamResponse:
+    """The live channel: the view on every change; actions in, refusals back to their tab."""
+    if not _logged_in(request):
+        raise web.HTTPUnauthorized(text="log in first")
+    origin = request.headers.get("Origin")
+    if origin is not None and urlsplit(origin).netloc != request.host:
+        raise web.HTTPForbidden(text="the live channel is for the panel's own pages")
+    panel: Panel = request.app[PANEL]
+    ws = web.WebSocketResponse(heartbeat=20)
+    await ws.prepare(request)
+    panel.sockets.add(ws)
+    await ws.send_str(json.dumps(panel.view()))
+    try:
+        async for message in ws:
+            if message.type == WSMsgType.TEXT:
+                reply = handle_message(panel, message.data)
+                if reply is not None:
+                    await ws.send_str(json.dumps(reply))
+    finally:
+        panel.sockets.discard(ws)
+    return ws
+
+
+def handle_message(panel: Panel, text: str) -> dict[str, Any] | None:
+    """One message from a page: ``{"action", "args"?, "version"}``. A malformed one, an action
+    made on a page older than the game, and one the rules refuse get a ``refused`` answer."""
+    try:
+        message = json.loads(text)
+        kind, args, version = message["action"], message.get("args") or {}, message["version"]
+        if not isinstance(kind, str) or not isinstance(args, dict) \
+                or not isinstance(version, int):
+            raise TypeError
+    except (ValueError, KeyError, TypeError):
+        return {"type": "refused", "message": "malformed message: expected "
+                                              '{"action": "...", "args": {...}, "version": N}'}
+    if version != panel.game.version:
+        return {"type": "refused", "message": "the game moved on (another tab acted first); "
+                                              "look again and tap again if still needed"}
+    try:
+        if kind == "timer":
+            panel.timer_command(str(args.get("op")))
+        elif kind == "new_game":
+            panel.new_game()
+        else:
+            panel.apply(Action(kind, args))
+    except Refused as exc:
+        return {"type": "refused", "message": str(exc)}
+    return None
+
+
+def make_app(panel: Panel) -> web.Application:
+    app = web.Application()
+    app[PANEL] = panel
+    app.router.add_get("/", index)
+    app.router.add_get("/login", login_page)
+    app.router.add_post("/login", login)
+    app.router.add_get("/live", live)
+    app.router.add_static("/static", STATIC)
+    app.on_shutdown.append(_close_sockets)
+    return app
+
+
+async def _close_sockets(app: web.Application) -> None:
+    """Stopping: every page is told (it reconnects to the next panel that runs)."""
+    for ws in list(app[PANEL].sockets):
+        await ws.close(code=1001, message=b"panel stopping")
+
+
+async def serve(cfg: JudgeConfig, ready: asyncio.Event | None = None,
+                stop: asyncio.Event | None = None) -> None:
+    """Run the panel until ``stop`` is set (or forever)."""
+    panel = Panel(cfg)
+    panel.loop = asyncio.get_running_loop()
+    panel.client.connect_async(cfg.broker.host, cfg.broker.port, keepalive=cfg.broker.keepalive)
+    panel.client.loop_start()
+    runner = web.AppRunner(make_app(panel), shutdown_timeout=2.0)
+    await runner.setup()
+    host, port = split_listen(cfg.panel.listen, "panel.listen")
+    site = web.TCPSite(runner, host, port)
+    await site.start()
+    log.info("judge panel for %s at http://%s:%d/", cfg.table, host, port)
+    print(f"judge panel: http://{host}:{port}/  (table {cfg.table})", flush=True)
+    if ready is not None:
+        ready.set()
+    try:
+        await (stop.wait() if stop is not None else asyncio.Event().wait())
+    finally:
+        await runner.cleanup()
+        panel.client.loop_stop()
+        panel.client.disconnect()
+        panel.journal.close()
