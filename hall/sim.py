@@ -91,7 +91,8 @@ class SimulatedTable:
         """SIGTERM (the controller publishes ``offline`` and exits), SIGKILL if it hangs."""
         if self.controller is None:
             return
-        self.controller.send_signal(signal.SIGTERM)
+        if self.controller.poll() is None:
+            self.controller.send_signal(signal.SIGTERM)
         try:
             self.controller.wait(timeout=15)
         except subprocess.TimeoutExpired:
@@ -138,6 +139,9 @@ class SimulatedHall:
     def close(self) -> None:
         """Stop controllers first (each says ``offline``), then the brokers; each step even if
         one before it failed."""
+        for table in self.tables.values():  # all at once: each takes a second or two
+            if table.controller is not None and table.controller.poll() is None:
+                table.controller.send_signal(signal.SIGTERM)
         for table in self.tables.values():
             table.stop_controller()
         for table in self.tables.values():
@@ -157,30 +161,50 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not 1 <= args.tables <= 50:
         parser.error("tables: give a number from 1 to 50")
-    root = Path(tempfile.mkdtemp(prefix="mafia-hall-"))
-    hall = SimulatedHall(root, args.tables, hall_port=args.hall_port)
+    with tempfile.TemporaryDirectory(prefix="mafia-hall-") as root:
+        return run(SimulatedHall(Path(root), args.tables, hall_port=args.hall_port),
+                   args.board_port)
+
+
+def run(hall: SimulatedHall, board_port: int) -> int:
+    """Run ``hall`` and its board until SIGTERM or Ctrl-C."""
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())
     try:
         hall.start()
-        board = start_board(hall, args.board_port)
-        print(describe(hall, args.board_port), flush=True)
+        board = start_board(hall, board_port)
+        print(describe(hall, board_port), flush=True)
         stop.wait()
-        if board is not None:
-            board.terminate()
-            board.wait(timeout=10)
+        board.terminate()
+        board.wait(timeout=10)
     finally:
         hall.close()
     return 0
 
 
-def start_board(hall: SimulatedHall, port: int) -> subprocess.Popen[bytes] | None:
-    return None
+def start_board(hall: SimulatedHall, port: int, *, count_wait: float = 30.0,
+                log_path: Path | None = None) -> subprocess.Popen[bytes]:
+    """The hall board on ``127.0.0.1:port`` over the hall broker; its page's password is
+    ``password("board")``."""
+    secrets_ = {"--password-file": ("hall-board.pass", password("hall-board")),
+                "--board-password-file": ("board.pass", password("board"))}
+    args = []
+    for option, (name, secret) in secrets_.items():
+        (hall.root / name).write_text(secret + "\n")
+        (hall.root / name).chmod(0o600)
+        args += [option, str(hall.root / name)]
+    log_path = log_path or hall.root / "board.log"
+    with log_path.open("ab") as log:
+        return subprocess.Popen(
+            [sys.executable, "-m", "hall.board", "--broker", f"127.0.0.1:{hall.port}",
+             "--listen", f"127.0.0.1:{port}", "--count-wait", str(count_wait), *args],
+            stdout=log, stderr=subprocess.STDOUT, cwd=REPO)
 
 
 def describe(hall: SimulatedHall, board_port: int) -> str:
-    lines = [f"hall broker: 127.0.0.1:{hall.port} (TLS {hall.tls_port}); files in {hall.root}",
+    lines = [f"hall board: http://127.0.0.1:{board_port}/  password: {password('board')}",
+             f"hall broker: 127.0.0.1:{hall.port} (TLS {hall.tls_port}); files in {hall.root}",
              "  watch it:  mosquitto_sub -h 127.0.0.1 -p "
              f"{hall.port} -u observer -P {password('observer')} -t 'mafia/#' -v"]
     for name, table in hall.tables.items():

@@ -19,6 +19,9 @@ missing=()
 command -v mosquitto >/dev/null 2>&1 || [ -x /usr/sbin/mosquitto ] || missing+=(mosquitto)
 command -v mosquitto_sub >/dev/null 2>&1 || missing+=(mosquitto-clients)
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)  # the TLS tests make certificates
+# the hall board is tested in Debian's headless Chromium (driven by pip's playwright, which
+# never downloads a browser of its own here)
+[ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -x .venv/bin/python ] || python3 -c 'import ensurepip, venv' 2>/dev/null || missing+=(python3-venv)
 if [ ${#missing[@]} -gt 0 ]; then
     sudo=""

@@ -6,10 +6,13 @@ from __future__ import annotations
 import json
 import time
 from collections import Counter
+from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect, sync_playwright
 
-from hall.sim import SimulatedHall, password
+from controller.local_broker import free_port, is_listening
+from hall.sim import SimulatedHall, password, start_board
 from tests.mqtt_helpers import Received, Subscriber, on_topic, with_json
 
 TABLES = 5
@@ -126,3 +129,71 @@ def test_a_tables_account_cannot_write_or_read_another_tables_topics_at_the_hall
     finally:
         intruder.close()
         board.close()
+
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run"]
+SEATING = "round,table,seat,player\n1,table-1,1,Anna\n1,table-1,2,Boris\n1,table-2,1,Vera\n"
+
+
+@pytest.fixture
+def board(hall):
+    port = free_port()
+    process = start_board(hall, port, log_path=hall.root / "board.log")
+    try:
+        deadline = time.monotonic() + 20
+        while not is_listening("127.0.0.1", port):
+            assert process.poll() is None, (hall.root / "board.log").read_text()
+            assert time.monotonic() < deadline, "the board did not listen within 20 s"
+            time.sleep(0.05)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.fixture
+def chromium():
+    if not Path(CHROMIUM).exists():
+        pytest.fail("Debian's chromium is missing: scripts/setup.sh installs it")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+def test_the_board_shows_every_table_sends_the_seating_and_calls_a_person_when_one_goes_offline(
+        hall, board, chromium):
+    """Last in this module: it stops table-5's controller."""
+    page = chromium.new_page()
+    page.goto(board)
+    page.fill("#password", "wrong")
+    page.click("#login")
+    expect(page.locator("#wrong")).to_be_visible()
+    page.fill("#password", password("board"))
+    page.click("#login")
+    for name in hall.tables:
+        expect(page.locator(f"#table-{name}")).to_have_attribute("data-online", "true")
+    expect(page.locator("#alert-list li.none")).to_have_text("nothing needs a person")
+
+    table_1 = Subscriber(hall.tables["table-1"].broker.port, ["mafia/table-1/seating"])
+    try:
+        seating_file = hall.root / "seating.csv"
+        seating_file.write_text(SEATING)
+        page.set_input_files("#seating-file", str(seating_file))
+        expect(page.locator("#answer")).to_have_text("seating loaded: rounds 1")
+        page.click("#send-round")
+        expect(page.locator("#answer")).to_have_text("round 1 sent to the tables")
+        # through the hall broker and table-1's bridge, onto the table's own broker
+        [seating] = table_1.wait_for(on_topic("mafia/table-1/seating"), timeout=20)
+        assert seating.json() == {"v": 1, "round": 1, "seats": [
+            {"seat": 1, "player": "Anna"}, {"seat": 2, "player": "Boris"}]}
+    finally:
+        table_1.close()
+
+    hall.tables["table-5"].stop_controller()
+    expect(page.locator("#table-table-5")).to_have_attribute("data-online", "false")
+    alert = page.locator('#alert-list li[data-table="table-5"]')
+    expect(alert).to_have_text("table-5: offline (the controller is off)")
+    assert page.locator("#alert-list li").count() == 1  # the others need nobody
