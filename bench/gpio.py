@@ -38,11 +38,15 @@ EXAMPLE = REPO / "config" / "table.example.toml"
 GAP = 0.03
 
 
-def percentiles(samples_ms: list[float]) -> str:
+def quantile(samples_ms: list[float], q: float) -> float:
+    """The sample at quantile ``q`` (0..1), by rank."""
     ordered = sorted(samples_ms)
-    p = lambda q: ordered[min(len(ordered) - 1, int(q * len(ordered)))]  # noqa: E731
-    return (f"n={len(ordered)} p50={p(0.50):.3f} ms p99={p(0.99):.3f} ms "
-            f"max={ordered[-1]:.3f} ms")
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def percentiles(samples_ms: list[float]) -> str:
+    return (f"n={len(samples_ms)} p50={quantile(samples_ms, 0.50):.3f} ms "
+            f"p99={quantile(samples_ms, 0.99):.3f} ms max={max(samples_ms):.3f} ms")
 
 
 class EventClock:

@@ -33,6 +33,8 @@ from controller.core.commands import (
     VoteQuestion,
     VoteStart,
 )
+from controller.core.night import Miss
+from controller.core.vote import AnomalyKind
 
 SCHEMA_VERSION = 1
 
@@ -90,10 +92,15 @@ class SeatStandingChange(StandingState):
     seat: Seat
 
 
+TimerKind = Literal["speech", "excuse", "last_words", "other", "night"]
+TimerSeat = Annotated[Seat | None, msgspec.Meta(
+    description="Who holds the floor; null for a night countdown (kind night).")]
+
+
 class TimerState(msgspec.Struct, forbid_unknown_fields=True):
     id: str
-    seat: Seat
-    kind: Literal["speech", "excuse", "last_words", "other"]
+    seat: TimerSeat
+    kind: TimerKind
     running: bool
     duration_ms: int
 
@@ -162,8 +169,10 @@ class ConsoleHealth(msgspec.Struct, forbid_unknown_fields=True):
     clock_offset_ms: Annotated[float | None, msgspec.Meta(
         description="Host monotonic clock minus the console clock, by that best sample.")]
     counts: Annotated[dict[str, int], msgspec.Meta(
-        description="Frames dropped by kind (bad_crc, bad_cobs, short, oversize, bad_version), "
-                    "events duplicates, out_of_order, foreign_seat (for a seat not its own)...")]
+        description="Since this controller started (health's boot_id), by kind: frames "
+                    "dropped (bad_crc, bad_cobs, short, oversize, bad_version), events "
+                    "bad_event (damaged), before_welcome, out_of_order, duplicates, "
+                    "foreign_seat (for a seat not its own), ignored_event; docs/protocol.md.")]
 
 
 class AudioHealth(msgspec.Struct, forbid_unknown_fields=True):
@@ -193,6 +202,34 @@ class ExpanderHealth(msgspec.Struct, forbid_unknown_fields=True):
                           "wire?); the chip is read again, no press is lost.")]
 
 
+class JournalHealth(msgspec.Struct, forbid_unknown_fields=True):
+    """The event journal (both of its files, public and private, together)."""
+
+    ok: Annotated[bool, msgspec.Meta(
+        description="Every event and saved document is on disk, none was refused, and no "
+                    "journal was moved aside at start. False: the table is in trouble; the "
+                    "fields below say how, the log says more.")]
+    problems: Annotated[list[str], msgspec.Meta(
+        description="Why the journal cannot take writes now (e.g. 'database or disk is full'), "
+                    "naming the file: set at the first failed write, cleared once everything "
+                    "held is written. Also a journal found unreadable while running (corrupted "
+                    "pages: restart to move it aside).")]
+    held: Annotated[int, msgspec.Meta(
+        ge=0, description="Events numbered, published while connected, and kept in memory "
+                          "because the journal could not take them; written in seq order, "
+                          "without gaps, when it can (tried every second).")]
+    hold_limit: Annotated[int, msgspec.Meta(
+        ge=1, description="[store] hold_limit: the most events held in memory, for each "
+                          "journal file (the public and the private one).")]
+    dropped: Annotated[int, msgspec.Meta(
+        ge=0, description="Events refused since this start because hold_limit was reached: "
+                          "never numbered (seq keeps no gap), never published; each is logged.")]
+    moved_aside: Annotated[list[str], msgspec.Meta(
+        description="Journals found corrupt at start, moved aside (kept for the technician) "
+                    "and replaced by new ones: event ids get a new store id and seq starts "
+                    "again at 1.")]
+
+
 class Health(_Payload):
     """``health`` (retained): republished when anything in it changes and on every connect."""
 
@@ -203,6 +240,7 @@ class Health(_Payload):
     audio: AudioHealth | None = None
     strip: StripHealth | None = None
     expanders: ExpanderHealth | None = None
+    journal: JournalHealth | None = None
 
 
 class _Event(_Payload):
@@ -271,10 +309,8 @@ class VoteWindow(_VoteEvent):
 
 class VoteAnomaly(msgspec.Struct, forbid_unknown_fields=True):
     seat: Seat
-    kind: Annotated[
-        Literal["held_from_before", "between_windows", "second_press", "stuck", "restarted",
-                "console_offline"],
-        msgspec.Meta(description="For the judge's eye; never a vote by itself.")]
+    kind: Annotated[AnomalyKind, msgspec.Meta(
+        description="For the judge's eye; never a vote by itself.")]
 
 
 class VoteProposed(_VoteEvent):
@@ -324,14 +360,20 @@ class VoteCancelled(_VoteEvent):
 
 class VoteResult(_VoteEvent):
     """``event/vote/result``: every count confirmed. A tie names the tied seats in nomination
-    order; the rules core starts their re-vote (FIIM 4.4.12)."""
+    order; the rules core starts their re-vote (FIIM 4.4.12). A fork (the preset's
+    ``fork_gap``, club rules 002) names the candidates within the gap of the leader, for a
+    re-vote; night (the preset's ``abstain_wins``, club rules 003): more voters voted for no
+    one than for any candidate, nobody leaves and night falls. ``reason`` cites the rule."""
 
     kind: Literal["nominees", "question"]
-    outcome: Literal["eliminated", "tie", "against_all", "no_vote", "yes", "no"]
+    outcome: Literal["eliminated", "tie", "fork", "night", "against_all", "no_vote", "yes", "no"]
     counts: list[VoteCount] = []
     eliminated: Seat | None = None
     tied: Annotated[list[Candidate], msgspec.Meta(
-        description="Tied candidates in voting order; 0 when 'against all' is among them.")] = []
+        description="Tied (or forked) candidates in voting order; 0 when 'against all' is "
+                    "among them.")] = []
+    abstained: Annotated[list[Seat], msgspec.Meta(
+        description="outcome night: the voters who voted for no one (for night).")] = []
     reason: str | None = None
     subjects: list[Seat] = []
     yes: list[Seat] = []
@@ -341,11 +383,12 @@ class VoteResult(_VoteEvent):
 
 class TimerEvent(_Event):
     """``event/timer``: every change of the speech timer. ``warning`` comes at 10 s left (the
-    speaker's light blinks), ``final`` at 5 s (it blinks fast), then ``ended`` (with a cue)."""
+    speaker's light blinks, with a cue), ``final`` at 5 s (it blinks fast), then ``ended``
+    (with a cue). A night countdown (kind night) lights nothing; its cues are the same."""
 
     timer: Annotated[str, msgspec.Meta(description="The id of the cmd/timer/start.")]
-    seat: Seat
-    kind: Literal["speech", "excuse", "last_words", "other"]
+    seat: TimerSeat
+    kind: TimerKind
     state: Literal["started", "paused", "resumed", "changed", "warning", "final", "ended",
                    "stopped"]
     remaining_ms: Annotated[int, msgspec.Meta(ge=0)]
@@ -395,25 +438,36 @@ class NightStepEvent(_Event):
 
 
 class NightPickEvent(_Event):
-    """``private/night/pick``: an actor's entry or press; ``taken`` if it counts as a pick
-    (the actor's private indicator shows it: steady taken, double blink not)."""
+    """``private/night/pick``: a seat's entry or press during a step; ``taken`` if it counts as
+    the actor's pick (the actor's private indicator shows it: steady taken, double blink not),
+    else refused with a ``reason``."""
 
     night_step: str
     step: str
     actor: Seat
     value: int | None
     taken: bool
+    reason: Annotated[str | None, msgspec.Meta(
+        description="Why it is not taken (not an actor, time up, no number spoken, not a "
+                    "target, picked already, several targets: FIIM 4.5.5); null when taken.")]
     picks: list[int]
 
 
 class NightPickList(msgspec.Struct, forbid_unknown_fields=True):
     actor: Seat
-    picks: list[int]
+    picks: Annotated[list[int], msgspec.Meta(
+        description="Every distinct number the actor confirmed (one more than the step's "
+                    "picks is kept: it voids them).")]
+    miss: Annotated[Miss | None, msgspec.Meta(
+        description="Why the actor's picks do not stand (FIIM 4.5.5): missing (fewer than "
+                    "picks), several_targets (more), disagree (a group whose valid picks "
+                    "differ); null: they stand.")]
 
 
 class NightResultEvent(_Event):
-    """``private/night/result``: the step's time is up: each actor's picks; for a group (the
-    mafia, FIIM 4.5.5) whether they all picked the same seat."""
+    """``private/night/result``: the step's time is up (or it was stopped): each actor's picks
+    and why they do not stand; for a group (the mafia, FIIM 4.5.4-4.5.5) whether the shot is
+    agreed: every actor picked the same seat, and only it."""
 
     night_step: str
     step: str

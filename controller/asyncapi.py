@@ -35,7 +35,8 @@ CHANNELS: list[tuple[str, str, type, str, bool, str]] = [
     ("cmd-light", "cmd/light", api.LightCommand, "receive", False,
      "Set seat lights. Answered on reply/light (or the MQTT 5 response topic)."),
     ("cmd-replay", "cmd/replay", api.ReplayCommand, "receive", False,
-     "Publish kept events after after_seq again. Answered on reply/replay."),
+     "Publish kept events after after_seq again, paced. Answered on reply/replay once the last "
+     "of them is published, or with an error if the journal cannot read them."),
     ("cmd-vote-start", "cmd/vote/start", api.VoteStart, "receive", False,
      "Start a day vote on the nominees, in nomination order."),
     ("cmd-vote-question", "cmd/vote/question", api.VoteQuestion, "receive", False,
@@ -90,7 +91,10 @@ The controller connects with MQTT 5 and publishes everything with QoS 1.
 Delivery: every event is journaled on disk before it is published and kept until the broker
 acknowledges it, so a broker outage or a controller crash loses none. `seq` counts events from 1
 with no gaps, across restarts; `id` is `<store id>-<seq>`. Consumers drop duplicates by `id`, and
-after every (re)connect, or on a gap in `seq`, send cmd/replay with the last seq they have.
+after every (re)connect, or on a gap in `seq`, send cmd/replay with the last seq they have. A
+backlog (and a replay) is published paced, behind live events, at most [store] catch_up_rate
+events a second: consumers order by `seq` and must keep up with that rate. If the journal cannot
+take events (a full disk), health.journal says so at once.
 
 Request/reply: every command carries an `id` and gets exactly one reply on reply/<verb> with the
 same `id`, or on the request's MQTT 5 response topic with its correlation data echoed. A refused

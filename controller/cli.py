@@ -8,8 +8,9 @@
     mafia-table selftest --config FILE [--seat N ...] [--timeout S] [--username U ...]
     mafia-table asyncapi
 
-Exit codes: 0 clean stop (SIGTERM / Ctrl-C) or a good config, 2 bad arguments or config,
-1 a failure while running (``pinout``: a conflict found; ``selftest``: a fault found).
+Exit codes: 0 clean stop (SIGTERM / Ctrl-C) or a good config, 2 bad arguments or config, or a
+journal folder it cannot write (restarting cannot fix either), 1 a failure while running
+(``pinout``: a conflict found; ``selftest``: a fault found).
 """
 
 from __future__ import annotations
@@ -227,6 +228,7 @@ def _run(args: argparse.Namespace) -> int:
     setup_logging(args.verbose)
 
     from controller.service import Service  # after the config is known good: imports gpiozero
+    from controller.store import JournalUnavailable
 
     broker = None
     stop_requested = []
@@ -250,6 +252,9 @@ def _run(args: argparse.Namespace) -> int:
             return _run_window(service, args)
         service.run()
         return 0
+    except JournalUnavailable as exc:
+        log.error("%s", exc)
+        return 2
     except Exception:
         log.exception("the controller failed")
         return 1

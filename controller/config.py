@@ -21,6 +21,7 @@ import msgspec
 from controller.budget import budget
 from controller.core import validation
 from controller.core.buttons import JUDGE_BUTTON_NAMES, Button, JudgeButton, SeatButton
+from controller.core.standings import NIGHT_STEPS, NightAction, StandingRules
 from controller.core.vote import VoteRules
 from hardware import mcp23017, ws2812
 
@@ -155,12 +156,18 @@ class StoreConfig(_Section):
     path: str | None = None
     outbox_limit: Annotated[int, msgspec.Meta(ge=1)] = 10_000
     keep: Annotated[int, msgspec.Meta(ge=0)] = 20_000
+    # stored events (an outage's backlog, cmd/replay) published per second at most, behind
+    # live ones; consumers must keep up with it
+    catch_up_rate: Annotated[int, msgspec.Meta(ge=10, le=100_000)] = 1000
+    # events held in memory while the journal cannot take them (a full disk)
+    hold_limit: Annotated[int, msgspec.Meta(ge=1, le=1_000_000)] = 10_000
 
 
 class DayRules(_Section):
     """The day options of a rule preset (``[day]``)."""
 
     one_nomination_per_speaker: bool = True
+    one_nomination_rule: str = "FIIM 4.4.3"  # what a refused second nomination cites
 
 
 class NightRules(_Section):
@@ -168,6 +175,8 @@ class NightRules(_Section):
 
     seconds: Annotated[float, msgspec.Meta(gt=0, le=120)] = 10.0  # a step's time limit
     cadence: Annotated[float, msgspec.Meta(ge=0.3, le=5)] = 1.2  # count mode: per number
+    # the steps that shoot or check: a target's standing may block them (``[standings]``)
+    steps: dict[str, NightAction] = msgspec.field(default_factory=lambda: dict(NIGHT_STEPS))
 
 
 class MusicConfig(_Section):
@@ -198,6 +207,7 @@ class Config(_Section):
     vote: VoteRules = msgspec.field(default_factory=VoteRules)
     day: DayRules = msgspec.field(default_factory=DayRules)
     night: NightRules = msgspec.field(default_factory=NightRules)
+    standings: StandingRules = msgspec.field(default_factory=StandingRules)
     broker: BrokerConfig = msgspec.field(default_factory=BrokerConfig)
     backends: Backends = msgspec.field(default_factory=Backends)
     gpio: GpioConfig = msgspec.field(default_factory=GpioConfig)
@@ -366,11 +376,13 @@ class Preset(msgspec.Struct, forbid_unknown_fields=True):
     vote: dict[str, Any] = msgspec.field(default_factory=dict)
     day: dict[str, Any] = msgspec.field(default_factory=dict)
     night: dict[str, Any] = msgspec.field(default_factory=dict)
+    standings: dict[str, Any] = msgspec.field(default_factory=dict)
 
 
 def _merge_preset(raw: dict[str, Any], base: Path, source: str) -> None:
-    """Fill ``[vote]`` and ``[day]`` from the preset named by ``rules`` (the table's own keys
-    win)."""
+    """Fill ``[vote]``, ``[day]``, ``[night]`` and ``[standings]`` from the preset named by
+    ``rules`` (the table's own keys win; in ``[standings]``, a standing the table names is
+    taken whole from the table)."""
     name = raw.get("rules")
     if not isinstance(name, str):
         return  # absent (FIIM defaults) or not a string (reported by the type check)
@@ -384,7 +396,7 @@ def _merge_preset(raw: dict[str, Any], base: Path, source: str) -> None:
     except msgspec.ValidationError as exc:
         raise ConfigError(source, [f"rules: preset {preset_path}: "
                                    f"{validation.describe(str(exc))}"]) from None
-    for section in ("vote", "day", "night"):
+    for section in ("vote", "day", "night", "standings"):
         own = raw.get(section, {})
         if isinstance(own, dict):
             raw[section] = {**getattr(preset, section), **own}

@@ -14,9 +14,11 @@ round to them.
 from __future__ import annotations
 
 import heapq
+import itertools
 import logging
 import queue
 from collections.abc import Callable, Iterable
+from contextlib import AbstractContextManager, nullcontext
 
 from controller.clock import Clock
 from controller.core.effects import Effect, WakeAt
@@ -34,15 +36,23 @@ class EventLoop:
     ``perform`` is called on the loop thread for every effect except ``WakeAt``, which the loop
     keeps itself. An exception while applying one input is logged with the input and the state is
     left as it was before it: one bad input must not stop the table.
+
+    ``applying(inp)``, when given, is a context manager entered around each input and the
+    performing of its effects: the shell uses it to journal a console input's events together
+    with the console's position (one transaction), then acknowledge the console.
     """
 
-    def __init__(self, state: TableState, *, clock: Clock, perform: Callable[[Effect], None]):
+    def __init__(self, state: TableState, *, clock: Clock, perform: Callable[[Effect], None],
+                 applying: Callable[[Input], AbstractContextManager[object]] | None = None):
         self._state = state
         self._clock = clock
         self._perform = perform
+        self._applying = applying or (lambda inp: nullcontext())
         self._inbox: queue.SimpleQueue[object] = queue.SimpleQueue()
         self._wakes: list[float] = []
         self._settles: list[float] = []  # the debounce wakes among them
+        self._calls: list[tuple[float, int, Callable[[], object]]] = []  # call_at, by time
+        self._order = itertools.count()  # ties in _calls run in the order they were asked
 
     @property
     def state(self) -> TableState:
@@ -60,6 +70,12 @@ class EventLoop:
         broker's acknowledgements arriving on paho's thread.
         """
         self._inbox.put(fn)
+
+    def call_at(self, t: float, fn: Callable[[], object]) -> None:
+        """Run ``fn`` on the loop thread once the clock reaches ``t`` (host monotonic). Loop
+        thread only (from ``perform`` or a ``call_soon``): the shell's own timers, such as a
+        sound to play at its time, woken by the same wait as the core's ticks."""
+        heapq.heappush(self._calls, (t, next(self._order), fn))
 
     def stop(self) -> None:
         """Ask ``run`` to return after the inputs already submitted. Thread-safe."""
@@ -87,6 +103,7 @@ class EventLoop:
         """Run one batch: shell calls, then inputs and due ticks in time order. True on stop."""
         for fn in [item for item in batch if callable(item)]:
             self._run_call(fn)
+        self._run_due_calls()
         inputs = [item for item in batch if item is not _STOP and not callable(item)]
         inputs.extend(self._due_ticks(self._clock.monotonic()))
         inputs.sort(key=lambda inp: inp.t)  # type: ignore[attr-defined]
@@ -106,11 +123,16 @@ class EventLoop:
     def apply(self, inp: Input) -> None:
         """Apply one input through the core and perform its effects."""
         try:
-            self._state, effects = step(self._state, inp)
+            with self._applying(inp):
+                try:
+                    self._state, effects = step(self._state, inp)
+                except Exception:
+                    log.exception("input %r was not applied (internal error); table state "
+                                  "unchanged", inp)
+                    return
+                self._perform_all(effects)
         except Exception:
-            log.exception("input %r was not applied (internal error); table state unchanged", inp)
-            return
-        self._perform_all(effects)
+            log.exception("input %r: its effects were not all kept", inp)
 
     def _perform_all(self, effects: Iterable[Effect]) -> None:
         for effect in effects:
@@ -124,6 +146,11 @@ class EventLoop:
             except Exception:
                 log.exception("effect %r failed", effect)
 
+    def _run_due_calls(self) -> None:
+        now = self._clock.monotonic()
+        while self._calls and self._calls[0][0] <= now:
+            self._run_call(heapq.heappop(self._calls)[2])
+
     def _run_call(self, fn: Callable[[], object]) -> None:
         try:
             fn()
@@ -132,9 +159,10 @@ class EventLoop:
 
     def _next_batch(self, limit: float | None = None) -> list[object]:
         timeout = limit
-        if self._wakes:
+        first = min([*self._wakes[:1], *(call[0] for call in self._calls[:1])], default=None)
+        if first is not None:
             timeout = min(timeout if timeout is not None else float("inf"),
-                          max(0.0, self._wakes[0] - self._clock.monotonic()))
+                          max(0.0, first - self._clock.monotonic()))
         try:
             batch = [self._inbox.get(timeout=timeout)]
         except queue.Empty:

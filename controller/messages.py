@@ -53,7 +53,8 @@ class MessageFactory:
 
     def health(self, *, depth: int, limit: int, consoles: list[dict[str, Any]],
                audio: dict[str, Any] | None, strip: dict[str, Any] | None = None,
-               expanders: dict[str, Any] | None = None) -> bytes:
+               expanders: dict[str, Any] | None = None,
+               journal: api.JournalHealth | None = None) -> bytes:
         """``health`` (retained)."""
         return _encoder.encode(api.Health(
             v=api.SCHEMA_VERSION, ts=self._now(), boot_id=self.boot_id, gpio=self._gpio,
@@ -62,7 +63,8 @@ class MessageFactory:
             audio=None if audio is None else msgspec.convert(audio, api.AudioHealth),
             strip=None if strip is None else msgspec.convert(strip, api.StripHealth),
             expanders=None if expanders is None else msgspec.convert(expanders,
-                                                                     api.ExpanderHealth)))
+                                                                     api.ExpanderHealth),
+            journal=journal))
 
     def reply(self, reply: Reply) -> bytes:
         """``reply/<verb>``: ``{id, ok, error}``."""

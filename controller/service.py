@@ -6,16 +6,24 @@ decides anything about the game. Delivery is its job too:
 
 * every event goes to the store first, then to MQTT while connected; the broker's PUBACK marks
   it delivered. Events stored while the broker was away, or left from before a crash, are
-  published on the next connect, oldest first;
-* ``health`` says how many events wait, and shouts when they pass the configured limit;
-* ``cmd/replay`` publishes kept events again for a consumer that missed some.
+  published on the next connect, oldest first, paced behind live ones (``controller.delivery``);
+* ``health`` says how many events wait, and shouts when they pass the configured limit; its
+  ``journal`` part says at once when the journal cannot take writes (events are then held in
+  memory and written when it can; a retry runs every ``RETRY_SECONDS``);
+* ``cmd/replay`` publishes kept events again for a consumer that missed some;
+* a console's input is journaled with its events and the console's position in one
+  transaction, and only then acknowledged to the console: whenever the controller dies, the
+  console sends again exactly what the journal lacks (docs/protocol.md, "Exactly once").
 """
 
 from __future__ import annotations
 
 import logging
 import tempfile
+import threading
 import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import msgspec
@@ -28,6 +36,7 @@ from controller.core.commands import parse_replay
 from controller.core.day import Day, Nomination
 from controller.core.effects import (
     AudioControl,
+    CancelCues,
     Cue,
     DrivePin,
     Effect,
@@ -40,25 +49,39 @@ from controller.core.effects import (
     TypeKeys,
 )
 from controller.core.effects import Music as MusicEffect
-from controller.core.inputs import Boot, CommandReceived, ConsoleStatus
+from controller.core.inputs import (
+    Boot,
+    ButtonEdge,
+    CommandReceived,
+    ConsoleStatus,
+    Input,
+    KeyPressed,
+)
 from controller.core.lights import LIGHT_OFF, Light, LightMode
 from controller.core.night import NightStep
 from controller.core.scene import Standing
 from controller.core.table import TableSetup, TableState, initial_state
 from controller.core.timer import SpeechTimer
 from controller.core.vote import VoteRules, VoteSession
+from controller.cue_schedule import CueSchedule
+from controller.delivery import Delivery
 from controller.loop import EventLoop
 from controller.messages import MessageFactory
 from controller.mqtt_link import MqttLink
-from controller.store import Store, StoredEvent
+from controller.store import JournalUnreadable, Store, StoredEvent
 from firmware_bridge.emulator import EmulatedConsole
 from firmware_bridge.link import ConsoleLink
+from firmware_bridge.sequence import Position
 from hardware.audio import Music, Speaker
 from hardware.expander import ExpanderButtons, open_bus
 from hardware.gpio import GpioBoard, make_pin_factory
 from hardware.strip import StripLights, open_strip
 
 log = logging.getLogger(__name__)
+
+
+#: How often a journal that could not take writes is tried again.
+RETRY_SECONDS = 1.0
 
 
 def topic_prefix(table: str) -> str:
@@ -74,13 +97,16 @@ class Service:
         self.config = config
         self.clock = clock or SystemClock()
         self.boot_id = boot_id or uuid.uuid4().hex[:12]
-        self.store = Store(config.store_path(), keep=config.store.keep)
+        path = config.store_path()
+        self.store = Store(path, keep=config.store.keep, hold_limit=config.store.hold_limit,
+                           on_trouble=self._journal_trouble)
         # private/ events count in their own journal: a gap in the public seq must not tell an
         # observer how much happened at night
-        path = config.store_path()
         self.private_store = Store(path.with_name(f"{path.stem}-private{path.suffix}"),
-                                   keep=config.store.keep)
+                                   keep=config.store.keep, hold_limit=config.store.hold_limit,
+                                   on_trouble=self._journal_trouble)
         self._journals = {False: self.store, True: self.private_store}
+        self._retry_timer: threading.Timer | None = None
         simulated = config.backends.gpio == "mock"
         setup = TableSetup(
             table=config.table,
@@ -91,12 +117,19 @@ class Service:
             simulated=simulated,
             rules=rules or config.vote_rules(),
             one_nomination_per_speaker=config.day.one_nomination_per_speaker,
+            one_nomination_rule=config.day.one_nomination_rule,
             night_seconds=config.night.seconds,
             night_cadence=config.night.cadence,
+            standings=config.standings,
+            night_steps=config.night.steps,
         )
         self.messages = MessageFactory(boot_id=self.boot_id, store_id=self.store.store_id,
                                        gpio=config.backends.gpio, clock=self.clock)
-        self.loop = EventLoop(self._restored(setup), clock=self.clock, perform=self._perform)
+        # console inputs on their way to the loop -> (their link, the console's position)
+        self._positions: dict[int, tuple[ConsoleLink, Position]] = {}
+        self._held: list[Emit] | None = None  # the events of the console input being applied
+        self.loop = EventLoop(self._restored(setup), clock=self.clock, perform=self._perform,
+                              applying=self._journaling)
         self.prefix = topic_prefix(config.table)
         self.mqtt = MqttLink(
             config.broker,
@@ -108,14 +141,16 @@ class Service:
             on_connected=lambda: self.loop.call_soon(self._connected),
             on_ack=lambda mid: self.loop.call_soon(lambda: self._acked(mid)),
         )
-        # paho mid -> (private?, event seq), on the loop thread only
-        self._in_flight: dict[int, tuple[bool, int]] = {}
+        self.delivery = Delivery(self._journals, self.mqtt.publish, self.mqtt.connected.is_set,
+                                 rate=config.store.catch_up_rate, now=self.clock.monotonic,
+                                 wake=self._wake_delivery)
         self._over_limit = False
         self.factory = make_pin_factory(config.backends.gpio)
         self.gpio: GpioBoard | None = None
         self.strip: StripLights | None = None
         self.expanders: ExpanderButtons | None = None
         self.speaker: Speaker | None = None
+        self.cues: CueSchedule | None = None
         self._emulator_dir: tempfile.TemporaryDirectory[str] | None = None
         self.emulators: dict[int, EmulatedConsole] = {}
         emulated = config.backends.consoles == "emulated"
@@ -141,10 +176,46 @@ class Service:
                                                self.clock.monotonic()))
             self.loop.call_soon(self._publish_health)
 
+        def submit(inp: ButtonEdge | KeyPressed, position: Position) -> None:  # link's thread
+            self._positions[id(inp)] = (link, position)
+            self.loop.submit(inp)
+
+        journaled = [Position(*row) for journal in self._journals.values()
+                     for row in journal.console_positions()]
         link = ConsoleLink(port, seats, keys_only=console.keys_only, now=self.clock.monotonic,
-                           submit=self.loop.submit, on_health=changed,
-                           baudrate=console.baudrate)
+                           submit=submit, on_health=changed, baudrate=console.baudrate,
+                           journaled=journaled)
         return link
+
+    @contextmanager
+    def _journaling(self, inp: Input) -> Iterator[None]:
+        """Around a console input: hold the events it causes, then journal them with the
+        console's position in one transaction, publish them, and acknowledge the console."""
+        origin = self._positions.pop(id(inp), None)
+        if origin is None:
+            yield
+            return
+        link, position = origin
+        self._held = []
+        try:
+            yield
+        finally:
+            held, self._held = self._held, None
+        row = (position.unique_id, position.boot_id, position.seq, position.count)
+        # the position goes with the events, into the journal that gets them (at night the
+        # private one; a console's restart takes the furthest position of the two files);
+        # an input that caused no event leaves its position in the public journal alone
+        private = {e.private for e in held} or {False}
+        kept = True
+        for secret in sorted(private):
+            journal = self._journals[secret]
+            events = [(self._topic(e), self._payload_for(e, journal)) for e in held
+                      if e.private == secret]
+            stored = journal.append_console_input(events, row)
+            kept = kept and len(stored) == len(events)
+            self._published(stored, secret)
+        if kept:  # (held in memory under a full disk counts: see docs/protocol.md)
+            link.journaled(position)
 
     def _restored(self, setup: TableSetup) -> TableState:
         """The table as it was before a restart (manual lights, standings, today's
@@ -230,6 +301,8 @@ class Service:
                                    shuffle=music.shuffle, fade_in=music.fade_in,
                                    fade_out=music.fade_out, volume=music.volume,
                                    duck=music.duck, voice=music.voice))
+        self.cues = CueSchedule(self.speaker, now=self.clock.monotonic,
+                                call_at=self.loop.call_at)
         parts = [self.gpio.describe(), *(part.describe() for part in (self.strip, self.expanders)
                                          if part is not None)]
         log.info("table %s: %d seats; %s; journal %s (%d events waiting)", self.config.table,
@@ -263,11 +336,14 @@ class Service:
         """Lights off (GPIO and consoles), wait (a little) for the broker to acknowledge the
         events on their way, ``offline`` on ``status``, disconnect, release the pins, close the
         store. Each step runs even if one before it failed (say, after a failed ``start``)."""
+        self.delivery.stopped = True  # no more backlog: only what is on its way is waited for
         steps = [self._lights_off, self._stop_consoles]
         if self.mqtt.connected.is_set():
-            steps.append(lambda: self.loop.drain(lambda: not self._in_flight, ack_timeout))
-        steps += [lambda: self.mqtt.stop(self.messages.status(online=False)),
-                  self.factory.close, self.store.close, self.private_store.close]
+            steps.append(lambda: self.loop.drain(lambda: not self.delivery.in_flight,
+                                                 ack_timeout))
+        steps += [self.delivery.commit, lambda: self.mqtt.stop(self.messages.status(online=False)),
+                  self._cancel_retry, self.factory.close, self.store.close,
+                  self.private_store.close]
         for step in steps:
             try:
                 step()
@@ -314,14 +390,13 @@ class Service:
 
     def _perform(self, effect: Effect) -> None:
         match effect:
+            case Emit() if self._held is not None:
+                self._held.append(effect)  # journaled with the console's position
             case Emit():
-                topic = ("private/" if effect.private else "event/") + effect.kind
                 journal = self._journals[effect.private]
-                event = journal.append(topic, lambda seq: self.messages.event(
-                    effect, seq, journal.store_id))
-                if self.mqtt.connected.is_set():
-                    self._send(event, effect.private)
-                self._check_limit()
+                event = journal.append(self._topic(effect),
+                                       self._payload_for(effect, journal))
+                self._published([] if event is None else [event], effect.private)
             case PublishState():
                 document = self.messages.state(effect.snapshot)
                 self.store.save("state", document)
@@ -341,8 +416,11 @@ class Service:
             case DrivePin():
                 self._drive(effect)
             case Cue():
-                if self.speaker is not None:
-                    self.speaker.cue(effect.name)
+                if self.cues is not None:
+                    self.cues.add(effect)
+            case CancelCues():
+                if self.cues is not None:
+                    self.cues.cancel(effect)
             case Indicate():
                 for link in self.consoles:
                     link.indicate(effect.seat, effect.pattern)
@@ -357,6 +435,20 @@ class Service:
                         self.speaker.next_track()
             case TypeKeys():
                 self.emulators[effect.seat].type(effect.seat, effect.keys)
+
+    @staticmethod
+    def _topic(effect: Emit) -> str:
+        return ("private/" if effect.private else "event/") + effect.kind
+
+    def _payload_for(self, effect: Emit, journal: Store) -> Callable[[int], bytes]:
+        return lambda seq: self.messages.event(effect, seq, journal.store_id)
+
+    def _published(self, events: list[StoredEvent], private: bool) -> None:
+        """Stored events: to the broker now if it is there (else on the next connect)."""
+        if self.mqtt.connected.is_set():
+            for event in events:
+                self.delivery.live(event, private)
+        self._check_limit()
 
     def _drive(self, effect: DrivePin) -> None:
         self.hand(effect.button, effect.pressed)
@@ -383,32 +475,45 @@ class Service:
                 return glow
         return None
 
-    def _send(self, event: StoredEvent, private: bool) -> None:
-        self._in_flight[self.mqtt.publish(event.topic, event.payload)] = (private, event.seq)
-
     def _connected(self) -> None:
         """After a connect: retained documents again, then the events still waiting."""
         self.mqtt.republish_retained()
-        self._flush()
-
-    def _flush(self) -> None:
-        """Publish every stored event not already on its way, oldest first."""
-        on_the_way = set(self._in_flight.values())
-        for private, journal in self._journals.items():
-            waiting = [e for e in journal.unacked() if (private, e.seq) not in on_the_way]
-            if waiting:
-                log.info("publishing %d stored events (seq %d..%d)", len(waiting),
-                         waiting[0].seq, waiting[-1].seq)
-            for event in waiting:
-                self._send(event, private)
+        self.delivery.reconnected()
         self._publish_health()
 
     def _acked(self, mid: int) -> None:
-        sent = self._in_flight.pop(mid, None)
-        if sent is not None:
-            private, seq = sent
-            self._journals[private].acked(seq)
-            self._check_limit()
+        if self.delivery.acked(mid):  # the first of a batch: write them all in one go
+            self.loop.call_soon(self._commit_acks)
+
+    def _commit_acks(self) -> None:
+        self.delivery.commit()
+        self._check_limit()
+
+    def _wake_delivery(self, seconds: float) -> None:
+        """The backlog's pace: the delivery goes on after ``seconds``, on the loop."""
+        timer = threading.Timer(seconds, lambda: self.loop.call_soon(self.delivery.tick))
+        timer.daemon = True
+        timer.start()
+
+    def _journal_trouble(self) -> None:
+        """A journal could not take a write, took it again, or refused an event: say so in
+        ``health`` now, and keep retrying while anything is held."""
+        self._publish_health()
+        if self._retry_timer is None and any(j.problem for j in self._journals.values()):
+            self._retry_timer = threading.Timer(
+                RETRY_SECONDS, lambda: self.loop.call_soon(self._retry_journals))
+            self._retry_timer.daemon = True
+            self._retry_timer.start()
+
+    def _retry_journals(self) -> None:
+        self._retry_timer = None
+        for journal in self._journals.values():
+            journal.retry()
+        self._journal_trouble()
+
+    def _cancel_retry(self) -> None:
+        if self._retry_timer is not None:
+            self._retry_timer.cancel()
 
     @property
     def _depth(self) -> int:
@@ -432,24 +537,45 @@ class Service:
             consoles=[link.health.as_dict() for link in self.consoles],
             audio=self.speaker.health() if self.speaker is not None else None,
             strip=self.strip.health() if self.strip is not None else None,
-            expanders=self.expanders.health() if self.expanders is not None else None))
+            expanders=self.expanders.health() if self.expanders is not None else None,
+            journal=self._journal_health()))
+
+    def _journal_health(self) -> api.JournalHealth:
+        """Both journals together (the private one's own figures would tell about the night)."""
+        journals = self._journals.values()
+        return api.JournalHealth(
+            ok=not any(j.problem or j.unreadable or j.dropped or j.moved_aside
+                       for j in journals),
+            problems=[p for j in journals for p in (j.problem, j.unreadable) if p],
+            held=sum(j.held for j in journals), hold_limit=self.config.store.hold_limit,
+            dropped=sum(j.dropped for j in journals),
+            moved_aside=[str(j.moved_aside) for j in journals if j.moved_aside])
 
     def _replay(self, cmd: CommandReceived) -> None:
         parsed = parse_replay(cmd.payload)
         error = parsed.error
-        if parsed.value is not None:
+        command_id = parsed.id if parsed.value is None else parsed.value.id
+
+        def reply(error: str | None) -> None:
+            self._reply(Reply("replay", command_id, error is None, error, cmd.response_topic,
+                              cmd.correlation))
+
+        if parsed.value is not None and error is None:
             journal = self._journals[parsed.value.private]
-            after, oldest = parsed.value.after_seq, journal.oldest_kept()
+            after = parsed.value.after_seq
+            try:
+                oldest = journal.oldest_kept()
+            except JournalUnreadable as exc:
+                return reply(str(exc))
             if after + 1 < oldest:
                 error = (f"after_seq: events {after + 1}..{oldest - 1} are no longer kept; "
                          f"the oldest kept is {oldest}")
             else:
-                events = journal.since(after)
-                log.info("replaying %d events after seq %d", len(events), after)
-                for event in events:
-                    self.mqtt.publish(event.topic, event.payload)
-        self._reply(Reply("replay", parsed.id if parsed.value is None else parsed.value.id,
-                          error is None, error, cmd.response_topic, cmd.correlation))
+                log.info("replaying the events after seq %d (up to %d)", after,
+                         journal.last_seq)
+                self.delivery.replay(parsed.value.private, after, reply)
+                return
+        reply(error)
 
     def _reply(self, reply: Reply) -> None:
         if not reply.ok:

@@ -255,7 +255,8 @@ class TableWindow:
         ]
         if state.timer is not None:
             timer = state.timer
-            lines.append(f"floor: seat {timer.seat} ({timer.kind}) {timer.remaining(t):.0f} s"
+            holder = "night countdown" if timer.seat is None else f"seat {timer.seat}"
+            lines.append(f"floor: {holder} ({timer.kind}) {timer.remaining(t):.0f} s"
                          + ("" if timer.running else " paused"))
         lines += self._vote_lines(state.session, t)
         step = state.night_step

@@ -22,6 +22,18 @@ from controller.config import BrokerConfig
 from controller.mqtt_link import configure_client
 
 
+def _journal_alarm(journal: api.JournalHealth | None) -> str:
+    """What a technician must know about the journal, when anything is wrong with it."""
+    if journal is None or journal.ok:
+        return ""
+    trouble = [*journal.problems, *(f"moved aside: {path}" for path in journal.moved_aside)]
+    if journal.held:
+        trouble.append(f"{journal.held} events held in memory (at most {journal.hold_limit})")
+    if journal.dropped:
+        trouble.append(f"{journal.dropped} events REFUSED")
+    return "   << JOURNAL: " + "; ".join(trouble)
+
+
 def _clock(ts: str) -> str:
     """``2026-11-29T21:22:15.481Z`` -> local ``21:22:15.481``."""
     moment = datetime.fromisoformat(ts.replace("Z", "+00:00")).astimezone()
@@ -71,7 +83,8 @@ class Watcher:
             health = msgspec.json.decode(payload, type=api.Health)
             box = health.outbox
             alarm = "   << OVER LIMIT: the broker has been away" if box.over_limit else ""
-            return f"{_clock(health.ts)}  health  outbox {box.depth}/{box.limit}{alarm}"
+            return (f"{_clock(health.ts)}  health  outbox {box.depth}/{box.limit}{alarm}"
+                    f"{_journal_alarm(health.journal)}")
         if kind == "reply":
             reply = msgspec.json.decode(payload, type=api.Reply)
             outcome = "ok" if reply.ok else f"REFUSED: {reply.error}"
@@ -97,7 +110,8 @@ def _describe(event: msgspec.Struct, kind: str) -> str:
         case api.JudgeButtonEvent():
             return f"judge {event.button} {kind.split('/')[1]}"
         case api.TimerEvent():
-            return (f"timer seat {event.seat} {event.kind} {event.state.upper()} "
+            holder = "night" if event.seat is None else f"seat {event.seat}"
+            return (f"timer {holder} {event.kind} {event.state.upper()} "
                     f"({event.remaining_ms / 1000:.1f} s left)")
         case api.NominationEvent():
             reason = f" ({event.reason})" if event.reason else ""

@@ -378,7 +378,7 @@ class Game:
         if n == 2 and len(black) > 1:  # once a game the mafia disagree: a miss (4.5.5)
             aims[black[-1]] = players.rng.choice([s for s in alive if s != aim])
         shot = self.step("mafia_shot", aims)
-        hit = shot["agreed"] is not False and not shot["missing"]  # None: a lone mafioso
+        hit = all(p["miss"] is None for p in shot["picks"])  # 4.5.4-4.5.5
         victim = shot["picks"][0]["picks"][0] if hit else None
         self.say(f"  the mafia shoot {sorted(set(aims.values()))}: "
                  + (f"{victim} is killed" if victim else "a miss"))

@@ -107,6 +107,11 @@ class EmulatedConsole:
         self._thread.start()
 
     def close(self) -> None:
+        with self._lock:
+            self._typing.clear()  # the typist ends after the key it holds
+            typist = self._typist
+        if typist is not None:
+            typist.join(5)  # before the wake-up pipe it touches is closed
         self._stop.set()
         self._touch()
         if self._thread.is_alive():
@@ -179,12 +184,19 @@ class EmulatedConsole:
                     self._typist = None
                     return
                 seat, key = self._typing.popleft()
-            self.pins.keys[seat] = key.encode()
-            self._touch()
-            time.sleep(KEY_DOWN_S)
-            self.pins.keys[seat] = b""
-            self._touch()
-            time.sleep(KEY_DOWN_S)
+            for held in (key.encode(), b""):
+                self.pins.keys[seat] = held
+                self._touch()
+                time.sleep(KEY_DOWN_S)
+                self._until_taken(seat, key, bool(held))
+
+    def _until_taken(self, seat: int, key: str, down: bool) -> None:
+        """Hold on until the firmware's debounce took the key's change, as a finger would stay
+        on a key until it clicks (a busy host may not run the firmware's loop for a while)."""
+        deadline = time.monotonic() + 2
+        while (self.console.keys[seat][ord(key)].stable != down and not self._stop.is_set()
+               and time.monotonic() < deadline):
+            time.sleep(POLL_S)
 
     # the firmware's main loop
 

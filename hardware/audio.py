@@ -1,7 +1,10 @@
 """The speaker: night music and short cues through pygame.mixer (SDL), or nothing.
 
-Night music (``night(True)``) fades in and loops; ``night(False)`` fades it out. A cue played
-over the music ducks it (lowers it to ``duck`` of its volume) for the cue's length.
+Night music (``night(True)``) fades in and loops; ``night(False)`` fades it out. Cues go out
+as one sound per call (``play``): each part after its own stretch of silence, so the parts
+sound exactly as far apart as asked, to the sample, whatever the machine is doing. The
+music ducks under a cue (``duck``: down to ``duck`` of its volume) and comes back (``restore``);
+when to play, duck and restore is the caller's (``controller.cue_schedule``).
 
 Backends, chosen by config (``[audio] backend``): ``sdl`` (the system's sound device), ``disk``
 (SDL's disk driver: real samples, at real-time pace, into a file; for tests and benches) and
@@ -11,10 +14,10 @@ goes on silent; a cue never stops the table.
 
 from __future__ import annotations
 
+import array
 import logging
 import os
 import random
-import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,6 +47,7 @@ class Speaker:
         self.backend = backend
         self.problems: list[str] = []
         self._cues: dict[str, Any] = {}
+        self._samples: dict[str, array.array[int]] = {}  # _voiced, by cue name
         self._mixer: Any = None
         self.music = music or Music()
         self._tracks = list(self.music.playlist)
@@ -52,7 +56,6 @@ class Speaker:
         self._track = 0
         self._playing = False
         self._volume = self.music.volume
-        self._unduck: threading.Timer | None = None
         if backend == "off":
             return
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -80,21 +83,48 @@ class Speaker:
         log.warning("speaker: %s; playing on without it", text)
         self.problems.append(text)
 
-    def cue(self, name: str) -> None:
-        """Play a cue now, over the music (which ducks under it)."""
-        sound = self._cues.get(name)
-        if sound is None:
-            return
-        if self._playing:
-            self._mixer.music.set_volume(self._volume * self.music.duck)
-            if self._unduck is not None:
-                self._unduck.cancel()
-            self._unduck = threading.Timer(sound.get_length(), self._restore)
-            self._unduck.daemon = True
-            self._unduck.start()
-        sound.play()
+    def play(self, parts: list[tuple[str, float]]) -> tuple[Any, list[tuple[float, float]]]:
+        """Play the cues ``parts`` names, each ``after`` seconds from now, as one sound: the
+        waits are silence in it, and a cue still sounding when the next one starts is cut
+        there (as a judge counting fast stops a word for the next number). Returns what stops
+        it (``stop``; None if nothing plays) and, for each part played, when it starts and how
+        long it sounds (s from now). A cue without a sound is left out."""
+        found = sorted(((after, name) for name, after in parts if name in self._cues),
+                       key=lambda part: part[0])
+        if not found:
+            return None, []
+        frequency, _, channels = self._mixer.get_init()  # 16-bit signed (``__init__``)
+        starts = [round(after * frequency) * channels for after, _ in found]
+        cuts = [*starts[1:], None]
+        voiced = [self._voiced(name)[:None if cut is None else cut - start]
+                  for (_, name), start, cut in zip(found, starts, cuts, strict=True)]
+        mixed = array.array("h", bytes(2 * (starts[-1] + len(voiced[-1]))))
+        for start, samples in zip(starts, voiced, strict=True):
+            mixed[start:start + len(samples)] = samples
+        channel = self._mixer.Sound(buffer=mixed.tobytes()).play()
+        return channel, [(after, len(samples) / channels / frequency)
+                         for (after, _), samples in zip(found, voiced, strict=True)]
 
-    def _restore(self) -> None:
+    def _voiced(self, name: str) -> array.array[int]:
+        """A cue's 16-bit samples without the silence at its end (nothing to play or duck
+        for), read once."""
+        if name not in self._samples:
+            raw = self._cues[name].get_raw().rstrip(b"\0")
+            self._samples[name] = array.array("h", raw + b"\0" * (len(raw) % 2))
+        return self._samples[name]
+
+    def stop(self, playing: Any) -> None:
+        """Stop what ``play`` started (the cues of it not yet heard are not heard)."""
+        if playing is not None and self._mixer is not None:
+            playing.stop()
+
+    def duck(self) -> None:
+        """The music down under a cue."""
+        if self._mixer is not None and self._playing:
+            self._mixer.music.set_volume(self._volume * self.music.duck)
+
+    def restore(self) -> None:
+        """The music back at its volume, after the cues that ducked it."""
         if self._mixer is not None and self._playing:
             self._mixer.music.set_volume(self._volume)
 
@@ -144,8 +174,6 @@ class Speaker:
             self.backend == "off" or self._mixer is not None), "problems": list(self.problems)}
 
     def close(self) -> None:
-        if self._unduck is not None:
-            self._unduck.cancel()
         if self._mixer is not None:
             self._mixer.quit()
             self._mixer = None

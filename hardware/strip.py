@@ -92,7 +92,13 @@ class RecordingSpi:
 
 def level(light: Light, since: float, now: float) -> float:
     """How bright ``light`` (set at ``since``) is at ``now``, 0..1: the consoles' rule."""
-    return light_level(LIGHT_MODES.index(light.mode.value), max(0.0, now - since) * 1000)
+    return light_level(LIGHT_MODES.index(light.mode.value), _elapsed_ms(since, now))
+
+
+def _elapsed_ms(since: float, now: float) -> float:
+    """Milliseconds from ``since`` to ``now``, rounded to a nanosecond so that a moment a float's
+    step away from a blink's change is on the same side of it for ``level`` and ``next_change``."""
+    return round(max(0.0, now - since) * 1000, 6)
 
 
 def next_change(shown: Shown, now: float) -> float | None:
@@ -102,8 +108,7 @@ def next_change(shown: Shown, now: float) -> float | None:
         half = _PERIOD_MS.get(light.mode.value)
         if half is None:
             continue
-        step = half / 1000
-        at = since + (int(max(0.0, now - since) / step) + 1) * step
+        at = since + (int(_elapsed_ms(since, now) / half) + 1) * half / 1000
         soonest = at if soonest is None else min(soonest, at)
     return soonest
 

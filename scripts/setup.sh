@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Set up this checkout on a Debian machine: the Debian packages the controller and its tests use
-# (mosquitto, python3-venv) when missing, and a virtualenv in .venv with the project installed.
+# (mosquitto, python3-venv, nodejs and npm) when missing, a virtualenv in .venv with the project
+# installed, and MicroPython's WebAssembly port from npm into tests/micropython/node_modules
+# (the console firmware's tests run under it).
 # Safe to run again; it only does what is missing (pip re-checks the project's dependencies).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,6 +24,8 @@ command -v openssl >/dev/null 2>&1 || missing+=(openssl)  # the TLS tests make c
 # the hall board is tested in Debian's headless Chromium (driven by pip's playwright, which
 # never downloads a browser of its own here)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+command -v node >/dev/null 2>&1 || missing+=(nodejs)  # MicroPython's WebAssembly port runs on it
+command -v npm >/dev/null 2>&1 || missing+=(npm)
 [ -x .venv/bin/python ] || python3 -c 'import ensurepip, venv' 2>/dev/null || missing+=(python3-venv)
 if [ ${#missing[@]} -gt 0 ]; then
     sudo=""
@@ -34,3 +38,7 @@ fi
 
 [ -x .venv/bin/python ] || python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".[test]"
+
+# MicroPython for the firmware tests, at the version tests/micropython/package-lock.json pins
+[ -f tests/micropython/node_modules/@micropython/micropython-webassembly-pyscript/micropython.wasm ] \
+    || npm ci --prefix tests/micropython --no-audit --no-fund --loglevel=error

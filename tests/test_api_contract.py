@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import typing
 from pathlib import Path
 
 import jsonschema
@@ -111,3 +112,17 @@ def test_the_document_and_the_decoder_agree_on_every_command_shape(topic, kind, 
         decodes = False
     schema_ok = jsonschema.Draft202012Validator(schema_for(topic)).is_valid(doc)
     assert decodes == schema_ok, doc
+
+
+MQTT_API = DOC_PATH.with_name("mqtt-api.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(("kind", "field"), [(api.VoteAnomaly, "kind"),
+                                             (api.NightPickList, "miss")],
+                         ids=["anomaly kinds", "night misses"])
+def test_the_prose_document_names_every_value_the_code_can_send(kind, field):
+    """docs/mqtt-api.md and the AsyncAPI document (generated from the same types) list the same
+    anomaly kinds and miss reasons."""
+    literal = typing.get_type_hints(kind, include_extras=True)[field]
+    names = set(re.findall(r"'([a-z_]+)'", str(literal)))
+    assert names and {name for name in names if f"`{name}`" not in MQTT_API} == set()

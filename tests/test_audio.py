@@ -25,7 +25,7 @@ def test_a_cue_is_played_as_real_samples(tmp_path):
             time.sleep(0.02)
         silent = rms(out)
         mark = out.stat().st_size
-        speaker.cue("end")  # a 0.45 s falling tone
+        speaker.play([("end", 0.0)])  # a 0.45 s falling tone
         while out.stat().st_size < mark + 22050:  # ~0.5 s more of samples
             assert time.monotonic() < deadline
             time.sleep(0.02)
@@ -50,12 +50,12 @@ def test_a_missing_cue_file_is_a_health_warning_not_a_failure(tmp_path):
     try:
         health = speaker.health()
         assert not health["ok"] and any("'window'" in p for p in health["problems"])
-        speaker.cue("window")  # nothing to play: nothing happens
+        assert speaker.play([("window", 0.0)]) == (None, [])  # nothing to play
     finally:
         speaker.close()
 
 
 def test_off_plays_nothing_and_is_healthy():
     speaker = Speaker("off")
-    speaker.cue("end")
+    assert speaker.play([("end", 0.0)]) == (None, [])
     assert speaker.health() == {"backend": "off", "ok": True, "problems": []}

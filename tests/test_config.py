@@ -162,7 +162,7 @@ def test_every_shipped_rule_preset_loads(tmp_path, preset):
 def test_the_example_uses_the_fiim_preset_and_003_allows_abstaining(tmp_path):
     assert config.load(EXAMPLE_CONFIG).vote == VoteRules()  # the FIIM defaults
     club = config.load(write_config(tmp_path, with_rules(
-        str(EXAMPLE_CONFIG.parent / "rules" / "city-003.toml"))))
+        str(EXAMPLE_CONFIG.parent / "rules" / "online-003.toml"))))
     assert (club.vote.leftover, club.vote.against_all, club.vote.pacing) == (
         "abstain", False, "judge")  # "against all" is asked for per vote, in 003's second round
 
@@ -188,6 +188,16 @@ def test_preset_mistakes_are_named(tmp_path):
     (tmp_path / "odd.toml").write_text('name = "p"\nbook = "b"\n[vote]\nwindoww = 1\n')
     [problem] = problems_of(tmp_path, with_rules("odd.toml"))
     assert problem == "vote: object contains unknown field 'windoww'"
+
+
+def test_standing_and_night_step_mistakes_in_a_preset_are_named(tmp_path):
+    (tmp_path / "s.toml").write_text('name = "p"\nbook = "b"\n[standings.out]\n'
+                                     'blocks = ["vote", "fly"]\n')
+    [problem] = problems_of(tmp_path, with_rules("s.toml"))
+    assert problem == "standings.out.blocks[1]: invalid enum value 'fly'"
+    body = with_rules("s.toml").replace('rules = "s.toml"', '')
+    [problem] = problems_of(tmp_path, body + '[night]\nsteps = { mafia_shot = "vote" }\n')
+    assert problem == "night.steps[...]: invalid enum value 'vote'"  # msgspec's path
 
 
 def test_console_mistakes_are_named(tmp_path):

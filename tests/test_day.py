@@ -144,10 +144,11 @@ def test_4_4_2_nominations_accepted_supported_and_one_per_speaker():
     tl.feed(typed(3, "9#", 8.0))  # a second nomination in the same day
     tl.feed([cmd("timer/start", 70.0, seat=5, seconds=60)])
     tl.feed(typed(5, "7#", 75.0))  # 7 again, by another speaker: "supported" (002)
-    tl.feed(typed(4, "2#", 80.0))  # seat 4 does not hold the floor: an entry, no nomination
+    tl.feed(typed(4, "2#", 80.0))  # seat 4 does not hold the floor: refused
     noms = [(e.data["by"], e.data["seat"], e.data["outcome"]) for e in tl.effects
             if isinstance(e, Emit) and e.kind == "nomination"]
-    assert noms == [(3, 7, "accepted"), (3, 9, "refused"), (5, 7, "supported")]
+    assert noms == [(3, 7, "accepted"), (3, 9, "refused"), (5, 7, "supported"),
+                    (4, 2, "refused")]
     assert tl.state.day.nominees == [7]
     assert shown(tl.state)[6] == scene.NOMINATED
 
@@ -209,13 +210,30 @@ def test_supporting_does_not_use_up_the_speakers_nomination():
     assert outcomes == [(1, 7, "accepted"), (2, 7, "supported"), (2, 4, "accepted")]
 
 
-def test_no_nomination_without_a_running_speech_a_day_or_while_a_vote_runs():
+def test_no_nomination_without_a_running_speech_and_a_refusal_before_the_day():
     tl = table()
     tl.feed([cmd("timer/start", 0.0, seat=1, seconds=60)])
-    tl.feed(typed(1, "7#", 1.0))  # no day begun
+    tl.feed(typed(1, "7#", 1.0))  # no day begun: refused, and said so
+    [refused] = [e for e in tl.effects if isinstance(e, Emit) and e.kind == "nomination"]
+    assert refused.data["outcome"] == "refused" and refused.data["day"] == 0
+    assert refused.data["reason"] == "the day has not begun (cmd/day/start)"
     tl.feed([cmd("day/start", 2.0, day=1), cmd("timer/pause", 3.0)])
-    tl.feed(typed(1, "7#", 4.0))  # paused
-    assert not [e for e in tl.effects if isinstance(e, Emit) and e.kind == "nomination"]
+    tl.feed(typed(1, "7#", 4.0))  # paused: the speaker does not hold the floor now
+    paused = [e for e in tl.effects if isinstance(e, Emit) and e.kind == "nomination"][-1]
+    assert (paused.data["outcome"], paused.data["reason"]) == (
+        "refused", "seat 1 does not hold the floor: a nomination is made in one's running "
+                   "speech (FIIM 4.4.2)")
+    assert tl.state.day.nominees == []
+
+
+def test_fiim_4_4_2_an_entry_while_a_vote_runs_is_a_refused_nomination():
+    tl = table()
+    tl.feed([cmd("day/start", 0.0, day=2), CommandReceived("vote/start", json.dumps(
+        {"id": "v", "nominees": [1], "voters": [2, 3], "day": 2}).encode(), 1.0)])
+    tl.feed(typed(3, "5#", 2.0))
+    [refused] = [e.data for e in tl.effects if isinstance(e, Emit) and e.kind == "nomination"]
+    assert refused["outcome"] == "refused" and refused["reason"].startswith(
+        "a vote is running (session 'v')")
 
 
 def test_a_late_judge_press_does_not_act_on_a_newer_timer():

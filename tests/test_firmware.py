@@ -1,4 +1,7 @@
-"""The console firmware logic on a fake clock: debounce, the ring buffer, acks, blanking."""
+"""The console firmware logic on a fake clock: debounce, the ring buffer, acks, blanking.
+
+These tests also run under real MicroPython (tests/test_micropython.py): keep them to its
+subset (no pytest fixtures, no `(a, *b)` displays, plain asserts)."""
 
 from __future__ import annotations
 
@@ -47,7 +50,9 @@ def run(c: Console, pins: FakePins, ms: int) -> None:
 
 
 def events(pins: FakePins) -> list[tuple]:
-    return [(f.seq, *p.unpack_event(f.payload)) for f in pins.sent if f.type == p.T_EVENT]
+    # (f.seq, *rest) is not MicroPython
+    return [(f.seq,) + p.unpack_event(f.payload)  # noqa: RUF005
+            for f in pins.sent if f.type == p.T_EVENT]
 
 
 def welcome(c: Console, ack: int = 0) -> None:

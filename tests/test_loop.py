@@ -69,3 +69,24 @@ def test_an_effect_that_fails_is_logged_and_the_loop_goes_on(caplog):
                     SetLight(2, initial_state(SETUP).light(2))])
     assert [type(e).__name__ for e in done] == ["SetLight", "Emit"]
     assert "LED driver gone" in caplog.text
+
+
+def test_call_at_runs_the_shells_timers_on_the_loop_thread_in_time_order():
+    clock = SystemClock()
+    loop = EventLoop(initial_state(SETUP), clock=clock, perform=lambda e: None)
+    ran: list[tuple[str, float, bool]] = []
+    runner = threading.Thread(target=loop.run)
+    now = clock.monotonic()
+
+    def mark(name: str) -> None:
+        ran.append((name, clock.monotonic(), threading.current_thread() is runner))
+        if name == "last":
+            loop.stop()
+
+    loop.call_soon(lambda: [loop.call_at(now + 0.06, lambda: mark("last")),
+                            loop.call_at(now + 0.03, lambda: mark("first"))])
+    runner.start()
+    runner.join(5)
+    assert [name for name, _, _ in ran] == ["first", "last"]
+    assert all(on_loop for _, _, on_loop in ran)
+    assert ran[0][1] >= now + 0.03 and ran[1][1] >= now + 0.06  # never early

@@ -48,7 +48,8 @@ def test_phase_and_audio_commands_that_do_not_fit_are_refused():
     _, effects = step(state, cmd("audio", volume=0.2, next_track=True))
     assert effects == [AudioControl(0.2, True), Reply("audio", "audio", True)]
     _, effects = step(state, cmd("audio", cue="warning", say=7))  # selftest's sounds
-    assert effects == [Cue("warning", 1.0), Cue("number/7", 2.0), Reply("audio", "audio", True)]
+    assert effects == [Cue("warning", 1.3, "audio/audio"), Cue("number/7", 2.3, "audio/audio"),
+                       Reply("audio", "audio", True)]
 
 
 def rms_windows(path: Path, start: int, seconds: float, window: float = 0.1) -> list[float]:
@@ -108,7 +109,8 @@ def test_a_cue_ducks_the_music(tmp_path):
         wait_for_bytes(out, mark + 44100)
         before = rms_windows(out, mark + 22050, 0.4, window=0.4)[0]
         mark = out.stat().st_size
-        speaker.cue("window")
+        speaker.duck()
+        speaker.play([("window", 0.0)])
         wait_for_bytes(out, mark + 44100)
         under = rms_windows(out, mark + 11025, 0.5, window=0.5)[0]
         assert under < before * 0.5

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from controller.core import night
 from controller.core.buttons import SeatButton
-from controller.core.effects import Emit, Indicate, SetLight
+from controller.core.effects import Cue, Emit, Indicate, SetLight
 from controller.core.inputs import ButtonEdge, CommandReceived, KeyPressed
 from controller.core.table import TableSetup, initial_state
 from tests.core_driver import Timeline
@@ -53,6 +53,37 @@ def test_4_5_5_any_difference_is_a_miss_and_a_silent_actor_is_missing():
     tl.run_until(20.0)
     [result] = emitted(tl, "night/result")
     assert result.data["agreed"] is False and result.data["missing"] == [9]
+    assert [p["miss"] for p in result.data["picks"]] == ["disagree", "disagree", "missing"]
+
+
+@given(st.permutations([7, 4]), st.booleans())
+def test_fiim_4_5_5_several_targets_is_a_miss_whatever_the_order(order, partner_agrees):
+    """One mafioso shows 7 and 4 (in either order); the other shows 7 (or 4): a miss, always."""
+    tl = table()
+    tl.feed([cmd("night/step", 1.0, step="mafia_shot", actors=[2, 5])])
+    tl.feed(typed(2, f"{order[0]}#", 2.0) + typed(2, f"{order[1]}#", 3.0)
+            + typed(5, f"{order[0] if partner_agrees else order[1]}#", 4.0))
+    tl.run_until(20.0)
+    picks = [(e.data["value"], e.data["taken"]) for e in emitted(tl, "night/pick")
+             if e.data["actor"] == 2]
+    assert picks == [(order[0], True), (order[1], False)]  # the second one is not taken...
+    assert emitted(tl, "night/pick")[1].data["reason"] == (
+        "more than 1 target: the picks are void (FIIM 4.5.5)")
+    [result] = emitted(tl, "night/result")
+    assert result.data["agreed"] is False  # ...and the shot is a miss, whichever came first
+    assert result.data["picks"][0] == {"actor": 2, "picks": list(order),
+                                       "miss": "several_targets"}
+    assert result.data["picks"][1]["miss"] is None and result.data["missing"] == []
+
+
+def test_fiim_4_5_5_a_lone_mafioso_with_several_targets_misses_too():
+    tl = table()
+    tl.feed([cmd("night/step", 1.0, step="mafia_shot", actors=[2])])
+    tl.feed(typed(2, "7#", 2.0) + typed(2, "4#", 3.0) + typed(2, "9#", 4.0))
+    tl.run_until(20.0)
+    [result] = emitted(tl, "night/result")
+    assert result.data["picks"] == [{"actor": 2, "picks": [7, 4], "miss": "several_targets"}]
+    assert result.data["agreed"] is None
 
 
 def test_best_move_takes_three_seats_and_refuses_a_fourth_or_a_repeat():
@@ -73,10 +104,12 @@ def test_keypad_entries_edited_out_of_range_and_by_a_non_actor():
              cmd("night/step", 1.0, step="sheriff_check", actors=[6])])
     tl.feed(typed(6, "5*8#", 2.0))  # * clears: 8
     tl.feed(typed(6, "3#", 3.0))  # seat 3 is out: not a target
-    tl.feed(typed(1, "4#", 4.0))  # not an actor: nothing
-    picks = [(e.data["actor"], e.data["value"], e.data["taken"])
+    tl.feed(typed(1, "4#", 4.0))  # not an actor: refused, without an indicator
+    picks = [(e.data["actor"], e.data["value"], e.data["taken"], e.data["reason"])
              for e in emitted(tl, "night/pick")]
-    assert picks == [(6, 8, True), (6, 3, False)]
+    assert picks == [(6, 8, True, None), (6, 3, False, "3 is not a target of this step"),
+                     (1, 4, False, "seat 1 does not act in this step")]
+    assert [e.seat for e in tl.effects if isinstance(e, Indicate) and e.pattern] == [6, 6]
 
 
 def test_roulette_picks_a_number_and_the_time_limit_ends_with_nothing():
@@ -119,7 +152,7 @@ def test_count_mode_attributes_a_press_to_the_number_being_spoken(cadence, targe
     tl = table()
     tl.feed([cmd("night/step", 1.0, step="mafia_shot", actors=[4], targets="seats",
                  mode="count", cadence=cadence)])
-    at = 1.0 + (target - 1 + 0.5 + jitter) * cadence
+    at = 1.0 + night.COUNT_LEAD + (target - 1 + 0.5 + jitter) * cadence
     tl.feed([ButtonEdge(SeatButton(4), True, at), ButtonEdge(SeatButton(4), False, at + 0.05)])
     tl.run_until(1.0 + 11 * cadence)
     [pick] = emitted(tl, "night/pick")
@@ -147,7 +180,46 @@ def test_no_speech_timer_at_night_and_no_reveal_by_day():
     assert "it is night" in tl.effects[-1].error and tl.state.timer is None
     tl.feed([cmd("phase", 2.0, phase="day"), cmd("night/reveal", 3.0, seat=4, pattern=1)])
     assert "it is day" in tl.effects[-1].error
-    assert not [e for e in tl.effects if isinstance(e, Indicate)]
+    assert not [e for e in tl.effects if isinstance(e, Indicate) and e.pattern]
+
+
+def test_day_turns_every_private_indicator_off():
+    """A check result shown at night must not keep blinking into the day."""
+    tl = table()
+    tl.feed([cmd("night/reveal", 1.0, seat=4, pattern=2)])
+    assert [e for e in tl.effects if isinstance(e, Indicate)] == [Indicate(4, 2)]
+    tl.effects.clear()
+    tl.feed([cmd("phase", 2.0, phase="day")])
+    assert [e for e in tl.effects if isinstance(e, Indicate)] == [
+        Indicate(seat, 0) for seat in range(1, 11)]
+
+
+def test_fiim_4_2_1_the_mafias_minute_is_a_countdown_that_lights_no_seat_and_tells_nobody():
+    tl = table()
+    lights_before = [e for e in tl.effects if isinstance(e, SetLight)]
+    tl.feed([cmd("timer/start", 1.0, seat=2, seconds=60, kind="night")])
+    assert "a night countdown lights no seat" in tl.effects[-1].error
+    tl.feed([cmd("timer/start", 2.0, seconds=60, kind="night")])
+    tl.feed([cmd("phase", 3.0, phase="day")])
+    assert "the night countdown runs" in tl.effects[-1].error
+    tl.run_until(70.0)
+    timers = [(e.data["state"], e.data["seat"], e.private) for e in tl.effects
+              if isinstance(e, Emit) and e.kind == "timer"]
+    assert timers == [("started", None, False), ("warning", None, False),
+                      ("final", None, False), ("ended", None, False)]
+    assert [(c.name, c.t) for c in tl.effects if isinstance(c, Cue)] == [
+        ("warning", 52.0), ("end", 62.0)]  # the same sounds whoever is awake
+    assert [e for e in tl.effects if isinstance(e, SetLight)] == lights_before
+
+
+def test_fiim_4_2_3_the_sheriffs_20_s_and_no_countdown_by_day():
+    tl = table()
+    tl.feed([cmd("timer/start", 1.0, seconds=20, kind="night"),
+             cmd("timer/stop", 5.0), cmd("phase", 6.0, phase="day"),
+             cmd("timer/start", 7.0, seconds=20, kind="night")])
+    assert "a night countdown is for the night" in tl.effects[-1].error
+    tl.feed([cmd("timer/start", 8.0, seconds=20)])
+    assert tl.effects[-1].error == "seat: give the seat that takes the floor"
 
 
 def test_a_step_cut_by_a_restart_reports_what_it_had():
@@ -171,4 +243,36 @@ def test_a_press_made_before_the_end_but_delivered_just_after_still_counts():
     tl.feed(typed(3, "4#", 5.85))  # ...but this entry's "#" came at 5.95 (delivered late)
     tl.run_until(10.0)
     [result] = emitted(tl, "night/result")
-    assert result.data["picks"] == [{"actor": 3, "picks": [4]}] and result.t == 6.0
+    assert result.data["picks"] == [{"actor": 3, "picks": [4], "miss": None}]
+    assert result.t == 6.0
+
+
+def test_fiim_4_5_3_a_count_step_lasts_its_numbers_and_refuses_seconds():
+    tl = table()
+    tl.feed([cmd("night/step", 1.0, step="mafia_shot", actors=[2], mode="count", seconds=5)])
+    assert tl.effects[-1].error.startswith("seconds: a count step lasts as long as its numbers")
+    tl.feed([cmd("night/step", 2.0, step="mafia_shot", actors=[2], mode="count", cadence=0.5,
+                 targets="numbers", numbers=4)])
+    [started] = emitted(tl, "night/step")
+    assert started.data["seconds"] == 2.0 and tl.state.night_step.ends == 2.0 + 0.3 + 2.0
+    assert [(c.name, c.t) for c in tl.effects if isinstance(c, Cue)] == [
+        ("number/1", 2.3), ("number/2", 2.8), ("number/3", 3.3), ("number/4", 3.8)]
+
+
+@given(st.lists(st.tuples(st.sampled_from([2, 5]), st.integers(1, 4)), max_size=8))
+def test_fiim_4_5_4_the_shot_is_agreed_exactly_when_each_shows_one_and_the_same_seat(entries):
+    """For any entries in any order: agreed if and only if both mafiosi showed exactly one
+    (distinct) number and it is the same one; otherwise each actor's miss says why."""
+    step, _ = night.start(night.NightStep(id="s", step="mafia_shot", actors=(2, 5),
+                                          allowed=(1, 2, 3), seconds=10), 0.0)
+    for i, (actor, value) in enumerate(entries):
+        step, _ = night.pick(step, actor, value, 1.0 + i)
+    [result, *_] = night.finish(step)
+    shown = {a: {v for who, v in entries if who == a and v in step.allowed} for a in (2, 5)}
+    one_each = all(len(v) == 1 for v in shown.values())
+    assert result.data["agreed"] == (one_each and shown[2] == shown[5])
+    for entry in result.data["picks"]:
+        expected = ("missing" if not shown[entry["actor"]] else
+                    "several_targets" if len(shown[entry["actor"]]) > 1 else
+                    None if result.data["agreed"] or not one_each else "disagree")
+        assert entry["miss"] == expected

@@ -44,7 +44,7 @@ def test_a_night_on_keypads_shot_checks_and_best_move(tmp_path, broker, subscrib
             typing(actor, f"{target}#")
             [check] = core.wait_for(with_json("mafia/t1/private/night/result", night_step=id),
                                     timeout=10)
-            assert check.json()["picks"] == [{"actor": actor, "picks": [target]}]
+            assert check.json()["picks"] == [{"actor": actor, "picks": [target], "miss": None}]
         core.publish("mafia/t1/cmd/night/reveal", '{"id": "r", "seat": 4, "pattern": 2}')
         until(lambda: pair.pins.indicators.get(4) == 2, what="the sheriff's indicator")
 
@@ -55,7 +55,7 @@ def test_a_night_on_keypads_shot_checks_and_best_move(tmp_path, broker, subscrib
         typing(5, "1#2#3#")
         [best] = core.wait_for(with_json("mafia/t1/private/night/result", night_step="best"),
                                timeout=10)
-        assert best.json()["picks"] == [{"actor": 5, "picks": [1, 2, 3]}]
+        assert best.json()["picks"] == [{"actor": 5, "picks": [1, 2, 3], "miss": None}]
         assert not core.matching(lambda m: m.topic.startswith("mafia/t1/event/seat/"))
     finally:
         run.close()
@@ -72,14 +72,14 @@ def test_the_same_shot_on_a_gpio_only_table_by_count(table_config, subscriber):
             {"id": "shot", "step": "mafia_shot", "actors": [1, 2], "targets": "seats",
              "mode": "count", "cadence": 0.3}))
         core.wait_for(on_topic("mafia/t1/private/night/step"))
-        time.sleep(1.35)  # the fifth number (1.2 .. 1.5 s) is being spoken
+        time.sleep(1.65)  # the fifth number (1.5 .. 1.8 s: 0.3 s lead, 0.3 s each) is spoken
         for pin in (4, 17):  # seats 1 and 2 put their hands down
             run.pin(pin).drive_low()
         for pin in (4, 17):
             run.pin(pin).drive_high()
         [result] = core.wait_for(on_topic("mafia/t1/private/night/result"), timeout=10)
-        assert result.json()["picks"] == [{"actor": 1, "picks": [5]},
-                                          {"actor": 2, "picks": [5]}]
+        assert result.json()["picks"] == [{"actor": 1, "picks": [5], "miss": None},
+                                          {"actor": 2, "picks": [5], "miss": None}]
         assert result.json()["agreed"] is True
     finally:
         run.close()

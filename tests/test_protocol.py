@@ -87,25 +87,32 @@ def test_line_noise_loses_only_the_frames_it_hits_and_counts_them(sent, rng):
 
 def test_the_documented_vectors():
     rows = re.findall(r"^\| ([^|]+) \| `([0-9a-f]*)` \| `([0-9a-f]+)` \|$", DOC, re.M)
-    assert len(rows) == 10
+    assert len(rows) == 11
     for name, payload_hex, wire_hex in rows:
         data = bytes.fromhex(wire_hex)
         [frame] = p.Decoder().feed(data)
         assert frame.payload == bytes.fromhex(payload_hex), name
+        stated_seq = re.search(r"\bseq (\d+):", name)
+        assert frame.seq == (int(stated_seq[1]) if stated_seq else 0), name
+        assert frame.ack == int(re.search(r"\(ack (\d+)", name)[1]), name  # every row says it
         assert p.encode_frame(frame.type, frame.seq, frame.ack, frame.payload) == data, name
+
+
+_OTHER_MAJOR = bytes((2, p.T_PING, 0, 5)) + p.pack_ping(7)
+#: the edge cases of docs/protocol.md, by what they are counted as
+BAD_INPUTS = {
+    "bad_crc": bytes.fromhex("0003018102050101040736c600"),
+    "bad_cobs": bytes.fromhex("000501020000"),
+    "short": bytes.fromhex("00020100"),
+    "oversize": b"\x00" + b"\x01" * 66 + b"\x00",
+    "bad_version": b"\x00" + p.cobs_encode(
+        _OTHER_MAJOR + struct.pack(">H", p.crc16(_OTHER_MAJOR))) + b"\x00",
+}
 
 
 def test_the_documented_bad_inputs_are_counted_and_the_next_frame_survives():
     good = p.encode_frame(p.T_PING, 0, 5, p.pack_ping(7))
-    body = bytes((2, p.T_PING, 0, 5)) + p.pack_ping(7)
-    cases = {
-        "bad_crc": bytes.fromhex("0003018102050101040736c600"),
-        "bad_cobs": bytes.fromhex("000501020000"),
-        "short": bytes.fromhex("00020100"),
-        "oversize": b"\x00" + b"\x01" * 66 + b"\x00",
-        "bad_version": b"\x00" + p.cobs_encode(body + struct.pack(">H", p.crc16(body))) + b"\x00",
-    }
-    for kind, data in cases.items():
+    for kind, data in BAD_INPUTS.items():
         assert f"`{kind}`" in DOC
         decoder = p.Decoder()
         assert decoder.feed(data + good) == [p.Frame(p.T_PING, 0, 5, p.pack_ping(7))], kind

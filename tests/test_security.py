@@ -160,11 +160,11 @@ def test_a_night_step_is_secret_from_observers_and_plain_to_the_rules_core(hall)
             {"id": "shot", "step": "mafia_shot", "actors": [1], "targets": "seats",
              "mode": "count", "cadence": 0.3}))  # seats 1..6 counted aloud, 0.3 s each
         core.wait_for(on_topic("mafia/t1/private/night/step"))
-        time.sleep(0.75)  # number 3 is being spoken (0.6 .. 0.9 s)
+        time.sleep(1.05)  # number 3 is being spoken (0.9 .. 1.2 s, after the 0.3 s lead)
         run.pin(4).drive_low()  # seat 1's hand on its button
         run.pin(4).drive_high()
         [result] = core.wait_for(on_topic("mafia/t1/private/night/result"))
-        assert result.json()["picks"] == [{"actor": 1, "picks": [3]}]
+        assert result.json()["picks"] == [{"actor": 1, "picks": [3], "miss": None}]
         later = observer.messages[night_falls:]
         assert not [m for m in later if "/private/" in m.topic or "/event/seat/" in m.topic]
         core.publish("mafia/t1/cmd/phase", '{"id": "d", "phase": "day"}')

@@ -68,9 +68,21 @@ class ScriptedTechnician:
             pins = LIGHTS[question.seat]
             seen = [self.run.pin(p).state > 0.5 for p in pins]
             return any(seen) if len(pins) == 1 else seen == level
-        mode, rgb = self.run.service.emulators[question.seat].pins.lights.get(
-            question.seat, (0, (0, 0, 0)))
-        return mode == 1 and [c > 0 for c in rgb] == level
+        return self._console_shows(question.seat, level)
+
+    def _console_shows(self, seat: int, level: list[bool], timeout: float = 10.0) -> bool:
+        """A console's light comes over its serial line after the command's reply, so look
+        until it shows, as a person would; only a light that stays dark waits the whole time."""
+        lights = self.run.service.emulators[seat].pins.lights
+
+        def shows() -> bool:
+            mode, rgb = lights.get(seat, (0, (0, 0, 0)))
+            return mode == 1 and [c > 0 for c in rgb] == level
+        try:
+            until(shows, timeout, what=f"seat {seat}'s console light")
+        except AssertionError:
+            return False
+        return True
 
     def _hear(self, timeout: float = 3.0) -> bool:
         """Sound in the samples written since the last thing heard, then quiet again."""

@@ -83,6 +83,7 @@ def test_a_press_is_one_event_stamped_with_the_edge_time_not_the_processing_time
 
 def test_status_and_state_are_retained_for_late_subscribers(running, broker, subscriber):
     online(subscriber)
+    subscriber.wait_for(on_topic("mafia/t1/state"))  # retained only once it has been published
     late = Subscriber(broker.port, ["mafia/#"])
     try:
         [status] = late.wait_for(with_json("mafia/t1/status", state="online"))

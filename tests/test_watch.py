@@ -84,3 +84,15 @@ def test_watch_shows_a_live_table_and_stops_cleanly(table_config, broker, subscr
         code = watch.wait(10)
         run.close()
     assert code == 0, watch.stderr.read()
+
+
+def test_a_journal_in_trouble_is_called_out_on_the_health_line():
+    w = Watcher()
+    journal = {"ok": False,
+               "problems": ["cannot write the journal /j.db: database or disk is full"],
+               "held": 3, "hold_limit": 10, "dropped": 2, "moved_aside": []}
+    health = {"v": 1, "ts": "2026-11-29T21:22:15.481Z", "boot_id": "b", "gpio": "mock",
+              "outbox": {"depth": 3, "limit": 10, "over_limit": False}, "journal": journal}
+    line = w.line("health", json.dumps(health).encode())
+    assert line.endswith("outbox 3/10   << JOURNAL: cannot write the journal /j.db: database or "
+                         "disk is full; 3 events held in memory (at most 10); 2 events REFUSED")

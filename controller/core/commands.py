@@ -131,6 +131,9 @@ class VoteStart(msgspec.Struct, forbid_unknown_fields=True):
     against_all: Annotated[bool | None, msgspec.Meta(
         description="Add the virtual 'against all' candidate (0), voted last; the preset's "
                     "default when absent (club rules 003: its second round).")] = None
+    round: Annotated[int, msgspec.Meta(ge=1, le=9, description=(
+        "1: the day's first vote; 2 and up: a re-vote among the tied, where the preset's "
+        "fork (club rules 002) no longer applies."))] = 1
 
 
 class VoteQuestion(msgspec.Struct, forbid_unknown_fields=True):
@@ -180,12 +183,14 @@ Seconds = Annotated[float, msgspec.Meta(gt=0, le=600)]
 
 
 class TimerStart(msgspec.Struct, forbid_unknown_fields=True):
-    """``cmd/timer/start``: ``seat`` holds the floor for ``seconds`` (FIIM 4.3.1: 60)."""
+    """``cmd/timer/start``: ``seat`` holds the floor for ``seconds`` (FIIM 4.3.1: 60). At night
+    only ``kind`` ``night`` with no seat: the judge's countdown (4.2.1: the mafia's minute,
+    4.2.3: the Sheriff's 20 s), which lights no seat."""
 
     id: CommandId
-    seat: int
     seconds: Seconds
-    kind: Literal["speech", "excuse", "last_words", "other"] = "speech"
+    seat: int | None = None
+    kind: Literal["speech", "excuse", "last_words", "other", "night"] = "speech"
     replace: Annotated[bool, msgspec.Meta(
         description="Take the floor from a speaker whose timer still runs.")] = False
 
@@ -234,8 +239,11 @@ class AudioCommand(msgspec.Struct, forbid_unknown_fields=True):
 class NightStepCommand(msgspec.Struct, forbid_unknown_fields=True):
     """``cmd/night/step``: one night step ("mafia_shot", "don_check", "best_move"...) for the
     seats that act. ``targets``: any seat, seats in game, or the numbers 1..``numbers``
-    (roulette). ``mode``: ``keypad`` entries, or ``count`` (the numbers are spoken one by one,
-    ``cadence`` seconds each, and a press picks the number being spoken)."""
+    (roulette). ``mode``: ``keypad`` entries within ``seconds``, or ``count`` (the numbers are
+    spoken one by one, ``cadence`` seconds each, the first 0.3 s after the step opens, and a
+    press picks the number being spoken; such a step lasts as long as its numbers, so
+    ``seconds`` is refused with it). More distinct numbers than ``picks`` from one actor void
+    that actor's picks (FIIM 4.5.5)."""
 
     id: CommandId
     step: Annotated[str, msgspec.Meta(pattern="^[a-z_]{1,32}$(?!\n)")]

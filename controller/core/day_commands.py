@@ -8,8 +8,17 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from controller.core import commands, day, night, scene, timer
-from controller.core.effects import AudioControl, Cue, Effect, Emit, Indicate, Music
+from controller.core import commands, day, night, scene, timer, vote
+from controller.core import standings as standings_module
+from controller.core.effects import (
+    AudioControl,
+    CancelCues,
+    Cue,
+    Effect,
+    Emit,
+    Indicate,
+    Music,
+)
 from controller.core.inputs import CommandReceived
 from controller.core.replies import answer, seat_problem
 
@@ -21,6 +30,9 @@ DayOutcome = "tuple[TableState, list[Effect], str | None]"
 
 
 SAY_AFTER_CUE = 1.0  # s: cmd/audio with both a cue and a number speaks after the cue
+#: s: cmd/audio's sounds start this long after the command, scheduled ahead so that the tone
+#: and the number are SAY_AFTER_CUE apart however busy the table is (controller.cue_schedule)
+AUDIO_LEAD = 0.3
 
 
 def handle(state: TableState, cmd: CommandReceived) -> tuple[TableState, list[Effect]]:
@@ -53,22 +65,54 @@ def _seats(state: TableState, cmd: Any, t: float) -> DayOutcome:
     events = [Emit("seats", t, {"seats": [
         {"seat": seat, **msgspec.structs.asdict(standings[seat - 1])}
         for seat in sorted({c.seat for c in cmd.seats})]})]
-    standings_now = tuple(standings)
-    return (replace(state, standings=standings_now, day=day.drop_out(state.day, standings_now)),
-            events, None)
+    now = tuple(standings)
+    rules = state.setup.standings
+    session = state.session
+    if session is not None:  # a voter whose standing now blocks voting is counted no more
+        session, recount = vote.bar(session, tuple(
+            s for s in session.voters
+            if standings_module.why_not(rules, now, s, "vote") is not None), t)
+        events += recount
+    return (replace(state, standings=now, session=session,
+                    day=day.drop_out(state.day, now, rules)), events, None)
 
 
 def _timer_start(state: TableState, cmd: Any, t: float) -> DayOutcome:
-    if state.night:
-        return state, [], "it is night: speeches are for the day (cmd/phase day first)"
+    countdown = cmd.kind == "night"
+    if state.night and not countdown:
+        return state, [], ("it is night: speeches are for the day (cmd/phase day first); at "
+                           'night only a countdown, kind "night" with no seat (FIIM 4.2.1, '
+                           "4.2.3)")
+    if countdown and not state.night:
+        return state, [], "kind: a night countdown is for the night (cmd/phase night first)"
+    if countdown and cmd.seat is not None:
+        return state, [], "seat: a night countdown lights no seat and names none: leave it out"
+    if countdown:
+        return _take_floor(state, cmd, t)
+    if cmd.seat is None:
+        return state, [], "seat: give the seat that takes the floor"
     if not 1 <= cmd.seat <= state.setup.seats:
         return state, [], (f"seat: no seat {cmd.seat} at this table "
                            f"(seats are 1..{state.setup.seats})")
+    if state.session is not None:
+        return state, [], (f"a vote is running (session {state.session.id!r}): nobody has "
+                           "the floor during a vote (FIIM 4.4.5-4.4.6)")
+    if cmd.kind != "last_words":  # a player who leaves has them (FIIM 4.4.13, 4.5.4)
+        why = standings_module.why_not(state.setup.standings, state.standings, cmd.seat,
+                                       "floor")
+        if why is not None:
+            return state, [], f"seat: {why}"
+    return _take_floor(state, cmd, t)
+
+
+def _take_floor(state: TableState, cmd: Any, t: float) -> DayOutcome:
+    """Start the timer, taking over from a running one if ``replace``."""
     effects: list[Effect] = []
     if state.timer is not None:
         if not cmd.replace:
-            return state, [], (f"seat {state.timer.seat} holds the floor; stop that timer or "
-                               'send "replace": true')
+            holder = ("the night countdown runs" if state.timer.seat is None
+                      else f"seat {state.timer.seat} holds the floor")
+            return state, [], f'{holder}; stop that timer or send "replace": true'
         _, effects = timer.stop(state.timer, t)
     new, more = timer.start(cmd.id, cmd.seat, cmd.kind, cmd.seconds, t)
     return replace(state, timer=new), effects + more, None
@@ -132,14 +176,19 @@ def _phase(state: TableState, cmd: Any, t: float) -> DayOutcome:
         return state, [], f"seat {state.timer.seat} holds the floor; stop the timer first"
     if not night and state.night_step is not None:
         return state, [], f"the night step {state.night_step.step!r} runs; let it end first"
-    return (replace(state, night=night),
-            [Emit("phase", t, {"phase": cmd.phase}), Music(night)], None)
+    if not night and state.timer is not None:
+        return state, [], "the night countdown runs; stop it first"
+    # day: every private indicator goes dark (a check result must not blink into the day)
+    dark = [] if night else [Indicate(seat, 0) for seat in range(1, state.setup.seats + 1)]
+    return (replace(state, night=night),  # no sound still waiting belongs to the new phase
+            [Emit("phase", t, {"phase": cmd.phase}), Music(night), CancelCues(), *dark], None)
 
 
 def _audio(state: TableState, cmd: Any, t: float) -> DayOutcome:
-    sounds: list[Effect] = [] if cmd.cue is None else [Cue(cmd.cue, t)]
+    at, group = t + AUDIO_LEAD, f"audio/{cmd.id}"
+    sounds: list[Effect] = [] if cmd.cue is None else [Cue(cmd.cue, at, group)]
     if cmd.say is not None:  # after the cue, if there is one (cues last under a second)
-        sounds.append(Cue(f"number/{cmd.say}", t + (SAY_AFTER_CUE if sounds else 0.0)))
+        sounds.append(Cue(f"number/{cmd.say}", at + (SAY_AFTER_CUE if sounds else 0.0), group))
     if cmd.volume is not None or cmd.next_track:
         sounds.insert(0, AudioControl(cmd.volume, cmd.next_track))
     if not sounds:
@@ -155,9 +204,15 @@ def _night_step(state: TableState, cmd: Any, t: float) -> DayOutcome:
     problem = seat_problem("actors", cmd.actors, state.setup.seats)
     if problem:
         return state, [], problem
+    if cmd.mode == "count" and cmd.seconds is not None:
+        return state, [], ("seconds: a count step lasts as long as its numbers take "
+                           "(one cadence each); give cadence, not seconds")
     seats = range(1, state.setup.seats + 1)
-    allowed = {"seats": tuple(seats),
-               "alive": tuple(s for s in seats if state.standings[s - 1].in_game),
+    action = state.setup.night_steps.get(cmd.step)  # a shot or a check: standings matter
+    blocked = () if action is None else set(seats) - set(standings_module.allowed(
+        state.setup.standings, state.standings, action))
+    alive = tuple(s for s in seats if state.standings[s - 1].in_game and s not in blocked)
+    allowed = {"seats": tuple(seats), "alive": alive,
                "numbers": tuple(range(1, cmd.numbers + 1))}[cmd.targets]
     # digits an actor typed before the step opened must not become its pick
     entries = {seat: e for seat, e in state.entries.items() if seat not in cmd.actors}

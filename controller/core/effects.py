@@ -83,10 +83,21 @@ class DrivePin:
 
 @dataclass(frozen=True)
 class Cue:
-    """Play the short sound ``name`` (``warning``, ``end``, ``window``...) at ``t``."""
+    """Play the short sound ``name`` (``warning``, ``end``, ``window``, ``number/7``...) at
+    ``t`` (host monotonic; now if ``t`` has passed). ``group`` names the sounds that
+    ``CancelCues`` can take back before they are played (a night step's spoken numbers)."""
 
     name: str
     t: float
+    group: str | None = None
+
+
+@dataclass(frozen=True)
+class CancelCues:
+    """Drop the cues of ``group`` not yet played (``None``: every cue still waiting): the
+    step they belong to ended early, or the phase changed."""
+
+    group: str | None = None
 
 
 @dataclass(frozen=True)
@@ -131,4 +142,4 @@ class PersistSession:
 
 
 Effect = (SetLight | Emit | PublishState | Reply | WakeAt | DrivePin | TypeKeys | PersistSession
-          | Cue | Music | AudioControl | Indicate)
+          | Cue | CancelCues | Music | AudioControl | Indicate)

@@ -6,6 +6,12 @@ only, by pressing while the controller counts the numbers aloud (``count`` mode,
 counts in 4.5.3): a press is attributed, by its edge time, to the number being spoken then.
 At the time limit the step's result is published. Everything here is published privately
 (``private/...``), and the only feedback is on the actor's own private indicator.
+
+FIIM 4.5.5: a mafioso who shoots more than one player, or none, makes the shot a miss, whatever
+the order. So an actor who confirms more distinct numbers than the step's ``picks`` has no valid
+pick at all (``several_targets``), and the result says for each actor why its pick does not
+stand: ``missing`` (fewer than ``picks``), ``several_targets``, ``disagree`` (a group whose
+valid picks differ, 4.5.5 "стреляет в другого игрока").
 """
 
 from __future__ import annotations
@@ -14,13 +20,17 @@ from typing import Literal
 
 import msgspec
 
-from controller.core.effects import Cue, Effect, Emit, Indicate, WakeAt
+from controller.core.effects import CancelCues, Cue, Effect, Emit, Indicate, WakeAt
 
 Mode = Literal["keypad", "count"]
+Miss = Literal["missing", "several_targets", "disagree"]
 #: how long after a step's end its result waits for inputs already on their way (a console's
 #: press reaches the controller a few ms after its edge, which is what counts)
 GRACE = 0.15
 TAKEN, REFUSED = 1, 3  # private indicator: steady = taken, double blink = not taken
+#: count mode: the first number is spoken this long after the step opens, so that, like every
+#: later one, it is scheduled ahead (``controller.cue_schedule``) and sounds on its time
+COUNT_LEAD = 0.3
 
 
 class NightStep(msgspec.Struct, frozen=True, kw_only=True):
@@ -34,7 +44,13 @@ class NightStep(msgspec.Struct, frozen=True, kw_only=True):
     cadence: float = 1.2  # count mode: seconds per spoken number
     started: float = 0.0
     ends: float = 0.0
-    chosen: tuple[tuple[int, tuple[int, ...]], ...] = ()  # (actor, picks so far)
+    #: (actor, distinct picks so far): at most ``picks + 1``, one more is enough to void them
+    chosen: tuple[tuple[int, tuple[int, ...]], ...] = ()
+
+    @property
+    def cues(self) -> str:
+        """The group of this step's spoken numbers (``CancelCues`` when it ends)."""
+        return f"night_step/{self.id}"
 
     def picks_of(self, actor: int) -> tuple[int, ...]:
         return dict(self.chosen).get(actor, ())
@@ -48,8 +64,12 @@ class NightStep(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def start(step: NightStep, t: float) -> tuple[NightStep, list[Effect]]:
-    length = len(step.allowed) * step.cadence if step.mode == "count" else step.seconds
-    step = msgspec.structs.replace(step, started=t, ends=t + length)
+    """Open the step at ``t``; in count mode its numbers start ``COUNT_LEAD`` later and it
+    lasts one ``cadence`` per number."""
+    counting = step.mode == "count"
+    length = len(step.allowed) * step.cadence if counting else step.seconds
+    started = t + (COUNT_LEAD if counting else 0.0)
+    step = msgspec.structs.replace(step, started=started, ends=started + length)
     effects: list[Effect] = [
         Emit("night/step", t, {"night_step": step.id, "step": step.step, "state": "started",
                                "actors": list(step.actors), "picks": step.picks,
@@ -57,38 +77,74 @@ def start(step: NightStep, t: float) -> tuple[NightStep, list[Effect]]:
                                "seconds": length}, private=True),
         WakeAt(step.ends + GRACE)]
     if step.mode == "count":  # the numbers, spoken over the music, each at its time
-        effects += [Cue(f"number/{n}", t + i * step.cadence) for i, n in enumerate(step.allowed)]
+        effects += [Cue(f"number/{n}", started + i * step.cadence, step.cues)
+                    for i, n in enumerate(step.allowed)]
     return step, effects
 
 
 def pick(step: NightStep, actor: int, value: int | None, t: float) \
         -> tuple[NightStep, list[Effect]]:
-    """An actor's keypad entry, or a press in count mode (``value`` from ``spoken_at``)."""
-    if actor not in step.actors or not step.started <= t < step.ends:
+    """A seat's keypad entry, or a press in count mode (``value`` from ``spoken_at``).
+
+    ``taken``: the number stands as one of the actor's picks; else ``reason`` says why not. One
+    more distinct number than ``picks`` is recorded but voids them all (4.5.5, several
+    targets). An entry before the step opened is not one of its picks (nothing is published);
+    a seat that does not act, or an entry after the time is up, is refused with its reason."""
+    if t < step.started:
         return step, []
     mine = step.picks_of(actor)
-    taken = value is not None and value in step.allowed and value not in mine \
-        and len(mine) < step.picks
-    if taken:
-        mine = (*mine, value)  # type: ignore[arg-type]
-        chosen = (*(c for c in step.chosen if c[0] != actor), (actor, mine))
-        step = msgspec.structs.replace(step, chosen=chosen)
+    reason: str | None = None
+    if actor not in step.actors:
+        reason = f"seat {actor} does not act in this step"
+    elif t >= step.ends:
+        reason = "the step's time was up"
+    elif value is None:
+        reason = "no number was being spoken"
+    elif value not in step.allowed:
+        reason = f"{value} is not a target of this step"
+    elif value in mine:
+        reason = f"{value} is picked already"
+    else:
+        if len(mine) <= step.picks:  # one more than allowed is kept: it voids them
+            mine = (*mine, value)
+            chosen = (*(c for c in step.chosen if c[0] != actor), (actor, mine))
+            step = msgspec.structs.replace(step, chosen=chosen)
+        if len(mine) > step.picks:
+            reason = (f"more than {step.picks} target{'s' if step.picks > 1 else ''}: "
+                      "the picks are void (FIIM 4.5.5)")
     event = Emit("night/pick", t, {"night_step": step.id, "step": step.step, "actor": actor,
-                                   "value": value, "taken": taken, "picks": list(mine)},
-                 private=True)
-    return step, [event, Indicate(actor, TAKEN if taken else REFUSED)]
+                                   "value": value, "taken": reason is None, "reason": reason,
+                                   "picks": list(mine)}, private=True)
+    if actor not in step.actors:  # no indicator for a seat that does not act
+        return step, [event]
+    return step, [event, Indicate(actor, REFUSED if reason else TAKEN)]
+
+
+def misses(step: NightStep) -> dict[int, Miss | None]:
+    """Why each actor's picks do not stand (None: they do), FIIM 4.5.5."""
+    miss: dict[int, Miss | None] = {}
+    for actor in step.actors:
+        mine = step.picks_of(actor)
+        miss[actor] = ("several_targets" if len(mine) > step.picks
+                       else "missing" if len(mine) < step.picks else None)
+    valid = {tuple(sorted(step.picks_of(a))) for a, why in miss.items() if why is None}
+    if len(valid) > 1:
+        miss = {a: "disagree" if why is None else why for a, why in miss.items()}
+    return miss
 
 
 def finish(step: NightStep) -> list[Effect]:
-    """The time is up: every actor's picks, and for a group (the mafia's shot, 4.5.5) whether
-    they all picked the same."""
-    picks = {actor: list(step.picks_of(actor)) for actor in step.actors}
+    """The time is up (or the step was stopped): every actor's picks and why they do not stand,
+    and for a group (the mafia's shot, 4.5.4-4.5.5) whether the shot is agreed: every actor
+    with the same valid picks. The numbers not spoken yet are not spoken."""
+    miss = misses(step)
     agreed = None
     if len(step.actors) > 1:
-        agreed = all(picks.values()) and len({tuple(p) for p in picks.values()}) == 1
+        agreed = all(why is None for why in miss.values())
     return [Emit("night/result", step.ends, {
         "night_step": step.id, "step": step.step,
-        "picks": [{"actor": a, "picks": p} for a, p in picks.items()],
-        "missing": [a for a, p in picks.items() if len(p) < step.picks],
+        "picks": [{"actor": a, "picks": list(step.picks_of(a)), "miss": miss[a]}
+                  for a in step.actors],
+        "missing": [a for a, why in miss.items() if why == "missing"],
         "agreed": agreed,
-    }, private=True), *(Indicate(a, 0) for a in step.actors)]
+    }, private=True), CancelCues(step.cues), *(Indicate(a, 0) for a in step.actors)]

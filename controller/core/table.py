@@ -24,6 +24,7 @@ from controller.core import (
     keypad,
     night,
     scene,
+    standings,
     timer,
     vote,
     vote_commands,
@@ -62,7 +63,8 @@ class TableSetup:
     ``wired``: the vote and judge buttons the table can read (GPIO pins and consoles).
     ``keypads``: the seats with a console keypad. ``debounce``: the lockout in seconds.
     ``simulated``: whether ``sim/...`` commands may drive the (mock) pins. ``rules``: the vote
-    options of the table's rule preset.
+    options of the table's rule preset; ``standings``: what each standing blocks;
+    ``night_steps``: the night steps that shoot or check (their targets' standings matter).
     """
 
     table: str
@@ -73,8 +75,12 @@ class TableSetup:
     simulated: bool = False
     rules: vote.VoteRules = field(default_factory=vote.VoteRules)
     one_nomination_per_speaker: bool = True
+    one_nomination_rule: str = "FIIM 4.4.3"
     night_seconds: float = 10.0
     night_cadence: float = 1.2
+    standings: standings.StandingRules = field(default_factory=standings.StandingRules)
+    night_steps: dict[str, standings.NightAction] = field(default_factory=lambda: dict(
+        standings.NIGHT_STEPS))
 
 
 @dataclass(frozen=True)
@@ -137,7 +143,9 @@ def shown(state: TableState) -> tuple[Light, ...]:
             lights[i] = manual
     if state.timer is not None:
         stage = "final" if state.timer.final else "warning" if state.timer.warned else "normal"
-        lights[state.timer.seat - 1] = scene.SPEAKER[stage if state.timer.running else "paused"]
+        if state.timer.seat is not None:
+            lights[state.timer.seat - 1] = scene.SPEAKER[stage if state.timer.running
+                                                         else "paused"]
     session = state.session
     if session is not None and session.stage != "waiting":
         if session.kind == "nominees" and session.candidate != vote.AGAINST_ALL:
@@ -365,15 +373,21 @@ def _key(state: TableState, inp: KeyPressed) -> tuple[TableState, list[Effect]]:
     if step is not None and step.mode == "keypad":
         step, more = night.pick(step, inp.seat, value, inp.t)
         return replace(state, night_step=step), effects + more
+    if state.night:
+        return state, effects  # a count step's night: an entry is no pick and no nomination
+    if state.session is not None:  # by day an entry is a nomination: refused, saying why
+        return state, [*effects, day.event(
+            state.day, inp.seat, value, inp.t, "refused",
+            f"a vote is running (session {state.session.id!r}): nominations are made in the "
+            "speeches before it (FIIM 4.4.2)")]
     speech = state.timer
-    if (speech is not None and speech.kind == "speech" and speech.seat == inp.seat
-            and speech.running and state.standings[inp.seat - 1].in_game
-            and state.day.number >= 1 and state.session is None):
-        today, nomination = day.nominate(state.day, inp.seat, value, state.standings, inp.t,
-                                         state.setup.one_nomination_per_speaker)
-        state = replace(state, day=today)
-        effects.append(nomination)
-    return state, effects
+    floor = speech.kind if (speech is not None and speech.seat == inp.seat
+                            and speech.running) else None
+    today, nomination = day.nominate(state.day, inp.seat, value, state.standings, inp.t,
+                                     state.setup.one_nomination_per_speaker,
+                                     state.setup.standings, floor,
+                                     state.setup.one_nomination_rule)
+    return replace(state, day=today), [*effects, nomination]
 
 
 def _console_status(state: TableState, inp: ConsoleStatus) -> tuple[TableState, list[Effect]]:

@@ -1,5 +1,9 @@
 """The speech timer: one seat holds the floor for a set time (FIIM 4.3.1: one minute), pure.
 
+At night the same timer is the judge's countdown (kind ``night``, no seat: the mafia's minute of
+FIIM 4.2.1, the Sheriff's 20 s of 4.2.3): it lights no seat, and its cues are the same for
+whoever is awake, so they give nobody away.
+
 Times are data: the timer keeps when it will end (``ends_at``, host monotonic) while running, or
 how much is left while paused, and asks the loop for a tick at each moment something happens:
 the warning at ``WARN`` seconds left, the last ``FINAL`` seconds, and the end. Each of those is
@@ -17,12 +21,12 @@ from controller.core.effects import Cue, Effect, Emit, WakeAt
 
 WARN = 10.0
 FINAL = 5.0
-Kind = Literal["speech", "excuse", "last_words", "other"]
+Kind = Literal["speech", "excuse", "last_words", "other", "night"]
 
 
 class SpeechTimer(msgspec.Struct, frozen=True, kw_only=True):
     id: str
-    seat: int
+    seat: int | None  # None: a night countdown, nobody's floor
     kind: Kind
     duration: float
     ends_at: float | None  # while running
@@ -65,7 +69,7 @@ def _wakes(timer: SpeechTimer) -> list[Effect]:
     return [WakeAt(at) for at in sorted(moments)]
 
 
-def start(id: str, seat: int, kind: Kind, duration: float, t: float) \
+def start(id: str, seat: int | None, kind: Kind, duration: float, t: float) \
         -> tuple[SpeechTimer, list[Effect]]:
     timer = SpeechTimer(id=id, seat=seat, kind=kind, duration=duration, ends_at=t + duration,
                         since=t, warned=duration <= WARN, final=duration <= FINAL)

@@ -18,7 +18,15 @@ the order inputs arrived in. Its rules:
   press may not have reached the table;
 * a button already down when the window opened is flagged ``held_from_before`` (and, if down for
   ``rules.stuck_after`` seconds at the close, ``stuck``); a press between windows is flagged
-  ``between_windows``. Flags are for the judge; they never count a vote by themselves.
+  ``between_windows``; a press in the window, or since the one before, from a seat that is not
+  a voter (never was, or its standing barred it during the vote: ``barred``) is flagged
+  ``not_a_voter``. Flags are for
+  the judge; they never count a vote by themselves. A barred seat is never counted, not even
+  as a leftover vote.
+
+The outcome follows the preset's options, not its name: ``fork_gap`` (club rules 002, "вилка":
+candidates within that many votes of the leader go to a re-vote, in the first round only) and
+``abstain_wins`` (club rules 003: most votes "for night", nobody leaves and night falls).
 
 Everything here is plain data in, plain data out: ``(session, facts, t) -> (session, effects)``.
 """
@@ -36,7 +44,7 @@ AGAINST_ALL = 0
 
 Stage = Literal["waiting", "open", "proposed"]
 AnomalyKind = Literal["held_from_before", "between_windows", "second_press", "stuck", "restarted",
-                      "console_offline"]
+                      "console_offline", "not_a_voter"]
 
 
 class VoteRules(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -51,15 +59,24 @@ class VoteRules(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
     question_tie: Literal["no", "yes"] = "no"
     early_finish: bool = False
     stuck_after: Annotated[float, msgspec.Meta(gt=0, le=60)] = 5.0
+    fork_gap: Annotated[int, msgspec.Meta(ge=0, le=24)] = 0
+    fork_rule: str = ""  # the paragraph a fork result cites
+    abstain_wins: bool = False
+    abstain_rule: str = ""  # the paragraph a "night" result cites
 
     def __post_init__(self) -> None:
         if self.against_all and self.leftover == "last_nominee":
             raise ValueError(AGAINST_ALL_NEEDS_ABSTAIN)
+        if self.abstain_wins and self.leftover == "last_nominee":
+            raise ValueError(ABSTAIN_WINS_NEEDS_ABSTAIN)
 
 
 AGAINST_ALL_NEEDS_ABSTAIN = (
     'against_all needs leftover = "abstain": with "against all" voted last, the votes of those '
     "who voted for no one cannot also go to the last nominee")
+ABSTAIN_WINS_NEEDS_ABSTAIN = (
+    'abstain_wins needs leftover = "abstain": where the votes of those who voted for no one go '
+    "to the last nominee, nobody abstains")
 
 
 class Anomaly(msgspec.Struct, frozen=True):
@@ -116,6 +133,7 @@ class VoteSession(msgspec.Struct, frozen=True, kw_only=True):
     voters: tuple[int, ...]
     subjects: tuple[int, ...] = ()
     day: int = 0
+    round: int = 1  # 2 and up: a re-vote (no fork there, club rules 002)
     rules: VoteRules = VoteRules()
     pacing: Literal["auto", "judge"] = "auto"
     started: float = 0.0
@@ -130,6 +148,12 @@ class VoteSession(msgspec.Struct, frozen=True, kw_only=True):
     edges: tuple[Edge, ...] = ()
     restarted: bool = False
     offline: tuple[int, ...] = ()  # voters whose console was offline during this vote
+    barred: tuple[int, ...] = ()  # voters whose standing took their vote away during it
+
+    @property
+    def counting(self) -> tuple[int, ...]:
+        """The voters whose votes count: ``voters`` less the ``barred``."""
+        return tuple(seat for seat in self.voters if seat not in self.barred)
 
     @property
     def candidate(self) -> int:
@@ -159,20 +183,23 @@ def propose(session: VoteSession) -> Proposal:
     assert window is not None
     edges = tuple(sorted(session.edges, key=lambda e: (e.t, e.seat, e.pressed)))
     earlier = {v for c in session.confirmed for v in (*c.voters, *c.leftover)}
-    presses = [e for e in edges if e.pressed and e.seat in session.voters]
+    counting = session.counting
+    presses = [e for e in edges if e.pressed and e.seat in counting]
     in_window: dict[int, int] = {}
     for edge in presses:
         if window.opens <= edge.t < window.closes:
             in_window[edge.seat] = in_window.get(edge.seat, 0) + 1
+    strangers = {e.seat for e in edges if e.pressed and e.seat not in counting
+                 and window.after <= e.t < window.closes}  # in this window or just before
     voters = tuple(sorted(seat for seat in in_window if seat not in earlier))
     anomalies: set[Anomaly] = {
         Anomaly(seat, "second_press") for seat, n in in_window.items()
         if n > 1 or seat in earlier
-    }
+    } | {Anomaly(seat, "not_a_voter") for seat in strangers}
     for edge in presses:
         if window.after <= edge.t < window.opens:
             anomalies.add(Anomaly(edge.seat, "between_windows"))
-    for seat in session.voters:
+    for seat in counting:
         down, since = _level_at(edges, seat, window.opens)
         if down:
             anomalies.add(Anomaly(seat, "held_from_before"))
@@ -180,16 +207,28 @@ def propose(session: VoteSession) -> Proposal:
         if down and window.closes - since >= session.rules.stuck_after:
             anomalies.add(Anomaly(seat, "stuck"))
     if session.restarted:
-        anomalies.update(Anomaly(seat, "restarted") for seat in session.voters
+        anomalies.update(Anomaly(seat, "restarted") for seat in counting
                          if seat not in voters)
     anomalies.update(Anomaly(seat, "console_offline") for seat in session.offline
-                     if seat not in voters)
-    leftover: tuple[int, ...] = ()
-    if (session.kind == "nominees" and session.last
-            and session.rules.leftover == "last_nominee"):
-        leftover = tuple(s for s in session.voters if s not in earlier and s not in voters)
+                     if seat not in voters and seat in counting)
+    leftover = _leftover(session, voters)
     return Proposal(session.candidate, voters, leftover,
                     tuple(sorted(anomalies, key=lambda a: (a.seat, a.kind))))
+
+
+def _leftover(session: VoteSession, voters: tuple[int, ...]) -> tuple[int, ...]:
+    """At the last nominee (FIIM 4.4.8): the counting voters who voted for no one."""
+    if (session.kind != "nominees" or not session.last
+            or session.rules.leftover != "last_nominee"):
+        return ()
+    earlier = {v for c in session.confirmed for v in (*c.voters, *c.leftover)}
+    return tuple(s for s in session.counting if s not in earlier and s not in voters)
+
+
+def abstained(session: VoteSession) -> tuple[int, ...]:
+    """The counting voters who voted for no one (the votes "for night" of club rules 003)."""
+    counted = {v for c in session.confirmed for v in (*c.voters, *c.leftover)}
+    return tuple(s for s in session.counting if s not in counted)
 
 
 def _decided(session: VoteSession) -> bool:
@@ -200,7 +239,7 @@ def _decided(session: VoteSession) -> bool:
         return False
     leader = max(session.confirmed, key=lambda c: c.count)
     others = [c.count for c in session.confirmed if c is not leader]
-    remaining = len(session.voters) - sum(c.count for c in session.confirmed)
+    remaining = len(session.counting) - sum(c.count for c in session.confirmed)
     return leader.candidate != AGAINST_ALL and leader.count > max([remaining, *others])
 
 
@@ -209,18 +248,29 @@ def result(session: VoteSession) -> dict[str, object]:
     if session.kind == "question":
         [confirmed] = session.confirmed
         yes = confirmed.count
-        if 2 * yes > len(session.voters):
+        voters = len(session.counting)
+        if 2 * yes > voters:
             outcome = "yes"
-        elif 2 * yes == len(session.voters):
+        elif 2 * yes == voters:
             outcome = session.rules.question_tie
         else:
             outcome = "no"
         return {"kind": "question", "subjects": list(session.subjects),
                 "yes": list(confirmed.voters), "yes_count": yes,
-                "voters_count": len(session.voters), "outcome": outcome}
+                "voters_count": voters, "outcome": outcome}
+    rules = session.rules
     counts = [{"candidate": c.candidate, "count": c.count} for c in session.confirmed]
     best = max(c.count for c in session.confirmed)
-    leaders = [c.candidate for c in session.confirmed if c.count == best]
+    night = abstained(session)
+    if rules.abstain_wins and len(night) > best:
+        return {"kind": "nominees", "counts": counts, "outcome": "night", "tied": [],
+                "abstained": list(night),
+                "reason": f"most votes went to night: nobody leaves ({rules.abstain_rule})"}
+    gap = rules.fork_gap if session.round == 1 else 0
+    leaders = [c.candidate for c in session.confirmed if c.count >= best - gap]
+    if len(leaders) > 1 and gap:
+        return {"kind": "nominees", "counts": counts, "outcome": "fork", "tied": leaders,
+                "reason": f"a gap of {gap} votes or less: a re-vote ({rules.fork_rule})"}
     if len(leaders) > 1:
         return {"kind": "nominees", "counts": counts, "outcome": "tie", "tied": leaders}
     if leaders[0] == AGAINST_ALL:
@@ -296,13 +346,24 @@ def tick(session: VoteSession, t: float) -> tuple[VoteSession, list[Effect]]:
 
 def edge(session: VoteSession, seat: int, pressed: bool, t: float) \
         -> tuple[VoteSession, list[Effect]]:
-    """Record a voter's debounced button edge. A press that lands in a window already closed
-    (it arrived late) changes its proposal, which is published again."""
-    if seat not in session.voters:
-        return session, []
+    """Record a seat's debounced button edge (a non-voter's too: its press in a window is
+    flagged ``not_a_voter``). A press that lands in a window already closed (it arrived late)
+    changes its proposal, which is published again."""
     session = msgspec.structs.replace(session, edges=(*session.edges, Edge(seat, pressed, t)))
     if (pressed and session.stage == "proposed" and session.window is not None
             and t < session.window.closes):
+        return session, [_proposed_event(session, propose(session), t)]
+    return session, []
+
+
+def bar(session: VoteSession, barred: tuple[int, ...], t: float) \
+        -> tuple[VoteSession, list[Effect]]:
+    """The voters whose standing now keeps them from voting (``barred``): counted no more; a
+    count awaiting the judge is published again without them."""
+    if barred == session.barred:
+        return session, []
+    session = msgspec.structs.replace(session, barred=barred)
+    if session.stage == "proposed" and session.window is not None:
         return session, [_proposed_event(session, propose(session), t)]
     return session, []
 
@@ -329,12 +390,8 @@ def correct(session: VoteSession, voters: tuple[int, ...], reason: str, t: float
         -> tuple[VoteSession | None, list[Effect]]:
     """The judge's own count replaces the proposal (``voters`` already checked). At the last
     nominee the leftover rule still gives it the votes of those who voted for no one."""
-    leftover: tuple[int, ...] = ()
-    if (session.kind == "nominees" and session.last
-            and session.rules.leftover == "last_nominee"):
-        earlier = {v for c in session.confirmed for v in (*c.voters, *c.leftover)}
-        leftover = tuple(s for s in session.voters if s not in earlier and s not in voters)
-    return _finalize(session, Confirmed(session.candidate, voters, leftover, "correction", reason),
+    return _finalize(session, Confirmed(session.candidate, voters, _leftover(session, voters),
+                                        "correction", reason),
                      t)
 
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from controller.core import commands, vote
+from controller.core import commands, standings, vote
 from controller.core.effects import Effect, Emit
 from controller.core.inputs import CommandReceived
 from controller.core.replies import answer, reply, seat_problem
@@ -47,6 +47,8 @@ def _vote_start(state: TableState, cmd: Any, t: float) -> VoteOutcome:
     key = "subjects" if question else "nominees"
     problem = (seat_problem(key, candidates, state.setup.seats)
                or seat_problem("voters", cmd.voters, state.setup.seats))
+    problem = problem or _standing_problem(state, key, candidates, "nominated") \
+        or _standing_problem(state, "voters", cmd.voters, "vote")
     if problem:
         return None, [], problem
     rules = state.setup.rules
@@ -66,11 +68,22 @@ def _vote_start(state: TableState, cmd: Any, t: float) -> VoteOutcome:
     session = vote.VoteSession(
         id=cmd.id, kind="question" if question else "nominees", candidates=order,
         voters=tuple(cmd.voters), subjects=tuple(cmd.subjects) if question else (),
-        day=0 if question else cmd.day, rules=rules, pacing=cmd.pacing or rules.pacing)
+        day=0 if question else cmd.day, round=1 if question else cmd.round, rules=rules,
+        pacing=cmd.pacing or rules.pacing)
     session = msgspec.structs.replace(
         session, offline=tuple(sorted(state.offline & set(session.voters))))
     session, effects = vote.start(session, t)
     return session, effects, None
+
+
+def _standing_problem(state: TableState, key: str, seats: list[int],
+                      action: standings.Action) -> str | None:
+    """The first of ``seats`` whose standing blocks ``action``, as ``key[i]: why``."""
+    for i, seat in enumerate(seats):
+        why = standings.why_not(state.setup.standings, state.standings, seat, action)
+        if why is not None:
+            return f"{key}[{i}]: {why}"
+    return None
 
 
 def _proposed(state: TableState, t: float) -> str | None:
@@ -102,6 +115,9 @@ def _vote_correct(state: TableState, cmd: Any, t: float) -> VoteOutcome:
     for i, seat in enumerate(cmd.voters):
         if seat not in session.voters:
             return session, [], f"voters[{i}]: seat {seat} is not a voter in this vote"
+        if seat in session.barred:
+            why = standings.why_not(state.setup.standings, state.standings, seat, "vote")
+            return session, [], f"voters[{i}]: {why or f'seat {seat} lost its vote'}"
         if seat in counted:
             return session, [], f"voters[{i}]: seat {seat} already voted for another candidate"
         if seat in cmd.voters[:i]:
