@@ -107,8 +107,14 @@ def bench_hall(tables: int, rate: float, seconds: float) -> None:
         local = {name: Subscriber(t.broker.port, [f"mafia/{name}/event/seat/press"])
                  for name, t in hall.tables.items()}
         try:
-            for name in hall.tables:
-                watch.wait_for(with_json(f"mafia/{name}/status", state="online"), timeout=120)
+            for name, table in hall.tables.items():
+                try:
+                    watch.wait_for(with_json(f"mafia/{name}/status", state="online"),
+                                   timeout=120)
+                except TimeoutError:
+                    print(f"{name} never came online; its log:\n"
+                          + table.log_path.read_text(errors="replace")[-3000:])
+                    raise
             ready = time.monotonic() - started
             pids = {"hall": hall.hall._process.pid}
             for name, t in hall.tables.items():

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -50,12 +51,14 @@ def hall_broker_config(root: Path, port: int, tls_port: int) -> str:
 def table_broker_config(table: str, port: int, hall_tls_port: int, certs: Path) -> str:
     """The shipped table config for ``table``: its listener on ``port``, bridged to the hall."""
     text = (SHIPPED / "table.conf").read_text(encoding="utf-8")
+    if "table-1" not in text:
+        raise RuntimeError("config/mosquitto/table.conf has no table-1 for hall.sim to set")
+    text = re.sub(r"\btable-1\b", table, text)  # first: a password may hold a table's name
     replaced = {
         "listener 1883 127.0.0.1": f"listener {port} 127.0.0.1",
         "hall-broker.local:8883": f"127.0.0.1:{hall_tls_port}",
         "remote_password CHANGE-ME": f"remote_password {password(table)}",
         "/etc/mosquitto/certs/": f"{certs}/",
-        "table-1": table,
     }
     for old, new in replaced.items():
         if old not in text:
