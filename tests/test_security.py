@@ -15,6 +15,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from controller import config as config_module
 from controller.local_broker import LocalBroker, free_port
+from hall.pki import make_certificates
 from tests.conftest import REPO, SMALL_TABLE, write_config
 from tests.mqtt_helpers import Subscriber, on_topic, with_json
 from tests.test_consoles import until
@@ -23,26 +24,6 @@ from tests.test_service import Running
 SHIPPED = REPO / "config" / "mosquitto"
 USERS = ("t1", "t2", "rules-core", "observer", "technician")
 NOT_AUTHORIZED = 135  # MQTT 5 reason code
-
-
-def openssl(*args: str, cwd: Path) -> None:
-    subprocess.run(["openssl", *args], cwd=cwd, check=True, capture_output=True)
-
-
-def make_certificates(folder: Path) -> None:
-    """A hall CA, the broker's certificate for 127.0.0.1 and a client certificate for t1."""
-    folder.mkdir()
-    key = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-    openssl("req", "-x509", *key, "-keyout", "ca.key", "-out", "ca.crt", "-days", "2",
-            "-subj", "/CN=hall-ca", cwd=folder)
-    for name, cn, extra in (("broker", "127.0.0.1", "subjectAltName=IP:127.0.0.1"),
-                            ("t1", "t1", "extendedKeyUsage=clientAuth")):
-        openssl("req", *key, "-keyout", f"{name}.key", "-out", f"{name}.csr", "-subj", f"/CN={cn}",
-                cwd=folder)
-        (folder / f"{name}.ext").write_text(extra + "\n")
-        openssl("x509", "-req", "-in", f"{name}.csr", "-CA", "ca.crt", "-CAkey", "ca.key",
-                "-CAcreateserial", "-out", f"{name}.crt", "-days", "2",
-                "-extfile", f"{name}.ext", cwd=folder)
 
 
 class Hall:
@@ -57,7 +38,7 @@ class Hall:
             subprocess.run(["mosquitto_passwd", "-b", *(["-c"] if user == USERS[0] else []),
                             str(passwd), user, self.password(user)], check=True)
         passwd.chmod(0o600)
-        make_certificates(root / "certs")
+        make_certificates(root / "certs", ["t1"])
         text = (SHIPPED / "mafia.conf").read_text()
         text = text.replace("/etc/mosquitto/", f"{root}/")
         text = text.replace("listener 1883 127.0.0.1", f"listener {self.port} 127.0.0.1")

@@ -1,0 +1,307 @@
+"""The hall board: one web page for the organisers over the hall broker (aiohttp + paho).
+
+It reads every table's retained ``status``, ``state``, ``health`` and ``bridge`` from the hall
+broker as the ``hall-board`` account, folds them with :mod:`hall.tables` (pure), and pushes the
+board to every open page over a WebSocket on each change (and each second, as waits grow).
+The organisers load the tournament's seating (:mod:`hall.seating`) and send a round to the
+tables. Same stack and login as the judge's panel: a password file, slowed-down wrong logins,
+a session cookie, pages served from ``hall/static`` (no CDN, no build step).
+
+    python -m hall.board --broker 127.0.0.1:1883 --username hall-board \\
+        --password-file hall-board.pass --board-password-file board.pass --listen 0.0.0.0:8090
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import hmac
+import json
+import logging
+import secrets
+import sys
+import time
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import paho.mqtt.client as mqtt
+from aiohttp import WSMsgType, web
+from paho.mqtt.enums import CallbackAPIVersion
+
+from hall import seating as seating_module
+from hall import tables
+
+log = logging.getLogger("hall.board")
+STATIC = Path(__file__).parent / "static"
+COOKIE = "hall_board"
+
+
+class Board:
+    """The board's state and its two sides: MQTT in (a paho thread that only hands over to the
+    asyncio loop) and the pages out."""
+
+    def __init__(self, *, password: str, limits: tables.Limits, client: mqtt.Client):
+        self.password = password
+        self.limits = limits
+        self.client = client
+        self.hall = tables.Hall()
+        self.seating: seating_module.Seating = {}
+        self.sent_round: int | None = None
+        self.sessions: set[str] = set()
+        self.failures: dict[str, int] = {}
+        self.sockets: set[web.WebSocketResponse] = set()
+        self.sending: set[asyncio.Future[None]] = set()
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.unreadable = 0
+        self._last_sent = ""
+        client.on_connect = self._on_connect
+        client.on_message = self._on_message
+
+    # MQTT side (paho's thread: never block, never raise)
+    def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
+        if reason_code.is_failure:
+            log.error("the hall broker refused the board: %s", reason_code)
+            return
+        client.subscribe([(f"mafia/+/{topic}", 1) for topic in tables.TOPICS])
+
+    def _on_message(self, client, userdata, message) -> None:
+        parts = message.topic.split("/")
+        if len(parts) != 3 or self.loop is None:
+            return
+        self.loop.call_soon_threadsafe(self.take, parts[1], parts[2], message.payload)
+
+    # the loop's side
+    def take(self, table: str, topic: str, payload: bytes) -> None:
+        """One message of ``table``; an unreadable one is counted and logged, the board keeps
+        what it had."""
+        try:
+            document: Any = payload.decode() if topic == "bridge" else json.loads(payload)
+        except (UnicodeDecodeError, ValueError):
+            self.unreadable += 1
+            log.warning("unreadable %s from %s (%d so far)", topic, table, self.unreadable)
+            return
+        if topic != "bridge" and not isinstance(document, dict):
+            self.unreadable += 1
+            log.warning("%s from %s is not a JSON object", topic, table)
+            return
+        self.hall = tables.observe(self.hall, table, topic, document, time.monotonic())
+        self.broadcast()
+
+    def view(self) -> dict[str, Any]:
+        board = tables.view(self.hall, time.monotonic(), self.limits)
+        board["seating"] = {"rounds": sorted(self.seating), "sent": self.sent_round,
+                            "tables": sorted({t for r in self.seating.values() for t in r})}
+        return board
+
+    def broadcast(self) -> None:
+        """Send the board to every page, if it changed since the last send."""
+        text = json.dumps({"type": "board", **self.view()})
+        if text == self._last_sent:
+            return
+        self._last_sent = text
+        for ws in list(self.sockets):
+            task = asyncio.ensure_future(_send(ws, text))
+            self.sending.add(task)
+            task.add_done_callback(self.sending.discard)
+
+    def load_seating(self, text: str) -> None:
+        self.seating = seating_module.parse(text)
+        self.sent_round = None
+        self.broadcast()
+
+    def send_round(self, round_: int) -> None:
+        """Publish round ``round_``'s seating to each of its tables (retained, QoS 1): a table's
+        judge panel that connects later still gets it."""
+        for table, document in seating_module.messages(self.seating, round_).items():
+            self.client.publish(f"mafia/{table}/seating", json.dumps(document), qos=1,
+                                retain=True)
+        self.sent_round = round_
+        log.info("seating of round %d sent", round_)
+        self.broadcast()
+
+
+async def _send(ws: web.WebSocketResponse, text: str) -> None:
+    with contextlib.suppress(ConnectionError, RuntimeError):
+        await ws.send_str(text)
+
+
+def _logged_in(request: web.Request) -> bool:
+    return request.cookies.get(COOKIE, "") in request.app["board"].sessions
+
+
+async def index(request: web.Request) -> web.StreamResponse:
+    if not _logged_in(request):
+        raise web.HTTPFound("/login")
+    return web.FileResponse(STATIC / "board.html")
+
+
+async def login_page(request: web.Request) -> web.StreamResponse:
+    return web.FileResponse(STATIC / "login.html")
+
+
+async def login(request: web.Request) -> web.StreamResponse:
+    """A wrong password waits longer each time from that address (0.5 s, 1 s, 2 s.. 8 s)."""
+    board: Board = request.app["board"]
+    form = await request.post()
+    who = request.remote or "?"
+    if hmac.compare_digest(str(form.get("password", "")).encode(), board.password.encode()):
+        board.failures.pop(who, None)
+        token = secrets.token_urlsafe(24)
+        board.sessions.add(token)
+        response = web.HTTPFound("/")
+        response.set_cookie(COOKIE, token, httponly=True, samesite="Strict")
+        raise response
+    failures = board.failures[who] = board.failures.get(who, 0) + 1
+    log.warning("wrong board password from %s (%d in a row)", who, failures)
+    await asyncio.sleep(min(8.0, 0.25 * 2 ** failures))
+    raise web.HTTPFound("/login?wrong=1")
+
+
+async def live(request: web.Request) -> web.StreamResponse:
+    """The live channel: the board on every change; seating actions in, answers back."""
+    if not _logged_in(request):
+        raise web.HTTPUnauthorized(text="log in first")
+    origin = request.headers.get("Origin")
+    if origin is not None and urlsplit(origin).netloc != request.host:
+        raise web.HTTPForbidden(text="the live channel is for the board's own pages")
+    board: Board = request.app["board"]
+    ws = web.WebSocketResponse(heartbeat=20)
+    await ws.prepare(request)
+    board.sockets.add(ws)
+    await ws.send_str(json.dumps({"type": "board", **board.view()}))
+    try:
+        async for message in ws:
+            if message.type == WSMsgType.TEXT:
+                await ws.send_str(json.dumps(handle_message(board, message.data)))
+    finally:
+        board.sockets.discard(ws)
+    return ws
+
+
+def handle_message(board: Board, text: str) -> dict[str, Any]:
+    """``{"action": "load_seating", "csv": "..."}`` or ``{"action": "send_round", "round": N}``;
+    the answer says what was done, or why not."""
+    try:
+        message = json.loads(text)
+        action = message["action"]
+        if action == "load_seating":
+            board.load_seating(str(message["csv"]))
+            return {"type": "done", "message": f"seating loaded: rounds "
+                                               f"{', '.join(map(str, sorted(board.seating)))}"}
+        if action == "send_round":
+            board.send_round(int(message["round"]))
+            return {"type": "done", "message": f"round {message['round']} sent to the tables"}
+        return {"type": "refused", "message": f"unknown action {action!r}"}
+    except seating_module.SeatingError as exc:
+        return {"type": "refused", "message": "seating refused: " + "; ".join(exc.problems)}
+    except (ValueError, KeyError, TypeError):
+        return {"type": "refused", "message": 'malformed message: expected {"action": '
+                                              '"load_seating", "csv": ...} or {"action": '
+                                              '"send_round", "round": N}'}
+
+
+def make_app(board: Board) -> web.Application:
+    app = web.Application()
+    app["board"] = board
+    app.router.add_get("/", index)
+    app.router.add_get("/login", login_page)
+    app.router.add_post("/login", login)
+    app.router.add_get("/live", live)
+    app.router.add_static("/static", STATIC)
+    app.on_shutdown.append(_close_sockets)
+    return app
+
+
+async def _close_sockets(app: web.Application) -> None:
+    for ws in list(app["board"].sockets):
+        await ws.close(code=1001, message=b"board stopping")
+
+
+async def _tick(board: Board) -> None:
+    """Waits grow with time: look again each second (sent only when something changed)."""
+    while True:
+        await asyncio.sleep(1.0)
+        board.broadcast()
+
+
+def split_host_port(text: str, what: str) -> tuple[str, int]:
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise SystemExit(f"hall board: {what}: HOST:PORT expected, not {text!r}")
+    return host, int(port)
+
+
+def read_secret(path: str, what: str) -> str:
+    try:
+        secret = Path(path).read_text(encoding="utf-8").strip()
+    except OSError as exc:
+        raise SystemExit(f"hall board: {what} {path}: {exc.strerror}") from None
+    if not secret:
+        raise SystemExit(f"hall board: {what} {path} is empty")
+    return secret
+
+
+async def serve(args: argparse.Namespace) -> None:
+    client = mqtt.Client(CallbackAPIVersion.VERSION2,
+                         client_id=f"hall-board-{secrets.token_hex(4)}", protocol=mqtt.MQTTv311)
+    client.username_pw_set(args.username, read_secret(args.password_file, "--password-file"))
+    if args.ca_file:
+        client.tls_set(ca_certs=args.ca_file, certfile=args.cert_file, keyfile=args.key_file)
+    client.reconnect_delay_set(1, 5)
+    board = Board(password=read_secret(args.board_password_file, "--board-password-file"),
+                  limits=tables.Limits(count_waiting_s=args.count_wait), client=client)
+    board.loop = asyncio.get_running_loop()
+    broker_host, broker_port = split_host_port(args.broker, "--broker")
+    client.connect_async(broker_host, broker_port, keepalive=15)
+    client.loop_start()
+    runner = web.AppRunner(make_app(board), shutdown_timeout=2.0)
+    await runner.setup()
+    host, port = split_host_port(args.listen, "--listen")
+    await web.TCPSite(runner, host, port).start()
+    print(f"hall board: http://{host}:{port}/  (hall broker {args.broker})", flush=True)
+    ticker = asyncio.ensure_future(_tick(board))
+    try:
+        await asyncio.Event().wait()
+    finally:
+        ticker.cancel()
+        await runner.cleanup()
+        client.loop_stop()
+        client.disconnect()
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m hall.board",
+                                     description="The organisers' board of a tournament hall.")
+    parser.add_argument("--broker", default="127.0.0.1:1883", metavar="HOST:PORT",
+                        help="the hall broker (default 127.0.0.1:1883)")
+    parser.add_argument("--username", default="hall-board", help="its account (hall-board)")
+    parser.add_argument("--password-file", required=True, metavar="FILE",
+                        help="file holding that account's password")
+    parser.add_argument("--ca-file", metavar="FILE", help="TLS to the broker: the hall's CA")
+    parser.add_argument("--cert-file", metavar="FILE", help="TLS client certificate")
+    parser.add_argument("--key-file", metavar="FILE", help="TLS client key")
+    parser.add_argument("--listen", default="127.0.0.1:8090", metavar="HOST:PORT",
+                        help="where the page is served (default 127.0.0.1:8090)")
+    parser.add_argument("--board-password-file", required=True, metavar="FILE",
+                        help="file holding the organisers' password for the page")
+    parser.add_argument("--count-wait", type=float, default=30.0, metavar="S",
+                        help="alert when a vote count waits for its judge longer (default 30)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if not 0 < args.count_wait <= 3600:
+        print("hall board: --count-wait takes seconds, 0 < S <= 3600", file=sys.stderr)
+        return 2
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(serve(args))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,81 @@
+"""The tournament's seating: a CSV of ``round,table,seat,player`` lines, checked whole.
+
+Sent to each table as ``mafia/<table>/seating`` (retained): ``{"v": 1, "round": 2,
+"seats": [{"seat": 1, "player": "Anna"}, ...]}``, which the judge's panel reads to fill in names.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from typing import Any
+
+TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+HEADER = ["round", "table", "seat", "player"]
+
+
+class SeatingError(ValueError):
+    """A seating file with mistakes; ``problems`` names each by its line."""
+
+    def __init__(self, problems: list[str]):
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
+Seating = dict[int, dict[str, dict[int, str]]]  # round -> table -> seat -> player
+
+
+def parse(text: str, *, seats: int = 24) -> Seating:
+    """Read a seating CSV (a header line ``round,table,seat,player`` is optional). Every
+    mistake is collected; any mistake refuses the whole file, so a half-read seating is never
+    sent."""
+    seating: Seating = {}
+    problems: list[str] = []
+    for number, line in enumerate(csv.reader(io.StringIO(text)), start=1):
+        cells = [c.strip() for c in line]
+        if not any(cells) or (number == 1 and [c.lower() for c in cells] == HEADER):
+            continue
+        if len(cells) != 4:
+            problems.append(f"line {number}: 4 fields expected (round,table,seat,player), "
+                            f"found {len(cells)}")
+            continue
+        round_, table, seat, player = cells
+        if not round_.isdigit() or not 1 <= int(round_) <= 999:
+            problems.append(f"line {number}: round {round_!r} is not a number 1..999")
+        elif not TABLE_ID.match(table):
+            problems.append(f"line {number}: table {table!r} is not a table id "
+                            "(letters, digits, - and _)")
+        elif not seat.isdigit() or not 1 <= int(seat) <= seats:
+            problems.append(f"line {number}: seat {seat!r} is not a number 1..{seats}")
+        elif not player or len(player) > 64:
+            problems.append(f"line {number}: a player's name of 1..64 characters expected")
+        else:
+            at = seating.setdefault(int(round_), {}).setdefault(table, {})
+            if int(seat) in at:
+                problems.append(f"line {number}: round {round_}, {table} seat {seat} given "
+                                f"twice ({at[int(seat)]!r} and {player!r})")
+            at[int(seat)] = player
+    for round_, tables in seating.items():
+        players: dict[str, str] = {}
+        for table, seats_ in tables.items():
+            for seat_, player in seats_.items():
+                if player in players:
+                    problems.append(f"round {round_}: {player!r} seated twice "
+                                    f"({players[player]} and {table} seat {seat_})")
+                players[player] = f"{table} seat {seat_}"
+    if problems:
+        raise SeatingError(problems)
+    if not seating:
+        raise SeatingError(["no seats in the file"])
+    return seating
+
+
+def messages(seating: Seating, round_: int) -> dict[str, dict[str, Any]]:
+    """The ``seating`` documents of ``round_``, by table."""
+    if round_ not in seating:
+        raise SeatingError([f"no round {round_} in the seating (rounds: "
+                            f"{', '.join(map(str, sorted(seating)))})"])
+    return {table: {"v": 1, "round": round_,
+                    "seats": [{"seat": s, "player": p} for s, p in sorted(seats.items())]}
+            for table, seats in seating[round_].items()}

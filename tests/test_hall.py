@@ -1,0 +1,201 @@
+"""A tournament hall on the shipped configs: five ``--sim`` tables, each on its own mosquitto
+bridged (TLS, a per-table account, QoS 1, persistent sessions) to one hall mosquitto."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+
+from controller.local_broker import free_port, is_listening
+from hall.sim import SimulatedHall, password, start_board
+from tests.mqtt_helpers import Received, Subscriber, on_topic, with_json
+
+TABLES = 5
+NOT_AUTHORIZED = 135  # MQTT 5 reason code
+OUTAGE_S = 10.0  # the issue's hall outage; the bridges' keepalive (15 s) never notices it first
+
+
+@pytest.fixture(scope="module")
+def hall(tmp_path_factory):
+    running = SimulatedHall(tmp_path_factory.mktemp("hall"), TABLES)
+    try:
+        running.start()
+        yield running
+    finally:
+        running.close()
+
+
+def hall_client(hall: SimulatedHall, account: str, topics: list[str], **kwargs) -> Subscriber:
+    return Subscriber(hall.port, topics, auth=(account, password(account)), **kwargs)
+
+
+def is_event(m: Received) -> bool:
+    return "/event/" in m.topic
+
+
+class Tables:
+    """A client on each table's own broker: presses its seats (``sim/press``) and records the
+    events the table publishes there (what the table sees, hall or no hall)."""
+
+    def __init__(self, hall: SimulatedHall):
+        self.local = {name: Subscriber(t.broker.port, [f"mafia/{name}/event/#"])
+                      for name, t in hall.tables.items()}
+
+    def press_and_release(self, seats: range) -> None:
+        """Each seat once, at every table: a different button each time, so a slow controller
+        that takes a press and the next one within the debounce lockout still reports both."""
+        for seat in seats:
+            for name, client in self.local.items():
+                client.publish(f"mafia/{name}/sim/press", f'{{"seat": {seat}}}')
+                client.publish(f"mafia/{name}/sim/release", f'{{"seat": {seat}}}')
+
+    def wait_for_releases(self, total: int) -> None:
+        for name, client in self.local.items():
+            client.wait_for(on_topic(f"mafia/{name}/event/seat/release"), count=total,
+                            timeout=20)
+
+    def ids(self, name: str) -> set[str]:
+        return {m.json()["id"] for m in self.local[name].matching(is_event)}
+
+    def close(self) -> None:
+        for client in self.local.values():
+            client.close()
+
+
+def test_every_tables_events_reach_the_hall_once_through_a_hall_outage(hall):
+    watch = hall_client(hall, "observer", ["mafia/+/status", "mafia/+/event/#"],
+                        client_id="hall-watch", persistent=True)
+    tables = Tables(hall)
+    try:
+        for name in hall.tables:  # each controller is online, as the hall sees it
+            watch.wait_for(with_json(f"mafia/{name}/status", state="online"), timeout=30)
+        tables.press_and_release(range(1, 4))
+        tables.wait_for_releases(3)
+        wanted = sum(len(tables.ids(name)) for name in hall.tables)
+        watch.wait_for(is_event, count=wanted)
+
+        hall.hall.stop()
+        down_at = time.monotonic()
+        tables.press_and_release(range(4, 8))  # each table plays on, on its own broker
+        tables.wait_for_releases(7)
+        assert time.monotonic() - down_at < OUTAGE_S, "the machine is too slow for this test"
+        time.sleep(OUTAGE_S - (time.monotonic() - down_at))  # the deliberate outage
+        hall.hall.start()
+
+        tables.press_and_release(range(8, 10))
+        tables.wait_for_releases(9)
+        wanted = sum(len(tables.ids(name)) for name in hall.tables)
+        watch.wait_for(is_event, count=wanted, timeout=30)
+        for name in hall.tables:
+            seen = Counter(m.json()["id"] for m in watch.matching(is_event)
+                           if m.topic.startswith(f"mafia/{name}/"))
+            assert set(seen) == tables.ids(name), name  # nothing lost
+            assert set(seen.values()) == {1}, name  # nothing twice
+            assert len(seen) >= 18  # 9 presses and 9 releases at least
+    finally:
+        watch.close()
+        tables.close()
+
+
+def test_commands_reach_a_table_through_the_bridge_and_its_reply_comes_back(hall):
+    core = hall_client(hall, "rules-core", ["mafia/+/reply/#"])
+    try:
+        for name in hall.tables:
+            core.publish(f"mafia/{name}/cmd/light",
+                         json.dumps({"id": f"l-{name}", "lights": [{"seat": 2, "mode": "on"}]}))
+        for name in hall.tables:
+            core.wait_for(with_json(f"mafia/{name}/reply/light", id=f"l-{name}", ok=True),
+                          timeout=20)
+    finally:
+        core.close()
+
+
+def test_a_tables_account_cannot_write_or_read_another_tables_topics_at_the_hall(hall):
+    intruder = hall_client(hall, "table-1", ["mafia/table-2/#", "mafia/+/status",
+                                             "mafia/table-1/seating"])
+    board = hall_client(hall, "hall-board", [])
+    try:
+        assert intruder.publish_outcome("mafia/table-2/event/seat/press", "{}") == NOT_AUTHORIZED
+        assert intruder.publish_outcome("mafia/table-2/cmd/light", "{}") == NOT_AUTHORIZED
+        assert intruder.publish_outcome("mafia/table-2/seating", "{}") == NOT_AUTHORIZED
+        # the board writes table-2's seating, then table-1's: one publisher, delivered in order
+        board.publish("mafia/table-2/seating", '{"round": 1}')
+        board.publish("mafia/table-1/seating", '{"round": 1}')
+        intruder.wait_for(on_topic("mafia/table-1/seating"))
+        assert [m.topic for m in intruder.messages if "table-1/" not in m.topic] == []
+    finally:
+        intruder.close()
+        board.close()
+
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run"]
+SEATING = "round,table,seat,player\n1,table-1,1,Anna\n1,table-1,2,Boris\n1,table-2,1,Vera\n"
+
+
+@pytest.fixture
+def board(hall):
+    port = free_port()
+    process = start_board(hall, port, log_path=hall.root / "board.log")
+    try:
+        deadline = time.monotonic() + 20
+        while not is_listening("127.0.0.1", port):
+            assert process.poll() is None, (hall.root / "board.log").read_text()
+            assert time.monotonic() < deadline, "the board did not listen within 20 s"
+            time.sleep(0.05)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+@pytest.fixture
+def chromium():
+    if not Path(CHROMIUM).exists():
+        pytest.fail("Debian's chromium is missing: scripts/setup.sh installs it")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+def test_the_board_shows_every_table_sends_the_seating_and_calls_a_person_when_one_goes_offline(
+        hall, board, chromium):
+    """Last in this module: it stops table-5's controller."""
+    page = chromium.new_page()
+    page.goto(board)
+    page.fill("#password", "wrong")
+    page.click("#login")
+    expect(page.locator("#wrong")).to_be_visible()
+    page.fill("#password", password("board"))
+    page.click("#login")
+    for name in hall.tables:
+        expect(page.locator(f"#table-{name}")).to_have_attribute("data-online", "true")
+    expect(page.locator("#alert-list li.none")).to_have_text("nothing needs a person")
+
+    table_1 = Subscriber(hall.tables["table-1"].broker.port, ["mafia/table-1/seating"])
+    try:
+        seating_file = hall.root / "seating.csv"
+        seating_file.write_text(SEATING)
+        page.set_input_files("#seating-file", str(seating_file))
+        expect(page.locator("#answer")).to_have_text("seating loaded: rounds 1")
+        page.click("#send-round")
+        expect(page.locator("#answer")).to_have_text("round 1 sent to the tables")
+        # through the hall broker and table-1's bridge, onto the table's own broker
+        [seating] = table_1.wait_for(on_topic("mafia/table-1/seating"), timeout=20)
+        assert seating.json() == {"v": 1, "round": 1, "seats": [
+            {"seat": 1, "player": "Anna"}, {"seat": 2, "player": "Boris"}]}
+    finally:
+        table_1.close()
+
+    hall.tables["table-5"].stop_controller()
+    expect(page.locator("#table-table-5")).to_have_attribute("data-online", "false")
+    alert = page.locator('#alert-list li[data-table="table-5"]')
+    expect(alert).to_have_text("table-5: offline (the controller is off)")
+    assert page.locator("#alert-list li").count() == 1  # the others need nobody
