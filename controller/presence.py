@@ -158,6 +158,13 @@ def live_controller(broker: BrokerConfig, table: str, *, own_boot_id: str | None
     ``own_boot_id``: the boot id this journal last ran with, whose ``online`` is stale.
     ``will_wait``: how long to wait for a will (default 1.5 keepalives and ``WILL_SLACK``).
     """
+    if broker.username:
+        # a broker that names each client after its account (the shipped one:
+        # use_username_as_clientid) would hand this probe the live controller's session and
+        # throw it off; there, the journal's lock guards this host and the broker itself keeps
+        # two controllers of one account from both holding the table
+        log.info("the broker binds client ids to accounts: not probing table %s", table)
+        return None
     watch = _StatusWatch(broker, table)
     try:
         if not watch.open():

@@ -24,7 +24,8 @@ command -v mosquitto_sub >/dev/null 2>&1 || missing+=(mosquitto-clients)
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)  # the TLS tests make certificates
 command -v node >/dev/null 2>&1 || missing+=(nodejs)  # MicroPython's WebAssembly port runs on it
 command -v npm >/dev/null 2>&1 || missing+=(npm)
-# the judge's panel and the hall board are tested in Debian's headless Chromium (driven by pip's playwright, which
+# the judge's panel and the hall board are tested in Debian's headless Chromium (driven by
+# pip's playwright, which
 # never downloads a browser of its own here)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 [ -x .venv/bin/python ] || python3 -c 'import ensurepip, venv' 2>/dev/null || missing+=(python3-venv)

@@ -77,7 +77,8 @@ def test_a_fresh_install_puts_everything_in_place(pi):
         assert len(secret.read_text().strip()) >= 20
         assert stat.S_IMODE(secret.stat().st_mode) == 0o640
     passwd = (root / "etc/mosquitto/mafia.passwd").read_text()
-    assert [line.split(":")[0] for line in passwd.splitlines()] == ["t9", "rules-core", "observer"]
+    accounts = [line.split(":")[0] for line in passwd.splitlines()]
+    assert accounts == ["t9", "rules-core", "technician", "observer"]
     conf = (root / "etc/mosquitto/conf.d/mafia.conf").read_text()
     assert "listener 1883 127.0.0.1" in conf and "8883" not in conf  # no certificates here
     assert (root / "etc/mosquitto/mafia.acl").read_text() == (

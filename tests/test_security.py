@@ -138,7 +138,7 @@ def test_no_account_can_steal_the_controllers_client_id(hall):
         core.close()
 
 
-def test_a_technician_may_command_beside_the_rules_core_and_any_account_reads_public(hall):
+def test_a_technician_may_command_beside_the_rules_core_and_reads_the_public_topics(hall):
     core = hall.client("rules-core", ["mafia/#"])
     technician = hall.client("technician", ["mafia/t1/reply/#", "mafia/t1/status"])
     run = Running(hall.table_config())
