@@ -12,8 +12,11 @@ from controller.core.inputs import CommandReceived
 if TYPE_CHECKING:
     from controller.core.table import TableState
 
-#: a command handler: (state, parsed command, t) -> (new state, effects, error or None)
-Handler = Callable[["TableState", Any, float], tuple["TableState", list[Effect], str | None]]
+#: what a command handler returns: the new state, its effects, and the refusal (None: accepted).
+#: A refused command's state and effects are dropped by ``answer``; only its error is replied.
+Outcome = tuple["TableState", list[Effect], str | None]
+#: a command handler: (state, parsed command, t) -> Outcome
+Handler = Callable[["TableState", Any, float], Outcome]
 
 
 def reply(cmd: CommandReceived, id: str | None, error: str | None) -> Reply:

@@ -18,14 +18,19 @@ from typing import Any
 import msgspec
 
 from controller.core import (
+    audio_commands,
     commands,
     day,
     day_commands,
     keypad,
     night,
+    night_commands,
+    phase_commands,
     scene,
+    standing_commands,
     standings,
     timer,
+    timer_commands,
     vote,
     vote_commands,
 )
@@ -53,7 +58,7 @@ from controller.core.inputs import (
     Tick,
 )
 from controller.core.lights import Light, LightMode
-from controller.core.replies import reply
+from controller.core.replies import Handler, answer, reply
 
 
 @dataclass(frozen=True)
@@ -264,8 +269,9 @@ def _dispatch(state: TableState, inp: Input) -> tuple[TableState, list[Effect]]:
             return _sim_keys(state, inp)
         case CommandReceived(verb=verb) if verb.startswith("vote/"):
             return vote_commands.handle(state, inp)
-        case CommandReceived(verb=verb) if verb in commands.DAY_COMMANDS:
-            return day_commands.handle(state, inp)
+        case CommandReceived(verb=verb) if verb in _DAY_HANDLERS:
+            parsed = commands.parse_day(verb, inp.payload)
+            return answer(state, inp, parsed, _DAY_HANDLERS[verb])
         case CommandReceived():
             return state, [reply(inp, commands.request_id(inp.payload),
                                   f"unknown command {inp.verb!r}")]
@@ -425,6 +431,17 @@ def _tick(state: TableState, now: float) -> tuple[TableState, list[Effect]]:
 
 
 # ---------------------------------------------------------------- commands
+
+
+_DAY_HANDLERS: dict[str, Handler] = {
+    "seats": standing_commands.set_standings, "timer/start": timer_commands.start,
+    "timer/pause": timer_commands.pause, "timer/resume": timer_commands.resume,
+    "timer/add": timer_commands.add, "timer/stop": timer_commands.stop,
+    "nomination/withdraw": day_commands.withdraw, "day/start": day_commands.start,
+    "phase": phase_commands.switch, "audio": audio_commands.play,
+    "night/step": night_commands.step, "night/reveal": night_commands.reveal,
+    "night/stop": night_commands.stop,
+}
 
 
 def _light_command(state: TableState, cmd: CommandReceived) -> tuple[TableState, list[Effect]]:

@@ -1,0 +1,68 @@
+"""``cmd/night/...``: the judge runs the night's steps (pure).
+
+A night step (``controller.core.night``) is one thing some seats do with their eyes closed: the
+mafia's shot, the don's or sheriff's check, the best move. ``night/step`` opens one for its
+actors, with the targets they may pick (any seat, seats whose standing allows the action, or
+plain numbers for a roulette) and how picks are entered (keypad digits within a time, or a press
+while the number is spoken). One step at a time, only at night. ``night/stop`` ends the running
+step now; ``night/reveal`` shows a check result on one seat's private indicator, so only that
+player sees it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from controller.core import night
+from controller.core import standings as standings_module
+from controller.core.effects import Indicate
+from controller.core.replies import Outcome, seat_problem
+
+if TYPE_CHECKING:
+    from controller.core.table import TableState
+
+
+def step(state: TableState, cmd: Any, t: float) -> Outcome:
+    if not state.night:
+        return state, [], "it is day: night steps are for the night (cmd/phase night first)"
+    if state.night_step is not None:
+        return state, [], f"the night step {state.night_step.step!r} runs"
+    problem = seat_problem("actors", cmd.actors, state.setup.seats)
+    if problem:
+        return state, [], problem
+    if cmd.mode == "count" and cmd.seconds is not None:
+        return state, [], ("seconds: a count step lasts as long as its numbers take "
+                           "(one cadence each); give cadence, not seconds")
+    seats = range(1, state.setup.seats + 1)
+    action = state.setup.night_steps.get(cmd.step)  # a shot or a check: standings matter
+    blocked = () if action is None else set(seats) - set(standings_module.allowed(
+        state.setup.standings, state.standings, action))
+    alive = tuple(s for s in seats if state.standings[s - 1].in_game and s not in blocked)
+    allowed = {"seats": tuple(seats), "alive": alive,
+               "numbers": tuple(range(1, cmd.numbers + 1))}[cmd.targets]
+    # digits an actor typed before the step opened must not become its pick
+    entries = {seat: e for seat, e in state.entries.items() if seat not in cmd.actors}
+    state = replace(state, entries=entries)
+    step, effects = night.start(night.NightStep(
+        id=cmd.id, step=cmd.step, actors=tuple(cmd.actors), picks=cmd.picks, allowed=allowed,
+        mode=cmd.mode, seconds=cmd.seconds or state.setup.night_seconds,
+        cadence=cmd.cadence or state.setup.night_cadence), t)
+    return replace(state, night_step=step), effects, None
+
+
+def stop(state: TableState, cmd: Any, t: float) -> Outcome:
+    if state.night_step is None:
+        return state, [], "no night step runs"
+    ended = msgspec.structs.replace(state.night_step, ends=t)
+    return replace(state, night_step=None), night.finish(ended), None
+
+
+def reveal(state: TableState, cmd: Any, t: float) -> Outcome:
+    if not state.night:
+        return state, [], "it is day: a check result is shown at night, masks on"
+    if not 1 <= cmd.seat <= state.setup.seats:
+        return state, [], f"seat: no seat {cmd.seat} at this table"
+    return state, [Indicate(cmd.seat, cmd.pattern)], None
