@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from controller.core import day
 from controller.core.effects import Emit
+from controller.core.events import DayEvent
 from controller.core.replies import Outcome
 
 if TYPE_CHECKING:
@@ -24,7 +25,7 @@ def start(state: TableState, cmd: Any, t: float) -> Outcome:
         return state, [], (f"day: day {cmd.day} has begun already (today is day "
                            f"{state.day.number})")
     today = day.Day(number=cmd.day)
-    return replace(state, day=today), [Emit("day", t, {"day": cmd.day})], None
+    return replace(state, day=today), [Emit(DayEvent(day=cmd.day), t)], None
 
 
 def withdraw(state: TableState, cmd: Any, t: float) -> Outcome:

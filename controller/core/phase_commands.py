@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from controller.core.effects import CancelCues, Emit, Indicate, Music
+from controller.core.events import PhaseEvent
 from controller.core.replies import Outcome
 
 if TYPE_CHECKING:
@@ -35,4 +36,4 @@ def switch(state: TableState, cmd: Any, t: float) -> Outcome:
     # day: every private indicator goes dark (a check result must not blink into the day)
     dark = [] if night else [Indicate(seat, 0) for seat in range(1, state.setup.seats + 1)]
     return (replace(state, night=night),  # no sound still waiting belongs to the new phase
-            [Emit("phase", t, {"phase": cmd.phase}), Music(night), CancelCues(), *dark], None)
+            [Emit(PhaseEvent(phase=cmd.phase), t), Music(night), CancelCues(), *dark], None)
