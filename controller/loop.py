@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager, nullcontext
 
 from controller.clock import Clock
-from controller.core.effects import Effect, PublishState, Reply, SetLight, WakeAt
+from controller.core.effects import Effect, Performed, PublishState, Reply, SetLight, WakeAt
 from controller.core.inputs import CommandReceived, Input, Tick
 from controller.core.table import TableState, step
 
@@ -64,7 +64,7 @@ class EventLoop:
     with the console's position (one transaction), then acknowledge the console.
     """
 
-    def __init__(self, state: TableState, *, clock: Clock, perform: Callable[[Effect], None],
+    def __init__(self, state: TableState, *, clock: Clock, perform: Callable[[Performed], None],
                  command_queue: int = COMMAND_QUEUE,
                  take_commands: Callable[[], bool] = lambda: True,
                  applying: Callable[[Input], AbstractContextManager[object]] | None = None):

@@ -27,6 +27,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import assert_never
 
 import msgspec
 
@@ -41,9 +42,9 @@ from controller.core.effects import (
     CancelCues,
     Cue,
     DrivePin,
-    Effect,
     Emit,
     Indicate,
+    Performed,
     PersistSession,
     PublishState,
     Reply,
@@ -480,7 +481,7 @@ class Service:
 
     # the loop thread
 
-    def _perform(self, effect: Effect) -> None:
+    def _perform(self, effect: Performed) -> None:
         match effect:
             case Emit() if self._held is not None:
                 self._held.append(effect)  # journaled with the console's position
@@ -527,6 +528,8 @@ class Service:
                         self.speaker.next_track()
             case TypeKeys():
                 self.emulators[effect.seat].type(effect.seat, effect.keys)
+            case _:  # an effect nobody performs is a type error (mypy), never a silent drop
+                assert_never(effect)
 
     @staticmethod
     def _topic(effect: Emit) -> str:

@@ -16,6 +16,7 @@ import msgspec
 
 from controller.core import validation
 from controller.core.buttons import JUDGE_BUTTON_NAMES, Button, JudgeButton, SeatButton
+from controller.core.events import TimerKind
 
 CommandId = Annotated[str, msgspec.Meta(
     min_length=1, max_length=64, description="Chosen by the sender; echoed in the reply.")]
@@ -272,7 +273,7 @@ class TimerStart(Stamped):
     id: CommandId
     seconds: Seconds
     seat: Seat | None = None
-    kind: Literal["speech", "excuse", "last_words", "other", "night"] = "speech"
+    kind: TimerKind = "speech"
     replace: Annotated[bool, msgspec.Meta(
         description="Take the floor from a speaker whose timer still runs.")] = False
 
@@ -358,7 +359,7 @@ DAY_COMMANDS: dict[str, type] = {
 
 def parse_day(verb: str, payload: bytes) -> Parsed[object]:
     """Parse a day command (``seats``, ``timer/...``, ``nomination/withdraw``, ``day/start``)."""
-    return _decode(payload, DAY_COMMANDS[verb])  # type: ignore[arg-type]
+    return _decode(payload, DAY_COMMANDS[verb])
 
 
 def parse_vote(verb: str, payload: bytes) -> Parsed[object]:
@@ -366,7 +367,7 @@ def parse_vote(verb: str, payload: bytes) -> Parsed[object]:
     table, which knows them)."""
     kind = {"vote/start": VoteStart, "vote/question": VoteQuestion,
             "vote/correct": VoteCorrect}.get(verb, VoteAction)
-    return _decode(payload, kind)  # type: ignore[arg-type]
+    return _decode(payload, kind)
 
 
 def parse_replay(payload: bytes) -> Parsed[ReplayCommand]:

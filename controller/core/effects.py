@@ -147,5 +147,9 @@ class PersistSession:
     night_step: NightStep | None = None
 
 
-Effect = (SetLight | Emit | PublishState | Reply | WakeAt | DrivePin | TypeKeys | PersistSession
-          | Cue | CancelCues | Music | AudioControl | Indicate)
+#: The effects the shell performs (``controller.service``): its match over them is exhaustive,
+#: checked by mypy, so an effect added here that nobody performs is a type error.
+Performed = (SetLight | Emit | PublishState | Reply | DrivePin | TypeKeys | PersistSession | Cue
+             | CancelCues | Music | AudioControl | Indicate)
+#: Everything the core may ask for: ``WakeAt`` the event loop keeps for itself.
+Effect = Performed | WakeAt

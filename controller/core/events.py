@@ -43,7 +43,7 @@ NominationOutcome = Literal["accepted", "supported", "refused", "withdrawn"]
 Miss = Literal["missing", "several_targets", "disagree"]
 
 
-class Event(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Event(msgspec.Struct, forbid_unknown_fields=True):
     """One thing that happened at the table. ``KIND`` is its topic below ``event/`` (or
     ``private/``); a type without one is a payload shared by the kinds of its subclasses
     (a button's press and release)."""

@@ -59,7 +59,9 @@ from controller.core.inputs import (
     Tick,
 )
 from controller.core.lights import Light, LightMode
+from controller.core.night import NightStep
 from controller.core.replies import Handler, answer, reply
+from controller.core.standings import NightAction
 
 
 @dataclass(frozen=True)
@@ -85,7 +87,7 @@ class TableSetup:
     night_seconds: float = 10.0
     night_cadence: float = 1.2
     standings: standings.StandingRules = field(default_factory=standings.StandingRules)
-    night_steps: dict[str, standings.NightAction] = field(default_factory=lambda: dict(
+    night_steps: dict[str, NightAction] = field(default_factory=lambda: dict(
         standings.NIGHT_STEPS))
 
 
@@ -103,7 +105,7 @@ class TableState:
     day: day.Day = field(default_factory=day.Day)
     offline: frozenset[int] = frozenset()  # seats whose console is offline
     night: bool = False
-    night_step: night.NightStep | None = None
+    night_step: NightStep | None = None
 
     @property
     def phase(self) -> str:
@@ -286,10 +288,13 @@ def _dispatch(state: TableState, inp: Input) -> tuple[TableState, list[Effect]]:
 # ---------------------------------------------------------------- buttons
 
 
-def _button_event(button: Button, accepted: Accepted, source: events.Source) -> Emit:
+def _button_event(button: Button, accepted: Accepted, source: events.Source, night: bool) \
+        -> Emit:
+    """A button's press or release; a seat's is private at night: nobody may learn who
+    pressed."""
     if isinstance(button, SeatButton):
         seat = events.SeatPress if accepted.pressed else events.SeatRelease
-        return Emit(seat(seat=button.seat, source=source), accepted.t)
+        return Emit(seat(seat=button.seat, source=source), accepted.t, private=night)
     judge = events.JudgePress if accepted.pressed else events.JudgeRelease
     return Emit(judge(button=button.name, source=source), accepted.t)
 
@@ -297,9 +302,8 @@ def _button_event(button: Button, accepted: Accepted, source: events.Source) -> 
 def _accepted(state: TableState, button: Button, accepted: Accepted, source: events.Source) \
         -> tuple[TableState, list[Effect]]:
     """A debounced edge: its event, then what it means to a running vote or night step."""
-    effects: list[Effect] = [_button_event(button, accepted, source)]
+    effects: list[Effect] = [_button_event(button, accepted, source, state.night)]
     if state.night and isinstance(button, SeatButton):
-        effects = [_secret(effects[0])]  # at night nobody may learn who pressed
         step = state.night_step
         if step is not None and step.mode == "count" and accepted.pressed:
             step, more = night.pick(step, button.seat, step.spoken_at(accepted.t), accepted.t)
@@ -327,6 +331,7 @@ def _judge_timer(state: TableState, button: JudgeButton, t: float, effects: list
     assert current is not None
     if t < current.since:  # pressed before this timer's last change: it was not meant for it
         return state, effects
+    new: timer.SpeechTimer | None
     if button.name == "confirm":
         new, more = (timer.pause if current.running else timer.resume)(current, t)
     elif button.name == "reject":
@@ -362,10 +367,6 @@ def _button_edge(state: TableState, edge: ButtonEdge) -> tuple[TableState, list[
     if after.pending:
         return state, [WakeAt(after.settle_at(hold), settle=True)]
     return state, []
-
-
-def _secret(event: Emit) -> Emit:
-    return replace(event, private=True)
 
 
 def _key(state: TableState, inp: KeyPressed) -> tuple[TableState, list[Effect]]:
@@ -460,7 +461,7 @@ def _light_command(state: TableState, cmd: CommandReceived) -> tuple[TableState,
     return replace(state, lights=tuple(lights)), [reply(cmd, parsed.id, None)]
 
 
-def _sim(state: TableState, cmd: CommandReceived, parse: Callable[[bytes], commands.Parsed],
+def _sim(state: TableState, cmd: CommandReceived, parse: Callable[[bytes], commands.Parsed[Any]],
          act: Callable[[Any], Effect]) -> tuple[TableState, list[Effect]]:
     """A simulator command (simulated tables only): parsed, then acted on through a hand."""
     if not state.setup.simulated:

@@ -79,21 +79,22 @@ def start(id: str, seat: int | None, kind: Kind, duration: float, t: float) \
 
 def tick(timer: SpeechTimer, t: float) -> tuple[SpeechTimer | None, list[Effect]]:
     """The moments that have come: warning, final seconds, end (at their planned times)."""
-    if timer.ends_at is None:
+    ends = timer.ends_at
+    if ends is None:
         return timer, []
     effects: list[Effect] = []
 
     def moment(left: float) -> float:  # a mark passed by a change is reported at the change
-        return max(timer.ends_at - left, timer.since)  # type: ignore[operator]
+        return max(ends - left, timer.since)
 
-    if not timer.warned and t >= timer.ends_at - WARN:
+    if not timer.warned and t >= ends - WARN:
         at = moment(WARN)
         timer = msgspec.structs.replace(timer, warned=True)
         effects += [_event(timer, "warning", at), Cue("warning", at)]
-    if not timer.final and t >= timer.ends_at - FINAL:
+    if not timer.final and t >= ends - FINAL:
         timer = msgspec.structs.replace(timer, final=True)
         effects.append(_event(timer, "final", moment(FINAL)))
-    if t >= timer.ends_at:
+    if t >= ends:
         at = moment(0.0)
         return None, [*effects, _event(timer, "ended", at), Cue("end", at)]
     return timer, effects
