@@ -9,7 +9,7 @@ the documentation.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, TypeVar, cast
+from typing import Annotated, Final, Literal, TypeVar, cast
 
 import msgspec
 
@@ -47,7 +47,7 @@ from controller.core.events import (
     VoteCount,
 )
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION: Final = 1
 
 Version = Annotated[Literal[1], msgspec.Meta(description="Schema major version.")]
 Timestamp = Annotated[str, msgspec.Meta(

@@ -125,8 +125,8 @@ def budget(config: Config) -> Budget:
                         f"{GPIO_PIN_MAX_MA:g} mA a pin can give (Raspberry Pi documentation)")
     gpio_total = sum(load.ma for load in loads if load.rail == RAIL_GPIO)
     if gpio_total > GPIO_TOTAL_MAX_MA:
-        pins = sum(1 for load in loads if load.rail == RAIL_GPIO)
-        problems.append(f"gpio: {pins} LEDs at {led_ma:g} mA draw {gpio_total:g} mA from the "
+        leds = sum(1 for load in loads if load.rail == RAIL_GPIO)
+        problems.append(f"gpio: {leds} LEDs at {led_ma:g} mA draw {gpio_total:g} mA from the "
                         f"GPIO pins, more than the {GPIO_TOTAL_MAX_MA:g} mA all pins together "
                         "can give: put the lights on a strip ([strip]) or lower gpio.led_ma")
     rail = gpio_total + sum(load.ma for load in loads if load.rail == RAIL_3V3)

@@ -17,6 +17,7 @@ ended: more timed calls on the same loop.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 from typing import Any, Protocol
 
 from controller.core.effects import CancelCues, Cue
@@ -95,7 +96,7 @@ class CueSchedule:
         for start, length in parts:
             span = (now + start, now + start + length, group)
             self._spans.append(span)
-            self._call_at(now + start, lambda span=span: self._duck_if_held(span))
+            self._call_at(now + start, partial(self._duck_if_held, span))
             self._call_at(now + start + length, self._restore_if_quiet)
 
     def _ended(self, group: str, playing: Any) -> None:

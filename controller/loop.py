@@ -291,7 +291,7 @@ class EventLoop:
         """Ticks for the wakes due by ``now``."""
         if self._settles:
             self._settles = [t for t in self._settles if t > now]
-        ticks = []
+        ticks: list[Tick] = []
         while self._wakes and self._wakes[0] <= now:
             t = heapq.heappop(self._wakes)
             if not ticks or ticks[-1].t != t:

@@ -11,7 +11,7 @@ document describes.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
@@ -25,7 +25,7 @@ _encoder = msgspec.json.Encoder()
 class MessageFactory:
     """Stamps and encodes payloads for one boot of the service (used on the loop thread)."""
 
-    def __init__(self, *, boot_id: str, store_id: str, gpio: str, clock: Clock,
+    def __init__(self, *, boot_id: str, store_id: str, gpio: Literal["lgpio", "mock"], clock: Clock,
                  host_boot: str | None = None):
         self.boot_id = boot_id
         self.host_boot = host_boot or boot_id

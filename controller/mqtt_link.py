@@ -230,7 +230,7 @@ class MqttLink:
                             response_topic, self.prefix)
                 response_topic = None
             correlation = getattr(message.properties, "CorrelationData", None)
-            self._on_message_handler(suffix, message.payload, response_topic, correlation)
+            self._on_message_handler(suffix, bytes(message.payload), response_topic, correlation)
         except Exception:
             log.exception("incoming message on %r dropped", message.topic)
 

@@ -45,7 +45,7 @@ class Notifier:
     def notify(self, **fields: str) -> None:
         """Send ``KEY=value`` lines, e.g. ``notify(READY="1", STATUS="...")``. Never raises: a
         lost notification must not stop the table (systemd's watchdog then says so)."""
-        if self._socket is None:
+        if self._socket is None or self._address is None:
             return
         message = "\n".join(f"{key}={value}" for key, value in fields.items()).encode()
         try:

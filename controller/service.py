@@ -26,6 +26,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 from typing import assert_never
 
@@ -119,12 +120,12 @@ class Service:
         self._sync = clock_sync()
         self._clock_watch = threading.Event()  # set: stop watching the clock
         self.boot_id = boot_id or uuid.uuid4().hex[:12]
-        journal = {"keep": config.store.keep, "hold_limit": config.store.hold_limit,
-                   "on_trouble": self._journal_trouble, "synchronous": config.store.synchronous}
-        self.store = Store(config.store_path(), **journal)
+        journal = partial(Store, keep=config.store.keep, hold_limit=config.store.hold_limit,
+                          on_trouble=self._journal_trouble, synchronous=config.store.synchronous)
+        self.store = journal(config.store_path())
         # private/ events count in their own journal: a gap in the public seq must not tell an
         # observer how much happened at night
-        self.private_store = Store(config.private_store_path(), **journal)
+        self.private_store = journal(config.private_store_path())
         self._journals = {False: self.store, True: self.private_store}
         self._retry_timer: threading.Timer | None = None
         simulated = config.backends.gpio == "mock"
@@ -647,7 +648,7 @@ class Service:
         while not self._clock_watch.wait(CLOCK_CHECK_SECONDS):
             now = self._clock_sync()
             if now.synchronized != self._sync.synchronized:
-                self.loop.call_soon(lambda now=now: self._clock_changed(now))
+                self.loop.call_soon(partial(self._clock_changed, now))
 
     def _clock_changed(self, now: ClockSync) -> None:
         self._sync = now

@@ -26,7 +26,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from controller.core.buttons import JUDGE_BUTTON_NAMES, Button, JudgeButton, SeatButton
+from controller.core.buttons import (
+    JUDGE_BUTTON_NAMES,
+    Button,
+    JudgeButton,
+    JudgeButtonName,
+    SeatButton,
+)
 from controller.core.vote import propose
 from firmware_bridge.firmware.console import indicator_on, light_level
 
@@ -60,7 +66,7 @@ class Layout:
     size: tuple[int, int]
     table: tuple[int, int, int, int]  # the oval's bounding box
     seats: dict[int, SeatSpot]
-    judge: dict[str, tuple[int, int, int, int]]
+    judge: dict[JudgeButtonName, tuple[int, int, int, int]]
 
 
 def layout(seats: int, size: tuple[int, int] = SIZE) -> Layout:
@@ -157,7 +163,7 @@ class TableWindow:
     def _click(self, pos: tuple[int, int]) -> None:
         for name, rect in self.layout.judge.items():
             if _inside(pos, rect):
-                self._hand(JudgeButton(name), True)  # type: ignore[arg-type]
+                self._hand(JudgeButton(name), True)
         for spot in self.layout.seats.values():
             if not _inside(pos, spot.panel):
                 continue
@@ -194,7 +200,8 @@ class TableWindow:
             console = self.service.emulators.get(seat)
             mode, rgb = console.pins.lights.get(seat, (0, (0, 0, 0))) if console else (0, (0,) * 3)
             level = light_level(mode, console.pins.shown_for("light", seat)) if console else 0.0
-            glow = tuple(c / 255 * level for c in rgb)
+            r, g, b = rgb
+            glow = (r / 255 * level, g / 255 * level, b / 255 * level)
         if max(glow) < 0.02:
             return DARK
         return tuple(round(40 + 215 * c) for c in glow)  # type: ignore[return-value]
@@ -208,7 +215,7 @@ class TableWindow:
         for spot in self.layout.seats.values():
             self._draw_seat(spot, state)
         for name, rect in self.layout.judge.items():
-            held = JudgeButton(name) in self.held  # type: ignore[arg-type]
+            held = JudgeButton(name) in self.held
             pg.draw.rect(screen, PRESSED if held else (70, 70, 90), rect, border_radius=8)
             self._text(name, (rect[0] + 10, rect[1] + 20))
         self._text("judge", (self.layout.judge["confirm"][0], self.layout.judge["confirm"][1] - 22))

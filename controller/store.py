@@ -157,10 +157,11 @@ class Store:
         self._held_documents: dict[str, str] = {}
         self._db = self._open()
         try:
-            self.store_id = self._meta("store_id")
-            if self.store_id is None:
-                self.store_id = uuid.uuid4().hex[:12]
-                self._set_meta("store_id", self.store_id)
+            store_id = self._meta("store_id")
+            if store_id is None:
+                store_id = uuid.uuid4().hex[:12]
+                self._set_meta("store_id", store_id)
+            self.store_id: str = store_id
             # the newest event's seq; ``meta`` keeps it for when pruning removed that event
             (newest,) = self._db.execute("SELECT max(seq) FROM events").fetchone()
             self.last_seq = max(int(self._meta("last_seq") or 0), newest or 0)
@@ -330,7 +331,7 @@ class Store:
 
     def console_positions(self) -> list[ConsolePosition]:
         """The positions ``append_console_input`` stored: one per console, its latest boot."""
-        return [tuple(row) for row in self._db.execute(  # type: ignore[misc]
+        return [tuple(row) for row in self._db.execute(
             "SELECT unique_id, boot_id, seq, count FROM console_positions")]
 
     def _write_events(self, events: list[_Held]) -> None:

@@ -96,8 +96,8 @@ def describe(config: Config) -> str:
                 saved = {key: store.load(key) for key in (*SAVED, LAST_BOOT)}
         finally:
             store.close()
-    if saved[LAST_BOOT] is not None:
-        lines.append(f"  last run  boot {saved[LAST_BOOT].decode()}")
+    if (last_boot := saved[LAST_BOOT]) is not None:
+        lines.append(f"  last run  boot {last_boot.decode()}")
     lines += _describe_table(saved["state"])
     session = _decoded(saved["session"])
     step = _decoded(saved["night_step"])

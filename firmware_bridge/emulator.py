@@ -245,7 +245,7 @@ def main() -> None:
                 written.append((seq, at))
                 recent.append(seq)
 
-    console.pins.write = noting
+    console.pins.write = noting  # type: ignore[method-assign]  # watch every frame written
     console.start()
     print("ready", flush=True)
     for line in sys.stdin:

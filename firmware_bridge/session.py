@@ -21,9 +21,10 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from controller.core.buttons import SeatButton
+from controller.core.events import Key
 from controller.core.inputs import ButtonEdge, KeyPressed
 from controller.core.lights import Light
 from firmware_bridge import protocol as p
@@ -316,7 +317,7 @@ class HostSession:
         # position first, and the ack, cumulative, would cover an event not on disk yet
         t = self._last_t = max(now if t is None else t, self._last_t)
         if kind == p.EV_KEY and value in p.KEYS:
-            return KeyPressed(seat, chr(value), t)
+            return KeyPressed(seat, cast(Key, chr(value)), t)
         if kind in (p.EV_BUTTON_DOWN, p.EV_BUTTON_UP) and not self.keys_only:
             return ButtonEdge(SeatButton(seat), kind == p.EV_BUTTON_DOWN, t, "console")
         self._count("ignored_event")

@@ -56,12 +56,12 @@ def parse(text: str, *, seats: int = 24) -> Seating:
                 problems.append(f"line {number}: round {round_}, {table} seat {seat} given "
                                 f"twice ({at[int(seat)]!r} and {player!r})")
             at[int(seat)] = player
-    for round_, tables in seating.items():
+    for round_no, tables in seating.items():
         players: dict[str, str] = {}
         for table, seats_ in tables.items():
             for seat_, player in seats_.items():
                 if player in players:
-                    problems.append(f"round {round_}: {player!r} seated twice "
+                    problems.append(f"round {round_no}: {player!r} seated twice "
                                     f"({players[player]} and {table} seat {seat_})")
                 players[player] = f"{table} seat {seat_}"
     if problems:

@@ -114,7 +114,7 @@ class ExpanderButtons:
     """The buttons of ``[expanders]``: edges go to ``submit`` as ``ButtonEdge`` inputs."""
 
     def __init__(self, config: ExpanderConfig, bus: I2cBus, *, factory: Factory,
-                 now: Callable[[], float], submit: Callable[[ButtonEdge], None],
+                 now: Callable[[], float], submit: Callable[[ButtonEdge], object],
                  on_error: Callable[[], None] = lambda: None):
         self._bus = bus
         self._on_error = on_error

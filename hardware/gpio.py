@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from collections import deque
 from collections.abc import Callable
+from functools import partial
 
 from gpiozero import PWMLED, RGBLED, InputDevice
 from gpiozero.pins import Factory
@@ -99,7 +100,7 @@ class GpioBoard:
     """
 
     def __init__(self, config: Config, *, factory: Factory, now: Callable[[], float],
-                 submit: Callable[[ButtonEdge], None]):
+                 submit: Callable[[ButtonEdge], object]):
         self._factory = factory
         self._pull_up = config.gpio.pull_up
         self._buttons: dict[Button, EdgeButton] = {}
@@ -108,7 +109,7 @@ class GpioBoard:
             for button, pin in config.wired_buttons().items():
                 self._buttons[button] = EdgeButton(
                     pin, pull_up=self._pull_up, now=now, pin_factory=factory,
-                    on_edge=lambda pressed, t, b=button: submit(ButtonEdge(b, pressed, t)),
+                    on_edge=partial(_submit_edge, submit, button),
                 )
             for wiring in config.gpio.seat:
                 if wiring.rgb is not None:
@@ -136,7 +137,7 @@ class GpioBoard:
         if device is None:
             return None
         if isinstance(device, RGBLED):
-            return tuple(device.value)  # type: ignore[return-value]
+            return tuple(device.value)
         return (device.value,) * 3
 
     def has_button(self, button: Button) -> bool:
@@ -166,6 +167,12 @@ class GpioBoard:
         seats = sorted(b.seat for b in self._buttons if isinstance(b, SeatButton))
         return (f"{len(seats)} seat buttons, {len(self._buttons) - len(seats)} judge buttons, "
                 f"{len(self._lights)} lights on {type(self._factory).__name__}")
+
+
+def _submit_edge(submit: Callable[[ButtonEdge], object], button: Button, pressed: bool,
+                 t: float) -> None:
+    """An ``EdgeButton``'s edge, handed to the loop as the input of ``button``."""
+    submit(ButtonEdge(button, pressed, t))
 
 
 def _show_mono(led: PWMLED, light: Light) -> None:

@@ -65,8 +65,10 @@ class Timing:
     def nominal(cls, t0h: float, t0l: float, t1h: float, t1l: float, tolerance: float,
                 reset: float) -> Timing:
         """A datasheet that gives each time as a value +- one tolerance."""
-        return cls(*((t - tolerance, t + tolerance) for t in (t0h, t0l, t1h, t1l)),
-                   reset=reset)
+        def span(t: float) -> tuple[float, float]:
+            return t - tolerance, t + tolerance
+
+        return cls(span(t0h), span(t0l), span(t1h), span(t1l), reset=reset)
 
     def accepts(self, high: float, low: float, bit: int) -> bool:
         """Whether a pulse of ``high`` then ``low`` ns reads as ``bit`` on this chip."""

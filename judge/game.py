@@ -513,7 +513,8 @@ def _next_night_step(game: Game) -> Result:
     if name == "mafia_shot":
         actors, picks, seconds = game.with_role(*BLACK), 1, game.timings.night_step
     elif name == "best_move":
-        actors, picks, seconds = (game.killed,), 3, game.timings.best_move
+        victim = () if game.killed is None else (game.killed,)  # queued with the kill (4.5.9)
+        actors, picks, seconds = victim, 3, game.timings.best_move
     else:
         actors, picks, seconds = (game.with_role(DON if name == "don_check" else SHERIFF),
                                   1, game.timings.night_step)
@@ -529,6 +530,7 @@ _STEP_PARAGRAPH = {"mafia_shot": "4.5.3", "don_check": "4.5.6", "sheriff_check":
 
 def _on_night_result(game: Game, body: Mapping[str, Any]) -> Result:
     name = game.running_step
+    assert name is not None  # the caller took this result for the running step
     game = replace(game, running_step=None)
     # the picks that stand: the table says why one does not (``miss``: missing, several
     # targets, disagree; 4.5.5)
@@ -573,6 +575,7 @@ def _win_check(game: Game) -> tuple[Game, list[str]] | None:
     """1.4: red wins when every black is out; black when blacks equal or outnumber reds."""
     black = len(game.with_role(*BLACK))
     red = len(game.alive) - black
+    winner: Literal["red", "black"]
     if black == 0:
         winner = "red"
     elif black >= red:

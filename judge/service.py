@@ -81,7 +81,7 @@ class Panel:
 
     def _restore(self) -> tuple[Game, deque[str]]:
         """The game as the journal left it: its inputs replayed through the pure core."""
-        game, lines = new_game(timings=self.cfg.game_timings), deque(maxlen=200)
+        game, lines = new_game(timings=self.cfg.game_timings), deque[str](maxlen=200)
         for given, at in self.journal.inputs():
             try:
                 game, _, records = step(game, given, at)
@@ -188,7 +188,7 @@ class Panel:
             self._on_reply(topic, body)
             return
         if topic == "event/timer":  # the floor's clock, shown as it runs
-            state = body.get("state")
+            state = body.get("state", "")
             running = _TIMER_RUNS.get(state, (self.timer or {}).get("running", True))
             self.timer = {"running": running, **{k: body.get(k) for k in (
                 "seat", "kind", "state", "remaining_ms")}}

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Set up (when needed) and run the whole test suite: lint, then pytest against real parts
-# (a real mosquitto, gpiozero's MockFactory). Extra arguments go to pytest.
+# Set up (when needed) and run the whole test suite: lint, the type checker (pyproject.toml's
+# [tool.mypy]: the core strictly), then pytest against real parts (a real mosquitto, gpiozero's
+# MockFactory). Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 .venv/bin/ruff check .
+.venv/bin/mypy
 exec .venv/bin/python -m pytest "$@"

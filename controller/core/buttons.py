@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Literal, get_args
 
 JudgeButtonName = Literal["confirm", "reject", "next"]
-JUDGE_BUTTON_NAMES: tuple[str, ...] = get_args(JudgeButtonName)
+JUDGE_BUTTON_NAMES: tuple[JudgeButtonName, ...] = get_args(JudgeButtonName)
 
 
 @dataclass(frozen=True, order=True)

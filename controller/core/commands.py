@@ -403,7 +403,7 @@ def parse_sim_button(payload: bytes, wired: frozenset[Button]) -> Parsed[Button]
         if cmd.judge not in JUDGE_BUTTON_NAMES:
             return Parsed(parsed.id, error=f"judge: unknown button {cmd.judge!r} "
                                            f"(one of {', '.join(JUDGE_BUTTON_NAMES)})")
-        button: Button = JudgeButton(cmd.judge)  # type: ignore[arg-type]
+        button: Button = JudgeButton(cmd.judge)
     else:
         button = SeatButton(cmd.seat)  # type: ignore[arg-type]
     if button not in wired:
