@@ -15,6 +15,7 @@ import msgspec
 import yaml
 
 from controller import __version__, api
+from controller.core import events
 
 REF = "#/components/schemas/{name}"
 
@@ -28,7 +29,7 @@ CHANNELS: list[tuple[str, str, type, str, bool, str]] = [
      "Outbox depth and limit, GPIO backend; republished on change and on every connect."),
     *[(f"event-{kind.replace('/', '-')}", f"event/{kind}", kind_type, "send", False,
        f"Event {kind}: stamped with the edge time; seq and id for gaps and duplicates.")
-      for kind, kind_type in api.EVENT_TYPES.items() if not kind.startswith("night/")],
+      for kind, kind_type in api.EVENT_TYPES.items() if events.KINDS[kind] not in events.SECRET],
     *[(f"private-{kind.replace('/', '-')}", f"private/{kind}", api.EVENT_TYPES[kind], "send",
        False, f"Private event {kind} (the rules core only, by the ACL): the night's secrets.")
       for kind in api.PRIVATE_KINDS],

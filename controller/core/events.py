@@ -354,11 +354,11 @@ PAYLOADS: tuple[type[Event], ...] = tuple(dict.fromkeys(
     event.__base__ if event.__base__ in (SeatButtonEvent, JudgeButtonEvent) else event
     for event in KINDS.values()))
 
-#: Events that may go on ``private/<kind>`` (the rules core's eyes only): the night steps
-#: always, and at night every seat input (who pressed a button or typed would give an actor
-#: away).
-PRIVATE: tuple[type[Event], ...] = (NightStepEvent, NightPickEvent, NightResultEvent, SeatPress,
-                                    SeatRelease, KeyEvent, EntryEvent)
+#: Events only ever on ``private/<kind>`` (the rules core's eyes only): the night steps.
+SECRET: tuple[type[Event], ...] = (NightStepEvent, NightPickEvent, NightResultEvent)
+#: Events that may go on ``private/<kind>``: the secret ones, and at night every seat input
+#: (who pressed a button or typed would give an actor away).
+PRIVATE: tuple[type[Event], ...] = (*SECRET, SeatPress, SeatRelease, KeyEvent, EntryEvent)
 
 
 def payload_type(event: type[Event]) -> type[Event]:
