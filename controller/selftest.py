@@ -26,6 +26,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from controller.config import Config
+from controller.core import events
 from controller.core.buttons import JUDGE_BUTTON_NAMES, JudgeButton, SeatButton
 from controller.mqtt_link import configure_client
 
@@ -249,7 +250,7 @@ class Selftest:
     def button(self, seat: int) -> None:
         self.table.drain()
         self.tech.press(Press(f"Press and release seat {seat}'s vote button.", seat=seat))
-        got = self.table.next_event(("event/seat/press",), self.press_timeout)
+        got = self.table.next_event((events.topic(events.SeatPress),), self.press_timeout)
         if got is None:
             self.note(f"seat {seat}", "button", False, "no press came")
         elif got[1]["seat"] != seat:
@@ -265,7 +266,7 @@ class Selftest:
             self.table.drain()
             self.tech.press(Press(f"Press key {key} on seat {seat}'s keypad.", seat=seat,
                                   key=key))
-            got = self.table.next_event(("event/seat/key",), self.press_timeout)
+            got = self.table.next_event((events.topic(events.KeyEvent),), self.press_timeout)
             if got is None:
                 faults.append(f"key {key} missing")
             elif got[1]["seat"] != seat:
@@ -283,8 +284,9 @@ class Selftest:
             self.table.drain()
             self.tech.press(Press(f"Press and release the judge's {name.title()} button.",
                                   judge=name))
-            got = self.table.next_event(("event/judge/press", "event/seat/press"),
-                                        self.press_timeout)
+            got = self.table.next_event(
+                (events.topic(events.JudgePress), events.topic(events.SeatPress)),
+                self.press_timeout)
             if got is None:
                 self.note("judge", name, False, "no press came")
             elif got[1].get("button") != name:

@@ -35,6 +35,7 @@ import msgspec
 from controller import api
 from controller.clock import Clock, ClockSync, SystemClock, clock_sync, host_boot_id
 from controller.config import Config, ConsoleConfig
+from controller.core import events
 from controller.core.buttons import Button, SeatButton
 from controller.core.commands import parse_replay, request_id, stale
 from controller.core.day import Day, Nomination
@@ -534,7 +535,7 @@ class Service:
 
     @staticmethod
     def _topic(effect: Emit) -> str:
-        return ("private/" if effect.private else "event/") + effect.kind
+        return events.topic(type(effect.event), effect.private)
 
     def _payload_for(self, effect: Emit, journal: Store) -> Callable[[int], bytes]:
         return lambda seq: self.messages.event(effect, seq, journal.store_id)

@@ -20,6 +20,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
+from controller.core import events
+
 MAFIA, DON, SHERIFF, CIVILIAN = "mafia", "don", "sheriff", "civilian"
 BLACK = (MAFIA, DON)
 #: 1.1: ten players, seven red cards (one the Sheriff) and three black (one the Don)
@@ -352,30 +354,32 @@ def _vote_decision(verb: str):
 
 def _on_event(game: Game, event: TableEvent) -> Result:
     topic, body = event.topic, event.body
-    if topic in ("state", "event/day") and isinstance(body.get("day"), int) \
+    if topic in ("state", events.topic(events.DayEvent)) and isinstance(body.get("day"), int) \
             and body["day"] > game.table_day:
         return replace(game, table_day=body["day"]), [], []
-    if topic == "event/nomination" and game.stage == "day" and body.get("outcome") == "accepted":
+    if topic == events.topic(events.NominationEvent) and game.stage == "day" \
+            and body.get("outcome") == "accepted":
         seat = body.get("seat")
         if isinstance(seat, int) and seat in game.alive and seat not in game.nominees:
             return (replace(game, nominees=(*game.nominees, seat)), [],
                     [f"4.4.2: seat {body.get('by')} nominates seat {seat}"])
-    if topic == "event/vote/proposed" and game.vote is not None:
+    if topic == events.topic(events.VoteProposed) and game.vote is not None:
         return replace(game, vote=replace(game.vote, proposed=dict(body))), [], []
-    if topic == "event/vote/confirmed" and game.vote is not None:
+    if topic == events.topic(events.VoteConfirmed) and game.vote is not None:
         counts = (*game.vote.counts, (int(body.get("candidate", 0)), int(body.get("count", 0))))
         return replace(game, vote=replace(game.vote, proposed=None, counts=counts)), [], [
             f"4.4.6: seat {body.get('candidate')}: {body.get('count')} votes"]
-    if topic == "event/vote/rejected" and game.vote is not None:
+    if topic == events.topic(events.VoteRejected) and game.vote is not None:
         return replace(game, vote=replace(game.vote, proposed=None)), [], []
-    if topic == "event/vote/result" and game.stage in ("vote", "question"):
+    if topic == events.topic(events.VoteResult) and game.stage in ("vote", "question"):
         return _on_vote_result(game, body)
-    if topic == "event/timer" and game.countdown and body.get("seat") is None \
+    if topic == events.topic(events.TimerEvent) and game.countdown and body.get("seat") is None \
             and body.get("state") in ("ended", "stopped"):
         return replace(game, countdown=False), [], ["4.2.1: the minute is up"]
-    if topic == "private/night/result" and game.running_step == body.get("step"):
+    if topic == events.topic(events.NightResultEvent, private=True) \
+            and game.running_step == body.get("step"):
         return _on_night_result(game, body)
-    if topic == "event/seats":
+    if topic == events.topic(events.SeatsEvent):
         return _on_seats(game, body)
     return game, [], []
 

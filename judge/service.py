@@ -28,6 +28,7 @@ import paho.mqtt.client as mqtt
 from aiohttp import WSMsgType, web
 from paho.mqtt.enums import CallbackAPIVersion
 
+from controller.core import events
 from controller.mqtt_link import configure_client
 from judge.config import JudgeConfig, split_listen
 from judge.game import Action, Game, Refused, TableEvent, new_game, step
@@ -187,15 +188,16 @@ class Panel:
         if topic.startswith(("reply/", "private/reply/")):
             self._on_reply(topic, body)
             return
-        if topic == "event/timer":  # the floor's clock, shown as it runs
+        if topic == events.topic(events.TimerEvent):  # the floor's clock, shown as it runs
             state = body.get("state", "")
             running = _TIMER_RUNS.get(state, (self.timer or {}).get("running", True))
             self.timer = {"running": running, **{k: body.get(k) for k in (
                 "seat", "kind", "state", "remaining_ms")}}
             self.broadcast()
-        if topic in ("event/seat/press", "event/seat/release") \
+        pressed = topic == events.topic(events.SeatPress)
+        if (pressed or topic == events.topic(events.SeatRelease)) \
                 and isinstance(body.get("seat"), int):  # the fists on the table, live
-            (self.down.add if topic.endswith("press") else self.down.discard)(body["seat"])
+            (self.down.add if pressed else self.down.discard)(body["seat"])
             self.broadcast()
         if "seq" in body and "id" in body:
             if body["id"] in self.recent_ids:

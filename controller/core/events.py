@@ -361,6 +361,11 @@ SECRET: tuple[type[Event], ...] = (NightStepEvent, NightPickEvent, NightResultEv
 PRIVATE: tuple[type[Event], ...] = (*SECRET, SeatPress, SeatRelease, KeyEvent, EntryEvent)
 
 
+def topic(event: type[Event], private: bool = False) -> str:
+    """The topic below ``mafia/<table>/`` that an event of this type goes on."""
+    return ("private/" if private else "event/") + event.KIND
+
+
 def payload_type(event: type[Event]) -> type[Event]:
     """The documented payload of an event type (a press's is its button's event)."""
     return next(base for base in event.__mro__ if base in PAYLOADS)
