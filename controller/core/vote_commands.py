@@ -1,7 +1,18 @@
-"""``cmd/vote/...``: the judge's and the rules core's part in a vote, checked against the table."""
+"""``cmd/vote/...``: the judge's and the rules core's part in a vote, checked against the table
+(pure).
+
+The vote itself (windows, presses, the proposed count, the result) is ``controller.core.vote``;
+these handlers decide whether a command may touch it now. ``vote/start`` (nominees, in
+nomination order: FIIM 4.4.4) and ``vote/question`` (one yes/no window) open a session, by day
+only, with voters and candidates whose standing allows it; ``confirm``, ``reject`` and
+``correct`` act on a proposed count once the judge may see it; ``next`` opens the next window
+when the judge paces the vote; ``cancel`` abandons it. Each handler returns the table's next
+session (None: no vote runs), which ``_on_session`` puts into the table.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -9,32 +20,23 @@ import msgspec
 
 from controller.core import commands, standings, vote
 from controller.core.effects import Effect, Emit
-from controller.core.inputs import CommandReceived
-from controller.core.replies import answer, reply, seat_problem
+from controller.core.replies import Handler, Outcome, seat_problem
 
 if TYPE_CHECKING:
     from controller.core.table import TableState
 
 
-def handle(state: TableState, cmd: CommandReceived) -> tuple[TableState, list[Effect]]:
-    parsed = commands.parse_vote(cmd.verb, cmd.payload)
-    handler = {
-        "vote/start": _vote_start, "vote/question": _vote_start, "vote/confirm": _vote_confirm,
-        "vote/reject": _vote_reject, "vote/correct": _vote_correct, "vote/next": _vote_next,
-        "vote/cancel": _vote_cancel,
-    }.get(cmd.verb)
-    if handler is None:
-        return state, [reply(cmd, parsed.id, f"unknown command {cmd.verb!r}")]
+VoteOutcome = tuple[vote.VoteSession | None, list[Effect], str | None]
+#: a vote handler: it decides the table's next session (None: no vote runs)
+VoteHandler = Callable[["TableState", Any, float], VoteOutcome]
 
-    def on_session(state: TableState, value: Any, t: float) \
-            -> tuple[TableState, list[Effect], str | None]:
+
+def _on_session(handler: VoteHandler) -> Handler:
+    """A command handler that puts the vote handler's session into the table."""
+    def on_session(state: TableState, value: Any, t: float) -> Outcome:
         session, effects, error = handler(state, value, t)
         return replace(state, session=session), effects, error
-
-    return answer(state, cmd, parsed, on_session)
-
-
-VoteOutcome = tuple[vote.VoteSession | None, list[Effect], str | None]
+    return on_session
 
 
 def _vote_start(state: TableState, cmd: Any, t: float) -> VoteOutcome:
@@ -142,3 +144,12 @@ def _vote_cancel(state: TableState, cmd: Any, t: float) -> VoteOutcome:
     if state.session is None:
         return None, [], "no vote is running"
     return None, [Emit("vote/cancelled", t, {"session": state.session.id})], None
+
+
+#: the handlers the command registry dispatches to (``controller.core.registry``)
+start = _on_session(_vote_start)  # vote/start and vote/question: the payload tells which
+confirm = _on_session(_vote_confirm)
+reject = _on_session(_vote_reject)
+correct = _on_session(_vote_correct)
+next_window = _on_session(_vote_next)
+cancel = _on_session(_vote_cancel)
