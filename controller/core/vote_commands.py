@@ -61,8 +61,9 @@ def _vote_start(state: TableState, cmd: Any, t: float) -> VoteOutcome:
             "tied": [], "reason": "one nominee on the first day (FIIM 4.4.10)"})], None
     against_all = False if question else (
         rules.against_all if cmd.against_all is None else cmd.against_all)
-    if against_all and rules.leftover == "last_nominee":
-        return None, [], "against_all: " + vote.AGAINST_ALL_NEEDS_ABSTAIN
+    conflict = vote.needs_abstain(rules.leftover, against_all=against_all)
+    if conflict is not None:
+        return None, [], "against_all: " + conflict
     if question:
         order: tuple[int, ...] = (vote.AGAINST_ALL,)
     else:
@@ -113,7 +114,7 @@ def _vote_correct(state: TableState, cmd: Any, t: float) -> VoteOutcome:
         return state.session, [], problem
     session = state.session
     assert session is not None
-    counted = {v for c in session.confirmed for v in (*c.voters, *c.leftover)}
+    counted = session.counted
     for i, seat in enumerate(cmd.voters):
         if seat not in session.voters:
             return session, [], f"voters[{i}]: seat {seat} is not a voter in this vote"
