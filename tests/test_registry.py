@@ -3,6 +3,7 @@ verb, and any payload on any command topic gets one reply and, when refused, cha
 
 from __future__ import annotations
 
+import inspect
 import json
 from dataclasses import replace
 
@@ -52,6 +53,13 @@ def test_every_registered_verb_has_a_handler():
         _, effects = step(initial_state(SETUP), CommandReceived(verb, b'{"id": "x"}', 1.0))
         [answer] = [e for e in effects if isinstance(e, Reply)]
         assert answer.verb == verb and "unknown command" not in (answer.error or ""), answer
+
+
+def test_each_handler_takes_the_payload_type_registered_with_it():
+    for verb, entry in COMMANDS.items():
+        if entry.handler is not None:
+            annotation = inspect.signature(entry.handler).parameters["cmd"].annotation
+            assert entry.payload.__name__ in annotation.split(" | "), (verb, annotation)
 
 
 FIELDS = sorted({field.name for entry in COMMANDS.values()

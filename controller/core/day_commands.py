@@ -9,9 +9,10 @@ does when a nomination was made out of turn or by a player who may not nominate.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from controller.core import day
+from controller.core.commands import DayStart, NominationWithdraw
 from controller.core.effects import Emit
 from controller.core.replies import Outcome
 
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
     from controller.core.table import TableState
 
 
-def start(state: TableState, cmd: Any, t: float) -> Outcome:
+def start(state: TableState, cmd: DayStart, t: float) -> Outcome:
     if cmd.day <= state.day.number:
         return state, [], (f"day: day {cmd.day} has begun already (today is day "
                            f"{state.day.number})")
@@ -27,7 +28,7 @@ def start(state: TableState, cmd: Any, t: float) -> Outcome:
     return replace(state, day=today), [Emit("day", t, {"day": cmd.day})], None
 
 
-def withdraw(state: TableState, cmd: Any, t: float) -> Outcome:
+def withdraw(state: TableState, cmd: NominationWithdraw, t: float) -> Outcome:
     done = day.withdraw(state.day, cmd.seat, t)
     if done is None:
         return state, [], f"seat: seat {cmd.seat} is not nominated today"

@@ -9,8 +9,9 @@ command names each seat at most once; all its seats change together or none does
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from controller.core.commands import LightCommand
 from controller.core.lights import Light, LightMode
 from controller.core.replies import Outcome, seat_problem
 
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
     from controller.core.table import TableState
 
 
-def set_lights(state: TableState, cmd: Any, t: float) -> Outcome:
+def set_lights(state: TableState, cmd: LightCommand, t: float) -> Outcome:
     problem = seat_problem("lights", [spec.seat for spec in cmd.lights], state.setup.seats,
                            ".seat")
     if problem:

@@ -12,12 +12,13 @@ player sees it.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import msgspec
 
 from controller.core import night
 from controller.core import standings as standings_module
+from controller.core.commands import NightStepCommand, RevealCommand, VoteAction
 from controller.core.effects import Indicate
 from controller.core.replies import Outcome, seat_problem
 
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
     from controller.core.table import TableState
 
 
-def step(state: TableState, cmd: Any, t: float) -> Outcome:
+def step(state: TableState, cmd: NightStepCommand, t: float) -> Outcome:
     if not state.night:
         return state, [], "it is day: night steps are for the night (cmd/phase night first)"
     if state.night_step is not None:
@@ -53,14 +54,14 @@ def step(state: TableState, cmd: Any, t: float) -> Outcome:
     return replace(state, night_step=step), effects, None
 
 
-def stop(state: TableState, cmd: Any, t: float) -> Outcome:
+def stop(state: TableState, cmd: VoteAction, t: float) -> Outcome:
     if state.night_step is None:
         return state, [], "no night step runs"
     ended = msgspec.structs.replace(state.night_step, ends=t)
     return replace(state, night_step=None), night.finish(ended), None
 
 
-def reveal(state: TableState, cmd: Any, t: float) -> Outcome:
+def reveal(state: TableState, cmd: RevealCommand, t: float) -> Outcome:
     if not state.night:
         return state, [], "it is day: a check result is shown at night, masks on"
     if not 1 <= cmd.seat <= state.setup.seats:

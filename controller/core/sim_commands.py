@@ -9,9 +9,10 @@ registry refuses them on a table that is not simulated.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from controller.core.buttons import JUDGE_BUTTON_NAMES, Button, JudgeButton, SeatButton
+from controller.core.commands import SimButtonCommand, SimKeysCommand
 from controller.core.effects import DrivePin, TypeKeys
 from controller.core.replies import Outcome
 
@@ -19,21 +20,21 @@ if TYPE_CHECKING:
     from controller.core.table import TableState
 
 
-def press(state: TableState, cmd: Any, t: float) -> Outcome:
+def press(state: TableState, cmd: SimButtonCommand, t: float) -> Outcome:
     return _drive(state, cmd, pressed=True)
 
 
-def release(state: TableState, cmd: Any, t: float) -> Outcome:
+def release(state: TableState, cmd: SimButtonCommand, t: float) -> Outcome:
     return _drive(state, cmd, pressed=False)
 
 
-def type_keys(state: TableState, cmd: Any, t: float) -> Outcome:
+def type_keys(state: TableState, cmd: SimKeysCommand, t: float) -> Outcome:
     if cmd.seat not in state.setup.keypads:
         return state, [], f"seat {cmd.seat} has no console keypad on this table"
     return state, [TypeKeys(cmd.seat, cmd.keys)], None
 
 
-def _drive(state: TableState, cmd: Any, pressed: bool) -> Outcome:
+def _drive(state: TableState, cmd: SimButtonCommand, pressed: bool) -> Outcome:
     """Exactly one of ``seat`` or ``judge``, naming a button this table has wired."""
     if (cmd.seat is None) == (cmd.judge is None):
         return state, [], 'give exactly one of "seat" or "judge"'

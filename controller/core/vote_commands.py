@@ -12,13 +12,15 @@ session (None: no vote runs), which ``_on_session`` puts into the table.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from controller.core import commands, standings, vote
+from controller.core import standings, vote
+from controller.core.commands import VoteAction, VoteCorrect, VoteQuestion, VoteStart
 from controller.core.effects import Effect, Emit
 from controller.core.replies import Handler, Outcome, seat_problem
 
@@ -33,18 +35,19 @@ VoteHandler = Callable[["TableState", Any, float], VoteOutcome]
 
 def _on_session(handler: VoteHandler) -> Handler:
     """A command handler that puts the vote handler's session into the table."""
+    @functools.wraps(handler)  # its signature names the payload type it takes
     def on_session(state: TableState, value: Any, t: float) -> Outcome:
         session, effects, error = handler(state, value, t)
         return replace(state, session=session), effects, error
     return on_session
 
 
-def _vote_start(state: TableState, cmd: Any, t: float) -> VoteOutcome:
+def _vote_start(state: TableState, cmd: VoteStart | VoteQuestion, t: float) -> VoteOutcome:
     if state.session is not None:
         return state.session, [], f"a vote is running (session {state.session.id!r})"
     if state.night:
         return None, [], "it is night: votes are for the day (cmd/phase day first)"
-    question = isinstance(cmd, commands.VoteQuestion)
+    question = isinstance(cmd, VoteQuestion)
     candidates = cmd.subjects if question else cmd.nominees
     key = "subjects" if question else "nominees"
     problem = (seat_problem(key, candidates, state.setup.seats)
@@ -97,19 +100,19 @@ def _proposed(state: TableState, t: float) -> str | None:
     return vote.too_early(state.session, t)
 
 
-def _vote_confirm(state: TableState, cmd: Any, t: float) -> VoteOutcome:
+def _vote_confirm(state: TableState, cmd: VoteAction, t: float) -> VoteOutcome:
     if (problem := _proposed(state, t)) is not None:
         return state.session, [], problem
     return (*vote.confirm(state.session, t, "command"), None)  # type: ignore[arg-type]
 
 
-def _vote_reject(state: TableState, cmd: Any, t: float) -> VoteOutcome:
+def _vote_reject(state: TableState, cmd: VoteAction, t: float) -> VoteOutcome:
     if (problem := _proposed(state, t)) is not None:
         return state.session, [], problem
     return (*vote.reject(state.session, t, "command"), None)  # type: ignore[arg-type]
 
 
-def _vote_correct(state: TableState, cmd: Any, t: float) -> VoteOutcome:
+def _vote_correct(state: TableState, cmd: VoteCorrect, t: float) -> VoteOutcome:
     if (problem := _proposed(state, t)) is not None:
         return state.session, [], problem
     session = state.session
@@ -128,7 +131,7 @@ def _vote_correct(state: TableState, cmd: Any, t: float) -> VoteOutcome:
     return (*vote.correct(session, tuple(sorted(cmd.voters)), cmd.reason, t), None)
 
 
-def _vote_next(state: TableState, cmd: Any, t: float) -> VoteOutcome:
+def _vote_next(state: TableState, cmd: VoteAction, t: float) -> VoteOutcome:
     session = state.session
     if session is None:
         return None, [], "no vote is running"
@@ -141,7 +144,7 @@ def _vote_next(state: TableState, cmd: Any, t: float) -> VoteOutcome:
     return (*vote.open_window(session, t), None)
 
 
-def _vote_cancel(state: TableState, cmd: Any, t: float) -> VoteOutcome:
+def _vote_cancel(state: TableState, cmd: VoteAction, t: float) -> VoteOutcome:
     if state.session is None:
         return None, [], "no vote is running"
     return None, [Emit("vote/cancelled", t, {"session": state.session.id})], None
