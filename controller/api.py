@@ -9,10 +9,11 @@ the documentation.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, TypeVar, cast
 
 import msgspec
 
+from controller.core import events
 from controller.core.commands import (
     AudioCommand,
     Color,
@@ -33,8 +34,18 @@ from controller.core.commands import (
     VoteQuestion,
     VoteStart,
 )
-from controller.core.night import Miss
-from controller.core.vote import AnomalyKind
+from controller.core.events import (
+    Candidate,
+    Event,
+    NightPickList,
+    Seat,
+    Stage,
+    StandingState,
+    TimerKind,
+    TimerSeat,
+    VoteAnomaly,
+    VoteCount,
+)
 
 SCHEMA_VERSION = 1
 
@@ -44,9 +55,6 @@ Timestamp = Annotated[str, msgspec.Meta(
     description="UTC ISO-8601 to the millisecond. For events: the time of the hardware edge.",
     examples=["2026-11-29T21:22:15.481Z"],
 )]
-Seat = Annotated[int, msgspec.Meta(ge=1, le=24, description="Seat number as painted (1-based).")]
-Source = Annotated[Literal["gpio", "console"], msgspec.Meta(
-    description="What the input came through.")]
 
 
 class _Payload(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -68,13 +76,6 @@ class LightState(msgspec.Struct, forbid_unknown_fields=True):
     color: Annotated[Color | None, msgspec.Meta(description="#rrggbb, or null for white.")]
 
 
-class StandingState(msgspec.Struct, forbid_unknown_fields=True):
-    in_game: bool
-    fouls: Annotated[int, msgspec.Meta(ge=0, le=4)]
-    silenced: bool
-    immune: bool
-
-
 class SeatState(msgspec.Struct, forbid_unknown_fields=True):
     seat: Seat
     light: Annotated[LightState, msgspec.Meta(description="What the seat shows now.")]
@@ -88,13 +89,6 @@ class NominationState(msgspec.Struct, forbid_unknown_fields=True):
     seat: Seat
 
 
-class SeatStandingChange(StandingState):
-    seat: Seat
-
-
-TimerKind = Literal["speech", "excuse", "last_words", "other", "night"]
-TimerSeat = Annotated[Seat | None, msgspec.Meta(
-    description="Who holds the floor; null for a night countdown (kind night).")]
 
 
 class TimerState(msgspec.Struct, forbid_unknown_fields=True):
@@ -105,15 +99,6 @@ class TimerState(msgspec.Struct, forbid_unknown_fields=True):
     duration_ms: int
 
 
-Candidate = Annotated[int, msgspec.Meta(
-    ge=0, le=24, description="The seat voted on; 0 is the 'against all' candidate of a nominee "
-                             "vote, or the question itself in a question vote.")]
-Stage = Literal["waiting", "open", "proposed"]
-
-
-class VoteCount(msgspec.Struct, forbid_unknown_fields=True):
-    candidate: Candidate
-    count: int
 
 
 class VoteSummary(msgspec.Struct, forbid_unknown_fields=True):
@@ -288,7 +273,12 @@ class Health(_Payload):
     clock: ClockHealth | None = None
 
 
-class _Event(_Payload, kw_only=True):
+class Envelope(_Payload, kw_only=True, forbid_unknown_fields=False):
+    """The stamp the shell puts on every event the core emits (``controller.messages``): the
+    published payload is these fields beside the event's own (``controller.core.events``).
+    Decoding a payload as ``Envelope`` reads the stamp alone; as its ``EVENT_TYPES`` type, the
+    whole event."""
+
     id: Annotated[str, msgspec.Meta(
         description="<store id>-<seq>: unique for all time, the same on every redelivery. "
                     "Drop duplicates by it.")]
@@ -306,229 +296,21 @@ class _Event(_Payload, kw_only=True):
                     "first sets a Pi's clock.")] = None
 
 
-class SeatButtonEvent(_Event):
-    """``event/seat/press`` and ``event/seat/release``: a seat's vote button, debounced."""
+E = TypeVar("E", bound=Event)
 
-    seat: Seat
-    source: Source
 
+def _stamped(payload: type[E]) -> type[E]:
+    """``payload`` as published: a subclass with the envelope's fields after its own, under the
+    same name and description (what the AsyncAPI document shows)."""
+    fields = [(f.name, f.type) if f.default is msgspec.NODEFAULT else (f.name, f.type, f.default)
+              for f in msgspec.structs.fields(Envelope)]
+    return cast("type[E]", msgspec.defstruct(
+        payload.__name__, fields, bases=(payload,), kw_only=True, module=__name__,
+        namespace={"__doc__": payload.__doc__}))
 
-class KeyEvent(_Event):
-    """``event/seat/key``: a key of a seat's console keypad."""
 
-    seat: Seat
-    key: Literal["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "*", "#"]
-    source: Source
-
-
-class EntryEvent(_Event):
-    """``event/seat/entry``: a number a player entered on the keypad and confirmed with ``#``
-    (digits, then ``#``; ``*`` clears; an entry untouched for 4 s is forgotten)."""
-
-    seat: Seat
-    value: Annotated[int, msgspec.Meta(ge=0, le=99)]
-    source: Source
-
-
-class JudgeButtonEvent(_Event):
-    """``event/judge/press`` and ``event/judge/release``: a judge station button."""
-
-    button: Literal["confirm", "reject", "next"]
-    source: Source
-
-
-class _VoteEvent(_Event):
-    session: Annotated[str, msgspec.Meta(description="The id of the cmd/vote/... that began it.")]
-
-
-class VoteStarted(_VoteEvent):
-    """``event/vote/started``."""
-
-    kind: Literal["nominees", "question"]
-    candidates: list[Candidate]
-    voters: list[Seat]
-    subjects: Annotated[list[Seat], msgspec.Meta(description="Question votes: who it is about.")]
-    day: int
-    pacing: Literal["auto", "judge"]
-
-
-class VoteWindow(_VoteEvent):
-    """``event/vote/window``: a candidate's window opened (``ts`` = its start) or closed."""
-
-    candidate: Candidate
-    attempt: Annotated[int, msgspec.Meta(ge=1, description="2 and up after a rejection.")]
-    state: Literal["opened", "closed"]
-    duration_ms: int | None = None
-
-
-class VoteAnomaly(msgspec.Struct, forbid_unknown_fields=True):
-    seat: Seat
-    kind: Annotated[AnomalyKind, msgspec.Meta(
-        description="For the judge's eye; never a vote by itself.")]
-
-
-class VoteProposed(_VoteEvent):
-    """``event/vote/proposed``: the table's count for one candidate, awaiting the judge.
-    Published again if a late press changes it."""
-
-    candidate: Candidate
-    attempt: int
-    voters: list[Seat]
-    leftover: Annotated[list[Seat], msgspec.Meta(
-        description="Voters who voted for no one, counted for the last nominee (FIIM 4.4.8).")]
-    count: int
-    anomalies: list[VoteAnomaly]
-
-
-class VoteConfirmed(_VoteEvent):
-    """``event/vote/confirmed``: the judge made a count final (only these are final)."""
-
-    candidate: Candidate
-    attempt: int
-    voters: list[Seat]
-    leftover: list[Seat]
-    count: int
-    by: Literal["button", "command", "correction"]
-    reason: Annotated[str | None, msgspec.Meta(description="The judge's reason for a correction.")]
-
-
-class VoteRejected(_VoteEvent):
-    """``event/vote/rejected``: the judge threw a count away; the window runs again."""
-
-    candidate: Candidate
-    attempt: int
-    by: Literal["button", "command"]
-
-
-class VoteResumed(_VoteEvent):
-    """``event/vote/resumed``: the controller restarted in the middle of this vote."""
-
-    candidate: Candidate
-    attempt: int
-    stage: Stage
-
-
-class VoteCancelled(_VoteEvent):
-    """``event/vote/cancelled`` (``cmd/vote/cancel``)."""
-
-
-class VoteResult(_VoteEvent):
-    """``event/vote/result``: every count confirmed. A tie names the tied seats in nomination
-    order; the rules core starts their re-vote (FIIM 4.4.12). A fork (the preset's
-    ``fork_gap``, club rules 002) names the candidates within the gap of the leader, for a
-    re-vote; night (the preset's ``abstain_wins``, club rules 003): more voters voted for no
-    one than for any candidate, nobody leaves and night falls. ``reason`` cites the rule."""
-
-    kind: Literal["nominees", "question"]
-    outcome: Literal["eliminated", "tie", "fork", "night", "against_all", "no_vote", "yes", "no"]
-    counts: list[VoteCount] = []
-    eliminated: Seat | None = None
-    tied: Annotated[list[Candidate], msgspec.Meta(
-        description="Tied (or forked) candidates in voting order; 0 when 'against all' is "
-                    "among them.")] = []
-    abstained: Annotated[list[Seat], msgspec.Meta(
-        description="outcome night: the voters who voted for no one (for night).")] = []
-    reason: str | None = None
-    subjects: list[Seat] = []
-    yes: list[Seat] = []
-    yes_count: int | None = None
-    voters_count: int | None = None
-
-
-class TimerEvent(_Event):
-    """``event/timer``: every change of the speech timer. ``warning`` comes at 10 s left (the
-    speaker's light blinks, with a cue), ``final`` at 5 s (it blinks fast), then ``ended``
-    (with a cue). A night countdown (kind night) lights nothing; its cues are the same."""
-
-    timer: Annotated[str, msgspec.Meta(description="The id of the cmd/timer/start.")]
-    seat: TimerSeat
-    kind: TimerKind
-    state: Literal["started", "paused", "resumed", "changed", "warning", "final", "ended",
-                   "stopped"]
-    remaining_ms: Annotated[int, msgspec.Meta(ge=0)]
-    duration_ms: Annotated[int, msgspec.Meta(ge=0)]
-
-
-class NominationEvent(_Event):
-    """``event/nomination``: a speaker typed a seat and ``#`` (FIIM 4.4.2-4.4.3)."""
-
-    by: Seat
-    seat: Annotated[int, msgspec.Meta(ge=0, le=99, description="As typed; may be no seat.")]
-    outcome: Literal["accepted", "supported", "refused", "withdrawn"]
-    reason: str | None
-    day: int
-    nominees: Annotated[list[Seat], msgspec.Meta(description="Today's nominees, in order.")]
-
-
-class SeatsEvent(_Event):
-    """``event/seats``: standings changed by cmd/seats (the new standing of each seat named)."""
-
-    seats: list[SeatStandingChange]
-
-
-class PhaseEvent(_Event):
-    """``event/phase``: night fell (public lights dark, music) or day came (cmd/phase)."""
-
-    phase: Literal["day", "night"]
-
-
-class DayEvent(_Event):
-    """``event/day``: a new game day began (cmd/day/start)."""
-
-    day: int
-
-
-class NightStepEvent(_Event):
-    """``private/night/step``: a night step began (cmd/night/step)."""
-
-    night_step: str
-    step: str
-    state: Literal["started"]
-    actors: list[Seat]
-    picks: int
-    allowed: list[int]
-    mode: Literal["keypad", "count"]
-    seconds: float
-
-
-class NightPickEvent(_Event):
-    """``private/night/pick``: a seat's entry or press during a step; ``taken`` if it counts as
-    the actor's pick (the actor's private indicator shows it: steady taken, double blink not),
-    else refused with a ``reason``."""
-
-    night_step: str
-    step: str
-    actor: Seat
-    value: int | None
-    taken: bool
-    reason: Annotated[str | None, msgspec.Meta(
-        description="Why it is not taken (not an actor, time up, no number spoken, not a "
-                    "target, picked already, several targets: FIIM 4.5.5); null when taken.")]
-    picks: list[int]
-
-
-class NightPickList(msgspec.Struct, forbid_unknown_fields=True):
-    actor: Seat
-    picks: Annotated[list[int], msgspec.Meta(
-        description="Every distinct number the actor confirmed (one more than the step's "
-                    "picks is kept: it voids them).")]
-    miss: Annotated[Miss | None, msgspec.Meta(
-        description="Why the actor's picks do not stand (FIIM 4.5.5): missing (fewer than "
-                    "picks), several_targets (more), disagree (a group whose valid picks "
-                    "differ); null: they stand.")]
-
-
-class NightResultEvent(_Event):
-    """``private/night/result``: the step's time is up (or it was stopped): each actor's picks
-    and why they do not stand; for a group (the mafia, FIIM 4.5.4-4.5.5) whether the shot is
-    agreed: every actor picked the same seat, and only it."""
-
-    night_step: str
-    step: str
-    picks: list[NightPickList]
-    missing: list[Seat]
-    agreed: bool | None
-
+#: The published type of each payload the core's events have.
+PUBLISHED: dict[type[Event], type[Event]] = {p: _stamped(p) for p in events.PAYLOADS}
 
 class Reply(_Payload):
     """``reply/<verb>`` (or the request's MQTT 5 response topic): one per command."""
@@ -540,53 +322,30 @@ class Reply(_Payload):
         description="Why the command was refused (key path first); null when ok.")]
 
 
-#: Event kinds (the topic below ``event/``) and their payload types.
-EVENT_TYPES: dict[str, type[_Event]] = {
-    "seat/press": SeatButtonEvent,
-    "seat/release": SeatButtonEvent,
-    "seat/key": KeyEvent,
-    "seat/entry": EntryEvent,
-    "judge/press": JudgeButtonEvent,
-    "judge/release": JudgeButtonEvent,
-    "vote/started": VoteStarted,
-    "vote/window": VoteWindow,
-    "vote/proposed": VoteProposed,
-    "vote/confirmed": VoteConfirmed,
-    "vote/rejected": VoteRejected,
-    "vote/resumed": VoteResumed,
-    "vote/cancelled": VoteCancelled,
-    "vote/result": VoteResult,
-    "timer": TimerEvent,
-    "nomination": NominationEvent,
-    "seats": SeatsEvent,
-    "day": DayEvent,
-    "phase": PhaseEvent,
-    "night/step": NightStepEvent,
-    "night/pick": NightPickEvent,
-    "night/result": NightResultEvent,
-}
+#: Event kinds (the topic below ``event/``) and their payload types as published.
+EVENT_TYPES: dict[str, type[Event]] = {
+    kind: PUBLISHED[events.payload_type(event)] for kind, event in events.KINDS.items()}
 
-#: Events published on ``private/<kind>`` (the rules core's eyes only): the night steps, and at
-#: night every seat input (who pressed a button or typed would give an actor away).
-PRIVATE_KINDS = ("night/step", "night/pick", "night/result", "seat/press", "seat/release",
-                 "seat/key", "seat/entry")
+#: Events published on ``private/<kind>`` (``controller.core.events.PRIVATE``).
+PRIVATE_KINDS = tuple(event.KIND for event in events.PRIVATE)
 
 __all__ = [
     "EVENT_TYPES",
     "PRIVATE_KINDS",
+    "PUBLISHED",
     "SCHEMA_VERSION",
     "AudioCommand",
     "DayStart",
+    "Envelope",
     "Health",
-    "JudgeButtonEvent",
     "LightCommand",
+    "NightPickList",
     "NightStepCommand",
     "NominationWithdraw",
     "PhaseCommand",
     "ReplayCommand",
     "Reply",
     "RevealCommand",
-    "SeatButtonEvent",
     "SeatsCommand",
     "SimButtonCommand",
     "SimKeysCommand",
@@ -595,6 +354,7 @@ __all__ = [
     "TimerAdd",
     "TimerStart",
     "VoteAction",
+    "VoteAnomaly",
     "VoteCorrect",
     "VoteQuestion",
     "VoteStart",

@@ -4,7 +4,8 @@ Every payload carries ``v`` (the schema major version) and ``ts`` (UTC ISO-8601 
 Events also carry ``seq`` (this table's event counter, kept across restarts by the store),
 ``id`` (``<store id>-<seq>``, the same on every redelivery, so consumers drop duplicates by it),
 and ``host_boot`` with ``mono_ms`` (the host's monotonic clock: ``ts`` can step, these do not).
-Each document is built as its ``controller.api`` type, so what goes out is what the AsyncAPI
+The core's events are typed already (``controller.core.events``): this module only stamps
+them. Each document is built as its ``controller.api`` type, so what goes out is what the AsyncAPI
 document describes.
 """
 
@@ -36,13 +37,14 @@ class MessageFactory:
         return self._clock.utc_iso(self._clock.monotonic())
 
     def event(self, emit: Emit, seq: int, store_id: str | None = None) -> bytes:
-        """``event/<kind>`` (or ``private/<kind>``): the envelope around the core's event data,
-        ``ts`` from the edge; ``id`` from the journal that numbered it."""
-        kind = api.EVENT_TYPES[emit.kind]
+        """``event/<kind>`` (or ``private/<kind>``): the core's event in its envelope
+        (``api.Envelope``), ``ts`` from the edge; ``id`` from the journal that numbered it.
+        Converted to its published type, so an event that does not fit it fails here."""
         doc = {"v": api.SCHEMA_VERSION, "ts": self._clock.utc_iso(emit.t),
                "id": f"{store_id or self.store_id}-{seq}", "seq": seq,
-               "host_boot": self.host_boot, "mono_ms": round(emit.t * 1000), **emit.data}
-        return _encoder.encode(msgspec.convert(doc, kind))
+               "host_boot": self.host_boot, "mono_ms": round(emit.t * 1000),
+               **msgspec.to_builtins(emit.event)}
+        return _encoder.encode(msgspec.convert(doc, api.EVENT_TYPES[emit.kind]))
 
     def state(self, snapshot: dict[str, Any]) -> bytes:
         """``state`` (retained)."""

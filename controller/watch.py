@@ -1,9 +1,10 @@
 """``mafia-table watch``: a table's MQTT traffic, decoded, one line per message.
 
 For technicians at the table. It is an ordinary client of the API (it decodes with the types of
-``controller.api``), so it also shows what a rules core would see: events with their ``seq``
-(a gap is called out, a duplicate by ``id`` is skipped), the table state as a row of lights,
-status, health and command replies. An observer account is enough for it.
+``controller.api``: an event's envelope, and the event itself as the core's type), so it also
+shows what a rules core would see: events with their ``seq`` (a gap is called out, a duplicate
+by ``id`` is skipped), the table state as a row of lights, status, health and command replies.
+An observer account is enough for it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from controller import api
 from controller.config import BrokerConfig
+from controller.core import events
 from controller.mqtt_link import configure_client
 
 
@@ -63,14 +65,15 @@ class Watcher:
         kind, _, rest = suffix.partition("/")
         if kind == "event" and rest in api.EVENT_TYPES:
             event = msgspec.json.decode(payload, type=api.EVENT_TYPES[rest])
-            if event.id in self._ids:
+            stamp = msgspec.json.decode(payload, type=api.Envelope)
+            if stamp.id in self._ids:
                 return None
-            self._ids.add(event.id)
+            self._ids.add(stamp.id)
             gap = ""
-            if event.seq > self.last_seq + 1 and self.last_seq:
-                gap = f"   << missed seq {self.last_seq + 1}..{event.seq - 1}"
-            self.last_seq = max(self.last_seq, event.seq)
-            return f"{_clock(event.ts)}  #{event.seq:<6} {_describe(event, rest)}{gap}"
+            if stamp.seq > self.last_seq + 1 and self.last_seq:
+                gap = f"   << missed seq {self.last_seq + 1}..{stamp.seq - 1}"
+            self.last_seq = max(self.last_seq, stamp.seq)
+            return f"{_clock(stamp.ts)}  #{stamp.seq:<6} {_describe(event, rest)}{gap}"
         if suffix == "status":
             status = msgspec.json.decode(payload, type=api.Status)
             return (f"{_clock(status.ts)}  status  {status.state.upper()} "
@@ -98,46 +101,46 @@ def _seats(seats: list[int]) -> str:
     return " ".join(map(str, seats)) or "-"
 
 
-def _describe(event: msgspec.Struct, kind: str) -> str:
+def _describe(event: events.Event, kind: str) -> str:
     """The readable part of an event line."""
     match event:
-        case api.SeatButtonEvent():
+        case events.SeatButtonEvent():
             return f"seat {event.seat} {kind.split('/')[1]}"
-        case api.KeyEvent():
+        case events.KeyEvent():
             return f"seat {event.seat} key {event.key}"
-        case api.EntryEvent():
+        case events.EntryEvent():
             return f"seat {event.seat} ENTERED {event.value}"
-        case api.JudgeButtonEvent():
+        case events.JudgeButtonEvent():
             return f"judge {event.button} {kind.split('/')[1]}"
-        case api.TimerEvent():
+        case events.TimerEvent():
             holder = "night" if event.seat is None else f"seat {event.seat}"
             return (f"timer {holder} {event.kind} {event.state.upper()} "
                     f"({event.remaining_ms / 1000:.1f} s left)")
-        case api.NominationEvent():
+        case events.NominationEvent():
             reason = f" ({event.reason})" if event.reason else ""
             return f"seat {event.by} nominates {event.seat}: {event.outcome.upper()}{reason}"
-        case api.DayEvent():
+        case events.DayEvent():
             return f"DAY {event.day} begins"
-        case api.SeatsEvent():
+        case events.SeatsEvent():
             return "standings: " + ", ".join(
                 f"{s.seat} " + ("out" if not s.in_game else f"{s.fouls} fouls"
                                 + (" silenced" if s.silenced else "")
                                 + (" immune" if s.immune else "")) for s in event.seats)
-        case api.VoteStarted():
+        case events.VoteStarted():
             return (f"vote {event.session}: {event.kind} {_seats(event.candidates)}, voters "
                     f"{_seats(event.voters)} ({event.pacing})")
-        case api.VoteWindow():
+        case events.VoteWindow():
             return f"vote {event.session}: window {event.state} for {event.candidate}"
-        case api.VoteProposed():
+        case events.VoteProposed():
             flags = ", ".join(f"{a.seat} {a.kind}" for a in event.anomalies)
             leftover = f" + leftover {_seats(event.leftover)}" if event.leftover else ""
             return (f"vote {event.session}: PROPOSED {event.candidate} <- {event.count} "
                     f"({_seats(event.voters)}{leftover})" + (f"  !! {flags}" if flags else ""))
-        case api.VoteConfirmed():
+        case events.VoteConfirmed():
             reason = f" because {event.reason}" if event.reason else ""
             return (f"vote {event.session}: CONFIRMED {event.candidate} <- {event.count} "
                     f"by {event.by}{reason}")
-        case api.VoteResult():
+        case events.VoteResult():
             named = (event.eliminated if event.outcome == "eliminated"
                      else _seats(event.tied) if event.tied else event.reason or "")
             return f"vote {event.session}: RESULT {event.outcome} {named}".rstrip()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import msgspec
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -27,7 +28,7 @@ def cmd(verb: str, t: float, **doc) -> CommandReceived:
 
 
 def timer_events(tl: Timeline) -> list[tuple[str, float, int]]:
-    return [(e.data["state"], e.t, e.data["remaining_ms"]) for e in tl.effects
+    return [(e.event.state, e.t, e.event.remaining_ms) for e in tl.effects
             if isinstance(e, Emit) and e.kind == "timer"]
 
 
@@ -145,7 +146,7 @@ def test_4_4_2_nominations_accepted_supported_and_one_per_speaker():
     tl.feed([cmd("timer/start", 70.0, seat=5, seconds=60)])
     tl.feed(typed(5, "7#", 75.0))  # 7 again, by another speaker: "supported" (002)
     tl.feed(typed(4, "2#", 80.0))  # seat 4 does not hold the floor: refused
-    noms = [(e.data["by"], e.data["seat"], e.data["outcome"]) for e in tl.effects
+    noms = [(e.event.by, e.event.seat, e.event.outcome) for e in tl.effects
             if isinstance(e, Emit) and e.kind == "nomination"]
     assert noms == [(3, 7, "accepted"), (3, 9, "refused"), (5, 7, "supported"),
                     (4, 2, "refused")]
@@ -158,7 +159,8 @@ def test_a_seat_out_of_the_game_cannot_be_nominated_and_a_nomination_can_be_with
     tl.feed([cmd("day/start", 0.0, day=1), cmd("seats", 0.0, seats=[{"seat": 8, "in_game": False}]),
              cmd("timer/start", 1.0, seat=3, seconds=60)])
     tl.feed(typed(3, "8#", 2.0))
-    [refused] = [e.data for e in tl.effects if isinstance(e, Emit) and e.kind == "nomination"]
+    [refused] = [msgspec.to_builtins(e.event) for e in tl.effects
+                 if isinstance(e, Emit) and e.kind == "nomination"]
     assert refused["outcome"] == "refused" and "out of the game" in refused["reason"]
     tl.feed(typed(3, "6#", 3.0))
     tl.feed([cmd("nomination/withdraw", 4.0, seat=6)])
@@ -206,7 +208,7 @@ def test_supporting_does_not_use_up_the_speakers_nomination():
     tl.feed(typed(1, "7#", 2.0))
     tl.feed([cmd("timer/start", 70.0, seat=2, seconds=60)])
     tl.feed(typed(2, "7#", 71.0) + typed(2, "4#", 72.0))  # "7 supported, 4 accepted" (002)
-    outcomes = [(e.data["by"], e.data["seat"], e.data["outcome"]) for e in tl.effects
+    outcomes = [(e.event.by, e.event.seat, e.event.outcome) for e in tl.effects
                 if isinstance(e, Emit) and e.kind == "nomination"]
     assert outcomes == [(1, 7, "accepted"), (2, 7, "supported"), (2, 4, "accepted")]
 
@@ -216,12 +218,12 @@ def test_no_nomination_without_a_running_speech_and_a_refusal_before_the_day():
     tl.feed([cmd("timer/start", 0.0, seat=1, seconds=60)])
     tl.feed(typed(1, "7#", 1.0))  # no day begun: refused, and said so
     [refused] = [e for e in tl.effects if isinstance(e, Emit) and e.kind == "nomination"]
-    assert refused.data["outcome"] == "refused" and refused.data["day"] == 0
-    assert refused.data["reason"] == "the day has not begun (cmd/day/start)"
+    assert refused.event.outcome == "refused" and refused.event.day == 0
+    assert refused.event.reason == "the day has not begun (cmd/day/start)"
     tl.feed([cmd("day/start", 2.0, day=1), cmd("timer/pause", 3.0)])
     tl.feed(typed(1, "7#", 4.0))  # paused: the speaker does not hold the floor now
     paused = [e for e in tl.effects if isinstance(e, Emit) and e.kind == "nomination"][-1]
-    assert (paused.data["outcome"], paused.data["reason"]) == (
+    assert (paused.event.outcome, paused.event.reason) == (
         "refused", "seat 1 does not hold the floor: a nomination is made in one's running "
                    "speech (FIIM 4.4.2)")
     assert tl.state.day.nominees == []
@@ -232,7 +234,8 @@ def test_fiim_4_4_2_an_entry_while_a_vote_runs_is_a_refused_nomination():
     tl.feed([cmd("day/start", 0.0, day=2), CommandReceived("vote/start", json.dumps(
         {"id": "v", "nominees": [1], "voters": [2, 3], "day": 2}).encode(), 1.0)])
     tl.feed(typed(3, "5#", 2.0))
-    [refused] = [e.data for e in tl.effects if isinstance(e, Emit) and e.kind == "nomination"]
+    [refused] = [msgspec.to_builtins(e.event) for e in tl.effects
+                 if isinstance(e, Emit) and e.kind == "nomination"]
     assert refused["outcome"] == "refused" and refused["reason"].startswith(
         "a vote is running (session 'v')")
 
@@ -268,5 +271,5 @@ def test_a_clean_stop_does_not_run_a_timers_future_moments():
     loop.submit(cmd("timer/start", SystemClock().monotonic(), seat=1, seconds=60))
     loop.stop()
     loop.run()
-    assert [e.data["state"] for e in seen if isinstance(e, Emit) and e.kind == "timer"] == [
+    assert [e.event.state for e in seen if isinstance(e, Emit) and e.kind == "timer"] == [
         "started"]

@@ -23,7 +23,7 @@ def test_a_batch_is_applied_in_input_time_order_not_arrival_order():
     loop.submit(ButtonEdge(SEAT, True, 1.0))
     loop.stop()
     loop.run()
-    assert [(e.kind, e.data["seat"], e.t) for e in seen] == [
+    assert [(e.kind, e.event.seat, e.t) for e in seen] == [
         ("seat/press", 1, 1.0), ("seat/press", 2, 2.0)]
 
 

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from controller.core import night
 from controller.core.buttons import SeatButton
 from controller.core.effects import Cue, Emit, Indicate, SetLight
+from controller.core.events import NightPickList
 from controller.core.inputs import ButtonEdge, CommandReceived, KeyPressed
 from controller.core.table import TableSetup, initial_state
 from tests.core_driver import Timeline
@@ -42,8 +43,8 @@ def test_the_mafia_shot_agrees_when_all_pick_the_same_seat():
     tl.run_until(20.0)
     [result] = emitted(tl, "night/result")
     assert result.private and result.t == 11.0
-    assert result.data["agreed"] is True and result.data["missing"] == []
-    assert [p["picks"] for p in result.data["picks"]] == [[7], [7], [7]]
+    assert result.event.agreed is True and result.event.missing == []
+    assert [p.picks for p in result.event.picks] == [[7], [7], [7]]
 
 
 def test_4_5_5_any_difference_is_a_miss_and_a_silent_actor_is_missing():
@@ -52,8 +53,8 @@ def test_4_5_5_any_difference_is_a_miss_and_a_silent_actor_is_missing():
     tl.feed(typed(2, "7#", 2.0) + typed(5, "4#", 3.0))
     tl.run_until(20.0)
     [result] = emitted(tl, "night/result")
-    assert result.data["agreed"] is False and result.data["missing"] == [9]
-    assert [p["miss"] for p in result.data["picks"]] == ["disagree", "disagree", "missing"]
+    assert result.event.agreed is False and result.event.missing == [9]
+    assert [p.miss for p in result.event.picks] == ["disagree", "disagree", "missing"]
 
 
 @given(st.permutations([7, 4]), st.booleans())
@@ -64,16 +65,15 @@ def test_fiim_4_5_5_several_targets_is_a_miss_whatever_the_order(order, partner_
     tl.feed(typed(2, f"{order[0]}#", 2.0) + typed(2, f"{order[1]}#", 3.0)
             + typed(5, f"{order[0] if partner_agrees else order[1]}#", 4.0))
     tl.run_until(20.0)
-    picks = [(e.data["value"], e.data["taken"]) for e in emitted(tl, "night/pick")
-             if e.data["actor"] == 2]
+    picks = [(e.event.value, e.event.taken) for e in emitted(tl, "night/pick")
+             if e.event.actor == 2]
     assert picks == [(order[0], True), (order[1], False)]  # the second one is not taken...
-    assert emitted(tl, "night/pick")[1].data["reason"] == (
+    assert emitted(tl, "night/pick")[1].event.reason == (
         "more than 1 target: the picks are void (FIIM 4.5.5)")
     [result] = emitted(tl, "night/result")
-    assert result.data["agreed"] is False  # ...and the shot is a miss, whichever came first
-    assert result.data["picks"][0] == {"actor": 2, "picks": list(order),
-                                       "miss": "several_targets"}
-    assert result.data["picks"][1]["miss"] is None and result.data["missing"] == []
+    assert result.event.agreed is False  # ...and the shot is a miss, whichever came first
+    assert result.event.picks[0] == NightPickList(2, list(order), "several_targets")
+    assert result.event.picks[1].miss is None and result.event.missing == []
 
 
 def test_fiim_4_5_5_a_lone_mafioso_with_several_targets_misses_too():
@@ -82,8 +82,8 @@ def test_fiim_4_5_5_a_lone_mafioso_with_several_targets_misses_too():
     tl.feed(typed(2, "7#", 2.0) + typed(2, "4#", 3.0) + typed(2, "9#", 4.0))
     tl.run_until(20.0)
     [result] = emitted(tl, "night/result")
-    assert result.data["picks"] == [{"actor": 2, "picks": [7, 4], "miss": "several_targets"}]
-    assert result.data["agreed"] is None
+    assert result.event.picks == [NightPickList(2, [7, 4], "several_targets")]
+    assert result.event.agreed is None
 
 
 def test_best_move_takes_three_seats_and_refuses_a_fourth_or_a_repeat():
@@ -92,7 +92,7 @@ def test_best_move_takes_three_seats_and_refuses_a_fourth_or_a_repeat():
                  seconds=20)])
     tl.feed(typed(4, "1#", 2.0) + typed(4, "1#", 3.0) + typed(4, "6#", 4.0) + typed(4, "10#", 5.0)
             + typed(4, "8#", 6.0))
-    picks = [(e.data["value"], e.data["taken"]) for e in emitted(tl, "night/pick")]
+    picks = [(e.event.value, e.event.taken) for e in emitted(tl, "night/pick")]
     assert picks == [(1, True), (1, False), (6, True), (10, True), (8, False)]
     indicators = [e.pattern for e in tl.effects if isinstance(e, Indicate)]
     assert indicators == [1, 3, 1, 1, 3]  # feedback on the actor's private indicator only
@@ -105,7 +105,7 @@ def test_keypad_entries_edited_out_of_range_and_by_a_non_actor():
     tl.feed(typed(6, "5*8#", 2.0))  # * clears: 8
     tl.feed(typed(6, "3#", 3.0))  # seat 3 is out: not a target
     tl.feed(typed(1, "4#", 4.0))  # not an actor: refused, without an indicator
-    picks = [(e.data["actor"], e.data["value"], e.data["taken"], e.data["reason"])
+    picks = [(e.event.actor, e.event.value, e.event.taken, e.event.reason)
              for e in emitted(tl, "night/pick")]
     assert picks == [(6, 8, True, None), (6, 3, False, "3 is not a target of this step"),
                      (1, 4, False, "seat 1 does not act in this step")]
@@ -119,7 +119,7 @@ def test_roulette_picks_a_number_and_the_time_limit_ends_with_nothing():
     tl.feed(typed(2, "9#", 2.0))  # not 1..7
     tl.run_until(10.0)
     [result] = emitted(tl, "night/result")
-    assert result.data["missing"] == [2] and result.data["agreed"] is None
+    assert result.event.missing == [2] and result.event.agreed is None
 
 
 def test_at_night_every_seat_input_is_private_and_no_light_changes():
@@ -156,7 +156,7 @@ def test_count_mode_attributes_a_press_to_the_number_being_spoken(cadence, targe
     tl.feed([ButtonEdge(SeatButton(4), True, at), ButtonEdge(SeatButton(4), False, at + 0.05)])
     tl.run_until(1.0 + 11 * cadence)
     [pick] = emitted(tl, "night/pick")
-    assert pick.data["value"] == target and pick.data["taken"]
+    assert pick.event.value == target and pick.event.taken
 
 
 def test_a_count_press_before_the_first_number_is_refused_not_dropped():
@@ -167,8 +167,8 @@ def test_a_count_press_before_the_first_number_is_refused_not_dropped():
                  mode="count", cadence=1.0)])
     tl.feed([ButtonEdge(SeatButton(4), True, 1.1), ButtonEdge(SeatButton(4), False, 1.15)])
     [pick] = emitted(tl, "night/pick")
-    assert pick.private and pick.data["taken"] is False and pick.data["value"] is None
-    assert pick.data["reason"] == "no number was being spoken"
+    assert pick.private and pick.event.taken is False and pick.event.value is None
+    assert pick.event.reason == "no number was being spoken"
     assert Indicate(4, night.REFUSED) in tl.effects
 
 
@@ -216,7 +216,7 @@ def test_fiim_4_2_1_the_mafias_minute_is_a_countdown_that_lights_no_seat_and_tel
     tl.feed([cmd("phase", 3.0, phase="day")])
     assert "the night countdown runs" in tl.effects[-1].error
     tl.run_until(70.0)
-    timers = [(e.data["state"], e.data["seat"], e.private) for e in tl.effects
+    timers = [(e.event.state, e.event.seat, e.private) for e in tl.effects
               if isinstance(e, Emit) and e.kind == "timer"]
     assert timers == [("started", None, False), ("warning", None, False),
                       ("final", None, False), ("ended", None, False)]
@@ -245,7 +245,7 @@ def test_a_step_cut_by_a_restart_reports_what_it_had():
     restarted = initial_state(tl.state.setup, night=True, night_step=tl.state.night_step)
     state, effects = step(restarted, Boot(50.0))
     [result] = [e for e in effects if isinstance(e, Emit) and e.kind == "night/result"]
-    assert result.private and result.data["missing"] == [5]
+    assert result.private and result.event.missing == [5]
     assert state.night_step is None
 
 
@@ -256,7 +256,7 @@ def test_a_press_made_before_the_end_but_delivered_just_after_still_counts():
     tl.feed(typed(3, "4#", 5.85))  # ...but this entry's "#" came at 5.95 (delivered late)
     tl.run_until(10.0)
     [result] = emitted(tl, "night/result")
-    assert result.data["picks"] == [{"actor": 3, "picks": [4], "miss": None}]
+    assert result.event.picks == [NightPickList(3, [4], None)]
     assert result.t == 6.0
 
 
@@ -267,7 +267,7 @@ def test_fiim_4_5_3_a_count_step_lasts_its_numbers_and_refuses_seconds():
     tl.feed([cmd("night/step", 2.0, step="mafia_shot", actors=[2], mode="count", cadence=0.5,
                  targets="numbers", numbers=4)])
     [started] = emitted(tl, "night/step")
-    assert started.data["seconds"] == 2.0 and tl.state.night_step.ends == 2.0 + 0.3 + 2.0
+    assert started.event.seconds == 2.0 and tl.state.night_step.ends == 2.0 + 0.3 + 2.0
     assert [(c.name, c.t) for c in tl.effects if isinstance(c, Cue)] == [
         ("number/1", 2.3), ("number/2", 2.8), ("number/3", 3.3), ("number/4", 3.8)]
 
@@ -283,9 +283,9 @@ def test_fiim_4_5_4_the_shot_is_agreed_exactly_when_each_shows_one_and_the_same_
     [result, *_] = night.finish(step)
     shown = {a: {v for who, v in entries if who == a and v in step.allowed} for a in (2, 5)}
     one_each = all(len(v) == 1 for v in shown.values())
-    assert result.data["agreed"] == (one_each and shown[2] == shown[5])
-    for entry in result.data["picks"]:
-        expected = ("missing" if not shown[entry["actor"]] else
-                    "several_targets" if len(shown[entry["actor"]]) > 1 else
-                    None if result.data["agreed"] or not one_each else "disagree")
-        assert entry["miss"] == expected
+    assert result.event.agreed == (one_each and shown[2] == shown[5])
+    for entry in result.event.picks:
+        expected = ("missing" if not shown[entry.actor] else
+                    "several_targets" if len(shown[entry.actor]) > 1 else
+                    None if result.event.agreed or not one_each else "disagree")
+        assert entry.miss == expected

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import msgspec
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -48,7 +49,8 @@ def last_reply(tl: Timeline) -> Reply:
 
 
 def events(tl: Timeline, kind: str) -> list[dict]:
-    return [e.data for e in tl.effects if isinstance(e, Emit) and e.kind == kind]
+    return [msgspec.to_builtins(e.event) for e in tl.effects
+            if isinstance(e, Emit) and e.kind == kind]
 
 
 def test_fiim_4_4_11_an_out_seat_may_not_vote_nor_be_voted_on():
@@ -110,7 +112,7 @@ def test_fiim_4_4_11_no_out_seat_is_ever_counted(steps):
             for effect in produced:
                 if isinstance(effect, Emit) and effect.kind in ("vote/proposed",
                                                                 "vote/confirmed"):
-                    assert not out & {*effect.data["voters"], *effect.data["leftover"]}
+                    assert not out & {*effect.event.voters, *effect.event.leftover}
 
 
 def test_002_the_firefighter_takes_the_floor_not_the_vote(tmp_path):

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from controller.core import scene
+from controller.core import events, scene
 from controller.core.buttons import JudgeButton, SeatButton
 from controller.core.effects import DrivePin, Emit, PublishState, Reply, SetLight
 from controller.core.inputs import Boot, ButtonEdge, CommandReceived
@@ -34,14 +34,14 @@ def test_boot_lights_every_seat_as_the_state_says_and_publishes_the_state():
 
 def test_a_seat_press_becomes_an_event_at_the_edge_time():
     _, effects = step(initial_state(SETUP), ButtonEdge(SeatButton(2), True, 12.345))
-    assert effects == [Emit("seat/press", 12.345, {"seat": 2, "source": "gpio"})]
+    assert effects == [Emit(events.SeatPress(seat=2, source="gpio"), 12.345)]
 
 
 def test_a_judge_button_release_is_reported_with_its_name():
     state = initial_state(SETUP)
     state, _ = step(state, ButtonEdge(JudgeButton("confirm"), True, 1.0))
     _, effects = step(state, ButtonEdge(JudgeButton("confirm"), False, 1.5))
-    assert effects == [Emit("judge/release", 1.5, {"button": "confirm", "source": "gpio"})]
+    assert effects == [Emit(events.JudgeRelease(button="confirm", source="gpio"), 1.5)]
 
 
 def test_a_light_command_sets_the_lights_publishes_state_and_replies_ok():

@@ -42,7 +42,8 @@ def judge(name: str, t: float) -> list[ButtonEdge]:
 
 
 def emitted(tl: Timeline, kind: str) -> list[dict]:
-    return [e.data for e in tl.effects if isinstance(e, Emit) and e.kind == f"vote/{kind}"]
+    return [msgspec.to_builtins(e.event) for e in tl.effects
+            if isinstance(e, Emit) and e.kind == f"vote/{kind}"]
 
 
 def replies(tl: Timeline) -> list[Reply]:
@@ -325,7 +326,8 @@ def test_after_a_restart_an_open_window_is_proposed_as_it_stood_and_flagged():
     saved = msgspec.json.decode(msgspec.json.encode(tl.state.session), type=vote.VoteSession)
     restarted = initial_state(tl.state.setup, tl.state.lights, saved)
     state, effects = step(restarted, Boot(50.0))
-    proposed = [e.data for e in effects if isinstance(e, Emit) and e.kind == "vote/proposed"]
+    proposed = [msgspec.to_builtins(e.event) for e in effects
+                if isinstance(e, Emit) and e.kind == "vote/proposed"]
     assert proposed[0]["voters"] == [3]
     assert {"seat": 4, "kind": "restarted"} in proposed[0]["anomalies"]
     state, effects = step(state, CommandReceived("vote/confirm", b'{"id": "c"}', 51.0))
@@ -371,7 +373,7 @@ def test_003_against_all_is_a_last_candidate_and_abstainers_count_for_no_one():
                                 {"candidate": 0, "count": 4}]
     assert (result["outcome"], result["tied"]) == ("tie", [4, 0])
     msgspec.convert({"v": 1, "ts": "2026-11-29T21:22:15.481Z", "id": "x-1", "seq": 1,
-                     **result}, api.VoteResult)  # a valid event, 0 and all
+                     **result}, api.EVENT_TYPES["vote/result"])  # a valid event, 0 and all
     assert all(p["leftover"] == [] for p in emitted(tl, "proposed"))
 
 
@@ -570,6 +572,6 @@ def test_fiim_4_4_8_who_voted_for_no_one_counts_for_the_last_nominee_in_count_an
     expected = voters - earlier - pressing if rule == "last_nominee" else set()
     assert set(proposal.leftover) == expected
     _, effects = vote.correct(session, proposal.voters, "the judge's own count", 4.5)
-    [confirmed] = [e.data for e in effects if isinstance(e, Emit) and e.kind == "vote/confirmed"]
-    assert confirmed["leftover"] == list(proposal.leftover)
-    assert confirmed["count"] == proposal.count
+    [confirmed] = [e.event for e in effects if isinstance(e, Emit) and e.kind == "vote/confirmed"]
+    assert confirmed.leftover == list(proposal.leftover)
+    assert confirmed.count == proposal.count

@@ -12,15 +12,13 @@ blocks being nominated (the preset's ``[standings]``, see ``standings``), each w
 
 from __future__ import annotations
 
-from typing import Literal
-
 import msgspec
 
 from controller.core import standings as blocking
 from controller.core.effects import Emit
+from controller.core.events import NominationEvent
+from controller.core.events import NominationOutcome as Outcome
 from controller.core.scene import Standing
-
-Outcome = Literal["accepted", "supported", "refused", "withdrawn"]
 
 
 class Nomination(msgspec.Struct, frozen=True):
@@ -42,8 +40,8 @@ class Day(msgspec.Struct, frozen=True, kw_only=True):
 def event(day: Day, by: int, seat: int, t: float, outcome: Outcome,
           reason: str | None = None) -> Emit:
     """``event/nomination``: what became of ``by`` typing ``seat``, with today's nominees."""
-    return Emit("nomination", t, {"by": by, "seat": seat, "outcome": outcome, "reason": reason,
-                                  "day": day.number, "nominees": day.nominees})
+    return Emit(NominationEvent(by=by, seat=seat, outcome=outcome, reason=reason, day=day.number,
+                                nominees=day.nominees), t)
 
 
 def nominate(day: Day, by: int, seat: int, standings: tuple[Standing, ...], t: float,

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from controller.core import day
 from controller.core.commands import DayStart, NominationWithdraw
 from controller.core.effects import Emit
+from controller.core.events import DayEvent
 from controller.core.replies import Outcome
 
 if TYPE_CHECKING:
@@ -25,7 +26,7 @@ def start(state: TableState, cmd: DayStart, t: float) -> Outcome:
         return state, [], (f"day: day {cmd.day} has begun already (today is day "
                            f"{state.day.number})")
     today = day.Day(number=cmd.day)
-    return replace(state, day=today), [Emit("day", t, {"day": cmd.day})], None
+    return replace(state, day=today), [Emit(DayEvent(day=cmd.day), t)], None
 
 
 def withdraw(state: TableState, cmd: NominationWithdraw, t: float) -> Outcome:

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from controller.core.events import Source
+
 
 @dataclass(frozen=True)
 class Debounce:
@@ -28,7 +30,7 @@ class Debounce:
     since: float = float("-inf")
     raw: bool = False
     raw_t: float = float("-inf")
-    source: str = "gpio"
+    source: Source = "gpio"
 
     @property
     def pending(self) -> bool:
@@ -49,7 +51,7 @@ class Accepted:
 
 
 def on_edge(d: Debounce, pressed: bool, t: float, hold: float,
-            source: str = "gpio") -> tuple[Debounce, Accepted | None]:
+            source: Source = "gpio") -> tuple[Debounce, Accepted | None]:
     """Feed one raw edge. Returns the new state and the accepted change, if any.
 
     An edge older than the last one seen is stale (inputs from two threads can cross) and only

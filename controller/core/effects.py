@@ -6,10 +6,11 @@ through the MQTT link, timers itself.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from controller.core.buttons import Button
+from controller.core.events import Event
 from controller.core.lights import Light
 
 if TYPE_CHECKING:  # vote.py and night.py build these effects: no import from here
@@ -27,16 +28,21 @@ class SetLight:
 
 @dataclass(frozen=True)
 class Emit:
-    """Publish an event on ``event/<kind>`` (``private/<kind>`` if ``private``), timestamped
+    """Publish ``event`` on ``event/<kind>`` (``private/<kind>`` if ``private``), timestamped
     ``t`` (host monotonic seconds).
 
-    The shell wraps ``data`` in the event envelope (``v``, ``id``, ``seq``, ``ts``).
+    The shell stamps it with the envelope (``v``, ``ts``, ``id``, ``seq``...:
+    ``controller.api.Envelope``).
     """
 
-    kind: str
+    event: Event
     t: float
-    data: dict[str, Any] = field(default_factory=dict)
     private: bool = False  # on ``private/<kind>``: the rules core's eyes only (night)
+
+    @property
+    def kind(self) -> str:
+        """The topic below ``event/`` (or ``private/``)."""
+        return self.event.KIND
 
 
 @dataclass(frozen=True)

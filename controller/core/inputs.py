@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from controller.core.buttons import Button
+from controller.core.events import Key, Source
 
 
 @dataclass(frozen=True)
@@ -18,7 +19,7 @@ class ButtonEdge:
     button: Button
     pressed: bool
     t: float
-    source: str = "gpio"
+    source: Source = "gpio"
 
 
 @dataclass(frozen=True)
@@ -26,9 +27,9 @@ class KeyPressed:
     """A key of seat ``seat``'s keypad (``0``-``9``, ``*``, ``#``), pressed at ``t``."""
 
     seat: int
-    key: str
+    key: Key
     t: float
-    source: str = "console"
+    source: Source = "console"
 
 
 @dataclass(frozen=True)

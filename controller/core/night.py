@@ -21,9 +21,15 @@ from typing import Literal
 import msgspec
 
 from controller.core.effects import CancelCues, Cue, Effect, Emit, Indicate, WakeAt
+from controller.core.events import (
+    Miss,
+    NightPickEvent,
+    NightPickList,
+    NightResultEvent,
+    NightStepEvent,
+)
 
 Mode = Literal["keypad", "count"]
-Miss = Literal["missing", "several_targets", "disagree"]
 #: how long after a step's end its result waits for inputs already on their way (a console's
 #: press reaches the controller a few ms after its edge, which is what counts)
 GRACE = 0.15
@@ -71,10 +77,10 @@ def start(step: NightStep, t: float) -> tuple[NightStep, list[Effect]]:
     started = t + (COUNT_LEAD if counting else 0.0)
     step = msgspec.structs.replace(step, started=started, ends=started + length)
     effects: list[Effect] = [
-        Emit("night/step", t, {"night_step": step.id, "step": step.step, "state": "started",
-                               "actors": list(step.actors), "picks": step.picks,
-                               "allowed": list(step.allowed), "mode": step.mode,
-                               "seconds": length}, private=True),
+        Emit(NightStepEvent(night_step=step.id, step=step.step, state="started",
+                            actors=list(step.actors), picks=step.picks,
+                            allowed=list(step.allowed), mode=step.mode, seconds=length),
+             t, private=True),
         WakeAt(step.ends + GRACE)]
     if step.mode == "count":  # the numbers, spoken over the music, each at its time
         effects += [Cue(f"number/{n}", started + i * step.cadence, step.cues)
@@ -113,9 +119,9 @@ def pick(step: NightStep, actor: int, value: int | None, t: float) \
         if len(mine) > step.picks:
             reason = (f"more than {step.picks} target{'s' if step.picks > 1 else ''}: "
                       "the picks are void (FIIM 4.5.5)")
-    event = Emit("night/pick", t, {"night_step": step.id, "step": step.step, "actor": actor,
-                                   "value": value, "taken": reason is None, "reason": reason,
-                                   "picks": list(mine)}, private=True)
+    event = Emit(NightPickEvent(night_step=step.id, step=step.step, actor=actor, value=value,
+                                taken=reason is None, reason=reason, picks=list(mine)),
+                 t, private=True)
     if actor not in step.actors:  # no indicator for a seat that does not act
         return step, [event]
     return step, [event, Indicate(actor, REFUSED if reason else TAKEN)]
@@ -142,10 +148,9 @@ def finish(step: NightStep) -> list[Effect]:
     agreed = None
     if len(step.actors) > 1:
         agreed = all(why is None for why in miss.values())
-    return [Emit("night/result", step.ends, {
-        "night_step": step.id, "step": step.step,
-        "picks": [{"actor": a, "picks": list(step.picks_of(a)), "miss": miss[a]}
-                  for a in step.actors],
-        "missing": [a for a, why in miss.items() if why == "missing"],
-        "agreed": agreed,
-    }, private=True), CancelCues(step.cues), *(Indicate(a, 0) for a in step.actors)]
+    result = NightResultEvent(
+        night_step=step.id, step=step.step,
+        picks=[NightPickList(a, list(step.picks_of(a)), miss[a]) for a in step.actors],
+        missing=[a for a, why in miss.items() if why == "missing"], agreed=agreed)
+    return [Emit(result, step.ends, private=True), CancelCues(step.cues),
+            *(Indicate(a, 0) for a in step.actors)]

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from controller.core.commands import PhaseCommand
 from controller.core.effects import CancelCues, Emit, Indicate, Music
+from controller.core.events import PhaseEvent
 from controller.core.replies import Outcome
 
 if TYPE_CHECKING:
@@ -36,4 +37,4 @@ def switch(state: TableState, cmd: PhaseCommand, t: float) -> Outcome:
     # day: every private indicator goes dark (a check result must not blink into the day)
     dark = [] if night else [Indicate(seat, 0) for seat in range(1, state.setup.seats + 1)]
     return (replace(state, night=night),  # no sound still waiting belongs to the new phase
-            [Emit("phase", t, {"phase": cmd.phase}), Music(night), CancelCues(), *dark], None)
+            [Emit(PhaseEvent(phase=cmd.phase), t), Music(night), CancelCues(), *dark], None)

@@ -21,7 +21,8 @@ import msgspec
 from controller.core import day, scene, vote
 from controller.core import standings as standings_module
 from controller.core.commands import SeatsCommand
-from controller.core.effects import Emit
+from controller.core.effects import Effect, Emit
+from controller.core.events import SeatsEvent, SeatStandingChange
 from controller.core.replies import Outcome, seat_problem
 
 if TYPE_CHECKING:
@@ -44,9 +45,9 @@ def set_standings(state: TableState, cmd: SeatsCommand, t: float) -> Outcome:
             fouls=fouls,
             silenced=old.silenced if change.silenced is None else change.silenced,
             immune=old.immune if change.immune is None else change.immune)
-    events = [Emit("seats", t, {"seats": [
-        {"seat": seat, **msgspec.structs.asdict(standings[seat - 1])}
-        for seat in sorted({c.seat for c in cmd.seats})]})]
+    events: list[Effect] = [Emit(SeatsEvent(seats=[
+        SeatStandingChange(seat=seat, **msgspec.structs.asdict(standings[seat - 1]))
+        for seat in sorted({c.seat for c in cmd.seats})]), t)]
     now = tuple(standings)
     rules = state.setup.standings
     session = state.session

@@ -18,6 +18,7 @@ import msgspec
 
 from controller.core import (
     day,
+    events,
     keypad,
     night,
     registry,
@@ -174,8 +175,7 @@ def step(state: TableState, inp: Input) -> tuple[TableState, list[Effect]]:
     show differently, the retained state and the saved session; replies come last.
     """
     new, effects = _dispatch(state, inp)
-    if not new.day.voted and any(isinstance(e, Emit) and e.kind == "vote/result"
-                                 for e in effects):
+    if not new.day.voted and _vote_held(effects):
         new = replace(new, day=msgspec.structs.replace(new.day, voted=True))
     if isinstance(inp, Boot):
         effects = [*(SetLight(s, light) for s, light in enumerate(shown(new), start=1)),
@@ -184,6 +184,11 @@ def step(state: TableState, inp: Input) -> tuple[TableState, list[Effect]]:
         effects += _consequences(state, new)
     replies = [e for e in effects if isinstance(e, Reply)]
     return new, [e for e in effects if not isinstance(e, Reply)] + replies
+
+
+def _vote_held(effects: list[Effect]) -> bool:
+    """A vote ended with its result (``events.VoteResult``): today's vote has been held."""
+    return any(isinstance(e, Emit) and isinstance(e.event, events.VoteResult) for e in effects)
 
 
 def _scene(state: TableState) -> tuple[object, ...]:
@@ -258,14 +263,15 @@ def _dispatch(state: TableState, inp: Input) -> tuple[TableState, list[Effect]]:
 # ---------------------------------------------------------------- buttons
 
 
-def _button_event(button: Button, accepted: Accepted, source: str) -> Emit:
-    action = "press" if accepted.pressed else "release"
+def _button_event(button: Button, accepted: Accepted, source: events.Source) -> Emit:
     if isinstance(button, SeatButton):
-        return Emit(f"seat/{action}", accepted.t, {"seat": button.seat, "source": source})
-    return Emit(f"judge/{action}", accepted.t, {"button": button.name, "source": source})
+        seat = events.SeatPress if accepted.pressed else events.SeatRelease
+        return Emit(seat(seat=button.seat, source=source), accepted.t)
+    judge = events.JudgePress if accepted.pressed else events.JudgeRelease
+    return Emit(judge(button=button.name, source=source), accepted.t)
 
 
-def _accepted(state: TableState, button: Button, accepted: Accepted, source: str) \
+def _accepted(state: TableState, button: Button, accepted: Accepted, source: events.Source) \
         -> tuple[TableState, list[Effect]]:
     """A debounced edge: its event, then what it means to a running vote or night step."""
     effects: list[Effect] = [_button_event(button, accepted, source)]
@@ -343,15 +349,14 @@ def _key(state: TableState, inp: KeyPressed) -> tuple[TableState, list[Effect]]:
     """A keypad key: its event, and the seat entry it completes (``7`` ``#`` -> 7); at night
     both are private, and an entry is an actor's pick in a running night step."""
     effects: list[Effect] = [
-        Emit("seat/key", inp.t, {"seat": inp.seat, "key": inp.key, "source": inp.source},
+        Emit(events.KeyEvent(seat=inp.seat, key=inp.key, source=inp.source), inp.t,
              private=state.night)]
     entry, value = keypad.key(state.entries.get(inp.seat, keypad.Entry()), inp.key, inp.t)
     state = replace(state, entries={**state.entries, inp.seat: entry})
     if value is None:
         return state, effects
-    effects.append(Emit("seat/entry", inp.t,
-                        {"seat": inp.seat, "value": value, "source": inp.source},
-                        private=state.night))
+    effects.append(Emit(events.EntryEvent(seat=inp.seat, value=value, source=inp.source),
+                        inp.t, private=state.night))
     step = state.night_step
     if step is not None and step.mode == "keypad":
         step, more = night.pick(step, inp.seat, value, inp.t)

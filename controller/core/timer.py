@@ -18,10 +18,11 @@ from typing import Literal
 import msgspec
 
 from controller.core.effects import Cue, Effect, Emit, WakeAt
+from controller.core.events import TimerEvent, TimerMoment
+from controller.core.events import TimerKind as Kind
 
 WARN = 10.0
 FINAL = 5.0
-Kind = Literal["speech", "excuse", "last_words", "other", "night"]
 
 
 class SpeechTimer(msgspec.Struct, frozen=True, kw_only=True):
@@ -52,10 +53,10 @@ class SpeechTimer(msgspec.Struct, frozen=True, kw_only=True):
         return "warning" if left <= WARN else "normal"
 
 
-def _event(timer: SpeechTimer, state: str, t: float) -> Emit:
-    return Emit("timer", t, {"timer": timer.id, "seat": timer.seat, "kind": timer.kind,
-                             "state": state, "remaining_ms": round(timer.remaining(t) * 1000),
-                             "duration_ms": round(timer.duration * 1000)})
+def _event(timer: SpeechTimer, state: TimerMoment, t: float) -> Emit:
+    return Emit(TimerEvent(timer=timer.id, seat=timer.seat, kind=timer.kind, state=state,
+                           remaining_ms=round(timer.remaining(t) * 1000),
+                           duration_ms=round(timer.duration * 1000)), t)
 
 
 def _wakes(timer: SpeechTimer) -> list[Effect]:

@@ -33,18 +33,17 @@ Everything here is plain data in, plain data out: ``(session, facts, t) -> (sess
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
+from controller.core import events
 from controller.core.effects import Cue, Effect, Emit, WakeAt
+from controller.core.events import AnomalyKind, Stage
 
 #: The candidate number of the "against all" window (club rules 003).
 AGAINST_ALL = 0
 
-Stage = Literal["waiting", "open", "proposed"]
-AnomalyKind = Literal["held_from_before", "between_windows", "second_press", "stuck", "restarted",
-                      "console_offline", "not_a_voter"]
 
 
 class VoteRules(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -270,57 +269,62 @@ def _decided(session: VoteSession) -> bool:
     return leader.candidate != AGAINST_ALL and leader.count > max([remaining, *others]) + gap
 
 
-def result(session: VoteSession) -> dict[str, object]:
-    """The session's outcome from the confirmed counts, for ``event/vote/result``."""
+def result(session: VoteSession) -> events.VoteResult:
+    """The session's outcome from the confirmed counts: ``event/vote/result``."""
     if session.kind == "question":
         [confirmed] = session.confirmed
         yes = confirmed.count
         voters = len(session.counting)
+        outcome: Literal["yes", "no"]
         if 2 * yes > voters:
             outcome = "yes"
         elif 2 * yes == voters:
             outcome = session.rules.question_tie
         else:
             outcome = "no"
-        return {"kind": "question", "subjects": list(session.subjects),
-                "yes": list(confirmed.voters), "yes_count": yes,
-                "voters_count": voters, "outcome": outcome}
+        return events.VoteResult(
+            session=session.id, kind="question", subjects=list(session.subjects),
+            yes=list(confirmed.voters), yes_count=yes, voters_count=voters, outcome=outcome)
     rules = session.rules
-    counts = [{"candidate": c.candidate, "count": c.count} for c in session.confirmed]
+    counts = [events.VoteCount(c.candidate, c.count) for c in session.confirmed]
     best = max(c.count for c in session.confirmed)
     night = session.voted_for_no_one()  # their votes "for night" (club rules 003)
+
+    def nominees(outcome: events.VoteOutcome, **more: Any) -> events.VoteResult:
+        return events.VoteResult(session=session.id, kind="nominees", counts=counts,
+                                 outcome=outcome, **more)
+
     if rules.abstain_wins and len(night) > best:
-        return {"kind": "nominees", "counts": counts, "outcome": "night", "tied": [],
-                "abstained": list(night),
-                "reason": f"most votes went to night: nobody leaves ({rules.abstain_rule})"}
+        return nominees("night", abstained=list(night),
+                        reason=f"most votes went to night: nobody leaves ({rules.abstain_rule})")
     gap = rules.fork_gap if session.round == 1 else 0
     leaders = [c.candidate for c in session.confirmed if c.count >= best - gap]
     if len(leaders) > 1 and gap:
-        return {"kind": "nominees", "counts": counts, "outcome": "fork", "tied": leaders,
-                "reason": f"a gap of {gap} votes or less: a re-vote ({rules.fork_rule})"}
+        return nominees("fork", tied=leaders,
+                        reason=f"a gap of {gap} votes or less: a re-vote ({rules.fork_rule})")
     if len(leaders) > 1:
-        return {"kind": "nominees", "counts": counts, "outcome": "tie", "tied": leaders}
+        return nominees("tie", tied=leaders)
     if leaders[0] == AGAINST_ALL:
-        return {"kind": "nominees", "counts": counts, "outcome": "against_all", "tied": []}
-    return {"kind": "nominees", "counts": counts, "outcome": "eliminated",
-            "eliminated": leaders[0], "tied": []}
+        return nominees("against_all")
+    return nominees("eliminated", eliminated=leaders[0])
 
 
 # ---------------------------------------------------------------- events
 
 
-def _base(session: VoteSession) -> dict[str, object]:
-    return {"session": session.id, "candidate": session.candidate, "attempt": session.attempt}
+def _window(session: VoteSession, t: float, duration_ms: int | None = None) -> Emit:
+    """``event/vote/window``: the current candidate's window opened (with its length) or
+    closed."""
+    return Emit(events.VoteWindow(
+        session=session.id, candidate=session.candidate, attempt=session.attempt,
+        state="closed" if duration_ms is None else "opened", duration_ms=duration_ms), t)
 
 
 def _proposed_event(session: VoteSession, proposal: Proposal, t: float) -> Emit:
-    return Emit("vote/proposed", t, {
-        **_base(session),
-        "voters": list(proposal.voters),
-        "leftover": list(proposal.leftover),
-        "count": proposal.count,
-        "anomalies": [{"seat": a.seat, "kind": a.kind} for a in proposal.anomalies],
-    })
+    return Emit(events.VoteProposed(
+        session=session.id, candidate=session.candidate, attempt=session.attempt,
+        voters=list(proposal.voters), leftover=list(proposal.leftover), count=proposal.count,
+        anomalies=[events.VoteAnomaly(a.seat, a.kind) for a in proposal.anomalies]), t)
 
 
 # ---------------------------------------------------------------- transitions
@@ -328,11 +332,10 @@ def _proposed_event(session: VoteSession, proposal: Proposal, t: float) -> Emit:
 
 def start(session: VoteSession, t: float) -> tuple[VoteSession, list[Effect]]:
     """A new session: announce it and schedule (auto) or await (judge) the first window."""
-    event = Emit("vote/started", t, {
-        "session": session.id, "kind": session.kind, "candidates": list(session.candidates),
-        "voters": list(session.voters), "subjects": list(session.subjects), "day": session.day,
-        "pacing": session.pacing,
-    })
+    event = Emit(events.VoteStarted(
+        session=session.id, kind=session.kind, candidates=list(session.candidates),
+        voters=list(session.voters), subjects=list(session.subjects), day=session.day,
+        pacing=session.pacing), t)
     session, effects = _schedule(msgspec.structs.replace(session, started=t), t)
     return session, [event, *effects]
 
@@ -353,8 +356,7 @@ def open_window(session: VoteSession, t: float) -> tuple[VoteSession, list[Effec
     window = Window(after, t, t + session.rules.window)
     session = msgspec.structs.replace(session, stage="open", stage_since=t, next_open=None,
                                       window=window)
-    event = Emit("vote/window", t, {**_base(session), "state": "opened",
-                                    "duration_ms": round(session.rules.window * 1000)})
+    event = _window(session, t, round(session.rules.window * 1000))
     return session, [event, Cue("window", t), WakeAt(window.closes)]
 
 
@@ -366,8 +368,8 @@ def tick(session: VoteSession, t: float) -> tuple[VoteSession, list[Effect]]:
         closes = session.window.closes
         session = msgspec.structs.replace(session, stage="proposed", stage_since=closes,
                                           last_close=closes)
-        closed = Emit("vote/window", closes, {**_base(session), "state": "closed"})
-        return session, [closed, _proposed_event(session, propose(session), closes)]
+        return session, [_window(session, closes),
+                         _proposed_event(session, propose(session), closes)]
     return session, []
 
 
@@ -424,13 +426,13 @@ def correct(session: VoteSession, voters: tuple[int, ...], reason: str, t: float
 
 def _finalize(session: VoteSession, confirmed: Confirmed, t: float) \
         -> tuple[VoteSession | None, list[Effect]]:
-    event = Emit("vote/confirmed", t, {
-        **_base(session), "voters": list(confirmed.voters), "leftover": list(confirmed.leftover),
-        "count": confirmed.count, "by": confirmed.by, "reason": confirmed.reason,
-    })
+    event = Emit(events.VoteConfirmed(
+        session=session.id, candidate=session.candidate, attempt=session.attempt,
+        voters=list(confirmed.voters), leftover=list(confirmed.leftover), count=confirmed.count,
+        by=confirmed.by, reason=confirmed.reason), t)
     session = msgspec.structs.replace(session, confirmed=(*session.confirmed, confirmed))
     if session.last or _decided(session):
-        return None, [event, Emit("vote/result", t, {"session": session.id, **result(session)})]
+        return None, [event, Emit(result(session), t)]
     session = msgspec.structs.replace(session, index=session.index + 1, attempt=1,
                                       restarted=False)
     session, effects = _schedule(session, t)
@@ -440,7 +442,8 @@ def _finalize(session: VoteSession, confirmed: Confirmed, t: float) \
 def reject(session: VoteSession, t: float, by: Literal["button", "command"]) \
         -> tuple[VoteSession, list[Effect]]:
     """The judge rejects the proposal: the same candidate's window runs again."""
-    event = Emit("vote/rejected", t, {**_base(session), "by": by})
+    event = Emit(events.VoteRejected(session=session.id, candidate=session.candidate,
+                                     attempt=session.attempt, by=by), t)
     session = msgspec.structs.replace(session, attempt=session.attempt + 1, restarted=False)
     session, effects = _schedule(session, t)
     return session, [event, *effects]
@@ -455,13 +458,15 @@ def resume(session: VoteSession, t: float) -> tuple[VoteSession, list[Effect]]:
     rescheduled; a proposal waits for the judge as before.
     """
     session = _rebase(session, t)
-    effects: list[Effect] = [Emit("vote/resumed", t, {**_base(session), "stage": session.stage})]
+    effects: list[Effect] = [Emit(events.VoteResumed(
+        session=session.id, candidate=session.candidate, attempt=session.attempt,
+        stage=session.stage), t)]
     if session.stage == "open" and session.window is not None:
         closes = min(t, session.window.closes)
         session = msgspec.structs.replace(
             session, stage="proposed", restarted=True, stage_since=t, last_close=closes,
             window=msgspec.structs.replace(session.window, closes=closes))
-        effects.append(Emit("vote/window", t, {**_base(session), "state": "closed"}))
+        effects.append(_window(session, t))
         effects.append(_proposed_event(session, propose(session), t))
     elif session.stage == "proposed":
         effects.append(_proposed_event(session, propose(session), t))

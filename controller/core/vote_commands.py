@@ -22,6 +22,7 @@ import msgspec
 from controller.core import standings, vote
 from controller.core.commands import VoteAction, VoteCorrect, VoteQuestion, VoteStart
 from controller.core.effects import Effect, Emit
+from controller.core.events import VoteCancelled, VoteResult
 from controller.core.replies import Handler, Outcome, seat_problem
 
 if TYPE_CHECKING:
@@ -59,9 +60,9 @@ def _vote_start(state: TableState, cmd: VoteStart | VoteQuestion, t: float) -> V
     rules = state.setup.rules
     if (not question and cmd.day == 1 and len(cmd.nominees) == 1
             and rules.single_nominee_first_day == "no_vote"):
-        return None, [Emit("vote/result", t, {
-            "session": cmd.id, "kind": "nominees", "counts": [], "outcome": "no_vote",
-            "tied": [], "reason": "one nominee on the first day (FIIM 4.4.10)"})], None
+        return None, [Emit(VoteResult(
+            session=cmd.id, kind="nominees", outcome="no_vote",
+            reason="one nominee on the first day (FIIM 4.4.10)"), t)], None
     against_all = False if question else (
         rules.against_all if cmd.against_all is None else cmd.against_all)
     conflict = vote.needs_abstain(rules.leftover, against_all=against_all)
@@ -147,7 +148,7 @@ def _vote_next(state: TableState, cmd: VoteAction, t: float) -> VoteOutcome:
 def _vote_cancel(state: TableState, cmd: VoteAction, t: float) -> VoteOutcome:
     if state.session is None:
         return None, [], "no vote is running"
-    return None, [Emit("vote/cancelled", t, {"session": state.session.id})], None
+    return None, [Emit(VoteCancelled(session=state.session.id), t)], None
 
 
 #: the handlers the command registry dispatches to (``controller.core.registry``)
