@@ -5,21 +5,22 @@ from __future__ import annotations
 
 import inspect
 import json
-from dataclasses import replace
 
 import msgspec
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from controller.core import registry
 from controller.core.commands import parse, request_id
 from controller.core.effects import Reply
 from controller.core.inputs import CommandReceived
 from controller.core.registry import COMMANDS, NOT_SIMULATED
-from controller.core.table import initial_state, step
+from controller.core.table import TableSetup, initial_state, step
 from tests.test_api_contract import DOC
-from tests.test_table import SETUP
+from tests.test_table import SETUP, WIRED
 
-REAL = replace(SETUP, simulated=False)
+REAL = TableSetup("t1", 6, WIRED)  # not simulated
 
 
 def documented_commands() -> dict[str, dict]:
@@ -105,3 +106,10 @@ def test_a_real_table_refuses_simulator_commands_before_reading_them(verb, paylo
     after, effects = step(state, CommandReceived(verb, payload, 1.0))
     assert after == state
     assert effects == [Reply(verb, request_id(payload), False, NOT_SIMULATED)]
+
+
+def test_a_verb_registered_twice_is_refused_at_import():
+    """A second entry for a verb would silently replace the first in a dict literal."""
+    light = COMMANDS["light"]
+    with pytest.raises(ValueError, match="command 'light' registered twice"):
+        registry._registry(light, light)

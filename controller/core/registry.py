@@ -23,6 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import msgspec
+
 from controller.core import (
     audio_commands,
     day_commands,
@@ -71,7 +73,7 @@ class Command:
     their verb is their whole topic, and a real table refuses them before reading the payload."""
 
     verb: str
-    payload: type
+    payload: type[msgspec.Struct]
     handler: Handler | None
     summary: str
     simulated: bool = False
