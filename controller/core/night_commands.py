@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from controller.core.table import TableState
 
 
-def step(state: TableState, cmd: NightStepCommand, t: float) -> Outcome:
+def open_step(state: TableState, cmd: NightStepCommand, t: float) -> Outcome:
     if not state.night:
         return state, [], "it is day: night steps are for the night (cmd/phase night first)"
     if state.night_step is not None:
@@ -47,11 +47,11 @@ def step(state: TableState, cmd: NightStepCommand, t: float) -> Outcome:
     # digits an actor typed before the step opened must not become its pick
     entries = {seat: e for seat, e in state.entries.items() if seat not in cmd.actors}
     state = replace(state, entries=entries)
-    step, effects = night.start(night.NightStep(
+    opened, effects = night.start(night.NightStep(
         id=cmd.id, step=cmd.step, actors=tuple(cmd.actors), picks=cmd.picks, allowed=allowed,
         mode=cmd.mode, seconds=cmd.seconds or state.setup.night_seconds,
         cadence=cmd.cadence or state.setup.night_cadence), t)
-    return replace(state, night_step=step), effects, None
+    return replace(state, night_step=opened), effects, None
 
 
 def stop(state: TableState, cmd: VoteAction, t: float) -> Outcome:

@@ -133,7 +133,7 @@ COMMANDS: dict[str, Command] = _registry(
             "Night (public lights dark, night music fades in) or day (music fades out)."),
     Command("audio", AudioCommand, audio_commands.play,
             "The night music's volume or its next track; or a cue or a spoken number now."),
-    Command("night/step", NightStepCommand, night_commands.step,
+    Command("night/step", NightStepCommand, night_commands.open_step,
             "Open a night step for the seats that act (keypad entries, or presses while "
             "counting)."),
     Command("night/reveal", RevealCommand, night_commands.reveal,
