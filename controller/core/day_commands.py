@@ -2,8 +2,8 @@
 
 A game day (``controller.core.day``) holds its number and today's nominations, in the order
 they were made (FIIM 4.4.4: the vote follows it). ``day/start`` opens a new day with no
-nominations; a day number never goes back. ``nomination/withdraw`` takes one back, as the judge
-does when a nomination was made out of turn or by a player who may not nominate.
+nominations; a day number never goes back. ``nomination/withdraw`` takes back a nomination the
+table accepted from a keypad: the judge's correction, refused for a seat not nominated today.
 """
 
 from __future__ import annotations
