@@ -2,9 +2,10 @@
 
 These msgspec structs are the single source of truth. ``controller.messages`` builds every
 outgoing payload through them (so a message that does not fit its type is a bug caught at the
-source), the command parsers in ``controller.core.commands`` decode incoming ones with them, and
-``controller.asyncapi`` writes ``docs/asyncapi.yaml`` from them. Field descriptions here become
-the documentation.
+source), and ``controller.asyncapi`` writes ``docs/asyncapi.yaml`` from them. Field descriptions
+here become the documentation. What the controller accepts is in the command registry
+(``controller.core.registry``): each verb's payload struct (``controller.core.commands``),
+which the registry decodes with and the document describes.
 """
 
 from __future__ import annotations
@@ -14,26 +15,7 @@ from typing import Annotated, Final, Literal, TypeVar, cast
 import msgspec
 
 from controller.core import events
-from controller.core.commands import (
-    AudioCommand,
-    Color,
-    DayStart,
-    LightCommand,
-    NightStepCommand,
-    NominationWithdraw,
-    PhaseCommand,
-    ReplayCommand,
-    RevealCommand,
-    SeatsCommand,
-    SimButtonCommand,
-    SimKeysCommand,
-    TimerAdd,
-    TimerStart,
-    VoteAction,
-    VoteCorrect,
-    VoteQuestion,
-    VoteStart,
-)
+from controller.core.commands import Color
 from controller.core.events import (
     Candidate,
     Event,
@@ -334,28 +316,11 @@ __all__ = [
     "PRIVATE_KINDS",
     "PUBLISHED",
     "SCHEMA_VERSION",
-    "AudioCommand",
-    "DayStart",
     "Envelope",
     "Health",
-    "LightCommand",
     "NightPickList",
-    "NightStepCommand",
-    "NominationWithdraw",
-    "PhaseCommand",
-    "ReplayCommand",
     "Reply",
-    "RevealCommand",
-    "SeatsCommand",
-    "SimButtonCommand",
-    "SimKeysCommand",
     "State",
     "Status",
-    "TimerAdd",
-    "TimerStart",
-    "VoteAction",
     "VoteAnomaly",
-    "VoteCorrect",
-    "VoteQuestion",
-    "VoteStart",
 ]

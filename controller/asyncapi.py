@@ -1,4 +1,5 @@
-"""Write the AsyncAPI 3 document of the MQTT API from the types in ``controller.api``.
+"""Write the AsyncAPI 3 document of the MQTT API from the types in ``controller.api`` and the
+command registry (``controller.core.registry``).
 
     mafia-table asyncapi > docs/asyncapi.yaml
 
@@ -16,6 +17,7 @@ import yaml
 
 from controller import __version__, api
 from controller.core import events
+from controller.core.registry import COMMANDS
 
 REF = "#/components/schemas/{name}"
 
@@ -33,56 +35,11 @@ CHANNELS: list[tuple[str, str, type, str, bool, str]] = [
     *[(f"private-{kind.replace('/', '-')}", f"private/{kind}", api.EVENT_TYPES[kind], "send",
        False, f"Private event {kind} (the rules core only, by the ACL): the night's secrets.")
       for kind in api.PRIVATE_KINDS],
-    ("cmd-light", "cmd/light", api.LightCommand, "receive", False,
-     "Set seat lights. Answered on reply/light (or the MQTT 5 response topic)."),
-    ("cmd-replay", "cmd/replay", api.ReplayCommand, "receive", False,
-     "Publish kept events after after_seq again, paced. Answered on reply/replay once the last "
-     "of them is published, or with an error if the journal cannot read them."),
-    ("cmd-vote-start", "cmd/vote/start", api.VoteStart, "receive", False,
-     "Start a day vote on the nominees, in nomination order."),
-    ("cmd-vote-question", "cmd/vote/question", api.VoteQuestion, "receive", False,
-     "Start a yes/no question vote (one window; a press is yes)."),
-    *[(f"cmd-vote-{verb}", f"cmd/vote/{verb}", api.VoteAction, "receive", False, summary)
-      for verb, summary in (
-          ("confirm", "The judge confirms the proposed count (as the station's Confirm)."),
-          ("reject", "The judge rejects the proposed count; the window runs again."),
-          ("next", "Judge pacing: open the next window (as the station's Next)."),
-          ("cancel", "Abandon the running vote."))],
-    ("cmd-vote-correct", "cmd/vote/correct", api.VoteCorrect, "receive", False,
-     "The judge's own count for the proposed candidate, with a reason; it becomes final."),
-    ("cmd-seats", "cmd/seats", api.SeatsCommand, "receive", False,
-     "Set seats' standing: in game or out, fouls (4 remove the player), silenced, immunity."),
-    ("cmd-timer-start", "cmd/timer/start", api.TimerStart, "receive", False,
-     "A seat takes the floor for some seconds (speech, excuse, last words)."),
-    *[(f"cmd-timer-{verb}", f"cmd/timer/{verb}", api.VoteAction, "receive", False, summary)
-      for verb, summary in (("pause", "Pause the speech timer (the judge's Confirm too)."),
-                            ("resume", "Resume it (Confirm again)."),
-                            ("stop", "End the speech now (the judge's Next)."))],
-    ("cmd-timer-add", "cmd/timer/add", api.TimerAdd, "receive", False,
-     "More (or less) time for the speaker (the judge's Reject adds 10 s)."),
-    ("cmd-nomination-withdraw", "cmd/nomination/withdraw", api.NominationWithdraw, "receive",
-     False, "Take back today's nomination of a seat."),
-    ("cmd-day-start", "cmd/day/start", api.DayStart, "receive", False,
-     "A new game day: today's nominations start empty."),
-    ("cmd-phase", "cmd/phase", api.PhaseCommand, "receive", False,
-     "Night (public lights dark, night music fades in) or day (music fades out)."),
-    ("cmd-audio", "cmd/audio", api.AudioCommand, "receive", False,
-     "The night music's volume or its next track; or a cue or a spoken number now."),
-    ("cmd-night-step", "cmd/night/step", api.NightStepCommand, "receive", False,
-     "Open a night step for the seats that act (keypad entries, or presses while counting)."),
-    ("cmd-night-reveal", "cmd/night/reveal", api.RevealCommand, "receive", False,
-     "Show a check result on one seat's private indicator."),
-    ("cmd-night-stop", "cmd/night/stop", api.VoteAction, "receive", False,
-     "End the running night step now (its result is published)."),
-    ("sim-press", "sim/press", api.SimButtonCommand, "receive", False,
-     "Simulated tables only (--sim): press a button's mock pin. Answered on reply/sim/press."),
-    ("sim-release", "sim/release", api.SimButtonCommand, "receive", False,
-     "Simulated tables only (--sim): release it. Answered on reply/sim/release."),
-    ("sim-key", "sim/key", api.SimKeysCommand, "receive", False,
-     "Simulated tables only (--sim): type keys on a seat's emulated console keypad."),
+    *[(entry.topic.replace("/", "-"), entry.topic, entry.payload, "receive", False,
+       entry.summary) for entry in COMMANDS.values()],
 ]
-REPLIES = {name: topic.removeprefix("cmd/") for name, topic, *_ in CHANNELS
-           if topic.startswith(("cmd/", "sim/"))}
+#: command channel name -> its verb: every command is answered on reply/<verb>
+REPLIES = {entry.topic.replace("/", "-"): entry.verb for entry in COMMANDS.values()}
 
 DESCRIPTION = """\
 MQTT API of one sport-mafia table controller. Every topic lives under mafia/{table}/.

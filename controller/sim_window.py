@@ -284,9 +284,9 @@ class TableWindow:
             lines.append(f"  window closes in {max(0.0, session.window.closes - t):.1f} s")
         if session.stage == "proposed":
             proposal = propose(session)
-            lines.append(f"  proposed: {len(proposal.voters) + len(proposal.leftover)} "
+            lines.append(f"  proposed: {proposal.count} "
                          f"({', '.join(map(str, proposal.voters)) or 'nobody'})")
-        lines += [f"  {c.candidate}: {len(c.voters) + len(c.leftover)} confirmed"
+        lines += [f"  {c.candidate}: {c.count} confirmed"
                   for c in session.confirmed]
         return lines
 

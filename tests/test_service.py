@@ -11,12 +11,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from controller.core.commands import parse_light
+from controller.core.inputs import CommandReceived
 from controller.core.lights import Light, LightMode
+from controller.core.table import initial_state, step
 from controller.service import Service
 from hardware.gpio import DIM_LEVEL
 from tests.mqtt_helpers import Subscriber, on_topic, with_json
-from tests.test_table import payloads
+from tests.test_table import SETUP, payloads
 
 
 def epoch(ts: str) -> float:
@@ -146,7 +147,12 @@ def test_a_retained_command_is_never_applied(table_config, broker, subscriber):
         run.close()
 
 
-bad_light_payloads = payloads.filter(lambda p: parse_light(p, 6).value is None)
+def refused_light(payload: bytes) -> bool:
+    """The 6-seat table refuses this cmd/light (its reply is the last effect)."""
+    return not step(initial_state(SETUP), CommandReceived("light", payload, 1.0))[1][-1].ok
+
+
+bad_light_payloads = payloads.filter(refused_light)
 
 
 @settings(max_examples=20, suppress_health_check=[HealthCheck.function_scoped_fixture])

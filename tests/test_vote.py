@@ -518,3 +518,60 @@ def test_a_voter_whose_console_is_offline_is_flagged_for_the_judge():
     tl.run_until(2.5)
     anomalies = emitted(tl, "proposed")[0]["anomalies"]
     assert [a["seat"] for a in anomalies if a["kind"] == "console_offline"] == [7, 8, 9]
+
+
+def test_fiim_4_4_7_a_seat_counted_earlier_is_flagged_and_refused_by_the_correction():
+    """The set of voters already counted is one (``VoteSession.counted``): the table's count
+    flags their press and the judge's correction may not count them again."""
+    tl = table()
+    start(tl, [5, 2, 8])
+    tl.feed(press(1, 1.2))
+    tl.run_until(2.5)
+    tl.feed(judge("confirm", 3.0))  # seat 1 counted for 5; window for 2: [4.0, 5.5)
+    tl.feed(press(1, 4.2) + press(6, 4.3))
+    tl.run_until(5.5)
+    proposed = emitted(tl, "proposed")[-1]
+    assert proposed["voters"] == [6] and {"seat": 1, "kind": "second_press"} in \
+        proposed["anomalies"]
+    assert tl.state.session.counted == {1}
+    before = tl.state
+    tl.feed([cmd("correct", 6.0, voters=[6, 1], reason="seat 1 raised a hand")])
+    assert replies(tl)[-1].error == "voters[1]: seat 1 already voted for another candidate"
+    assert tl.state == before
+
+
+@st.composite
+def last_nominee_counts(draw):
+    """A session at its last nominee, some seats counted for earlier ones, some barred, and
+    the presses in the last window."""
+    seats = list(SEATS)
+    earlier = draw(st.lists(st.sampled_from(seats), unique=True, max_size=6))
+    barred = draw(st.lists(st.sampled_from(seats), unique=True, max_size=3))
+    pressing = draw(st.lists(st.sampled_from(seats), unique=True, max_size=10))
+    rule = draw(st.sampled_from(["last_nominee", "abstain"]))
+    session = vote.VoteSession(
+        id="s", kind="nominees", candidates=(5, 2), voters=tuple(SEATS), index=1,
+        rules=vote.VoteRules(leftover=rule), stage="proposed", stage_since=3.0,
+        window=vote.Window(2.0, 2.5, 4.0), barred=tuple(barred),
+        confirmed=(vote.Confirmed(5, tuple(sorted(earlier)), (), "button"),),
+        edges=tuple(vote.Edge(seat, True, 3.0) for seat in pressing))
+    return session, set(earlier), set(barred), set(pressing), rule
+
+
+@given(last_nominee_counts())
+def test_fiim_4_4_8_who_voted_for_no_one_counts_for_the_last_nominee_in_count_and_correction(
+        drawn):
+    """The leftover-vote rule is written once (``vote.leftover``): the table's proposal and the
+    judge's correction with the same voters give the last nominee the same leftover votes:
+    every counting voter not counted earlier and not pressing now; none where the preset's
+    voters abstain."""
+    session, earlier, barred, pressing, rule = drawn
+    proposal = vote.propose(session)
+    voters = set(SEATS) - barred
+    assert set(proposal.voters) == pressing & voters - earlier
+    expected = voters - earlier - pressing if rule == "last_nominee" else set()
+    assert set(proposal.leftover) == expected
+    _, effects = vote.correct(session, proposal.voters, "the judge's own count", 4.5)
+    [confirmed] = [e.event for e in effects if isinstance(e, Emit) and e.kind == "vote/confirmed"]
+    assert confirmed.leftover == list(proposal.leftover)
+    assert confirmed.count == proposal.count

@@ -9,8 +9,9 @@ once, so a busy table still spaces the tone and the number ``SAY_AFTER_CUE`` apa
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from controller.core.commands import AudioCommand
 from controller.core.effects import AudioControl, Cue, Effect
 from controller.core.replies import Outcome
 
@@ -24,7 +25,7 @@ SAY_AFTER_CUE = 1.0  # s: cmd/audio with both a cue and a number speaks after th
 AUDIO_LEAD = 0.3
 
 
-def play(state: TableState, cmd: Any, t: float) -> Outcome:
+def play(state: TableState, cmd: AudioCommand, t: float) -> Outcome:
     at, group = t + AUDIO_LEAD, f"audio/{cmd.id}"
     sounds: list[Effect] = [] if cmd.cue is None else [Cue(cmd.cue, at, group)]
     if cmd.say is not None:  # after the cue, if there is one (cues last under a second)

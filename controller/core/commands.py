@@ -15,7 +15,6 @@ from typing import Annotated, Generic, Literal, TypeVar
 import msgspec
 
 from controller.core import validation
-from controller.core.buttons import JUDGE_BUTTON_NAMES, Button, JudgeButton, SeatButton
 from controller.core.events import TimerKind
 
 CommandId = Annotated[str, msgspec.Meta(
@@ -114,6 +113,14 @@ class SimButtonCommand(Stamped):
     id: CommandId | None = None
 
 
+class SimKeysCommand(Stamped):
+    """``sim/key`` (simulated tables only): type ``keys`` on a seat's emulated keypad."""
+
+    seat: Seat
+    keys: Annotated[str, msgspec.Meta(pattern="^[0-9*#]{1,16}$(?!\n)")]
+    id: CommandId | None = None
+
+
 T = TypeVar("T")
 
 
@@ -140,7 +147,10 @@ def request_id(payload: bytes) -> str | None:
     return None
 
 
-def _decode(payload: bytes, kind: type[T]) -> Parsed[T]:
+def parse(payload: bytes, kind: type[T]) -> Parsed[T]:
+    """Decode a command's payload into its struct ``kind``: the shape only (types, bounds, no
+    unknown or repeated key). What depends on the table (its seat count, its wired buttons) is
+    the handler's to check."""
     try:
         value = msgspec.json.decode(payload, type=kind)
     except msgspec.ValidationError as exc:
@@ -181,22 +191,6 @@ def duplicated_key(payload: bytes) -> str | None:
     except (ValueError, RecursionError):  # what msgspec read and json cannot: no repeats seen
         return None
     return None
-
-
-def parse_light(payload: bytes, seats: int) -> Parsed[LightCommand]:
-    """Parse ``cmd/light`` for a table of ``seats`` seats: seats in range, each at most once."""
-    parsed = _decode(payload, LightCommand)
-    if parsed.value is None:
-        return parsed
-    seen: set[int] = set()
-    for index, spec in enumerate(parsed.value.lights):
-        if not 1 <= spec.seat <= seats:
-            return Parsed(parsed.id, error=f"lights[{index}].seat: no seat {spec.seat} "
-                                           f"at this table (seats are 1..{seats})")
-        if spec.seat in seen:
-            return Parsed(parsed.id, error=f"lights[{index}].seat: seat {spec.seat} given twice")
-        seen.add(spec.seat)
-    return parsed
 
 
 SeatList = Annotated[list[Seat], msgspec.Meta(min_length=1, max_length=MAX_SEATS)]
@@ -348,65 +342,6 @@ class RevealCommand(Stamped):
     pattern: Annotated[int, msgspec.Meta(ge=0, le=3)]
 
 
-DAY_COMMANDS: dict[str, type] = {
-    "night/step": NightStepCommand, "night/reveal": RevealCommand, "night/stop": VoteAction,
-    "phase": PhaseCommand, "audio": AudioCommand,
-    "seats": SeatsCommand, "timer/start": TimerStart, "timer/add": TimerAdd,
-    "timer/pause": VoteAction, "timer/resume": VoteAction, "timer/stop": VoteAction,
-    "nomination/withdraw": NominationWithdraw, "day/start": DayStart,
-}
-
-
-def parse_day(verb: str, payload: bytes) -> Parsed[object]:
-    """Parse a day command (``seats``, ``timer/...``, ``nomination/withdraw``, ``day/start``)."""
-    return _decode(payload, DAY_COMMANDS[verb])
-
-
-def parse_vote(verb: str, payload: bytes) -> Parsed[object]:
-    """Parse any ``cmd/vote/...`` payload by its verb (shape only; seats are checked by the
-    table, which knows them)."""
-    kind = {"vote/start": VoteStart, "vote/question": VoteQuestion,
-            "vote/correct": VoteCorrect}.get(verb, VoteAction)
-    return _decode(payload, kind)
-
-
 def parse_replay(payload: bytes) -> Parsed[ReplayCommand]:
     """Parse ``cmd/replay``."""
-    return _decode(payload, ReplayCommand)
-
-
-class SimKeysCommand(Stamped):
-    """``sim/key`` (simulated tables only): type ``keys`` on a seat's emulated keypad."""
-
-    seat: Seat
-    keys: Annotated[str, msgspec.Meta(pattern="^[0-9*#]{1,16}$(?!\n)")]
-    id: CommandId | None = None
-
-
-def parse_sim_keys(payload: bytes, keypads: frozenset[int]) -> Parsed[SimKeysCommand]:
-    parsed = _decode(payload, SimKeysCommand)
-    if parsed.value is not None and parsed.value.seat not in keypads:
-        return Parsed(parsed.id, error=f"seat {parsed.value.seat} has no console keypad on "
-                                       "this table")
-    return parsed
-
-
-def parse_sim_button(payload: bytes, wired: frozenset[Button]) -> Parsed[Button]:
-    """Parse a simulator press/release naming exactly one wired seat button or judge button."""
-    parsed = _decode(payload, SimButtonCommand)
-    if parsed.value is None:
-        return Parsed(parsed.id, error=parsed.error)
-    cmd = parsed.value
-    if (cmd.seat is None) == (cmd.judge is None):
-        return Parsed(parsed.id, error='give exactly one of "seat" or "judge"')
-    if cmd.judge is not None:
-        if cmd.judge not in JUDGE_BUTTON_NAMES:
-            return Parsed(parsed.id, error=f"judge: unknown button {cmd.judge!r} "
-                                           f"(one of {', '.join(JUDGE_BUTTON_NAMES)})")
-        button: Button = JudgeButton(cmd.judge)
-    else:
-        button = SeatButton(cmd.seat)  # type: ignore[arg-type]
-    if button not in wired:
-        what = f"seat {cmd.seat}" if cmd.judge is None else f"judge button {cmd.judge!r}"
-        return Parsed(parsed.id, error=f"{what} has no button on this table")
-    return Parsed(parsed.id, value=button)
+    return parse(payload, ReplayCommand)

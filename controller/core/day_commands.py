@@ -2,16 +2,17 @@
 
 A game day (``controller.core.day``) holds its number and today's nominations, in the order
 they were made (FIIM 4.4.4: the vote follows it). ``day/start`` opens a new day with no
-nominations; a day number never goes back. ``nomination/withdraw`` takes one back, as the judge
-does when a nomination was made out of turn or by a player who may not nominate.
+nominations; a day number never goes back. ``nomination/withdraw`` takes back a nomination the
+table accepted from a keypad: the judge's correction, refused for a seat not nominated today.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from controller.core import day
+from controller.core.commands import DayStart, NominationWithdraw
 from controller.core.effects import Emit
 from controller.core.events import DayEvent
 from controller.core.replies import Outcome
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
     from controller.core.table import TableState
 
 
-def start(state: TableState, cmd: Any, t: float) -> Outcome:
+def start(state: TableState, cmd: DayStart, t: float) -> Outcome:
     if cmd.day <= state.day.number:
         return state, [], (f"day: day {cmd.day} has begun already (today is day "
                            f"{state.day.number})")
@@ -28,7 +29,7 @@ def start(state: TableState, cmd: Any, t: float) -> Outcome:
     return replace(state, day=today), [Emit(DayEvent(day=cmd.day), t)], None
 
 
-def withdraw(state: TableState, cmd: Any, t: float) -> Outcome:
+def withdraw(state: TableState, cmd: NominationWithdraw, t: float) -> Outcome:
     done = day.withdraw(state.day, cmd.seat, t)
     if done is None:
         return state, [], f"seat: seat {cmd.seat} is not nominated today"

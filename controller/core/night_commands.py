@@ -12,12 +12,13 @@ player sees it.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import msgspec
 
 from controller.core import night
 from controller.core import standings as standings_module
+from controller.core.commands import NightStepCommand, RevealCommand, VoteAction
 from controller.core.effects import Indicate
 from controller.core.replies import Outcome, seat_problem
 
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
     from controller.core.table import TableState
 
 
-def step(state: TableState, cmd: Any, t: float) -> Outcome:
+def open_step(state: TableState, cmd: NightStepCommand, t: float) -> Outcome:
     if not state.night:
         return state, [], "it is day: night steps are for the night (cmd/phase night first)"
     if state.night_step is not None:
@@ -46,21 +47,21 @@ def step(state: TableState, cmd: Any, t: float) -> Outcome:
     # digits an actor typed before the step opened must not become its pick
     entries = {seat: e for seat, e in state.entries.items() if seat not in cmd.actors}
     state = replace(state, entries=entries)
-    step, effects = night.start(night.NightStep(
+    opened, effects = night.start(night.NightStep(
         id=cmd.id, step=cmd.step, actors=tuple(cmd.actors), picks=cmd.picks, allowed=allowed,
         mode=cmd.mode, seconds=cmd.seconds or state.setup.night_seconds,
         cadence=cmd.cadence or state.setup.night_cadence), t)
-    return replace(state, night_step=step), effects, None
+    return replace(state, night_step=opened), effects, None
 
 
-def stop(state: TableState, cmd: Any, t: float) -> Outcome:
+def stop(state: TableState, cmd: VoteAction, t: float) -> Outcome:
     if state.night_step is None:
         return state, [], "no night step runs"
     ended = msgspec.structs.replace(state.night_step, ends=t)
     return replace(state, night_step=None), night.finish(ended), None
 
 
-def reveal(state: TableState, cmd: Any, t: float) -> Outcome:
+def reveal(state: TableState, cmd: RevealCommand, t: float) -> Outcome:
     if not state.night:
         return state, [], "it is day: a check result is shown at night, masks on"
     if not 1 <= cmd.seat <= state.setup.seats:

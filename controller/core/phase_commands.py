@@ -11,8 +11,9 @@ cannot blink into the day.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from controller.core.commands import PhaseCommand
 from controller.core.effects import CancelCues, Emit, Indicate, Music
 from controller.core.events import PhaseEvent
 from controller.core.replies import Outcome
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
     from controller.core.table import TableState
 
 
-def switch(state: TableState, cmd: Any, t: float) -> Outcome:
+def switch(state: TableState, cmd: PhaseCommand, t: float) -> Outcome:
     night = cmd.phase == "night"
     if night == state.night:
         return state, [], f"phase: it is {cmd.phase} already"

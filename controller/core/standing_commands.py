@@ -14,12 +14,13 @@ a change are applied here, in one place:
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import msgspec
 
 from controller.core import day, scene, vote
 from controller.core import standings as standings_module
+from controller.core.commands import SeatsCommand
 from controller.core.effects import Effect, Emit
 from controller.core.events import SeatsEvent, SeatStandingChange
 from controller.core.replies import Outcome, seat_problem
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
     from controller.core.table import TableState
 
 
-def set_standings(state: TableState, cmd: Any, t: float) -> Outcome:
+def set_standings(state: TableState, cmd: SeatsCommand, t: float) -> Outcome:
     problem = seat_problem("seats", [s.seat for s in cmd.seats], state.setup.seats, ".seat")
     if problem:
         return state, [], problem

@@ -11,34 +11,25 @@ manual ``cmd/light``, speaker, vote), each going away by itself when its reason 
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 import msgspec
 
 from controller.core import (
-    audio_commands,
-    commands,
     day,
-    day_commands,
     events,
     keypad,
     night,
-    night_commands,
-    phase_commands,
+    registry,
     scene,
-    standing_commands,
     standings,
     timer,
-    timer_commands,
     vote,
-    vote_commands,
 )
 from controller.core.buttons import Button, JudgeButton, SeatButton
 from controller.core.debounce import Accepted, Debounce, on_edge, settle
 from controller.core.effects import (
-    DrivePin,
     Effect,
     Emit,
     Music,
@@ -46,7 +37,6 @@ from controller.core.effects import (
     PublishState,
     Reply,
     SetLight,
-    TypeKeys,
     WakeAt,
 )
 from controller.core.inputs import (
@@ -58,9 +48,8 @@ from controller.core.inputs import (
     KeyPressed,
     Tick,
 )
-from controller.core.lights import Light, LightMode
+from controller.core.lights import Light
 from controller.core.night import NightStep
-from controller.core.replies import Handler, answer, reply
 from controller.core.standings import NightAction
 
 
@@ -268,20 +257,8 @@ def _dispatch(state: TableState, inp: Input) -> tuple[TableState, list[Effect]]:
             return _tick(state, inp.t)
         case Boot():
             return _boot(state, inp.t)
-        case CommandReceived(verb="light"):
-            return _light_command(state, inp)
-        case CommandReceived(verb="sim/press" | "sim/release"):
-            return _sim_button(state, inp)
-        case CommandReceived(verb="sim/key"):
-            return _sim_keys(state, inp)
-        case CommandReceived(verb=verb) if verb.startswith("vote/"):
-            return vote_commands.handle(state, inp)
-        case CommandReceived(verb=verb) if verb in _DAY_HANDLERS:
-            parsed = commands.parse_day(verb, inp.payload)
-            return answer(state, inp, parsed, _DAY_HANDLERS[verb])
         case CommandReceived():
-            return state, [reply(inp, commands.request_id(inp.payload),
-                                  f"unknown command {inp.verb!r}")]
+            return registry.dispatch(state, inp)
     raise TypeError(f"not an input: {inp!r}")
 
 
@@ -434,50 +411,3 @@ def _tick(state: TableState, now: float) -> tuple[TableState, list[Effect]]:
         effects += night.finish(state.night_step)
         state = replace(state, night_step=None)
     return state, effects
-
-
-# ---------------------------------------------------------------- commands
-
-
-_DAY_HANDLERS: dict[str, Handler] = {
-    "seats": standing_commands.set_standings, "timer/start": timer_commands.start,
-    "timer/pause": timer_commands.pause, "timer/resume": timer_commands.resume,
-    "timer/add": timer_commands.add, "timer/stop": timer_commands.stop,
-    "nomination/withdraw": day_commands.withdraw, "day/start": day_commands.start,
-    "phase": phase_commands.switch, "audio": audio_commands.play,
-    "night/step": night_commands.step, "night/reveal": night_commands.reveal,
-    "night/stop": night_commands.stop,
-}
-
-
-def _light_command(state: TableState, cmd: CommandReceived) -> tuple[TableState, list[Effect]]:
-    parsed = commands.parse_light(cmd.payload, state.setup.seats)
-    if parsed.value is None:
-        return state, [reply(cmd, parsed.id, parsed.error)]
-    lights = list(state.lights)
-    for spec in parsed.value.lights:
-        color = spec.color.lower() if spec.color else None
-        lights[spec.seat - 1] = None if spec.mode == "auto" else Light(LightMode(spec.mode), color)
-    return replace(state, lights=tuple(lights)), [reply(cmd, parsed.id, None)]
-
-
-def _sim(state: TableState, cmd: CommandReceived, parse: Callable[[bytes], commands.Parsed[Any]],
-         act: Callable[[Any], Effect]) -> tuple[TableState, list[Effect]]:
-    """A simulator command (simulated tables only): parsed, then acted on through a hand."""
-    if not state.setup.simulated:
-        return state, [reply(cmd, commands.request_id(cmd.payload),
-                             "this table is not simulated (start it with --sim)")]
-    parsed = parse(cmd.payload)
-    if parsed.value is None:
-        return state, [reply(cmd, parsed.id, parsed.error)]
-    return state, [act(parsed.value), reply(cmd, parsed.id, None)]
-
-
-def _sim_button(state: TableState, cmd: CommandReceived) -> tuple[TableState, list[Effect]]:
-    return _sim(state, cmd, lambda p: commands.parse_sim_button(p, state.setup.wired),
-                lambda button: DrivePin(button, cmd.verb == "sim/press"))
-
-
-def _sim_keys(state: TableState, cmd: CommandReceived) -> tuple[TableState, list[Effect]]:
-    return _sim(state, cmd, lambda p: commands.parse_sim_keys(p, state.setup.keypads),
-                lambda typed: TypeKeys(typed.seat, typed.keys))

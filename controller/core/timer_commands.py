@@ -13,10 +13,11 @@ only check the command against the table and hand over.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from controller.core import standings as standings_module
 from controller.core import timer
+from controller.core.commands import TimerAdd, TimerStart, VoteAction
 from controller.core.effects import Effect
 from controller.core.replies import Outcome
 
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
     from controller.core.table import TableState
 
 
-def start(state: TableState, cmd: Any, t: float) -> Outcome:
+def start(state: TableState, cmd: TimerStart, t: float) -> Outcome:
     countdown = cmd.kind == "night"
     if state.night and not countdown:
         return state, [], ("it is night: speeches are for the day (cmd/phase day first); at "
@@ -52,7 +53,7 @@ def start(state: TableState, cmd: Any, t: float) -> Outcome:
     return _take_floor(state, cmd, t)
 
 
-def _take_floor(state: TableState, cmd: Any, t: float) -> Outcome:
+def _take_floor(state: TableState, cmd: TimerStart, t: float) -> Outcome:
     """Start the timer, taking over from a running one if ``replace``."""
     effects: list[Effect] = []
     if state.timer is not None:
@@ -69,28 +70,28 @@ def _running_timer(state: TableState) -> str | None:
     return "no timer is running" if state.timer is None else None
 
 
-def pause(state: TableState, cmd: Any, t: float) -> Outcome:
+def pause(state: TableState, cmd: VoteAction, t: float) -> Outcome:
     if state.timer is None or not state.timer.running:
         return state, [], _running_timer(state) or "the timer is already paused"
     new, effects = timer.pause(state.timer, t)
     return replace(state, timer=new), effects, None
 
 
-def resume(state: TableState, cmd: Any, t: float) -> Outcome:
+def resume(state: TableState, cmd: VoteAction, t: float) -> Outcome:
     if state.timer is None or state.timer.running:
         return state, [], _running_timer(state) or "the timer is not paused"
     new, effects = timer.resume(state.timer, t)
     return replace(state, timer=new), effects, None
 
 
-def add(state: TableState, cmd: Any, t: float) -> Outcome:
+def add(state: TableState, cmd: TimerAdd, t: float) -> Outcome:
     if state.timer is None:
         return state, [], "no timer is running"
     new, effects = timer.add(state.timer, cmd.seconds, t)
     return replace(state, timer=new), effects, None
 
 
-def stop(state: TableState, cmd: Any, t: float) -> Outcome:
+def stop(state: TableState, cmd: VoteAction, t: float) -> Outcome:
     if state.timer is None:
         return state, [], "no timer is running"
     new, effects = timer.stop(state.timer, t)

@@ -64,10 +64,10 @@ class VoteRules(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields
     abstain_rule: str = ""  # the paragraph a "night" result cites
 
     def __post_init__(self) -> None:
-        if self.against_all and self.leftover == "last_nominee":
-            raise ValueError(AGAINST_ALL_NEEDS_ABSTAIN)
-        if self.abstain_wins and self.leftover == "last_nominee":
-            raise ValueError(ABSTAIN_WINS_NEEDS_ABSTAIN)
+        problem = needs_abstain(self.leftover, against_all=self.against_all,
+                                abstain_wins=self.abstain_wins)
+        if problem is not None:
+            raise ValueError(problem)
 
 
 AGAINST_ALL_NEEDS_ABSTAIN = (
@@ -76,6 +76,21 @@ AGAINST_ALL_NEEDS_ABSTAIN = (
 ABSTAIN_WINS_NEEDS_ABSTAIN = (
     'abstain_wins needs leftover = "abstain": where the votes of those who voted for no one go '
     "to the last nominee, nobody abstains")
+
+
+def needs_abstain(leftover: str, *, against_all: bool = False, abstain_wins: bool = False) \
+        -> str | None:
+    """Why options that count the votes of those who voted for no one cannot go with the
+    leftover-vote rule (``leftover = "last_nominee"``, FIIM 4.4.8, which gives those votes to
+    the last nominee): an "against all" window or "most votes for night". None if they can.
+    Checked once for a preset and again for a ``cmd/vote/start`` that asks for against_all."""
+    if leftover != "last_nominee":
+        return None
+    if against_all:
+        return AGAINST_ALL_NEEDS_ABSTAIN
+    if abstain_wins:
+        return ABSTAIN_WINS_NEEDS_ABSTAIN
+    return None
 
 
 class Anomaly(msgspec.Struct, frozen=True):
@@ -91,30 +106,30 @@ class Window(msgspec.Struct, frozen=True):
     closes: float
 
 
-class Proposal(msgspec.Struct, frozen=True):
-    """What the table counted for one candidate: ``voters`` pressed in its window, ``leftover``
-    are the voters who voted for no one and so count for the last candidate (4.4.8)."""
+class Count(msgspec.Struct, frozen=True):
+    """Votes for one candidate: ``voters`` pressed in its window, ``leftover`` are the voters
+    who voted for no one and so count for the last candidate (4.4.8, ``leftover``)."""
 
     candidate: int
     voters: tuple[int, ...]
     leftover: tuple[int, ...]
+
+    @property
+    def count(self) -> int:
+        return len(self.voters) + len(self.leftover)
+
+
+class Proposal(Count, frozen=True):
+    """What the table counted, with what the judge should look at before confirming it."""
+
     anomalies: tuple[Anomaly, ...]
 
-    @property
-    def count(self) -> int:
-        return len(self.voters) + len(self.leftover)
 
+class Confirmed(Count, frozen=True):
+    """A count the judge made final, and how."""
 
-class Confirmed(msgspec.Struct, frozen=True):
-    candidate: int
-    voters: tuple[int, ...]
-    leftover: tuple[int, ...]
     by: Literal["button", "command", "correction"]
     reason: str | None = None
-
-    @property
-    def count(self) -> int:
-        return len(self.voters) + len(self.leftover)
 
 
 class Edge(msgspec.Struct, frozen=True, array_like=True):
@@ -155,6 +170,18 @@ class VoteSession(msgspec.Struct, frozen=True, kw_only=True):
         return tuple(seat for seat in self.voters if seat not in self.barred)
 
     @property
+    def counted(self) -> frozenset[int]:
+        """The seats a confirmed count already holds, pressed or leftover: each has cast its
+        one vote (FIIM 4.4.7) and is counted for no later candidate."""
+        return frozenset(v for c in self.confirmed for v in (*c.voters, *c.leftover))
+
+    def voted_for_no_one(self, now: tuple[int, ...] = ()) -> tuple[int, ...]:
+        """The counting voters whose vote no confirmed count holds and who are not among
+        ``now`` (the voters of the count being made)."""
+        counted = self.counted
+        return tuple(s for s in self.counting if s not in counted and s not in now)
+
+    @property
     def candidate(self) -> int:
         return self.candidates[self.index]
 
@@ -181,7 +208,7 @@ def propose(session: VoteSession) -> Proposal:
     window = session.window
     assert window is not None
     edges = tuple(sorted(session.edges, key=lambda e: (e.t, e.seat, e.pressed)))
-    earlier = {v for c in session.confirmed for v in (*c.voters, *c.leftover)}
+    earlier = session.counted
     counting = session.counting
     presses = [e for e in edges if e.pressed and e.seat in counting]
     in_window: dict[int, int] = {}
@@ -210,24 +237,21 @@ def propose(session: VoteSession) -> Proposal:
                          if seat not in voters)
     anomalies.update(Anomaly(seat, "console_offline") for seat in session.offline
                      if seat not in voters and seat in counting)
-    leftover = _leftover(session, voters)
-    return Proposal(session.candidate, voters, leftover,
+    return Proposal(session.candidate, voters, leftover(session, voters),
                     tuple(sorted(anomalies, key=lambda a: (a.seat, a.kind))))
 
 
-def _leftover(session: VoteSession, voters: tuple[int, ...]) -> tuple[int, ...]:
-    """At the last nominee (FIIM 4.4.8): the counting voters who voted for no one."""
+def leftover(session: VoteSession, voters: tuple[int, ...]) -> tuple[int, ...]:
+    """The leftover-vote rule (FIIM 4.4.8: "if a player did not vote, the vote goes to the
+    player put to the vote last"): the count for the last nominee, whose own ``voters`` are
+    given, also holds every counting voter who voted for no one. Nobody's vote is left over in
+    a question vote, before the last nominee, or where the preset says those voters abstain
+    (``leftover = "abstain"``, club rules 003). The one place the rule is written: the
+    proposal and the judge's correction both take it from here."""
     if (session.kind != "nominees" or not session.last
             or session.rules.leftover != "last_nominee"):
         return ()
-    earlier = {v for c in session.confirmed for v in (*c.voters, *c.leftover)}
-    return tuple(s for s in session.counting if s not in earlier and s not in voters)
-
-
-def abstained(session: VoteSession) -> tuple[int, ...]:
-    """The counting voters who voted for no one (the votes "for night" of club rules 003)."""
-    counted = {v for c in session.confirmed for v in (*c.voters, *c.leftover)}
-    return tuple(s for s in session.counting if s not in counted)
+    return session.voted_for_no_one(voters)
 
 
 def _decided(session: VoteSession) -> bool:
@@ -264,7 +288,7 @@ def result(session: VoteSession) -> events.VoteResult:
     rules = session.rules
     counts = [events.VoteCount(c.candidate, c.count) for c in session.confirmed]
     best = max(c.count for c in session.confirmed)
-    night = abstained(session)
+    night = session.voted_for_no_one()  # their votes "for night" (club rules 003)
 
     def nominees(outcome: events.VoteOutcome, **more: Any) -> events.VoteResult:
         return events.VoteResult(session=session.id, kind="nominees", counts=counts,
@@ -395,7 +419,7 @@ def correct(session: VoteSession, voters: tuple[int, ...], reason: str, t: float
         -> tuple[VoteSession | None, list[Effect]]:
     """The judge's own count replaces the proposal (``voters`` already checked). At the last
     nominee the leftover rule still gives it the votes of those who voted for no one."""
-    return _finalize(session, Confirmed(session.candidate, voters, _leftover(session, voters),
+    return _finalize(session, Confirmed(session.candidate, voters, leftover(session, voters),
                                         "correction", reason),
                      t)
 

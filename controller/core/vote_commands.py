@@ -1,50 +1,55 @@
-"""``cmd/vote/...``: the judge's and the rules core's part in a vote, checked against the table."""
+"""``cmd/vote/...``: the judge's and the rules core's part in a vote, checked against the table
+(pure).
+
+The vote itself (windows, presses, the proposed count, the result) is ``controller.core.vote``;
+these handlers decide whether a command may touch it now. ``vote/start`` (nominees, in
+nomination order: FIIM 4.4.4) and ``vote/question`` (one yes/no window) open a session, by day
+only, with voters and candidates whose standing allows it; ``confirm``, ``reject`` and
+``correct`` act on a proposed count once the judge may see it; ``next`` opens the next window
+when the judge paces the vote; ``cancel`` abandons it. Each handler returns the table's next
+session (None: no vote runs), which ``_on_session`` puts into the table.
+"""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from controller.core import commands, standings, vote
+from controller.core import standings, vote
+from controller.core.commands import VoteAction, VoteCorrect, VoteQuestion, VoteStart
 from controller.core.effects import Effect, Emit
 from controller.core.events import VoteCancelled, VoteResult
-from controller.core.inputs import CommandReceived
-from controller.core.replies import answer, reply, seat_problem
+from controller.core.replies import Handler, Outcome, seat_problem
 
 if TYPE_CHECKING:
     from controller.core.table import TableState
 
 
-def handle(state: TableState, cmd: CommandReceived) -> tuple[TableState, list[Effect]]:
-    parsed = commands.parse_vote(cmd.verb, cmd.payload)
-    handler = {
-        "vote/start": _vote_start, "vote/question": _vote_start, "vote/confirm": _vote_confirm,
-        "vote/reject": _vote_reject, "vote/correct": _vote_correct, "vote/next": _vote_next,
-        "vote/cancel": _vote_cancel,
-    }.get(cmd.verb)
-    if handler is None:
-        return state, [reply(cmd, parsed.id, f"unknown command {cmd.verb!r}")]
+VoteOutcome = tuple[vote.VoteSession | None, list[Effect], str | None]
+#: a vote handler: it decides the table's next session (None: no vote runs)
+VoteHandler = Callable[["TableState", Any, float], VoteOutcome]
 
-    def on_session(state: TableState, value: Any, t: float) \
-            -> tuple[TableState, list[Effect], str | None]:
+
+def _on_session(handler: VoteHandler) -> Handler:
+    """A command handler that puts the vote handler's session into the table."""
+    @functools.wraps(handler)  # its signature names the payload type it takes
+    def on_session(state: TableState, value: Any, t: float) -> Outcome:
         session, effects, error = handler(state, value, t)
         return replace(state, session=session), effects, error
-
-    return answer(state, cmd, parsed, on_session)
-
-
-VoteOutcome = tuple[vote.VoteSession | None, list[Effect], str | None]
+    return on_session
 
 
-def _vote_start(state: TableState, cmd: Any, t: float) -> VoteOutcome:
+def _vote_start(state: TableState, cmd: VoteStart | VoteQuestion, t: float) -> VoteOutcome:
     if state.session is not None:
         return state.session, [], f"a vote is running (session {state.session.id!r})"
     if state.night:
         return None, [], "it is night: votes are for the day (cmd/phase day first)"
-    question = isinstance(cmd, commands.VoteQuestion)
-    candidates = cmd.subjects if question else cmd.nominees
+    question = isinstance(cmd, VoteQuestion)  # below, isinstance again: mypy narrows cmd by it
+    candidates = cmd.subjects if isinstance(cmd, VoteQuestion) else cmd.nominees
     key = "subjects" if question else "nominees"
     problem = (seat_problem(key, candidates, state.setup.seats)
                or seat_problem("voters", cmd.voters, state.setup.seats))
@@ -53,23 +58,26 @@ def _vote_start(state: TableState, cmd: Any, t: float) -> VoteOutcome:
     if problem:
         return None, [], problem
     rules = state.setup.rules
-    if (not question and cmd.day == 1 and len(cmd.nominees) == 1
+    if (isinstance(cmd, VoteStart) and cmd.day == 1 and len(cmd.nominees) == 1
             and rules.single_nominee_first_day == "no_vote"):
         return None, [Emit(VoteResult(
             session=cmd.id, kind="nominees", outcome="no_vote",
             reason="one nominee on the first day (FIIM 4.4.10)"), t)], None
-    against_all = False if question else (
+    against_all = False if isinstance(cmd, VoteQuestion) else (
         rules.against_all if cmd.against_all is None else cmd.against_all)
-    if against_all and rules.leftover == "last_nominee":
-        return None, [], "against_all: " + vote.AGAINST_ALL_NEEDS_ABSTAIN
-    if question:
+    conflict = vote.needs_abstain(rules.leftover, against_all=against_all)
+    if conflict is not None:
+        return None, [], "against_all: " + conflict
+    if isinstance(cmd, VoteQuestion):
         order: tuple[int, ...] = (vote.AGAINST_ALL,)
     else:
         order = (*cmd.nominees, *((vote.AGAINST_ALL,) if against_all else ()))
     session = vote.VoteSession(
         id=cmd.id, kind="question" if question else "nominees", candidates=order,
-        voters=tuple(cmd.voters), subjects=tuple(cmd.subjects) if question else (),
-        day=0 if question else cmd.day, round=1 if question else cmd.round, rules=rules,
+        voters=tuple(cmd.voters),
+        subjects=tuple(cmd.subjects) if isinstance(cmd, VoteQuestion) else (),
+        day=0 if isinstance(cmd, VoteQuestion) else cmd.day,
+        round=1 if isinstance(cmd, VoteQuestion) else cmd.round, rules=rules,
         pacing=cmd.pacing or rules.pacing)
     session = msgspec.structs.replace(
         session, offline=tuple(sorted(state.offline & set(session.voters))))
@@ -95,24 +103,24 @@ def _proposed(state: TableState, t: float) -> str | None:
     return vote.too_early(state.session, t)
 
 
-def _vote_confirm(state: TableState, cmd: Any, t: float) -> VoteOutcome:
+def _vote_confirm(state: TableState, cmd: VoteAction, t: float) -> VoteOutcome:
     if (problem := _proposed(state, t)) is not None:
         return state.session, [], problem
     return (*vote.confirm(state.session, t, "command"), None)  # type: ignore[arg-type]
 
 
-def _vote_reject(state: TableState, cmd: Any, t: float) -> VoteOutcome:
+def _vote_reject(state: TableState, cmd: VoteAction, t: float) -> VoteOutcome:
     if (problem := _proposed(state, t)) is not None:
         return state.session, [], problem
     return (*vote.reject(state.session, t, "command"), None)  # type: ignore[arg-type]
 
 
-def _vote_correct(state: TableState, cmd: Any, t: float) -> VoteOutcome:
+def _vote_correct(state: TableState, cmd: VoteCorrect, t: float) -> VoteOutcome:
     if (problem := _proposed(state, t)) is not None:
         return state.session, [], problem
     session = state.session
     assert session is not None
-    counted = {v for c in session.confirmed for v in (*c.voters, *c.leftover)}
+    counted = session.counted
     for i, seat in enumerate(cmd.voters):
         if seat not in session.voters:
             return session, [], f"voters[{i}]: seat {seat} is not a voter in this vote"
@@ -126,7 +134,7 @@ def _vote_correct(state: TableState, cmd: Any, t: float) -> VoteOutcome:
     return (*vote.correct(session, tuple(sorted(cmd.voters)), cmd.reason, t), None)
 
 
-def _vote_next(state: TableState, cmd: Any, t: float) -> VoteOutcome:
+def _vote_next(state: TableState, cmd: VoteAction, t: float) -> VoteOutcome:
     session = state.session
     if session is None:
         return None, [], "no vote is running"
@@ -139,7 +147,16 @@ def _vote_next(state: TableState, cmd: Any, t: float) -> VoteOutcome:
     return (*vote.open_window(session, t), None)
 
 
-def _vote_cancel(state: TableState, cmd: Any, t: float) -> VoteOutcome:
+def _vote_cancel(state: TableState, cmd: VoteAction, t: float) -> VoteOutcome:
     if state.session is None:
         return None, [], "no vote is running"
     return None, [Emit(VoteCancelled(session=state.session.id), t)], None
+
+
+#: the handlers the command registry dispatches to (``controller.core.registry``)
+start = _on_session(_vote_start)  # vote/start and vote/question: the payload tells which
+confirm = _on_session(_vote_confirm)
+reject = _on_session(_vote_reject)
+correct = _on_session(_vote_correct)
+next_window = _on_session(_vote_next)
+cancel = _on_session(_vote_cancel)
