@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from controller.core.buttons import JUDGE_BUTTON_NAMES, Button, JudgeButton, SeatButton
 from controller.core.vote import propose
-from firmware_bridge.firmware.console import indicator_on, light_level
+from firmware_bridge.firmware.light_timing import indicator_on, light_level
 
 if TYPE_CHECKING:
     from controller.service import Service
