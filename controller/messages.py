@@ -57,22 +57,16 @@ class MessageFactory:
             v=api.SCHEMA_VERSION, ts=self._now(), state="online" if online else "offline",
             version=__version__, boot_id=self.boot_id))
 
-    def health(self, *, depth: int, limit: int, consoles: list[dict[str, Any]],
-               audio: dict[str, Any] | None, strip: dict[str, Any] | None = None,
-               expanders: dict[str, Any] | None = None,
-               commands: api.CommandHealth | None = None,
-               broker: api.BrokerLinkHealth | None = None,
-               clock: api.ClockHealth | None = None,
-               journal: api.JournalHealth | None = None) -> bytes:
-        """``health`` (retained)."""
+    def health(self, *, outbox: api.OutboxHealth, consoles: list[api.ConsoleHealth],
+               audio: api.AudioHealth | None, strip: api.StripHealth | None,
+               expanders: api.ExpanderHealth | None, commands: api.CommandHealth,
+               broker: api.BrokerLinkHealth, clock: api.ClockHealth,
+               journal: api.JournalHealth) -> bytes:
+        """``health`` (retained), around its sections (each built by
+        ``controller.shell.health``)."""
         return _encoder.encode(api.Health(
             v=api.SCHEMA_VERSION, ts=self._now(), boot_id=self.boot_id, gpio=self._gpio,
-            outbox=api.OutboxHealth(depth=depth, limit=limit, over_limit=depth > limit),
-            consoles=msgspec.convert(consoles, list[api.ConsoleHealth]),
-            audio=None if audio is None else msgspec.convert(audio, api.AudioHealth),
-            strip=None if strip is None else msgspec.convert(strip, api.StripHealth),
-            expanders=None if expanders is None else msgspec.convert(expanders,
-                                                                     api.ExpanderHealth),
+            outbox=outbox, consoles=consoles, audio=audio, strip=strip, expanders=expanders,
             commands=commands, broker=broker, clock=clock, journal=journal))
 
     def reply(self, reply: Reply) -> bytes:

@@ -34,7 +34,7 @@ from controller.core.buttons import (
     SeatButton,
 )
 from controller.core.vote import propose
-from firmware_bridge.firmware.console import indicator_on, light_level
+from firmware_bridge.firmware.light_timing import indicator_on, light_level
 
 if TYPE_CHECKING:
     from controller.service import Service

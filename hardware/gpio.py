@@ -21,13 +21,13 @@ from controller.config import Config
 from controller.core.buttons import Button, SeatButton
 from controller.core.inputs import ButtonEdge
 from controller.core.lights import Light, LightMode
-from firmware_bridge.firmware.console import BLINK_MS, DIM, FAST_BLINK_MS
+from firmware_bridge.firmware import light_timing
 
 log = logging.getLogger(__name__)
 
-DIM_LEVEL = DIM  # the lights look the same on GPIO as on a console
-BLINK_SECONDS = BLINK_MS / 1000
-FAST_BLINK_SECONDS = FAST_BLINK_MS / 1000
+# the lights look the same on GPIO as on a console (gpiozero's blinks take seconds)
+BLINK_SECONDS = light_timing.BLINK_MS / 1000
+FAST_BLINK_SECONDS = light_timing.FAST_BLINK_MS / 1000
 #: An edge older than this when its callback runs is taken as a clock mix-up, not a real age.
 MAX_EDGE_AGE = 5.0
 #: Level changes a simulated pin remembers (gpiozero's ``MockPin.states``), newest last.
@@ -182,7 +182,7 @@ def _show_mono(led: PWMLED, light: Light) -> None:
         case LightMode.ON:
             led.on()
         case LightMode.DIM:
-            led.value = DIM_LEVEL
+            led.value = light_timing.DIM
         case LightMode.BLINK:
             led.blink(on_time=BLINK_SECONDS, off_time=BLINK_SECONDS)
         case LightMode.FAST_BLINK:
@@ -197,7 +197,7 @@ def _show_rgb(led: RGBLED, light: Light) -> None:
         case LightMode.ON:
             led.color = color
         case LightMode.DIM:
-            led.color = tuple(c * DIM_LEVEL for c in color)
+            led.color = tuple(c * light_timing.DIM for c in color)
         case LightMode.BLINK:
             led.blink(on_time=BLINK_SECONDS, off_time=BLINK_SECONDS, on_color=color)
         case LightMode.FAST_BLINK:

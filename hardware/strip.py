@@ -1,13 +1,14 @@
 """Seat lights on an addressable LED strip: a lights backend beside the GPIO one.
 
 The strip shows what GPIO lights show, timed the same way: ``frame`` turns each seat's light
-and the moment it was set into pixels with the consoles' own ``light_level`` (``DIM``,
-``BLINK_MS``, ``FAST_BLINK_MS``: one definition for every light of the table), so a blink starts
-lit and keeps its phase from when it was set. ``next_change`` says when the picture changes next;
-a thread sleeps until then (or until ``show``), encodes the frame (``hardware.ws2812``) and
-writes it to an ``SpiDevice``: ``SpidevPort`` on a Pi (``/dev/spidev0.N``, no root for members
-of the ``spi`` group), ``RecordingSpi`` in the simulator and the tests, which keeps the frames
-so the virtual table and the tests read the lights back from the bytes that went out.
+and the moment it was set into pixels with the consoles' own ``light_level``
+(``firmware_bridge/firmware/light_timing.py``: one definition for every light of the table),
+so a blink starts lit and keeps its phase from when it was set. ``next_change`` says when the
+picture changes next; a thread sleeps until then (or until ``show``), encodes the frame
+(``hardware.ws2812``) and writes it to an ``SpiDevice``: ``SpidevPort`` on a Pi
+(``/dev/spidev0.N``, no root for members of the ``spi`` group), ``RecordingSpi`` in the
+simulator and the tests, which keeps the frames so the virtual table and the tests read the
+lights back from the bytes that went out.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Protocol
 
 from controller.config import StripConfig
 from controller.core.lights import Light
-from firmware_bridge.firmware.console import BLINK_MS, FAST_BLINK_MS, light_level
+from firmware_bridge.firmware.light_timing import BLINK_MS, FAST_BLINK_MS, light_level
 from firmware_bridge.protocol import LIGHT_MODES
 from hardware import is_worth_telling, ws2812
 

@@ -12,7 +12,8 @@ from controller import config
 from controller.core.buttons import JudgeButton, SeatButton
 from controller.core.inputs import ButtonEdge
 from controller.core.lights import Light, LightMode
-from hardware.gpio import DIM_LEVEL, MOCK_PIN_HISTORY, GpioBoard, make_pin_factory
+from firmware_bridge.firmware import light_timing
+from hardware.gpio import MOCK_PIN_HISTORY, GpioBoard, make_pin_factory
 from tests.conftest import SMALL_TABLE, write_config
 
 
@@ -74,7 +75,7 @@ def test_mono_light_modes_set_the_pwm_pin(board, factory):
     board.show(1, Light(LightMode.ON))
     assert pin.state == 1
     board.show(1, Light(LightMode.DIM))
-    assert pin.state == pytest.approx(DIM_LEVEL)
+    assert pin.state == pytest.approx(light_timing.DIM)
     board.show(1, Light(LightMode.OFF))
     assert pin.state == 0
 
@@ -100,7 +101,7 @@ def test_a_simulated_pin_remembers_only_its_recent_level_changes(board, factory)
         board.show(1, Light(LightMode.OFF))
     board.show(1, Light(LightMode.DIM))
     assert len(pin.states) == MOCK_PIN_HISTORY
-    assert pin.states[-1].state == pytest.approx(DIM_LEVEL)
+    assert pin.states[-1].state == pytest.approx(light_timing.DIM)
     assert [s.state for s in list(pin.states)[-3:-1]] == [1, 0]
 
 
@@ -109,7 +110,7 @@ def test_rgb_light_shows_the_colour(board, factory):
     board.show(2, Light(LightMode.ON, "#ff8000"))
     assert (red.state, green.state, blue.state) == pytest.approx((1.0, 0x80 / 255, 0.0))
     board.show(2, Light(LightMode.DIM))  # no colour: dim white
-    assert (red.state, green.state, blue.state) == pytest.approx((DIM_LEVEL,) * 3)
+    assert (red.state, green.state, blue.state) == pytest.approx((light_timing.DIM,) * 3)
 
 
 def test_a_seat_without_a_light_is_skipped(board, factory):

@@ -100,6 +100,7 @@ for name in {FIRMWARE_TESTS!r}:
         "/firmware_bridge/protocol.py": PROTOCOL,
         "/firmware_bridge/firmware/__init__.py": micropython_node.HERE / "future_stub.py",
         "/firmware_bridge/firmware/console.py": FIRMWARE / "console.py",
+        "/firmware_bridge/firmware/light_timing.py": FIRMWARE / "light_timing.py",
         "/test_firmware.py": REPO / "tests" / "test_firmware.py",
     }, code)
     results = {}

@@ -86,7 +86,7 @@ def test_under_systemd_log_lines_carry_journald_priorities(config_file, subscrib
     code, out = finish(process)
     assert code == 0, out
     assert "<6>controller.service: table t1 stopped" in out.splitlines()
-    assert any(line.startswith("<4>controller.service: command light (id None) refused")
+    assert any(line.startswith("<4>controller.shell.intake: command light (id None) refused")
                for line in out.splitlines())
 
 

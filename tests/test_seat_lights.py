@@ -16,9 +16,10 @@ from hypothesis import strategies as st
 
 from controller import config
 from controller.core.lights import Light, LightMode
+from firmware_bridge.firmware import light_timing
 from hardware import strip as strip_module
 from hardware import ws2812
-from hardware.gpio import BLINK_SECONDS, DIM_LEVEL, FAST_BLINK_SECONDS, GpioBoard
+from hardware.gpio import BLINK_SECONDS, FAST_BLINK_SECONDS, GpioBoard
 from tests.conftest import SMALL_TABLE, write_config
 
 STRIP = config.StripConfig(chip="ws2812b", order="GRB", brightness=0.4, seat=[
@@ -94,7 +95,7 @@ class TestEveryLightsBackend:
 
     def test_dim_is_the_consoles_dim(self, lights):
         lights.show(1, Light(LightMode.DIM))
-        _eventually(lambda: _approx(lights.glow(1), (DIM_LEVEL,) * 3), "not dim")
+        _eventually(lambda: _approx(lights.glow(1), (light_timing.DIM,) * 3), "not dim")
 
     def test_off_after_on_is_dark(self, lights):
         lights.show(1, Light(LightMode.ON))

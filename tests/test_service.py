@@ -15,7 +15,7 @@ from controller.core.inputs import CommandReceived
 from controller.core.lights import Light, LightMode
 from controller.core.table import initial_state, step
 from controller.service import Service
-from hardware.gpio import DIM_LEVEL
+from firmware_bridge.firmware import light_timing
 from tests.mqtt_helpers import Subscriber, on_topic, with_json
 from tests.test_table import SETUP, payloads
 
@@ -142,7 +142,8 @@ def test_a_retained_command_is_never_applied(table_config, broker, subscriber):
                                                  '"mode": "on"}]}')
         subscriber.wait_for(with_json("mafia/t1/reply/light", id="live"))
         assert subscriber.matching(with_json("mafia/t1/reply/light", id="stale")) == []
-        assert run.pin(18).state == pytest.approx(DIM_LEVEL)  # the scene, not the stale "on"
+        # the scene, not the stale "on"
+        assert run.pin(18).state == pytest.approx(light_timing.DIM)
     finally:
         run.close()
 

@@ -32,40 +32,6 @@ RING = 32
 FIRMWARE = (1, 3, 0)  # 1.3: blinks and indicator patterns timed on the console
 
 
-#: How the lights look over time: the same on a console as on the host's GPIO lights
-#: (``hardware/gpio.py`` takes these) and in the virtual table's window.
-DIM = 0.15  # the share of full brightness that "dim" shows
-BLINK_MS = 500  # "blink": this long on, then this long off
-FAST_BLINK_MS = 150  # "fast_blink" (a speech's last seconds)
-
-
-def light_level(mode, t_ms):
-    """How bright a public light in ``protocol.LIGHT_MODES[mode]`` is (0..1), ``t_ms`` after
-    it was set: a blink starts lit."""
-    if mode == 1:
-        return 1.0
-    if mode == 2:
-        return DIM
-    if mode == 3:
-        return 1.0 if t_ms % (2 * BLINK_MS) < BLINK_MS else 0.0
-    if mode == 4:
-        return 1.0 if t_ms % (2 * FAST_BLINK_MS) < FAST_BLINK_MS else 0.0
-    return 0.0
-
-
-def indicator_on(pattern, t_ms):
-    """The private indicator, ``t_ms`` after it was set: 0 off, 1 on (taken), 2 blinking once a
-    second, 3 double blink (two 120 ms flashes a second: not taken)."""
-    phase = t_ms % 1000
-    if pattern == 1:
-        return True
-    if pattern == 2:
-        return phase < 500
-    if pattern == 3:
-        return phase < 120 or 240 <= phase < 360
-    return False
-
-
 def elapsed(now, then):
     """Milliseconds from ``then`` to ``now`` on the 32-bit clock (correct across its wrap)."""
     return (now - then) & 0xFFFFFFFF

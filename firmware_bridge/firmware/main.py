@@ -1,6 +1,7 @@
 """Console firmware entry point for a Raspberry Pi Pico (RP2040) running MicroPython.
 
-Copy ``main.py``, ``console.py``, ``board.py`` (your wiring) and ``../protocol.py`` to the Pico
+Copy ``main.py``, ``console.py``, ``light_timing.py``, ``board.py`` (your wiring) and
+``../protocol.py`` to the Pico
 (``mpremote cp ...``, see README.md in this folder). This file is the *pin layer*: it reads the
 keypad matrix and the vote button, drives the public RGB light and the private indicator, talks
 USB serial, feeds the watchdog, and leaves every decision to ``console.Console``.
@@ -14,7 +15,8 @@ import time
 import board  # the wiring of this console: pins and the seats it serves
 import machine
 import micropython
-from console import Console, elapsed, indicator_on, light_level
+from console import Console, elapsed
+from light_timing import indicator_on, light_level
 
 WATCHDOG_MS = 2000
 LOOP_MS = 1

@@ -1,0 +1,130 @@
+"""Commands in from the broker, replies out to it.
+
+paho's thread only hands a command to the loop, or refuses it at once (at QoS 0, counted for
+``health.commands`` rather than logged one by one): *stale* when its ``ts`` is older than the
+core allows while the wall clock is synchronised, *busy* when the loop's bounded command queue
+is full or the controller is stopping. ``cmd/replay`` is queued as a call of its own (it reads
+the journal, not the table).
+
+Replies go to the command's response topic (MQTT 5) or ``reply/<verb>``; a night command's reply
+is private (when the night acts is a secret too). At most ``REPLY_WINDOW`` replies await the
+broker's acknowledgement at once: the loop takes no more commands until some are acknowledged,
+so the QoS 1 window keeps room for events.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+
+from controller import api
+from controller.core.commands import request_id, stale
+from controller.core.effects import Reply
+from controller.core.inputs import CommandReceived
+from controller.loop import COMMAND_QUEUE, EventLoop
+from controller.messages import MessageFactory
+from controller.mqtt_link import MqttLink
+
+log = logging.getLogger(__name__)
+
+#: The answer to a command that finds the command queue full (see ``controller.loop``).
+BUSY = "busy: the controller has too many commands waiting; send it again later"
+STOPPING = "busy: the controller is stopping; send it again when it is back online"
+#: Command replies that may await the broker's acknowledgement at once: half of the 20 QoS 1
+#: messages in flight that paho (and mosquitto's receive maximum) allow, the rest for events.
+REPLY_WINDOW = 10
+
+
+class CommandIntake:
+    """Takes commands (``on_message``, paho's thread) and publishes replies (``reply``)."""
+
+    def __init__(self, *, loop: EventLoop, mqtt: Callable[[], MqttLink],
+                 messages: MessageFactory, prefix: str, now: Callable[[], float],
+                 synchronized: Callable[[], bool | None],
+                 replay: Callable[[CommandReceived], None], on_change: Callable[[], None]):
+        """``mqtt``: the link, asked for when first needed (it is built with ``on_message``);
+        ``synchronized``: whether the wall clock is; ``on_change``: refusals began or ended."""
+        self._loop = loop
+        self._mqtt = mqtt
+        self._messages = messages
+        self._prefix = prefix
+        self._now = now
+        self._synchronized = synchronized
+        self._replay = replay
+        self._on_change = on_change
+        # commands answered busy or refused as stale since the start, and whether the queue
+        # refuses right now (written on paho's thread only)
+        self.busy = 0
+        self.stale = 0
+        self.refusing = False
+        # paho mids of replies the broker has not acknowledged yet (loop thread only)
+        self._in_flight: set[int] = set()
+
+    def health(self) -> api.CommandHealth:
+        """``health.commands``."""
+        return api.CommandHealth(queue_limit=COMMAND_QUEUE, refusing=self.refusing,
+                                 busy=self.busy, stale=self.stale)
+
+    def take_commands(self) -> bool:
+        """Whether the loop may take commands now: fewer than ``REPLY_WINDOW`` replies wait."""
+        return len(self._in_flight) < REPLY_WINDOW
+
+    def acked(self, mid: int) -> None:
+        self._in_flight.discard(mid)
+
+    def reconnected(self) -> None:
+        self._in_flight.clear()  # the old connection's are resent or gone
+
+    # paho's thread: only hand things to the loop
+
+    def on_message(self, suffix: str, payload: bytes, response_topic: str | None,
+                   correlation: bytes | None) -> None:
+        cmd = CommandReceived(suffix.removeprefix("cmd/"), payload, self._now(),
+                              response_topic or None, correlation)
+        too_old = stale(payload, time.time()) if self._synchronized() else None
+        if too_old is not None:
+            self.stale += 1
+            log.warning("command %s refused: %s", cmd.verb, too_old)
+            self.reply(Reply(cmd.verb, request_id(payload), False, too_old, cmd.response_topic,
+                             cmd.correlation), at_once=True)
+            self._loop.call_soon(self._on_change)
+            return
+        if self._loop.submit_command((lambda: self._replay(cmd)) if cmd.verb == "replay"
+                                     else cmd):
+            if self.refusing:
+                self.refusing = False
+                log.info("commands accepted again (%d answered busy since the start)",
+                         self.busy)
+                self._loop.call_soon(self._on_change)
+            return
+        self.busy += 1
+        if not self.refusing:
+            self.refusing = True
+            log.warning("command queue full (%d waiting) or stopping: commands are answered "
+                        "busy until it has drained to half", self._loop.commands_waiting)
+            self._loop.call_soon(self._on_change)
+        self.reply(Reply(cmd.verb, request_id(payload), False,
+                         STOPPING if self._loop.stopping else BUSY, cmd.response_topic,
+                         cmd.correlation), at_once=True)
+
+    def answer_unrun(self) -> None:
+        """Commands still queued when the loop stopped are answered busy, not left silent."""
+        for item in self._loop.unrun_commands():
+            if isinstance(item, CommandReceived):
+                self.reply(Reply(item.verb, request_id(item.payload), False, STOPPING,
+                                 item.response_topic, item.correlation), at_once=True)
+
+    def reply(self, reply: Reply, at_once: bool = False) -> None:
+        """Publish a command's reply. ``at_once``: a refusal sent from paho's thread without
+        queueing the command (busy, stale), at QoS 0 and counted rather than logged here."""
+        if not reply.ok and not at_once:
+            log.warning("command %s (id %s) refused: %s", reply.verb, reply.id, reply.error)
+        if reply.verb.startswith("night/"):  # when the night acts is a secret too
+            topic = f"{self._prefix}private/reply/{reply.verb}"
+        else:
+            topic = reply.response_topic or f"{self._prefix}reply/{reply.verb}"
+        mid = self._mqtt().reply(topic, self._messages.reply(reply), reply.correlation,
+                                 qos=0 if at_once else 1)
+        if not at_once:
+            self._in_flight.add(mid)
