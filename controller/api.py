@@ -291,9 +291,6 @@ def _stamped(payload: type[E]) -> type[E]:
         namespace={"__doc__": payload.__doc__}))
 
 
-#: The published type of each payload the core's events have.
-PUBLISHED: dict[type[Event], type[Event]] = {p: _stamped(p) for p in events.PAYLOADS}
-
 class Reply(_Payload):
     """``reply/<verb>`` (or the request's MQTT 5 response topic): one per command."""
 
@@ -304,9 +301,12 @@ class Reply(_Payload):
         description="Why the command was refused (key path first); null when ok.")]
 
 
+#: The published type of each payload of the core's events (a press and a release share one).
+_PUBLISHED: dict[type[Event], type[Event]] = {p: _stamped(p) for p in events.PAYLOADS}
+
 #: Event kinds (the topic below ``event/``) and their payload types as published.
 EVENT_TYPES: dict[str, type[Event]] = {
-    kind: PUBLISHED[events.payload_type(event)] for kind, event in events.KINDS.items()}
+    kind: _PUBLISHED[events.payload_type(event)] for kind, event in events.KINDS.items()}
 
 #: Events published on ``private/<kind>`` (``controller.core.events.PRIVATE``).
 PRIVATE_KINDS = tuple(event.KIND for event in events.PRIVATE)
@@ -314,7 +314,6 @@ PRIVATE_KINDS = tuple(event.KIND for event in events.PRIVATE)
 __all__ = [
     "EVENT_TYPES",
     "PRIVATE_KINDS",
-    "PUBLISHED",
     "SCHEMA_VERSION",
     "Envelope",
     "Health",
