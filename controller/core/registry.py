@@ -15,7 +15,8 @@ documented, and one missing here is neither. Every command is answered exactly o
 ``reply/<verb>`` or the request's MQTT 5 response topic; none is retained.
 
 One verb is the shell's: ``cmd/replay`` reads the event journal, which the core does not hold,
-so its handler is None and ``controller.service`` answers it before the table sees it.
+so its handler is None: the shell's intake hands every such verb to ``controller.shell.replay``
+before the table sees it.
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ from controller import api
 from controller.core.commands import request_id, stale
 from controller.core.effects import Reply
 from controller.core.inputs import CommandReceived
+from controller.core.registry import COMMANDS
 from controller.loop import COMMAND_QUEUE, EventLoop
 from controller.messages import MessageFactory
 from controller.mqtt_link import MqttLink
@@ -90,7 +91,7 @@ class CommandIntake:
                              cmd.correlation), at_once=True)
             self._loop.call_soon(self._on_change)
             return
-        if self._loop.submit_command((lambda: self._replay(cmd)) if cmd.verb == "replay"
+        if self._loop.submit_command((lambda: self._replay(cmd)) if _the_shells(cmd.verb)
                                      else cmd):
             if self.refusing:
                 self.refusing = False
@@ -128,3 +129,10 @@ class CommandIntake:
                                  qos=0 if at_once else 1)
         if not at_once:
             self._in_flight.add(mid)
+
+
+def _the_shells(verb: str) -> bool:
+    """The registry leaves this verb to the shell (no core handler): ``cmd/replay``, the one
+    command that reads the journal (``controller.shell.replay``)."""
+    entry = COMMANDS.get(verb)
+    return entry is not None and entry.handler is None

@@ -28,7 +28,7 @@ def replay(cmd: CommandReceived, journals: dict[bool, Store], delivery: Delivery
     command_id = parsed.id if parsed.value is None else parsed.value.id
 
     def answer(error: str | None) -> None:
-        reply(Reply("replay", command_id, error is None, error, cmd.response_topic,
+        reply(Reply(cmd.verb, command_id, error is None, error, cmd.response_topic,
                     cmd.correlation))
 
     if parsed.value is not None and error is None:
