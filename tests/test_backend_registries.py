@@ -9,6 +9,9 @@ from controller.config import Backends, ConsoleConfig
 from controller.core.buttons import SeatButton
 from firmware_bridge.ports import CONSOLE_PORTS
 from hardware.audio import SOUND_OUT, Silence, Speaker
+from hardware.expander import I2C_BUSES
+from hardware.gpio import PIN_FACTORIES
+from hardware.strip import SPI_DEVICES
 
 HINTS = get_type_hints(Backends)
 
@@ -19,6 +22,12 @@ def test_every_audio_backend_the_config_accepts_is_a_sound_out():
 
 def test_every_consoles_backend_the_config_accepts_is_a_port_backend():
     assert set(CONSOLE_PORTS) == set(get_args(HINTS["consoles"]))
+
+
+def test_every_gpio_spi_and_i2c_backend_the_config_accepts_has_a_factory():
+    assert set(PIN_FACTORIES) == set(get_args(HINTS["gpio"]))
+    assert set(SPI_DEVICES) == set(get_args(HINTS["spi"]))
+    assert set(I2C_BUSES) == set(get_args(HINTS["i2c"]))
 
 
 def test_off_is_silence_and_disk_is_a_speaker_on_sdls_disk_driver(tmp_path):
