@@ -10,7 +10,6 @@ again; until opened, each is None and the effects meant for it are skipped.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,8 +32,6 @@ from hardware.expander import ExpanderButtons, open_bus
 from hardware.gpio import GpioBoard
 from hardware.seat_lights import SEAT_LIGHTS, Glow, LightsWiring, SeatLights
 from hardware.strip import StripLights
-
-log = logging.getLogger(__name__)
 
 
 def table_setup(config: Config, rules: VoteRules | None = None) -> TableSetup:
