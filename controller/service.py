@@ -21,6 +21,7 @@ import logging
 import sys
 import uuid
 from collections.abc import Callable
+from functools import partial
 
 from controller.clock import Clock, ClockSync, SystemClock, clock_sync, host_boot_id
 from controller.config import Config
@@ -64,6 +65,13 @@ class Service:
     """One running table. ``start`` opens the devices and the broker link, ``run_loop`` blocks
     applying inputs until ``stop``; ``run`` does both and always shuts down cleanly."""
 
+    # the parts built in ``__init__``, some reached from callbacks set up before them
+    mqtt: MqttLink
+    delivery: Delivery
+    outbox: Outbox
+    intake: CommandIntake
+    effects: EffectPerformer
+
     def __init__(self, config: Config, *, clock: Clock | None = None,
                  boot_id: str | None = None, rules: VoteRules | None = None,
                  clock_sync: Callable[[], ClockSync] = clock_sync):
@@ -72,13 +80,13 @@ class Service:
         self.config = config
         self.clock = clock or SystemClock()
         self.boot_id = boot_id or uuid.uuid4().hex[:12]
-        journal = {"keep": config.store.keep, "hold_limit": config.store.hold_limit,
-                   "on_trouble": lambda: self.outbox.trouble(),
-                   "synchronous": config.store.synchronous}
-        self.store = Store(config.store_path(), **journal)
+        journal = partial(Store, keep=config.store.keep, hold_limit=config.store.hold_limit,
+                          on_trouble=lambda: self.outbox.trouble(),
+                          synchronous=config.store.synchronous)
+        self.store = journal(config.store_path())
         # private/ events count in their own journal: a gap in the public seq must not tell an
         # observer how much happened at night
-        self.private_store = Store(config.private_store_path(), **journal)
+        self.private_store = journal(config.private_store_path())
         journals = {False: self.store, True: self.private_store}
         simulated = config.backends.gpio == "mock"
         self.store.save(LAST_BOOT, self.boot_id.encode())  # see controller.presence

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from functools import partial
 
 from controller.clock import ClockSync
 
@@ -47,7 +48,7 @@ class ClockWatch:
         while not self._stop.wait(self._every):
             now = self._ask()
             if now.synchronized != self.sync.synchronized:
-                self._call_soon(lambda now=now: self._changed(now))
+                self._call_soon(partial(self._changed, now))
 
     def _changed(self, now: ClockSync) -> None:
         self.sync = now
