@@ -25,7 +25,7 @@ from functools import partial
 
 from controller.clock import Clock, ClockSync, SystemClock, clock_sync, host_boot_id
 from controller.config import Config
-from controller.core.buttons import Button, SeatButton
+from controller.core.buttons import Button
 from controller.core.inputs import Boot
 from controller.core.vote import VoteRules
 from controller.delivery import Delivery
@@ -36,15 +36,16 @@ from controller.sd_notify import Notifier
 from controller.shell import restore, wiring
 from controller.shell.clock_watch import ClockWatch
 from controller.shell.effects import EffectPerformer
+from controller.shell.hands import SimulatedHand
 from controller.shell.health import HealthReport
 from controller.shell.intake import CommandIntake
 from controller.shell.outbox import Outbox
 from controller.shell.replay import replay
 from controller.store import Store
 from controller.stored_state import LAST_BOOT
-from firmware_bridge.emulator import EmulatedConsole
+from firmware_bridge.ports import CONSOLE_PORTS
 from firmware_bridge.sequence import Position
-from hardware.audio import Speaker
+from hardware.audio import SoundOut
 from hardware.expander import ExpanderButtons
 from hardware.gpio import GpioBoard, make_pin_factory
 from hardware.strip import StripLights
@@ -64,12 +65,12 @@ class Service:
     """One running table. ``start`` opens the devices and the broker link, ``run_loop`` blocks
     applying inputs until ``stop``; ``run`` does both and always shuts down cleanly."""
 
-    # made in __init__ after the callbacks that reach them
-    outbox: Outbox
-    effects: EffectPerformer
-    intake: CommandIntake
+    # the parts built in ``__init__``, some reached from callbacks set up before them
     mqtt: MqttLink
     delivery: Delivery
+    outbox: Outbox
+    intake: CommandIntake
+    effects: EffectPerformer
 
     def __init__(self, config: Config, *, clock: Clock | None = None,
                  boot_id: str | None = None, rules: VoteRules | None = None,
@@ -92,7 +93,11 @@ class Service:
         self.messages = MessageFactory(boot_id=self.boot_id, store_id=self.store.store_id,
                                        gpio=config.backends.gpio, clock=self.clock,
                                        host_boot=host_boot_id())
-        self.devices = wiring.Devices()
+        self.ports = CONSOLE_PORTS[config.backends.consoles]()
+        # the emulated console of each seat (--sim): the tests and the virtual table read them
+        self.emulators = self.ports.emulators
+        self.devices = wiring.Devices(self.ports)
+        self.hands = SimulatedHand(self.devices)  # the one hand of DrivePin, TypeKeys, the window
         self.loop = EventLoop(
             restore.restored_state(self.store, config, wiring.table_setup(config, rules)),
             clock=self.clock, perform=lambda effect: self.effects.perform(effect),
@@ -132,19 +137,14 @@ class Service:
             self.loop.every(self.notifier.watchdog_every or STATUS_EVERY, self._tell_systemd)
         self._told_status = ""
         self.factory = make_pin_factory(config.backends.gpio)
-        self._emulated = (wiring.EmulatedConsoles() if config.backends.consoles == "emulated"
-                          else None)
-        self.emulators: dict[int, EmulatedConsole] = (
-            self._emulated.emulators if self._emulated is not None else {})
         self.consoles = self.devices.links = wiring.console_links(
-            config, emulated=self._emulated, clock=self.clock, loop=self.loop,
+            config, ports=self.ports, clock=self.clock, loop=self.loop,
             journaled=[Position(*row) for journal in journals.values()
                        for row in journal.console_positions()],
             noted=self.outbox.console_input, on_health=self._publish_health)
         self.effects = EffectPerformer(
             outbox=self.outbox, store=self.store, messages=self.messages, mqtt=self.mqtt,
-            devices=self.devices, reply=self.intake.reply, hand=self.hand,
-            type_keys=lambda seat, keys: self.emulators[seat].type(seat, keys))
+            devices=self.devices, reply=self.intake.reply, hand=self.hands)
 
     # the devices, as the tools and tests look at them
 
@@ -161,7 +161,7 @@ class Service:
         return self.devices.expanders
 
     @property
-    def speaker(self) -> Speaker | None:
+    def speaker(self) -> SoundOut | None:
         return self.devices.speaker
 
     def start(self) -> None:
@@ -178,8 +178,7 @@ class Service:
                           on_error=failing)
         log.info("table %s: %d seats; %s; journal %s (%d events waiting)", self.config.table,
                  self.config.seats, self.devices.describe(), self.store.path, self.store.depth)
-        if self._emulated is not None:
-            self._emulated.start()
+        self.ports.start()
         for link in self.consoles:
             link.start()
         self.mqtt.retain("status", self.messages.status(online=True))
@@ -248,34 +247,21 @@ class Service:
     def _stop_consoles(self) -> None:
         for link in self.consoles:
             link.stop()
-        if self._emulated is not None:
-            self._emulated.close()
+        self.ports.close()
         if self.devices.speaker is not None:
             self.devices.speaker.close()
 
     # the loop thread
 
     def hand(self, button: Button, pressed: bool) -> None:
-        """A simulated hand: on the GPIO mock pin if the button is wired there, else on its
-        fake expander, else on the seat's emulated console."""
-        if button in self.config.wired_buttons():
-            if self.devices.gpio is not None:
-                self.devices.gpio.drive(button, pressed)
-        elif button in self.config.expander_buttons():
-            if self.devices.expanders is not None:
-                self.devices.expanders.drive(button, pressed)
-        elif isinstance(button, SeatButton) and button.seat in self.emulators:
-            emulator = self.emulators[button.seat]
-            (emulator.press if pressed else emulator.release)(button.seat)
+        """A simulated hand presses (or releases) ``button`` (``controller.shell.hands``)."""
+        self.hands.press(button, pressed)
 
     def glow(self, seat: int) -> tuple[float, float, float] | None:
-        """What seat ``seat``'s light on the Pi (GPIO or strip) puts out now, 0..1 red, green,
-        blue, read back from the pins or the bytes sent; None when the seat has neither."""
-        for lights in (self.devices.gpio, self.devices.strip):
-            glow = lights.glow(seat) if lights is not None else None
-            if glow is not None:
-                return glow
-        return None
+        """What seat ``seat``'s light puts out now, 0..1 red, green, blue, read back from the
+        first seat-light backend that can tell (GPIO pins, the strip's bytes, an emulated
+        console's pins); None when none lights it."""
+        return self.devices.glow(seat)
 
     def _connected(self) -> None:
         """After a connect: retained documents again, then the events still waiting."""

@@ -1,11 +1,13 @@
 """The virtual table: a pygame window over a simulated controller (``mafia-table sim --window``).
 
 It draws what a player would see and touch at a real table, and nothing more clever: each seat
-around the oval with its public light as the controller drives it (read back from gpiozero's
-mock pins, or from the emulated console's light), its private indicator, its vote button and its
-keypad; the judge station; and, on the side, the phase, the music, the speech timer, the running
-vote (candidate, window countdown, proposed count) and the night step. A click or a key moves the
-same mock pin or emulated key a hand would, so the controller cannot tell the window from a table.
+around the oval with its public light as the controller drives it (read back from its seat-light
+backend: gpiozero's mock pins, the strip's frames, or the emulated console's light), its private
+indicator, its vote button and its keypad; the judge station; and, on the side, the phase, the
+music, the speech timer, the running vote (candidate, window countdown, proposed count) and the
+night step. A click or a key goes through the service's own simulated hand
+(``controller.shell.hands``), the one ``sim/press`` and ``sim/key`` use, so the controller cannot
+tell the window from a table.
 
 Mouse: hold a seat's vote button, click its keys, press the judge buttons. Keyboard: click a
 seat (or Tab) to take its place, then digits, ``#`` (or Enter), ``*`` (or Backspace), Space for
@@ -34,7 +36,7 @@ from controller.core.buttons import (
     SeatButton,
 )
 from controller.core.vote import propose
-from firmware_bridge.firmware.light_timing import indicator_on, light_level
+from firmware_bridge.firmware.light_timing import indicator_on
 
 if TYPE_CHECKING:
     from controller.service import Service
@@ -134,17 +136,15 @@ class TableWindow:
 
     def _hand(self, button: Button, pressed: bool) -> None:
         """Move the button's mock pin, its fake expander's input, or its emulated console's
-        button."""
+        button: with the service's own simulated hand."""
         if pressed:
             self.held.add(button)
         else:
             self.held.discard(button)
-        self.service.hand(button, pressed)
+        self.service.hands.press(button, pressed)
 
     def _type(self, seat: int, key: str) -> None:
-        console = self.service.emulators.get(seat)
-        if console is not None:
-            console.type(seat, key)
+        self.service.hands.type(seat, key)
 
     def handle(self, event: Any) -> bool:
         """One pygame event; False when the window was closed."""
@@ -193,15 +193,9 @@ class TableWindow:
     # ------------------------------------------------------------------ drawing
 
     def public_light(self, seat: int) -> tuple[int, int, int]:
-        """The seat light's colour now: its GPIO pins or strip LEDs, else its console's
-        light."""
-        glow = self.service.glow(seat)
-        if glow is None:
-            console = self.service.emulators.get(seat)
-            mode, rgb = console.pins.lights.get(seat, (0, (0, 0, 0))) if console else (0, (0,) * 3)
-            level = light_level(mode, console.pins.shown_for("light", seat)) if console else 0.0
-            r, g, b = rgb
-            glow = (r / 255 * level, g / 255 * level, b / 255 * level)
+        """The seat light's colour now, read back from its backend (GPIO pins, strip LEDs, or
+        its emulated console's light)."""
+        glow = self.service.glow(seat) or (0.0, 0.0, 0.0)
         if max(glow) < 0.02:
             return DARK
         return tuple(round(40 + 215 * c) for c in glow)  # type: ignore[return-value]

@@ -19,13 +19,17 @@ import errno
 import os
 import random
 import select
+import tempfile
 import threading
 import time
 import tty
 from collections import deque
 from pathlib import Path
 
+from controller.config import ConsoleConfig
+from controller.core.buttons import Button, SeatButton
 from firmware_bridge.firmware.console import Console, elapsed
+from firmware_bridge.firmware.light_timing import light_level
 
 POLL_S = 0.001  # the firmware's main loop period while an input settles
 IDLE_S = 0.2  # ...and while nothing moves (a hand wakes it at once): an idle table costs ~nothing
@@ -218,6 +222,57 @@ class EmulatedConsole:
                     raise
                 time.sleep(POLL_S)
             console.poll()
+
+
+class EmulatedConsoles:
+    """The ``emulated`` port backend (``firmware_bridge.ports``, ``--sim``): an emulated console
+    behind each ``[[console]]``, on a pty named by a symlink in a private folder."""
+
+    def __init__(self) -> None:
+        self._folder: tempfile.TemporaryDirectory[str] | None = None
+        self.emulators: dict[int, EmulatedConsole] = {}  # by seat
+
+    def port(self, index: int, console: ConsoleConfig) -> str:
+        if self._folder is None:
+            self._folder = tempfile.TemporaryDirectory(prefix="mafia-consoles-")
+        emulator = EmulatedConsole(Path(self._folder.name) / f"console-{index}", console.seats)
+        self.emulators.update({seat: emulator for seat in console.seats})
+        return str(emulator.path)
+
+    def start(self) -> None:
+        for emulator in set(self.emulators.values()):
+            emulator.start()
+
+    def close(self) -> None:
+        for emulator in set(self.emulators.values()):
+            emulator.close()
+        if self._folder is not None:
+            self._folder.cleanup()
+
+    def glow(self, seat: int) -> tuple[float, float, float] | None:
+        """What seat ``seat``'s console light puts out now (0..1 red, green, blue), as the
+        firmware drives its pins; None for a seat with no emulated console."""
+        console = self.emulators.get(seat)
+        if console is None:
+            return None
+        mode, rgb = console.pins.lights.get(seat, (0, (0, 0, 0)))
+        level = light_level(mode, console.pins.shown_for("light", seat))
+        return (rgb[0] / 255 * level, rgb[1] / 255 * level, rgb[2] / 255 * level)
+
+    def has_button(self, button: Button) -> bool:
+        return isinstance(button, SeatButton) and button.seat in self.emulators
+
+    def drive(self, button: Button, pressed: bool) -> None:
+        """Put a fist on (or lift it from) a seat's vote button."""
+        assert isinstance(button, SeatButton)
+        emulator = self.emulators[button.seat]
+        (emulator.press if pressed else emulator.release)(button.seat)
+
+    def type(self, seat: int, keys: str) -> None:
+        """Type ``keys`` on seat ``seat``'s keypad (a seat with no emulated console: nothing)."""
+        emulator = self.emulators.get(seat)
+        if emulator is not None:
+            emulator.type(seat, keys)
 
 
 def main() -> None:

@@ -6,10 +6,11 @@ sound exactly as far apart as asked, to the sample, whatever the machine is doin
 music ducks under a cue (``duck``: down to ``duck`` of its volume) and comes back (``restore``);
 when to play, duck and restore is the caller's (``controller.cue_schedule``).
 
-Backends, chosen by config (``[audio] backend``): ``sdl`` (the system's sound device), ``disk``
-(SDL's disk driver: real samples, at real-time pace, into a file; for tests and benches) and
-``off``. No sound device, a missing or broken sound file: a warning in ``health`` and the game
-goes on silent; a cue never stops the table.
+Sound out is a small interface (``SoundOut``) with one registry of backends, ``SOUND_OUT``,
+chosen by config (``backends.audio``): ``sdl`` (a ``Speaker`` on the system's sound device),
+``disk`` (a ``Speaker`` on SDL's disk driver: real samples, at real-time pace, into a file; for
+tests and benches) and ``off`` (``Silence``). No sound device, a missing or broken sound file:
+a warning in ``health`` and the game goes on silent; a cue never stops the table.
 """
 
 from __future__ import annotations
@@ -18,10 +19,10 @@ import array
 import logging
 import os
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, Protocol
 
 log = logging.getLogger(__name__)
 
@@ -66,9 +67,77 @@ def no_sound_device(environ: Mapping[str, str] = os.environ,
     return "no sound card (/proc/asound/cards) and no sound server"
 
 
+class SoundOut(Protocol):
+    """What the cue schedule, the effects and the virtual table ask of a sound backend."""
+
+    def play(self, parts: list[tuple[str, float]]) -> tuple[Any, list[tuple[float, float]]]: ...
+
+    def stop(self, playing: Any) -> None: ...
+
+    def duck(self) -> None: ...
+
+    def restore(self) -> None: ...
+
+    def night(self, on: bool) -> None: ...
+
+    def next_track(self) -> None: ...
+
+    def set_volume(self, volume: float) -> None: ...
+
+    def now_playing(self) -> str | None: ...
+
+    def cues(self) -> set[str]: ...
+
+    def health(self) -> dict[str, Any]: ...
+
+    def close(self) -> None: ...
+
+
+class Silence:
+    """``off``: no sound, and nothing wrong with that."""
+
+    def __init__(self, *, music: Music | None = None, **_: Any):
+        self.music = music or Music()
+
+    def play(self, parts: list[tuple[str, float]]) -> tuple[Any, list[tuple[float, float]]]:
+        return None, []
+
+    def stop(self, playing: Any) -> None:
+        pass
+
+    def duck(self) -> None:
+        pass
+
+    def restore(self) -> None:
+        pass
+
+    def night(self, on: bool) -> None:
+        pass
+
+    def next_track(self) -> None:
+        pass
+
+    def set_volume(self, volume: float) -> None:
+        pass
+
+    def now_playing(self) -> str | None:
+        return None
+
+    def cues(self) -> set[str]:
+        return set()
+
+    def health(self) -> dict[str, Any]:
+        return {"backend": "off", "ok": True, "problems": []}
+
+    def close(self) -> None:
+        pass
+
+
 class Speaker:
-    def __init__(self, backend: str, *, sounds: Path = SOUNDS, disk_file: Path | None = None,
-                 music: Music | None = None):
+    """Sound through pygame.mixer, on SDL's ``sdl`` (the sound device) or ``disk`` driver."""
+
+    def __init__(self, backend: Literal["sdl", "disk"], *, sounds: Path = SOUNDS,
+                 disk_file: Path | None = None, music: Music | None = None):
         self.backend = backend
         self.problems: list[str] = []
         self._cues: dict[str, Any] = {}
@@ -81,8 +150,6 @@ class Speaker:
         self._track = 0
         self._playing = False
         self._volume = self.music.volume
-        if backend == "off":
-            return
         os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
         if backend == "disk":
             os.environ["SDL_AUDIODRIVER"] = "disk"
@@ -198,10 +265,22 @@ class Speaker:
         return set(self._cues)
 
     def health(self) -> dict[str, Any]:
-        return {"backend": self.backend, "ok": not self.problems and (
-            self.backend == "off" or self._mixer is not None), "problems": list(self.problems)}
+        return {"backend": self.backend, "ok": not self.problems and self._mixer is not None,
+                "problems": list(self.problems)}
 
     def close(self) -> None:
         if self._mixer is not None:
             self._mixer.quit()
             self._mixer = None
+
+
+def _speaker(driver: Literal["sdl", "disk"]) -> Callable[..., SoundOut]:
+    return lambda **options: Speaker(driver, **options)
+
+
+#: ``backends.audio`` -> the factory of its ``SoundOut`` (keywords: ``disk_file``, ``music``)
+SOUND_OUT: dict[str, Callable[..., SoundOut]] = {
+    "sdl": _speaker("sdl"),
+    "disk": _speaker("disk"),
+    "off": Silence,
+}

@@ -92,11 +92,17 @@ class FakeExpanderBus:
 
 
 def open_bus(backend: str, config: ExpanderConfig, factory: Factory) -> I2cBus:
-    """The expanders' bus on ``backend``: ``smbus2`` (``/dev/i2c-N``) or ``mock``."""
-    if backend == "mock":
-        pin = factory.pin(config.interrupt)
-        return FakeExpanderBus([chip.address for chip in config.chip],
-                               pin if isinstance(pin, MockPin) else None)
+    """The expanders' bus on ``backend`` (a name in ``I2C_BUSES``)."""
+    return I2C_BUSES[backend](config, factory)
+
+
+def _fake_bus(config: ExpanderConfig, factory: Factory) -> I2cBus:
+    pin = factory.pin(config.interrupt)
+    return FakeExpanderBus([chip.address for chip in config.chip],
+                           pin if isinstance(pin, MockPin) else None)
+
+
+def _smbus2(config: ExpanderConfig, factory: Factory) -> I2cBus:
     try:
         from smbus2 import SMBus
     except ImportError as exc:
@@ -108,6 +114,14 @@ def open_bus(backend: str, config: ExpanderConfig, factory: Factory) -> I2cBus:
         raise RuntimeError(f"the expanders cannot open /dev/i2c-{config.i2c_bus} ({exc}): "
                            "dtparam=i2c_arm=on in /boot/firmware/config.txt, and the service's "
                            "user in the i2c group (docs/hardware.md)") from exc
+
+
+#: ``backends.i2c`` -> the expanders' bus: ``smbus2`` (``/dev/i2c-N``) or ``mock`` (fake chips
+#: behind smbus2's interface, their INT on a mock pin)
+I2C_BUSES: dict[str, Callable[[ExpanderConfig, Factory], I2cBus]] = {
+    "smbus2": _smbus2,
+    "mock": _fake_bus,
+}
 
 
 class ExpanderButtons:

@@ -47,10 +47,7 @@ class RecentMockPin(MockPWMPin):
         self.states = deque([PinState(0.0, self._state)], maxlen=MOCK_PIN_HISTORY)
 
 
-def make_pin_factory(backend: str) -> Factory:
-    """gpiozero's pin factory for ``backend``: ``lgpio`` (a Pi) or ``mock`` (anywhere)."""
-    if backend == "mock":
-        return MockFactory(pin_class=RecentMockPin)
+def _lgpio() -> Factory:
     try:
         from gpiozero.pins.lgpio import LGPIOFactory
     except ImportError as exc:
@@ -59,6 +56,18 @@ def make_pin_factory(backend: str) -> Factory:
             "`apt install python3-lgpio` or `pip install 'mafia-table[pi]'`"
         ) from exc
     return LGPIOFactory()
+
+
+#: ``backends.gpio`` -> gpiozero's pin factory: ``lgpio`` (a Pi) or ``mock`` (anywhere)
+PIN_FACTORIES: dict[str, Callable[[], Factory]] = {
+    "lgpio": _lgpio,
+    "mock": lambda: MockFactory(pin_class=RecentMockPin),
+}
+
+
+def make_pin_factory(backend: str) -> Factory:
+    """gpiozero's pin factory for ``backend`` (a name in ``PIN_FACTORIES``)."""
+    return PIN_FACTORIES[backend]()
 
 
 class EdgeButton(InputDevice):

@@ -240,11 +240,16 @@ class StripLights:
                 f"{type(self._device).__name__}")
 
 
+#: ``backends.spi`` -> the strip's SPI device: ``spidev`` (SPI0, a Pi) or ``mock`` (recorded)
+SPI_DEVICES: dict[str, Callable[[StripConfig], SpiDevice]] = {
+    "spidev": lambda strip: SpidevPort(0, strip.spi_device, ws2812.ENCODINGS[strip.chip].spi_hz),
+    "mock": lambda strip: RecordingSpi(),
+}
+
+
 def open_strip(strip: StripConfig, backend: str, *, now: Callable[[], float],
                on_error: Callable[[], None] = lambda: None) -> StripLights:
-    """The strip on ``backend``: ``spidev`` (SPI0, a Pi) or ``mock`` (recorded frames);
-    ``on_error`` hears of the 1st, 2nd, 4th... failed write."""
-    encoding = ws2812.ENCODINGS[strip.chip]
-    device: SpiDevice = (RecordingSpi() if backend == "mock"
-                         else SpidevPort(0, strip.spi_device, encoding.spi_hz))
+    """The strip on ``backend`` (a name in ``SPI_DEVICES``); ``on_error`` hears of the 1st,
+    2nd, 4th... failed write."""
+    device = SPI_DEVICES[backend](strip)
     return StripLights(strip, device, now=now, backend=backend, on_error=on_error)

@@ -10,7 +10,7 @@ import time
 from pathlib import Path
 
 from controller.local_broker import free_port
-from hardware.audio import Music, Speaker, no_sound_device
+from hardware.audio import SOUND_OUT, Music, Speaker, no_sound_device
 from tests.conftest import REPO
 
 
@@ -61,7 +61,7 @@ def test_a_missing_cue_file_is_a_health_warning_not_a_failure(tmp_path):
 
 
 def test_off_plays_nothing_and_is_healthy():
-    speaker = Speaker("off")
+    speaker = SOUND_OUT["off"]()
     assert speaker.play([("end", 0.0)]) == (None, [])
     assert speaker.health() == {"backend": "off", "ok": True, "problems": []}
 

@@ -1,5 +1,7 @@
-"""One behaviour, every lights backend: the GPIO board (gpiozero's MockPWMPin) and the LED
-strip (its SPI frames recorded and decoded) must show the same light the same way."""
+"""One behaviour, every seat-light backend of ``hardware.seat_lights.SEAT_LIGHTS``: the GPIO
+board (gpiozero's MockPWMPin), the LED strip (its SPI frames recorded and decoded) and the
+consoles (an emulated console running the firmware, over a real pty and the host's link) must
+show the same light the same way."""
 
 from __future__ import annotations
 
@@ -17,9 +19,12 @@ from hypothesis import strategies as st
 from controller import config
 from controller.core.lights import Light, LightMode
 from firmware_bridge.firmware import light_timing
+from firmware_bridge.link import ConsoleLink
+from firmware_bridge.ports import CONSOLE_PORTS
 from hardware import strip as strip_module
 from hardware import ws2812
 from hardware.gpio import BLINK_SECONDS, FAST_BLINK_SECONDS, GpioBoard
+from hardware.seat_lights import SEAT_LIGHTS, LightsWiring
 from tests.conftest import SMALL_TABLE, write_config
 
 STRIP = config.StripConfig(chip="ws2812b", order="GRB", brightness=0.4, seat=[
@@ -66,9 +71,44 @@ def _strip(tmp_path) -> Lights:
     return Lights(lights.show, lights.glow, seen, lights.close)
 
 
-@pytest.fixture(params=["gpio", "strip"])
+def _consoles(tmp_path) -> Lights:
+    """Seats 1 and 2 on one emulated console, built by the registry as ``--sim`` builds it."""
+    cfg = config.load(write_config(tmp_path, SMALL_TABLE.format(port=1883)))
+    ports = CONSOLE_PORTS["emulated"]()
+    console = config.ConsoleConfig(port="", seats=[1, 2])
+    link = ConsoleLink(ports.port(0, console), frozenset(console.seats), keys_only=False,
+                       now=time.monotonic, submit=lambda inp, position: None,
+                       on_health=lambda: None)
+    backend = SEAT_LIGHTS["consoles"](LightsWiring(cfg, None, [link], ports,  # type: ignore[arg-type]
+                                                   time.monotonic, lambda: None))
+    assert backend is not None
+    ports.start()
+    link.start()
+    _eventually(lambda: link.health.online, "the console never came online", timeout=30)
+    sampled: dict[int, list[float]] = {1: [], 2: []}
+
+    def seen(seat: int) -> list[float]:  # the console's pins, sampled each time we look
+        sampled[seat].append(backend.glow(seat)[0])
+        return sampled[seat]
+
+    def close() -> None:
+        backend.close()
+        link.stop()
+        ports.close()
+
+    return Lights(backend.show, backend.glow, seen, close)
+
+
+BACKENDS = {"gpio": _gpio, "strip": _strip, "consoles": _consoles}
+
+
+def test_every_registered_backend_is_under_test():
+    assert set(BACKENDS) == set(SEAT_LIGHTS)
+
+
+@pytest.fixture(params=sorted(BACKENDS))
 def lights(request, tmp_path):
-    backend = {"gpio": _gpio, "strip": _strip}[request.param](tmp_path)
+    backend = BACKENDS[request.param](tmp_path)
     yield backend
     backend.close()
 

@@ -11,6 +11,7 @@ each module does one kind of I/O for it:
 * ``outbox``: an event's way out: journaled first, then published while connected, the journals'
   troubles retried, the outbox's limit watched;
 * ``effects``: the one place each effect of the core is performed;
+* ``hands``: the simulated hand (``--sim``) that presses wired, expander and console buttons;
 * ``intake``: commands in from the broker (refused at once when stale or when the queue is full)
   and their replies out;
 * ``replay``: ``cmd/replay``, kept events published again;

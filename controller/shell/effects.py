@@ -2,7 +2,7 @@
 
 ``perform`` matches every effect type of ``controller.core.effects`` to the adapter that carries
 it out: events to the outbox, ``state`` and the running vote to the journal (and ``state`` to the
-broker, retained), lights to every lights backend, cues and music to the speaker, replies to the
+broker, retained), lights to every seat-light backend, cues and music to the speaker, replies to the
 intake, and the simulator's hands (``DrivePin``, ``TypeKeys``). A device that is not open yet
 (before ``start``) or not configured skips what is meant for it.
 """
@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import assert_never
 
-from controller.core.buttons import Button
 from controller.core.effects import (
     AudioControl,
     CancelCues,
@@ -31,6 +30,7 @@ from controller.core.effects import (
 from controller.messages import MessageFactory
 from controller.mqtt_link import MqttLink
 from controller.shell import restore
+from controller.shell.hands import SimulatedHand
 from controller.shell.outbox import Outbox
 from controller.shell.wiring import Devices
 from controller.store import Store
@@ -41,7 +41,7 @@ class EffectPerformer:
 
     def __init__(self, *, outbox: Outbox, store: Store, messages: MessageFactory,
                  mqtt: MqttLink, devices: Devices, reply: Callable[[Reply], None],
-                 hand: Callable[[Button, bool], None], type_keys: Callable[[int, str], None]):
+                 hand: SimulatedHand):
         self._outbox = outbox
         self._store = store
         self._messages = messages
@@ -49,7 +49,6 @@ class EffectPerformer:
         self._devices = devices
         self._reply = reply
         self._hand = hand
-        self._type_keys = type_keys
 
     def perform(self, effect: Performed) -> None:
         """Every effect but ``WakeAt`` (the loop's own); the match is exhaustive: an effect
@@ -65,16 +64,11 @@ class EffectPerformer:
             case PersistSession():
                 restore.save_session(self._store, effect.session, effect.night_step)
             case SetLight():
-                if devices.gpio is not None:
-                    devices.gpio.show(effect.seat, effect.light)
-                if devices.strip is not None:
-                    devices.strip.show(effect.seat, effect.light)
-                for link in devices.links:
-                    link.show(effect.seat, effect.light)
+                devices.show(effect.seat, effect.light)
             case Reply():
                 self._reply(effect)
             case DrivePin():
-                self._hand(effect.button, effect.pressed)
+                self._hand.press(effect.button, effect.pressed)
             case Cue():
                 if devices.cues is not None:
                     devices.cues.add(effect)
@@ -94,6 +88,6 @@ class EffectPerformer:
                     if effect.next_track:
                         devices.speaker.next_track()
             case TypeKeys():
-                self._type_keys(effect.seat, effect.keys)
+                self._hand.type(effect.seat, effect.keys)
             case _:
                 assert_never(effect)

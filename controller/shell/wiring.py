@@ -1,15 +1,15 @@
 """The adapters a config asks for, built in one place.
 
 ``table_setup`` is what the rules core learns of the config (fixed for the life of the service).
-``console_links`` makes one ``ConsoleLink`` per ``[[console]]``. ``Devices`` holds what ``start``
-opens (the GPIO board, the LED strip, the button expanders, the speaker and its cue schedule)
-and closes them again; until opened, each is None and the effects meant for it are skipped.
+``console_links`` makes one ``ConsoleLink`` per ``[[console]]``, on the port its backend
+(``firmware_bridge.ports.CONSOLE_PORTS``) gives. ``Devices`` holds what ``start`` opens, each
+backend taken from its registry by the config's name (seat lights from
+``hardware.seat_lights.SEAT_LIGHTS``, sound from ``hardware.audio.SOUND_OUT``), and closes them
+again; until opened, each is None and the effects meant for it are skipped.
 """
 
 from __future__ import annotations
 
-import logging
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,20 +19,19 @@ from gpiozero.pins import Factory
 from controller.clock import Clock
 from controller.config import Config, ConsoleConfig
 from controller.core.inputs import ButtonEdge, ConsoleStatus, Input, KeyPressed
-from controller.core.lights import LIGHT_OFF
+from controller.core.lights import Light
 from controller.core.table import TableSetup
 from controller.core.vote import VoteRules
 from controller.cue_schedule import CueSchedule
 from controller.loop import EventLoop
-from firmware_bridge.emulator import EmulatedConsole
 from firmware_bridge.link import ConsoleLink
+from firmware_bridge.ports import ConsolePorts
 from firmware_bridge.sequence import Position
-from hardware.audio import Music, Speaker
+from hardware.audio import SOUND_OUT, Music, SoundOut
 from hardware.expander import ExpanderButtons, open_bus
 from hardware.gpio import GpioBoard
-from hardware.strip import StripLights, open_strip
-
-log = logging.getLogger(__name__)
+from hardware.seat_lights import SEAT_LIGHTS, Glow, LightsWiring, SeatLights
+from hardware.strip import StripLights
 
 
 def table_setup(config: Config, rules: VoteRules | None = None) -> TableSetup:
@@ -54,44 +53,18 @@ def table_setup(config: Config, rules: VoteRules | None = None) -> TableSetup:
     )
 
 
-class EmulatedConsoles:
-    """``backends.consoles = "emulated"`` (``--sim``): an emulated console behind each
-    ``[[console]]``, on a pty named by a symlink in a private folder; ``emulators`` by seat."""
-
-    def __init__(self) -> None:
-        self._folder: tempfile.TemporaryDirectory[str] | None = None
-        self.emulators: dict[int, EmulatedConsole] = {}
-
-    def port(self, index: int, console: ConsoleConfig) -> str:
-        if self._folder is None:
-            self._folder = tempfile.TemporaryDirectory(prefix="mafia-consoles-")
-        emulator = EmulatedConsole(Path(self._folder.name) / f"console-{index}", console.seats)
-        self.emulators.update({seat: emulator for seat in console.seats})
-        return str(emulator.path)
-
-    def start(self) -> None:
-        for emulator in set(self.emulators.values()):
-            emulator.start()
-
-    def close(self) -> None:
-        for emulator in set(self.emulators.values()):
-            emulator.close()
-        if self._folder is not None:
-            self._folder.cleanup()
-
-
-def console_links(config: Config, *, emulated: EmulatedConsoles | None, clock: Clock,
+def console_links(config: Config, *, ports: ConsolePorts, clock: Clock,
                   loop: EventLoop, journaled: list[Position],
                   noted: Callable[[Input, ConsoleLink, Position], None],
                   on_health: Callable[[], None]) -> list[ConsoleLink]:
-    """A ``ConsoleLink`` for each ``[[console]]``, behind an emulated console if ``emulated``.
+    """A ``ConsoleLink`` for each ``[[console]]``, on the port ``ports`` gives it.
 
     A link's inputs go to the loop, their console's position first to ``noted`` (the outbox
     journals them together); a console that goes on or off line is a ``ConsoleStatus`` input
     (if it has vote buttons: only those matter to a vote) and a change of ``health``."""
 
     def link_for(index: int, console: ConsoleConfig) -> ConsoleLink:
-        port = console.port if emulated is None else emulated.port(index, console)
+        port = ports.port(index, console)
         seats = frozenset(console.seats)
 
         def changed() -> None:  # on the link's thread: hand it over
@@ -121,32 +94,57 @@ def music(config: Config) -> Music:
 
 @dataclass
 class Devices:
-    """What ``open`` opens on the host: each None until then, and again once closed."""
+    """What ``open`` opens on the host: each None (or empty) until then, and again once closed.
 
-    gpio: GpioBoard | None = None
-    strip: StripLights | None = None
-    expanders: ExpanderButtons | None = None
-    speaker: Speaker | None = None
-    cues: CueSchedule | None = None
+    ``lights``: the seat-light backends this table has, by their ``SEAT_LIGHTS`` name."""
+
+    ports: ConsolePorts
     links: list[ConsoleLink] = field(default_factory=list)
+    gpio: GpioBoard | None = None
+    expanders: ExpanderButtons | None = None
+    lights: dict[str, SeatLights] = field(default_factory=dict)
+    speaker: SoundOut | None = None
+    cues: CueSchedule | None = None
+
+    @property
+    def strip(self) -> StripLights | None:
+        strip = self.lights.get("strip")
+        return strip if isinstance(strip, StripLights) else None
 
     def open(self, config: Config, *, factory: Factory, clock: Clock, loop: EventLoop,
              on_error: Callable[[], None]) -> None:
-        """Open the GPIO board, then the strip and the expanders if configured, then the
-        speaker. ``on_error``: on the strip's or the expanders' thread, they are failing."""
+        """Open the GPIO board, every seat-light backend the config has, the expanders if
+        configured, then the sound. ``on_error``: on the strip's or the expanders' thread, they
+        are failing."""
         backends = config.backends
         self.gpio = GpioBoard(config, factory=factory, now=clock.monotonic, submit=loop.submit)
-        if config.strip is not None:
-            self.strip = open_strip(config.strip, backends.spi, now=clock.monotonic,
-                                    on_error=on_error)
+        wiring = LightsWiring(config, self.gpio, self.links, self.ports, clock.monotonic,
+                              on_error)
+        for name, build in SEAT_LIGHTS.items():
+            lights = build(wiring)
+            if lights is not None:
+                self.lights[name] = lights
         if config.expanders is not None:
             self.expanders = ExpanderButtons(
                 config.expanders, open_bus(backends.i2c, config.expanders, factory),
                 factory=factory, now=clock.monotonic, submit=loop.submit, on_error=on_error)
         disk = backends.audio_disk_file
-        self.speaker = Speaker(backends.audio, disk_file=Path(disk) if disk else None,
-                               music=music(config))
+        self.speaker = SOUND_OUT[backends.audio](disk_file=Path(disk) if disk else None,
+                                                 music=music(config))
         self.cues = CueSchedule(self.speaker, now=clock.monotonic, call_at=loop.call_at)
+
+    def show(self, seat: int, light: Light) -> None:
+        """Seat ``seat``'s light on every backend."""
+        for lights in self.lights.values():
+            lights.show(seat, light)
+
+    def glow(self, seat: int) -> Glow | None:
+        """What seat ``seat``'s light puts out now, from the first backend that can tell."""
+        for lights in self.lights.values():
+            glow = lights.glow(seat)
+            if glow is not None:
+                return glow
+        return None
 
     def describe(self) -> str:
         parts = [part.describe() for part in (self.gpio, self.strip, self.expanders)
@@ -154,16 +152,14 @@ class Devices:
         return "; ".join(parts)
 
     def lights_off(self) -> None:
-        """Release the pins and the strip (their lights go off), tell every console dark."""
-        if self.gpio is not None:
-            self.gpio.close()
-            self.gpio = None
-        if self.strip is not None:
-            self.strip.close()
-            self.strip = None
-        if self.expanders is not None:
-            self.expanders.close()
-            self.expanders = None
-        for link in self.links:
-            for seat in link.seats:
-                link.show(seat, LIGHT_OFF)
+        """Every seat light off (the GPIO pins and the strip released, the consoles told), and
+        the expanders released."""
+        lights, self.lights = self.lights, {}
+        self.gpio = None
+        try:
+            for backend in lights.values():
+                backend.close()
+        finally:
+            if self.expanders is not None:
+                self.expanders.close()
+                self.expanders = None

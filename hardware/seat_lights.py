@@ -1,0 +1,93 @@
+"""The seats' public lights: one small interface, one registry of backends.
+
+A table lights its seats with any mix of three backends, each behind ``SeatLights``: ``show``
+a seat's ``Light`` from now on (a seat the backend does not light is skipped), ``glow`` what it
+puts out this instant, read back from what reached the hardware (None: not lit by it, or no
+way to read back), and ``close`` (every light it drives goes off). ``SEAT_LIGHTS`` maps each
+name to a factory that builds the backend from the table's wiring, or gives None when the
+config has none of it:
+
+* ``gpio``: LEDs on the Pi's pins (``hardware.gpio.GpioBoard``, which reads the buttons too);
+* ``strip``: a WS2812B/SK6812 strip on SPI (``hardware.strip``);
+* ``consoles``: each console's RGB LED, through its link (``ConsoleLights``).
+
+The shell shows every ``SetLight`` on every backend the registry built; the virtual table and
+the tests read a seat's glow from the first that has one. ``tests/test_seat_lights.py`` runs one
+behaviour class on every name here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from controller.config import Config
+from controller.core.lights import LIGHT_OFF, Light
+from firmware_bridge.link import ConsoleLink
+from firmware_bridge.ports import ConsolePorts
+from hardware.gpio import GpioBoard
+from hardware.strip import open_strip
+
+Glow = tuple[float, float, float]
+
+
+class SeatLights(Protocol):
+    def show(self, seat: int, light: Light) -> None: ...
+
+    def glow(self, seat: int) -> Glow | None: ...
+
+    def close(self) -> None: ...
+
+
+class ConsoleLights:
+    """The consoles' public lights: ``show`` goes to the link of each console (a link skips a
+    seat it does not serve); ``glow`` is the port backend's read-back (emulated consoles only).
+    ``close`` tells every console's lights off; the links themselves stop later."""
+
+    def __init__(self, links: list[ConsoleLink], readback: Callable[[int], Glow | None]):
+        self._links = links
+        self._readback = readback
+
+    def show(self, seat: int, light: Light) -> None:
+        for link in self._links:
+            link.show(seat, light)
+
+    def glow(self, seat: int) -> Glow | None:
+        return self._readback(seat)
+
+    def close(self) -> None:
+        for link in self._links:
+            for seat in link.seats:
+                link.show(seat, LIGHT_OFF)
+
+
+@dataclass(frozen=True)
+class LightsWiring:
+    """What the factories build from: the config, the opened GPIO board, the console links and
+    their port backend, the clock, and who hears of a failing device (from its own thread)."""
+
+    config: Config
+    gpio: GpioBoard
+    links: list[ConsoleLink]
+    ports: ConsolePorts
+    now: Callable[[], float]
+    on_error: Callable[[], None]
+
+
+def _strip(wiring: LightsWiring) -> SeatLights | None:
+    config = wiring.config
+    if config.strip is None:
+        return None
+    return open_strip(config.strip, config.backends.spi, now=wiring.now,
+                      on_error=wiring.on_error)
+
+
+#: backend name -> its factory (None: this table has none of it). Order matters: lights are
+#: shown in it, and a seat's glow is read from the first backend that lights it.
+SEAT_LIGHTS: dict[str, Callable[[LightsWiring], SeatLights | None]] = {
+    "gpio": lambda wiring: wiring.gpio,
+    "strip": _strip,
+    "consoles": lambda wiring: (ConsoleLights(wiring.links, wiring.ports.glow)
+                                if wiring.links else None),
+}
