@@ -134,7 +134,7 @@ class Service:
             keypads=config.keypad_seats(),
             debounce=config.gpio.debounce_ms / 1000,
             simulated=simulated,
-            rules=rules or config.vote_rules(),
+            rules=rules or config.vote,
             one_nomination_per_speaker=config.day.one_nomination_per_speaker,
             one_nomination_rule=config.day.one_nomination_rule,
             night_seconds=config.night.seconds,
