@@ -73,6 +73,7 @@ from controller.mqtt_link import MqttLink
 from controller.sd_notify import Notifier
 from controller.store import JournalUnreadable, Store, StoredEvent
 from controller.stored_state import LAST_BOOT
+from controller.topics import topic_prefix
 from firmware_bridge.emulator import EmulatedConsole
 from firmware_bridge.link import ConsoleLink
 from firmware_bridge.sequence import Position
@@ -97,10 +98,6 @@ CLOCK_CHECK_SECONDS = 30.0
 RETRY_SECONDS = 1.0
 #: seconds between ``STATUS=`` updates to systemd when its watchdog is off
 STATUS_EVERY = 5.0
-
-
-def topic_prefix(table: str) -> str:
-    return f"mafia/{table}/"
 
 
 class Service:

@@ -20,6 +20,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from controller import api
 from controller.config import BrokerConfig
 from controller.mqtt_link import configure_client
+from controller.topics import topic_prefix
 
 
 def _journal_alarm(journal: api.JournalHealth | None) -> str:
@@ -146,7 +147,7 @@ def _describe(event: msgspec.Struct, kind: str) -> str:
 
 def watch(broker: BrokerConfig, table: str, out: TextIO = sys.stdout) -> int:
     """Print the table's traffic until SIGINT or SIGTERM; 0 then, 1 if the broker refuses us."""
-    prefix = f"mafia/{table}/"
+    prefix = topic_prefix(table)
     watcher = Watcher()
     client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5)
     configure_client(client, broker)

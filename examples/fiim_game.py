@@ -40,6 +40,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
+from controller.topics import topic_prefix
 from judge.game import Action, Game, TableEvent, Timings, new_game, step
 
 SEATS = range(1, 11)
@@ -67,7 +68,7 @@ class Table:
     """
 
     def __init__(self, host: str, port: int, table: str, timeout: float = 10.0):
-        self.prefix = f"mafia/{table}/"
+        self.prefix = topic_prefix(table)
         self.timeout = timeout
         self.inbox: list[Message] = []
         self._arrived = threading.Condition()

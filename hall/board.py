@@ -29,6 +29,7 @@ import paho.mqtt.client as mqtt
 from aiohttp import WSMsgType, web
 from paho.mqtt.enums import CallbackAPIVersion
 
+from controller.topics import topic_prefix
 from controller.weblogin import WebLogin
 from hall import seating as seating_module
 from hall import tables
@@ -62,7 +63,7 @@ class Board:
         if reason_code.is_failure:
             log.error("the hall broker refused the board: %s", reason_code)
             return
-        client.subscribe([(f"mafia/+/{topic}", 1) for topic in tables.TOPICS])
+        client.subscribe([(topic_prefix("+") + topic, 1) for topic in tables.TOPICS])
 
     def _on_message(self, client, userdata, message) -> None:
         parts = message.topic.split("/")
@@ -113,7 +114,7 @@ class Board:
         """Publish round ``round_``'s seating to each of its tables (retained, QoS 1): a table's
         judge panel that connects later still gets it."""
         for table, document in seating_module.messages(self.seating, round_).items():
-            self.client.publish(f"mafia/{table}/seating", json.dumps(document), qos=1,
+            self.client.publish(topic_prefix(table) + "seating", json.dumps(document), qos=1,
                                 retain=True)
         self.sent_round = round_
         log.info("seating of round %d sent", round_)

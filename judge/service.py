@@ -27,6 +27,7 @@ from aiohttp import WSMsgType, web
 from paho.mqtt.enums import CallbackAPIVersion
 
 from controller.mqtt_link import configure_client
+from controller.topics import topic_prefix
 from controller.weblogin import WebLogin
 from judge.config import JudgeConfig, split_listen
 from judge.game import Action, Game, Refused, TableEvent, new_game, step
@@ -48,7 +49,7 @@ class Panel:
 
     def __init__(self, cfg: JudgeConfig):
         self.cfg = cfg
-        self.prefix = f"mafia/{cfg.table}/"
+        self.prefix = topic_prefix(cfg.table)
         self.journal = Journal(cfg.journal.path)
         self.game, self.log_lines = self._restore()
         self.sockets: set[web.WebSocketResponse] = set()
