@@ -19,6 +19,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from controller import api
 from controller.config import BrokerConfig
+from controller.event_seq import missed
 from controller.mqtt_link import configure_client
 from controller.topics import topic_prefix
 
@@ -68,8 +69,8 @@ class Watcher:
                 return None
             self._ids.add(event.id)
             gap = ""
-            if event.seq > self.last_seq + 1 and self.last_seq:
-                gap = f"   << missed seq {self.last_seq + 1}..{event.seq - 1}"
+            if gone := missed(self.last_seq, event.seq):
+                gap = f"   << missed seq {gone.start}..{gone.stop - 1}"
             self.last_seq = max(self.last_seq, event.seq)
             return f"{_clock(event.ts)}  #{event.seq:<6} {_describe(event, rest)}{gap}"
         if suffix == "status":

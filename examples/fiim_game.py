@@ -40,6 +40,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
+from controller.event_seq import missed
 from controller.topics import topic_prefix
 from judge.game import Action, Game, TableEvent, Timings, new_game, step
 
@@ -115,7 +116,7 @@ class Table:
             return False  # a replayed or redelivered event we already have
         self._seen.add(body["id"])
         last = self.last_seq[journal]
-        if last and body["seq"] > last + 1:
+        if missed(last, body["seq"]):
             self._replay(journal, last)  # a gap: ask for it (it arrives after this one)
         self.last_seq[journal] = max(last, body["seq"])
         return True
