@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from controller.config.schema import Config
 from controller.core.buttons import JUDGE_BUTTON_NAMES
+from controller.core.seats import no_seat
 from hardware import mcp23017, ws2812
 
 
@@ -67,9 +68,8 @@ def wiring_problems(config: Config) -> list[str]:
 
 def _seat_problem(key: str, seat: int, config: Config) -> list[str]:
     """``key`` names a seat the table does not have (or nothing)."""
-    if 1 <= seat <= config.seats:
-        return []
-    return [f"{key}: no seat {seat} at this table (seats = {config.seats})"]
+    problem = no_seat(seat, config.seats)
+    return [] if problem is None else [f"{key}: {problem}"]
 
 
 def _strip_problems(config: Config) -> list[str]:

@@ -16,6 +16,7 @@ import msgspec
 
 from controller.core import validation
 from controller.core.buttons import JUDGE_BUTTON_NAMES, Button, JudgeButton, SeatButton
+from controller.core.seats import seat_problem
 
 CommandId = Annotated[str, msgspec.Meta(
     min_length=1, max_length=64, description="Chosen by the sender; echoed in the reply.")]
@@ -187,15 +188,8 @@ def parse_light(payload: bytes, seats: int) -> Parsed[LightCommand]:
     parsed = _decode(payload, LightCommand)
     if parsed.value is None:
         return parsed
-    seen: set[int] = set()
-    for index, spec in enumerate(parsed.value.lights):
-        if not 1 <= spec.seat <= seats:
-            return Parsed(parsed.id, error=f"lights[{index}].seat: no seat {spec.seat} "
-                                           f"at this table (seats are 1..{seats})")
-        if spec.seat in seen:
-            return Parsed(parsed.id, error=f"lights[{index}].seat: seat {spec.seat} given twice")
-        seen.add(spec.seat)
-    return parsed
+    problem = seat_problem("lights", [spec.seat for spec in parsed.value.lights], seats, ".seat")
+    return parsed if problem is None else Parsed(parsed.id, error=problem)
 
 
 SeatList = Annotated[list[Seat], msgspec.Meta(min_length=1, max_length=MAX_SEATS)]

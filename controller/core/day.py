@@ -19,6 +19,7 @@ import msgspec
 from controller.core import standings as blocking
 from controller.core.effects import Emit
 from controller.core.scene import Standing
+from controller.core.seats import no_seat
 
 Outcome = Literal["accepted", "supported", "refused", "withdrawn"]
 
@@ -65,8 +66,8 @@ def nominate(day: Day, by: int, seat: int, standings: tuple[Standing, ...], t: f
     if floor != "speech":
         return day, answer("refused", f"seat {by} has the floor for {floor.replace('_', ' ')}: "
                                       "a nomination is made in one's speech (FIIM 4.4.2)")
-    if not 1 <= seat <= len(standings):
-        return day, answer("refused", f"no seat {seat} at this table")
+    if problem := no_seat(seat, len(standings)):
+        return day, answer("refused", problem)
     if (why := blocking.why_not(rules, standings, seat, "nominated")) is not None:
         return day, answer("refused", why)
     if seat in day.nominees:  # supporting is not nominating: it uses nobody's nomination

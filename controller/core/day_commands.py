@@ -21,6 +21,7 @@ from controller.core.effects import (
 )
 from controller.core.inputs import CommandReceived
 from controller.core.replies import answer, seat_problem
+from controller.core.seats import no_seat
 
 if TYPE_CHECKING:
     from controller.core.table import TableState
@@ -91,9 +92,8 @@ def _timer_start(state: TableState, cmd: Any, t: float) -> DayOutcome:
         return _take_floor(state, cmd, t)
     if cmd.seat is None:
         return state, [], "seat: give the seat that takes the floor"
-    if not 1 <= cmd.seat <= state.setup.seats:
-        return state, [], (f"seat: no seat {cmd.seat} at this table "
-                           f"(seats are 1..{state.setup.seats})")
+    if problem := no_seat(cmd.seat, state.setup.seats):
+        return state, [], f"seat: {problem}"
     if state.session is not None:
         return state, [], (f"a vote is running (session {state.session.id!r}): nobody has "
                            "the floor during a vote (FIIM 4.4.5-4.4.6)")
@@ -234,6 +234,6 @@ def _night_stop(state: TableState, cmd: Any, t: float) -> DayOutcome:
 def _reveal(state: TableState, cmd: Any, t: float) -> DayOutcome:
     if not state.night:
         return state, [], "it is day: a check result is shown at night, masks on"
-    if not 1 <= cmd.seat <= state.setup.seats:
-        return state, [], f"seat: no seat {cmd.seat} at this table"
+    if problem := no_seat(cmd.seat, state.setup.seats):
+        return state, [], f"seat: {problem}"
     return state, [Indicate(cmd.seat, cmd.pattern)], None

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from controller.core.commands import Parsed
 from controller.core.effects import Effect, Reply
 from controller.core.inputs import CommandReceived
+from controller.core.seats import seat_problem as seat_problem  # the handlers' check
 
 if TYPE_CHECKING:
     from controller.core.table import TableState
@@ -18,18 +19,6 @@ Handler = Callable[["TableState", Any, float], tuple["TableState", list[Effect],
 
 def reply(cmd: CommandReceived, id: str | None, error: str | None) -> Reply:
     return Reply(cmd.verb, id, error is None, error, cmd.response_topic, cmd.correlation)
-
-
-def seat_problem(key: str, seats: list[int], table_seats: int, field: str = "") -> str | None:
-    seen: set[int] = set()
-    for i, seat in enumerate(seats):
-        if not 1 <= seat <= table_seats:
-            return (f"{key}[{i}]{field}: no seat {seat} at this table "
-                    f"(seats are 1..{table_seats})")
-        if seat in seen:
-            return f"{key}[{i}]{field}: seat {seat} given twice"
-        seen.add(seat)
-    return None
 
 
 def answer(state: TableState, cmd: CommandReceived, parsed: Parsed[Any],
