@@ -44,13 +44,6 @@ class SpeechTimer(msgspec.Struct, frozen=True, kw_only=True):
             return self.left or 0.0
         return max(0.0, self.ends_at - t)
 
-    def stage(self, t: float) -> Literal["normal", "warning", "final"]:
-        """What the speaker's light shows: steady, blinking, blinking fast."""
-        left = self.remaining(t)
-        if left <= FINAL:
-            return "final"
-        return "warning" if left <= WARN else "normal"
-
 
 def _event(timer: SpeechTimer, state: str, t: float) -> Emit:
     return Emit("timer", t, {"timer": timer.id, "seat": timer.seat, "kind": timer.kind,
