@@ -66,10 +66,9 @@ def parse(path: str | Path, overrides: Overrides | None = None) -> Config:
     return config
 
 
-
 def _check(config: Config, base: Path) -> list[str]:
+    """Every problem a type cannot see, from every check (none stops the others)."""
     return wiring_problems(config) + budget(config).problems + file_problems(config, base)
-
 
 
 def _resolve_paths(config: Config, base: Path) -> Config:

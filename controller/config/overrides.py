@@ -30,7 +30,6 @@ class Overrides(msgspec.Struct, frozen=True, kw_only=True):
     password_file: str | None = None  # as given on the command line (relative to the cwd)
 
 
-
 def check_flags(overrides: Overrides) -> None:
     """The flags alone, before the file: their errors name the flag, not the config file."""
     problems = []
@@ -67,9 +66,6 @@ def apply_overrides(raw: dict[str, Any], overrides: Overrides, source: str) -> N
         backends = raw.setdefault("backends", {})
         if isinstance(backends, dict):
             backends.update(gpio="mock", consoles="emulated", spi="mock", i2c="mock")
-
-
-
 
 
 def _host_port(text: str) -> tuple[str, int]:

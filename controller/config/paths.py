@@ -17,8 +17,8 @@ def state_home() -> Path:
     by default ``~/.local/state/mafia-table``."""
     if os.environ.get("STATE_DIRECTORY"):
         return Path(os.environ["STATE_DIRECTORY"])
-    state_home = os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state"
-    return Path(state_home) / "mafia-table"
+    base = os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state"
+    return Path(base) / "mafia-table"
 
 
 def sim_store_path(config_file: Path, table: str) -> Path:

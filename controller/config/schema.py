@@ -289,7 +289,6 @@ STRIP_PINS = {device: [(10, "data"), (11, "sclk"), (9, "miso"), (8 - device, f"c
               for device in (0, 1)}
 
 
-
 def table_id_problem(table: str) -> str | None:
     """Why ``table`` is no table id (``TABLE_ID_RULE``), or None when it is one."""
     if re.match(TABLE_ID_PATTERN, table):
