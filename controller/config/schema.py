@@ -280,7 +280,7 @@ class Config(_Section):
         for name in JUDGE_BUTTON_NAMES:
             pin = getattr(self.gpio.judge, name)
             if pin is not None:
-                wired[JudgeButton(name)] = pin  # type: ignore[arg-type]
+                wired[JudgeButton(name)] = pin
         return wired
 
 
