@@ -38,6 +38,9 @@ def test_the_one_login_page_is_titled_and_styled_per_app_and_a_session_opens_the
                 text = await page.text()
             assert "<title>&lt;Board &amp; co&gt;: log in</title>" in text
             assert 'href="/static/b.css"' in text and "$" not in text
+            async with http.post(url + "login", json={"password": "s3cret"},
+                                 allow_redirects=False) as not_a_form:  # no form: no password
+                assert not_a_form.headers["Location"] == "/login?wrong=1"
             async with http.post(url + "login", data={"password": "s3cret"},
                                  allow_redirects=False) as right:
                 token = right.cookies["c"].value
