@@ -37,7 +37,10 @@ import msgspec
 from bench.gpio import EventClock, percentiles
 from controller.local_broker import LocalBroker
 from controller.store import Store
+from controller.topics import topic_prefix
 from tests.mqtt_helpers import Subscriber, with_json
+
+BENCH = topic_prefix("bench")  # the table the bench runs
 
 TABLE = """
 table = "bench"
@@ -113,10 +116,10 @@ class Presser:
 
     def __init__(self, port: int, clock: SeatClock):
         self.clock = clock
-        self.client = Subscriber(port, ["mafia/bench/status"])
+        self.client = Subscriber(port, [f"{BENCH}status"])
 
     def online(self) -> None:
-        self.client.wait_for(with_json("mafia/bench/status", state="online"), timeout=120)
+        self.client.wait_for(with_json(f"{BENCH}status", state="online"), timeout=120)
 
     def press_times(self, presses: int) -> list[float]:
         samples = []
@@ -124,7 +127,7 @@ class Presser:
             action = "press" if i % 2 == 0 else "release"
             before = self._live_count()
             sent = time.monotonic()
-            self.client.client.publish(f"mafia/bench/sim/{action}", '{"seat": 1}', qos=1)
+            self.client.client.publish(f"{BENCH}sim/{action}", '{"seat": 1}', qos=1)
             arrived = self._wait_live(before + 1)
             samples.append((arrived - sent) * 1000)
             time.sleep(0.1)

@@ -40,7 +40,10 @@ from bench.gpio import EventClock, percentiles, quantile
 from controller import config
 from controller.local_broker import LocalBroker
 from controller.service import Service
+from controller.topics import topic_prefix
 from firmware_bridge import protocol as p
+
+BENCH = topic_prefix("bench")  # the table the bench runs
 
 SEATS = 24
 GOAL_RATIO, GOAL_SLACK_MS = 1.5, 1.0  # the link's p99 <= 1.5 x the floor's p99 + 1 ms
@@ -163,7 +166,7 @@ def floor_mqtt(port: int, clock: EventClock, samples: int) -> list[float]:
     for seq in range(samples):
         before = len(clock.arrivals)
         start = time.monotonic()
-        client.publish("mafia/bench/event/seat/floor", msgspec.json.encode(
+        client.publish(f"{BENCH}event/seat/floor", msgspec.json.encode(
             {"seq": seq, "seat": 0}), qos=1)
         clock.wait_count(before + 1)
         out.append((clock.arrivals[-1][2] - start) * 1000)

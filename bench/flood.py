@@ -27,7 +27,10 @@ import time
 
 from bench.gpio import EventClock, percentiles, private_broker, rss_mib, spawn, start_service
 from controller.service import Service
+from controller.topics import topic_prefix
 from tests.mqtt_helpers import Subscriber, with_json
+
+BENCH = topic_prefix("bench")  # the table the bench runs
 
 GAP = 0.05
 
@@ -95,7 +98,7 @@ def time_presses(service: Service, clock: EventClock, until: threading.Event | i
         samples.append((at - edge) * 1000)
         time.sleep(GAP / 2)
         before, sent = len(clock.arrivals), time.monotonic()
-        direct.client.publish("mafia/bench/event/seat/floor", b'{"seq": 0, "seat": 0}', qos=1)
+        direct.client.publish(f"{BENCH}event/seat/floor", b'{"seq": 0, "seat": 0}', qos=1)
         at = arrival(clock, before, "floor", timeout)
         if at is None:
             lost_floor += 1
@@ -142,10 +145,10 @@ def bench_flood(port: int, rate: int, seconds: float, floor: int) -> None:
 
 
 def bench_stop(port: int, rate: int) -> None:
-    sub = Subscriber(port, ["mafia/bench/status"])
+    sub = Subscriber(port, [f"{BENCH}status"])
     process = spawn(port)
     try:
-        sub.wait_for(with_json("mafia/bench/status", state="online"), timeout=30)
+        sub.wait_for(with_json(f"{BENCH}status", state="online"), timeout=30)
         flooder = Flooder(port, "bench", rate, 6)
         flooder.start()
         time.sleep(3)

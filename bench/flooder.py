@@ -17,6 +17,8 @@ import msgspec
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from controller.topics import topic_prefix
+
 
 def main() -> None:
     port, table, rate, seconds = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), float(
@@ -26,7 +28,8 @@ def main() -> None:
     subscribed = threading.Event()
     client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5)
     client.max_queued_messages_set(0)
-    client.on_connect = lambda c, u, f, r, p: c.subscribe(f"mafia/{table}/reply/light", qos=1)
+    prefix = topic_prefix(table)
+    client.on_connect = lambda c, u, f, r, p: c.subscribe(f"{prefix}reply/light", qos=1)
     client.on_subscribe = lambda *a: subscribed.set()
 
     def on_message(client, userdata, message) -> None:
@@ -42,7 +45,7 @@ def main() -> None:
     print("ready", flush=True)
     sys.stdin.readline()
     modes = ["on", "off", "dim", "blink", "fast_blink", "auto"]
-    topic, sent = f"mafia/{table}/cmd/light", 0
+    topic, sent = f"{prefix}cmd/light", 0
     start = time.monotonic()
     while (now := time.monotonic()) < start + seconds:
         due = int((now - start) * rate)

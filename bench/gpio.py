@@ -32,7 +32,10 @@ from pathlib import Path
 from controller import config
 from controller.local_broker import LocalBroker
 from controller.service import Service
+from controller.topics import topic_prefix
 from tests.mqtt_helpers import Subscriber, with_json
+
+BENCH = topic_prefix("bench")  # the table the bench runs
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "config" / "table.example.toml"
@@ -57,7 +60,7 @@ class EventClock:
         self.arrivals: list[tuple[str, int, float]] = []
         self.cond = threading.Condition()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "bench.receiver", str(port), "mafia/bench/event/seat/#"],
+            [sys.executable, "-m", "bench.receiver", str(port), f"{BENCH}event/seat/#"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         assert self.process.stdout is not None
         if self.process.stdout.readline().strip() != "ready":
@@ -151,17 +154,17 @@ def spawn(port: int) -> subprocess.Popen[bytes]:
 
 
 def bench_startup(port: int, starts: int) -> None:
-    sub = Subscriber(port, ["mafia/bench/status"])
+    sub = Subscriber(port, [f"{BENCH}status"])
     times = []
     try:
         for i in range(starts):
             began = time.monotonic()
             process = spawn(port)
-            sub.wait_for(with_json("mafia/bench/status", state="online"), count=i + 1)
+            sub.wait_for(with_json(f"{BENCH}status", state="online"), count=i + 1)
             times.append(time.monotonic() - began)
             process.terminate()
             process.wait(10)
-            sub.wait_for(with_json("mafia/bench/status", state="offline"), count=i + 1)
+            sub.wait_for(with_json(f"{BENCH}status", state="offline"), count=i + 1)
     finally:
         sub.close()
     print(f"start -> status online, {starts} starts: median {statistics.median(times):.3f} s "
@@ -169,10 +172,10 @@ def bench_startup(port: int, starts: int) -> None:
 
 
 def bench_idle(port: int, seconds: float) -> None:
-    sub = Subscriber(port, ["mafia/bench/status"])
+    sub = Subscriber(port, [f"{BENCH}status"])
     process = spawn(port)
     try:
-        sub.wait_for(with_json("mafia/bench/status", state="online"))
+        sub.wait_for(with_json(f"{BENCH}status", state="online"))
         time.sleep(1)  # let start-up work finish before measuring
         ticks = os.sysconf("SC_CLK_TCK")
         cpu0, t0 = _cpu_seconds(process.pid, ticks), time.monotonic()

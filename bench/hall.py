@@ -31,8 +31,9 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from bench.gpio import _cpu_seconds, _rss_mib, percentiles
+from bench.gpio import _cpu_seconds, percentiles, rss_mib
 from controller.local_broker import LocalBroker
+from controller.topics import ROOT, topic_prefix
 from hall.sim import SimulatedHall, password
 from tests.mqtt_helpers import Subscriber, with_json
 
@@ -67,7 +68,7 @@ def drive(hall: SimulatedHall, rate: float, seconds: float) -> dict[tuple[str, i
                     time.sleep(delay)
                 if verb == "press":
                     sent[(name, seat)].append(time.time())
-                publishers[name].client.publish(f"mafia/{name}/sim/{verb}",
+                publishers[name].client.publish(f"{topic_prefix(name)}sim/{verb}",
                                                 f'{{"seat": {seat}}}', qos=1)
             cycle += 1
     finally:
@@ -102,14 +103,15 @@ def bench_hall(tables: int, rate: float, seconds: float) -> None:
         hall = SimulatedHall(Path(root), tables)
         started = time.monotonic()
         hall.start()
-        watch = Subscriber(hall.port, ["mafia/+/status", "mafia/+/event/seat/press"],
+        every = topic_prefix("+")  # every table's
+        watch = Subscriber(hall.port, [f"{every}status", f"{every}event/seat/press"],
                            auth=("observer", password("observer")))
-        local = {name: Subscriber(t.broker.port, [f"mafia/{name}/event/seat/press"])
+        local = {name: Subscriber(t.broker.port, [f"{topic_prefix(name)}event/seat/press"])
                  for name, t in hall.tables.items()}
         try:
             for name, table in hall.tables.items():
                 try:
-                    watch.wait_for(with_json(f"mafia/{name}/status", state="online"),
+                    watch.wait_for(with_json(f"{topic_prefix(name)}status", state="online"),
                                    timeout=120)
                 except TimeoutError:
                     print(f"{name} never came online; its log:\n"
@@ -128,7 +130,7 @@ def bench_hall(tables: int, rate: float, seconds: float) -> None:
                            timeout=60)
             after, elapsed = usage(pids), time.monotonic() - t0
             cpu = {k: 100 * (after[k] - before[k]) / elapsed for k in pids}
-            rss = {k: _rss_mib(pid) for k, pid in pids.items()}
+            rss = {k: rss_mib(pid) for k, pid in pids.items()}
             local_ms = latencies(sent, list(local.values()))
             hall_ms = latencies(sent, [watch])
             print(f"\n{tables} tables, {rate:g} presses/s each ({presses} presses sent, "
@@ -163,7 +165,7 @@ def bench_capacity(seconds: float, publishers: int, connections: int) -> None:
     with LocalBroker() as broker:
         pid = broker._process.pid
         port = str(broker.port)
-        sink = subprocess.Popen(["mosquitto_sub", "-p", port, "-q", "1", "-t", "mafia/#"],
+        sink = subprocess.Popen(["mosquitto_sub", "-p", port, "-q", "1", "-t", f"{ROOT}/#"],
                                 stdout=subprocess.PIPE)
         received = [0]
         counter = threading.Thread(target=_count_lines, args=(sink, received), daemon=True)
@@ -171,7 +173,7 @@ def bench_capacity(seconds: float, publishers: int, connections: int) -> None:
         time.sleep(1.0)  # mosquitto_sub says nothing once subscribed: give it a moment
         stop = threading.Event()
         pubs = [subprocess.Popen(["mosquitto_pub", "-p", port, "-q", "1", "-l",
-                                  "-t", f"mafia/t{i}/event/seat/press"],
+                                  "-t", f"{topic_prefix(f't{i}')}event/seat/press"],
                                  stdin=subprocess.PIPE)
                 for i in range(publishers)]
         feeders = [threading.Thread(target=_feed, args=(p, stop), daemon=True) for p in pubs]
@@ -191,7 +193,7 @@ def bench_capacity(seconds: float, publishers: int, connections: int) -> None:
               f"100 B, {elapsed:.1f} s: {got / elapsed:.0f} msg/s in and out; broker CPU "
               f"{100 * (cpu1 - cpu0) / elapsed:.0f} % (of one core)")
 
-        rss0 = _rss_mib(pid)
+        rss0 = rss_mib(pid)
         socks = []
         t0 = time.monotonic()
         for i in range(connections):
@@ -203,7 +205,7 @@ def bench_capacity(seconds: float, publishers: int, connections: int) -> None:
             if s.recv(4) != b"\x20\x02\x00\x00":
                 raise RuntimeError(f"connection {i} refused")
             socks.append(s)
-        rss = _rss_mib(pid)
+        rss = rss_mib(pid)
         print(f"{connections} idle connections opened in {time.monotonic() - t0:.1f} s: broker "
               f"RSS {rss0:.1f} -> {rss:.1f} MiB ({(rss - rss0) * 1024 / connections:.1f} KiB "
               "each)")

@@ -22,7 +22,10 @@ from pathlib import Path
 
 from bench.gpio import rss_mib
 from controller.local_broker import LocalBroker
+from controller.topics import topic_prefix
 from tests.mqtt_helpers import Subscriber
+
+SOAK = topic_prefix("soak")  # the table the soak runs
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE = REPO / "config" / "table.example.toml"
@@ -40,12 +43,12 @@ def main() -> None:
             [sys.executable, "-m", "controller.cli", "run", "--config", str(EXAMPLE), "--sim",
              "--broker", f"127.0.0.1:{broker.port}", "--table", "soak"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        client = Subscriber(broker.port, ["mafia/soak/status"])
+        client = Subscriber(broker.port, [f"{SOAK}status"])
         try:
-            client.wait_for(lambda m: m.topic == "mafia/soak/status"
+            client.wait_for(lambda m: m.topic == f"{SOAK}status"
                             and m.json()["state"] == "online", timeout=30)
             lights = [{"seat": s, "mode": "fast_blink", "color": "#ff0000"} for s in range(1, 11)]
-            client.client.publish("mafia/soak/cmd/light",
+            client.client.publish(f"{SOAK}cmd/light",
                                   json.dumps({"id": "soak", "lights": lights}), qos=1)
             start = time.monotonic()
             end = start + args.warmup + args.minutes * 60
@@ -54,7 +57,7 @@ def main() -> None:
             while (now := time.monotonic()) < end:
                 seat = seat % 10 + 1
                 for verb in ("press", "release"):
-                    client.client.publish(f"mafia/soak/sim/{verb}", json.dumps({"seat": seat}),
+                    client.client.publish(f"{SOAK}sim/{verb}", json.dumps({"seat": seat}),
                                           qos=1)
                     time.sleep(1)
                 if now >= next_sample:

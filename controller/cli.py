@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from controller import __version__, config
+from controller.core.seats import no_seat
 from controller.local_broker import LocalBroker, is_listening
 
 log = logging.getLogger("mafia-table")
@@ -228,7 +229,7 @@ def _selftest(args: argparse.Namespace) -> int:
 
     cfg = config.load(args.config, config.Overrides(
         broker=args.broker, username=args.username, password_file=args.password_file))
-    wrong = [n for n in args.seat or [] if not 1 <= n <= cfg.seats]
+    wrong = [n for n in args.seat or [] if no_seat(n, cfg.seats)]
     if wrong or not 0 < args.timeout < math.inf:
         print(f"mafia-table selftest: --seat takes 1..{cfg.seats} and --timeout seconds > 0",
               file=sys.stderr)

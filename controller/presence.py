@@ -37,6 +37,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from controller.config import BrokerConfig
 from controller.mqtt_link import configure_client
+from controller.topics import topic_prefix
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +95,7 @@ class _StatusWatch:
     """A short-lived client holding the newest ``status`` of one table."""
 
     def __init__(self, broker: BrokerConfig, table: str):
-        self.topic = f"mafia/{table}/status"
+        self.topic = topic_prefix(table) + "status"
         self.status: _Status | None = None
         self.changed = threading.Condition()
         self.ready = threading.Event()  # the retained status (if any) has arrived

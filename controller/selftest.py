@@ -29,6 +29,7 @@ from controller.config import Config
 from controller.core import events
 from controller.core.buttons import JUDGE_BUTTON_NAMES, JudgeButton, SeatButton
 from controller.mqtt_link import configure_client
+from controller.topics import topic_prefix
 
 KEYS = "123456789*0#"
 COLOURS = {"red": "#ff0000", "green": "#00ff00", "blue": "#0000ff"}
@@ -78,7 +79,7 @@ class TableClient:
     """Commands to the table and its events, in arrival order, over MQTT."""
 
     def __init__(self, config: Config, timeout: float):
-        self.prefix = f"mafia/{config.table}/"
+        self.prefix = topic_prefix(config.table)
         self.timeout = timeout
         self.messages: queue.Queue[tuple[str, dict[str, Any]]] = queue.Queue()
         self.latest: dict[str, dict[str, Any]] = {}  # status, state, health

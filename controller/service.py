@@ -1,6 +1,6 @@
 """The service: one running table, the façade over the imperative shell.
 
-This is the imperative shell of DESIGN.md section 4. It owns the devices, the journal and the
+This is the imperative shell of docs/architecture.md. It owns the devices, the journal and the
 connection, turns their happenings into inputs, and performs the core's effects. Nothing here
 decides anything about the game. ``Service`` builds the shell's parts (``controller.shell``:
 one job each) and runs them in order:
@@ -43,6 +43,7 @@ from controller.shell.outbox import Outbox
 from controller.shell.replay import replay
 from controller.store import Store
 from controller.stored_state import LAST_BOOT
+from controller.topics import topic_prefix
 from firmware_bridge.ports import CONSOLE_PORTS
 from firmware_bridge.sequence import Position
 from hardware.audio import SoundOut
@@ -55,10 +56,6 @@ log = logging.getLogger(__name__)
 GIL_SWITCH_SECONDS = 0.001
 #: seconds between ``STATUS=`` updates to systemd when its watchdog is off
 STATUS_EVERY = 5.0
-
-
-def topic_prefix(table: str) -> str:
-    return f"mafia/{table}/"
 
 
 class Service:

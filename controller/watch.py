@@ -21,7 +21,9 @@ from paho.mqtt.enums import CallbackAPIVersion
 from controller import api
 from controller.config import BrokerConfig
 from controller.core import events
+from controller.event_seq import missed
 from controller.mqtt_link import configure_client
+from controller.topics import topic_prefix
 
 
 def _journal_alarm(journal: api.JournalHealth | None) -> str:
@@ -70,8 +72,8 @@ class Watcher:
                 return None
             self._ids.add(stamp.id)
             gap = ""
-            if stamp.seq > self.last_seq + 1 and self.last_seq:
-                gap = f"   << missed seq {self.last_seq + 1}..{stamp.seq - 1}"
+            if gone := missed(self.last_seq, stamp.seq):
+                gap = f"   << missed seq {gone.start}..{gone.stop - 1}"
             self.last_seq = max(self.last_seq, stamp.seq)
             return f"{_clock(stamp.ts)}  #{stamp.seq:<6} {_describe(event, rest)}{gap}"
         if suffix == "status":
@@ -149,7 +151,7 @@ def _describe(event: events.Event, kind: str) -> str:
 
 def watch(broker: BrokerConfig, table: str, out: TextIO = sys.stdout) -> int:
     """Print the table's traffic until SIGINT or SIGTERM; 0 then, 1 if the broker refuses us."""
-    prefix = f"mafia/{table}/"
+    prefix = topic_prefix(table)
     watcher = Watcher()
     client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5)
     configure_client(client, broker)

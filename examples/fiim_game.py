@@ -40,6 +40,8 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
+from controller.event_seq import missed
+from controller.topics import topic_prefix
 from judge.game import Action, Game, TableEvent, Timings, new_game, step
 
 SEATS = range(1, 11)
@@ -67,7 +69,7 @@ class Table:
     """
 
     def __init__(self, host: str, port: int, table: str, timeout: float = 10.0):
-        self.prefix = f"mafia/{table}/"
+        self.prefix = topic_prefix(table)
         self.timeout = timeout
         self.inbox: list[Message] = []
         self._arrived = threading.Condition()
@@ -114,7 +116,7 @@ class Table:
             return False  # a replayed or redelivered event we already have
         self._seen.add(body["id"])
         last = self.last_seq[journal]
-        if last and body["seq"] > last + 1:
+        if missed(last, body["seq"]):
             self._replay(journal, last)  # a gap: ask for it (it arrives after this one)
         self.last_seq[journal] = max(last, body["seq"])
         return True

@@ -1,4 +1,5 @@
 """The serial link to seat consoles (protocol codec, host link, console firmware, emulator).
 
-Built by the consoles issue; see DESIGN.md section 6. Empty until then: GPIO seats work without it.
+The wire protocol is told in docs/protocol.md, how the parts fit in docs/architecture.md. A
+table needs none of it: GPIO and expander seats work without consoles.
 """

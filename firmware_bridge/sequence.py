@@ -20,11 +20,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal
 
+from firmware_bridge.protocol import seq_after
+
 Verdict = Literal["deliver", "duplicate", "gap"]
-
-
-def _after(seq: int) -> int:
-    return 1 if seq >= 255 else seq + 1
 
 
 @dataclass(frozen=True)
@@ -89,7 +87,7 @@ class Sequencer:
             last_seq, count = (255 if first == 1 else first - 1), 0
         else:
             last_seq, count = last.seq, last.count
-        if seq == _after(last_seq):
+        if seq == seq_after(last_seq):
             return "deliver", self._accept(seq, count + 1)
         # within the 127 before ``last`` (mod 255): already delivered
         behind = (last_seq - seq) % 255

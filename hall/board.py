@@ -4,8 +4,9 @@ It reads every table's retained ``status``, ``state``, ``health`` and ``bridge``
 broker as the ``hall-board`` account, folds them with :mod:`hall.tables` (pure), and pushes the
 board to every open page over a WebSocket on each change (and each second, as waits grow).
 The organisers load the tournament's seating (:mod:`hall.seating`) and send a round to the
-tables. Same stack and login as the judge's panel: a password file, slowed-down wrong logins,
-a session cookie, pages served from ``hall/static`` (no CDN, no build step).
+tables. Same stack and login as the judge's panel (one module, :mod:`controller.weblogin`: a
+password file, slowed-down wrong logins, a session cookie), pages served from ``hall/static``
+(no CDN, no build step).
 
     python -m hall.board --broker 127.0.0.1:1883 --username hall-board \\
         --password-file hall-board.pass --board-password-file board.pass --listen 0.0.0.0:8090
@@ -16,7 +17,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import hmac
 import json
 import logging
 import secrets
@@ -24,18 +24,18 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import paho.mqtt.client as mqtt
 from aiohttp import WSMsgType, web
 from paho.mqtt.enums import CallbackAPIVersion
 
+from controller.topics import topic_prefix
+from controller.weblogin import WebLogin
 from hall import seating as seating_module
 from hall import tables
 
 log = logging.getLogger("hall.board")
 STATIC = Path(__file__).parent / "static"
-COOKIE = "hall_board"
 
 
 class Board:
@@ -43,14 +43,13 @@ class Board:
     asyncio loop) and the pages out."""
 
     def __init__(self, *, password: str, limits: tables.Limits, client: mqtt.Client):
-        self.password = password
+        self.gate = WebLogin(password=password, cookie="hall_board", title="Hall board",
+                             stylesheet="/static/board.css", log=log)
         self.limits = limits
         self.client = client
         self.hall = tables.Hall()
         self.seating: seating_module.Seating = {}
         self.sent_round: int | None = None
-        self.sessions: set[str] = set()
-        self.failures: dict[str, int] = {}
         self.sockets: set[web.WebSocketResponse] = set()
         self.sending: set[asyncio.Future[None]] = set()
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -64,7 +63,7 @@ class Board:
         if reason_code.is_failure:
             log.error("the hall broker refused the board: %s", reason_code)
             return
-        client.subscribe([(f"mafia/+/{topic}", 1) for topic in tables.TOPICS])
+        client.subscribe([(topic_prefix("+") + topic, 1) for topic in tables.TOPICS])
 
     def _on_message(self, client, userdata, message) -> None:
         parts = message.topic.split("/")
@@ -115,7 +114,7 @@ class Board:
         """Publish round ``round_``'s seating to each of its tables (retained, QoS 1): a table's
         judge panel that connects later still gets it."""
         for table, document in seating_module.messages(self.seating, round_).items():
-            self.client.publish(f"mafia/{table}/seating", json.dumps(document), qos=1,
+            self.client.publish(topic_prefix(table) + "seating", json.dumps(document), qos=1,
                                 retain=True)
         self.sent_round = round_
         log.info("seating of round %d sent", round_)
@@ -127,46 +126,15 @@ async def _send(ws: web.WebSocketResponse, text: str) -> None:
         await ws.send_str(text)
 
 
-def _logged_in(request: web.Request) -> bool:
-    return request.cookies.get(COOKIE, "") in request.app["board"].sessions
-
-
 async def index(request: web.Request) -> web.StreamResponse:
-    if not _logged_in(request):
-        raise web.HTTPFound("/login")
+    request.app["board"].gate.require_page(request)
     return web.FileResponse(STATIC / "board.html")
-
-
-async def login_page(request: web.Request) -> web.StreamResponse:
-    return web.FileResponse(STATIC / "login.html")
-
-
-async def login(request: web.Request) -> web.StreamResponse:
-    """A wrong password waits longer each time from that address (0.5 s, 1 s, 2 s.. 8 s)."""
-    board: Board = request.app["board"]
-    form = await request.post()
-    who = request.remote or "?"
-    if hmac.compare_digest(str(form.get("password", "")).encode(), board.password.encode()):
-        board.failures.pop(who, None)
-        token = secrets.token_urlsafe(24)
-        board.sessions.add(token)
-        response = web.HTTPFound("/")
-        response.set_cookie(COOKIE, token, httponly=True, samesite="Strict")
-        raise response
-    failures = board.failures[who] = board.failures.get(who, 0) + 1
-    log.warning("wrong board password from %s (%d in a row)", who, failures)
-    await asyncio.sleep(min(8.0, 0.25 * 2 ** failures))
-    raise web.HTTPFound("/login?wrong=1")
 
 
 async def live(request: web.Request) -> web.StreamResponse:
     """The live channel: the board on every change; seating actions in, answers back."""
-    if not _logged_in(request):
-        raise web.HTTPUnauthorized(text="log in first")
-    origin = request.headers.get("Origin")
-    if origin is not None and urlsplit(origin).netloc != request.host:
-        raise web.HTTPForbidden(text="the live channel is for the board's own pages")
     board: Board = request.app["board"]
+    board.gate.require_live(request)
     ws = web.WebSocketResponse(heartbeat=20)
     await ws.prepare(request)
     board.sockets.add(ws)
@@ -206,8 +174,7 @@ def make_app(board: Board) -> web.Application:
     app = web.Application()
     app["board"] = board
     app.router.add_get("/", index)
-    app.router.add_get("/login", login_page)
-    app.router.add_post("/login", login)
+    board.gate.add_routes(app)
     app.router.add_get("/live", live)
     app.router.add_static("/static", STATIC)
     app.on_shutdown.append(_close_sockets)

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from controller.local_broker import LocalBroker, free_port
+from controller.topics import ROOT, topic_prefix
 from hall.pki import make_certificates, make_password_file
 
 REPO = Path(__file__).resolve().parent.parent
@@ -209,10 +210,10 @@ def describe(hall: SimulatedHall, board_port: int) -> str:
     lines = [f"hall board: http://127.0.0.1:{board_port}/  password: {password('board')}",
              f"hall broker: 127.0.0.1:{hall.port} (TLS {hall.tls_port}); files in {hall.root}",
              "  watch it:  mosquitto_sub -h 127.0.0.1 -p "
-             f"{hall.port} -u observer -P {password('observer')} -t 'mafia/#' -v"]
+             f"{hall.port} -u observer -P {password('observer')} -t '{ROOT}/#' -v"]
     for name, table in hall.tables.items():
         lines.append(f"{name}: its broker 127.0.0.1:{table.broker.port}; press seat 1: "
-                     f"mosquitto_pub -p {table.broker.port} -t mafia/{name}/sim/press "
+                     f"mosquitto_pub -p {table.broker.port} -t {topic_prefix(name)}sim/press "
                      "-m '{\"seat\": 1}'; log " + str(table.log_path))
     lines.append("Ctrl-C stops the hall.")
     return "\n".join(lines)

@@ -8,9 +8,10 @@ game's record. Nothing here does I/O or reads a clock: ``now`` is data, so a gam
 exactly from its journal of inputs. A refused action raises ``Refused`` naming its paragraph and
 changes nothing.
 
-The paragraphs are the FIIM official rules' (``/work/shared/rules/001_*``, digested in
-``fiim-game-flow.md``). Where the book is silent (the foul ladder, 4.3.2's skipped opener) the
-reading chosen is named where it is used.
+The paragraph numbers are those of the FIIM official rules (the International Mafia
+Federation's rule book, published by the federation; not part of this repository). Where the
+book is silent (the foul ladder, 4.3.2's skipped opener) the reading chosen is named where it
+is used.
 """
 
 from __future__ import annotations
@@ -453,7 +454,7 @@ def _on_seats(game: Game, body: Mapping[str, Any]) -> Result:
 
 
 def _foul(game: Game, args: Mapping[str, Any]) -> Result:
-    """One foul. FIIM's §6 gives no ladder; the panel uses the clubs' one (002): the third
+    """One foul. FIIM's §6 gives no ladder; the panel uses the clubs' one (Crow Club's): the third
     foul silences the player for their next speech, the fourth takes them out (1.4: the win
     is checked at the removal)."""
     if game.stage in ("setup", "over"):

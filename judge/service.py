@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import itertools
 import json
 import logging
@@ -22,7 +21,6 @@ import time
 from collections import deque
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import paho.mqtt.client as mqtt
 from aiohttp import WSMsgType, web
@@ -30,6 +28,8 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from controller.core import events
 from controller.mqtt_link import configure_client
+from controller.topics import topic_prefix
+from controller.weblogin import WebLogin
 from judge.config import JudgeConfig, split_listen
 from judge.game import Action, Game, Refused, TableEvent, new_game, step
 from judge.journal import Journal
@@ -37,7 +37,6 @@ from judge.views import judge_view
 
 log = logging.getLogger("judge")
 STATIC = Path(__file__).with_name("static")
-COOKIE = "judge_session"
 #: table events the game or the panel reads (everything else is not subscribed to)
 TOPICS = ("status", "health", "state", "event/#", "private/#", "reply/#")
 #: whether the floor's clock runs after each ``event/timer`` state (``changed``, ``warning`` and
@@ -51,13 +50,15 @@ class Panel:
 
     def __init__(self, cfg: JudgeConfig):
         self.cfg = cfg
-        self.prefix = f"mafia/{cfg.table}/"
+        self.prefix = topic_prefix(cfg.table)
         self.journal = Journal(cfg.journal.path)
         self.game, self.log_lines = self._restore()
         self.sockets: set[web.WebSocketResponse] = set()
         self.sending: set[asyncio.Future] = set()
-        self.failures: dict[str, int] = {}
-        self.password = Path(cfg.panel.password_file).read_text(encoding="utf-8").strip()
+        self.gate = WebLogin(
+            password=Path(cfg.panel.password_file).read_text(encoding="utf-8").strip(),
+            cookie="judge_session", title="Judge's panel", stylesheet="/static/panel.css",
+            sessions=self.journal, log=log)
         self.table: dict[str, Any] = {"broker": False, "status": "unknown", "health": None}
         self.table_day = 0  # the table's own day number (state.day)
         self.table_state: dict[str, Any] = {}  # the table's latest retained state
@@ -251,47 +252,15 @@ async def _send(ws: web.WebSocketResponse, text: str) -> None:
 PANEL = web.AppKey("panel", Panel)
 
 
-def _logged_in(request: web.Request) -> bool:
-    panel: Panel = request.app[PANEL]
-    return panel.journal.session(request.cookies.get(COOKIE, ""))
-
-
 async def index(request: web.Request) -> web.StreamResponse:
-    if not _logged_in(request):
-        raise web.HTTPFound("/login")
+    request.app[PANEL].gate.require_page(request)
     return web.FileResponse(STATIC / "panel.html")
-
-
-async def login_page(request: web.Request) -> web.StreamResponse:
-    return web.FileResponse(STATIC / "login.html")
-
-
-async def login(request: web.Request) -> web.StreamResponse:
-    """A wrong password waits longer each time from that address (0.5 s, 1 s, 2 s.. 8 s)."""
-    panel: Panel = request.app[PANEL]
-    form = await request.post()
-    who = request.remote or "?"
-    if hmac.compare_digest(str(form.get("password", "")).encode(), panel.password.encode()):
-        panel.failures.pop(who, None)
-        token = secrets.token_urlsafe(24)
-        panel.journal.add_session(token, time.time())
-        response = web.HTTPFound("/")
-        response.set_cookie(COOKIE, token, httponly=True, samesite="Strict")
-        raise response
-    failures = panel.failures[who] = panel.failures.get(who, 0) + 1
-    log.warning("wrong panel password from %s (%d in a row)", who, failures)
-    await asyncio.sleep(min(8.0, 0.25 * 2 ** failures))
-    raise web.HTTPFound("/login?wrong=1")
 
 
 async def live(request: web.Request) -> web.StreamResponse:
     """The live channel: the view on every change; actions in, refusals back to their tab."""
-    if not _logged_in(request):
-        raise web.HTTPUnauthorized(text="log in first")
-    origin = request.headers.get("Origin")
-    if origin is not None and urlsplit(origin).netloc != request.host:
-        raise web.HTTPForbidden(text="the live channel is for the panel's own pages")
     panel: Panel = request.app[PANEL]
+    panel.gate.require_live(request)
     ws = web.WebSocketResponse(heartbeat=20)
     await ws.prepare(request)
     panel.sockets.add(ws)
@@ -338,8 +307,7 @@ def make_app(panel: Panel) -> web.Application:
     app = web.Application()
     app[PANEL] = panel
     app.router.add_get("/", index)
-    app.router.add_get("/login", login_page)
-    app.router.add_post("/login", login)
+    panel.gate.add_routes(app)
     app.router.add_get("/live", live)
     app.router.add_static("/static", STATIC)
     app.on_shutdown.append(_close_sockets)

@@ -1,6 +1,6 @@
 """What a page is shown of a game: everything for the judge, a public projection for anyone else.
 
-Secrecy by construction (DESIGN 10): roles, night picks, check results and the best move are
+Secrecy by construction: roles, night picks, check results and the best move are
 added only by ``judge_view``; ``public_view`` is built without them, so nothing private can leak
 through a forgotten field.
 """

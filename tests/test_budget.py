@@ -102,7 +102,7 @@ seat = [{ seat = 1, first = 0 }, { seat = 1, first = 2 }, { seat = 2, first = 6 
         "strip.seat[1].seat: seat 1 already has LEDs in strip.seat[0]",
         "strip.seat[1]: LED 2 already belongs to strip.seat[0]",
         "strip.seat[2].seat: seat 2 already has a GPIO light in gpio.seat[0]",
-        "strip.seat[3].seat: no seat 13 at this table (seats = 12)",
+        "strip.seat[3].seat: no seat 13 at this table (seats are 1..12)",
         "strip: 1016 LEDs make a 12384-byte SPI frame, more than one spidev transfer "
         "(4096 bytes)",
     ]

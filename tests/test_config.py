@@ -58,7 +58,7 @@ def test_shape_mistakes_name_the_key(tmp_path, body, expected):
 
 def test_a_seat_beyond_the_table_is_refused(tmp_path):
     assert problems_of(tmp_path, BASE + "[[gpio.seat]]\nseat = 11\nbutton = 4\n") == [
-        "gpio.seat[0].seat: no seat 11 at this table (seats = 10)"]
+        "gpio.seat[0].seat: no seat 11 at this table (seats are 1..10)"]
 
 
 def test_a_seat_wired_twice_is_refused(tmp_path):
@@ -210,7 +210,7 @@ def test_console_mistakes_are_named(tmp_path):
         "console[0].keys_only = true so its console serves the keypad only",
         "console[1].port: /dev/a is already console[0]",
         "console[1].seats[0]: seat 2 is already served by console[0]",
-        "console[1].seats[1]: no seat 11 at this table (seats = 10)",
+        "console[1].seats[1]: no seat 11 at this table (seats are 1..10)",
     ]
 
 

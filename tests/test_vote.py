@@ -324,7 +324,7 @@ def test_after_a_restart_an_open_window_is_proposed_as_it_stood_and_flagged():
     tl.feed(press(3, 1.2))
     tl.run_until(1.5)  # the window is open when the controller dies
     saved = msgspec.json.decode(msgspec.json.encode(tl.state.session), type=vote.VoteSession)
-    restarted = initial_state(tl.state.setup, tl.state.lights, saved)
+    restarted = initial_state(tl.state.setup, lights=tl.state.lights, session=saved)
     state, effects = step(restarted, Boot(50.0))
     proposed = [msgspec.to_builtins(e.event) for e in effects
                 if isinstance(e, Emit) and e.kind == "vote/proposed"]
@@ -397,7 +397,8 @@ def test_after_a_reboot_old_window_times_cannot_catch_new_presses():
     tl.run_until(202.6)  # window [201, 202.5) closed and proposed
     saved = msgspec.json.decode(msgspec.json.encode(tl.state.session), type=vote.VoteSession)
     # the Pi rebooted: the monotonic clock starts again near zero
-    state, _ = step(initial_state(tl.state.setup, tl.state.lights, saved), Boot(30.0))
+    restarted = initial_state(tl.state.setup, lights=tl.state.lights, session=saved)
+    state, _ = step(restarted, Boot(30.0))
     assert state.session.window.closes <= 30.0
     later = Timeline(state)
     later.feed(press(3, 31.0))
@@ -410,7 +411,7 @@ def test_after_a_restart_the_resumed_window_closes_and_the_next_one_is_clean():
     tl.feed(press(3, 1.2))
     tl.run_until(1.5)
     saved = msgspec.json.decode(msgspec.json.encode(tl.state.session), type=vote.VoteSession)
-    resumed = Timeline(initial_state(tl.state.setup, tl.state.lights, saved))
+    resumed = Timeline(initial_state(tl.state.setup, lights=tl.state.lights, session=saved))
     resumed.feed([Boot(10.0)])
     assert [w["state"] for w in emitted(resumed, "window")] == ["closed"]
     resumed.feed(judge("confirm", 11.0))  # next window [12.0, 13.5)

@@ -9,6 +9,10 @@ import subprocess
 import sys
 import threading
 
+from hypothesis import given
+from hypothesis import strategies as st
+
+from controller.event_seq import missed
 from controller.watch import Watcher
 from tests.mqtt_helpers import with_json
 from tests.test_service import Running, online
@@ -96,3 +100,17 @@ def test_a_journal_in_trouble_is_called_out_on_the_health_line():
     line = w.line("health", json.dumps(health).encode())
     assert line.endswith("outbox 3/10   << JOURNAL: cannot write the journal /j.db: database or "
                          "disk is full; 3 events held in memory (at most 10); 2 events REFUSED")
+
+
+
+@given(st.sets(st.integers(1, 300), min_size=1), st.randoms(use_true_random=False))
+def test_missed_names_exactly_the_seqs_that_never_came(arrived, rng):
+    """A journal numbers its events 1, 2, 3... without gaps. Whatever arrives (in order, then
+    some again, redelivered), the seqs ``missed`` names on the way are exactly those after the
+    first one seen and before the newest that never came: a redelivered one names none."""
+    stream = sorted(arrived) + rng.sample(sorted(arrived), k=len(arrived) // 2)
+    last, named = 0, set()
+    for seq in stream:
+        named |= set(missed(last, seq))
+        last = max(last, seq)
+    assert named == set(range(min(arrived), max(arrived) + 1)) - arrived

@@ -19,6 +19,7 @@ from controller.core.effects import Emit
 from controller.core.events import NominationEvent
 from controller.core.events import NominationOutcome as Outcome
 from controller.core.scene import Standing
+from controller.core.seats import no_seat
 
 
 class Nomination(msgspec.Struct, frozen=True):
@@ -63,8 +64,8 @@ def nominate(day: Day, by: int, seat: int, standings: tuple[Standing, ...], t: f
     if floor != "speech":
         return day, answer("refused", f"seat {by} has the floor for {floor.replace('_', ' ')}: "
                                       "a nomination is made in one's speech (FIIM 4.4.2)")
-    if not 1 <= seat <= len(standings):
-        return day, answer("refused", f"no seat {seat} at this table")
+    if problem := no_seat(seat, len(standings)):
+        return day, answer("refused", problem)
     if (why := blocking.why_not(rules, standings, seat, "nominated")) is not None:
         return day, answer("refused", why)
     if seat in day.nominees:  # supporting is not nominating: it uses nobody's nomination

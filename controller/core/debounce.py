@@ -15,11 +15,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import msgspec
+
 from controller.core.events import Source
 
 
-@dataclass(frozen=True)
-class Debounce:
+class Debounce(msgspec.Struct, frozen=True):
     """The debounce state of one button.
 
     ``pressed``/``since``: the accepted level and the time of the edge that set it.

@@ -7,13 +7,14 @@ stray digit from long ago never joins a new entry. A ``#`` with no digits confir
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 TIMEOUT = 4.0
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(msgspec.Struct, frozen=True):
+    """One seat's keypad entry so far: the digits typed and when the last key came."""
+
     digits: str = ""
     last: float = float("-inf")
 

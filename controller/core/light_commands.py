@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 
 from controller.core.commands import LightCommand
 from controller.core.lights import Light, LightMode
-from controller.core.replies import Outcome, seat_problem
+from controller.core.replies import Outcome
+from controller.core.seats import seat_problem
 
 if TYPE_CHECKING:
     from controller.core.table import TableState

@@ -8,8 +8,9 @@ state so a console with an RGB light (or a hall display) can show it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import StrEnum
+
+import msgspec
 
 
 class LightMode(StrEnum):
@@ -20,8 +21,7 @@ class LightMode(StrEnum):
     FAST_BLINK = "fast_blink"
 
 
-@dataclass(frozen=True)
-class Light:
+class Light(msgspec.Struct, frozen=True):
     """One seat light's wanted look. ``color`` is ``#rrggbb`` (lower case) or ``None`` (white)."""
 
     mode: LightMode = LightMode.OFF

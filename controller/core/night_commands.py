@@ -20,7 +20,8 @@ from controller.core import night
 from controller.core import standings as standings_module
 from controller.core.commands import NightStepCommand, RevealCommand, VoteAction
 from controller.core.effects import Indicate
-from controller.core.replies import Outcome, seat_problem
+from controller.core.replies import Outcome
+from controller.core.seats import no_seat, seat_problem
 
 if TYPE_CHECKING:
     from controller.core.table import TableState
@@ -64,6 +65,6 @@ def stop(state: TableState, cmd: VoteAction, t: float) -> Outcome:
 def reveal(state: TableState, cmd: RevealCommand, t: float) -> Outcome:
     if not state.night:
         return state, [], "it is day: a check result is shown at night, masks on"
-    if not 1 <= cmd.seat <= state.setup.seats:
-        return state, [], f"seat: no seat {cmd.seat} at this table"
+    if problem := no_seat(cmd.seat, state.setup.seats):
+        return state, [], f"seat: {problem}"
     return state, [Indicate(cmd.seat, cmd.pattern)], None

@@ -107,14 +107,16 @@ class TableState:
         return shown(self)[seat - 1]
 
 
-def initial_state(setup: TableSetup, lights: tuple[Light | None, ...] | None = None,
+def initial_state(setup: TableSetup, *, lights: tuple[Light | None, ...] | None = None,
                   session: vote.VoteSession | None = None,
                   standings: tuple[scene.Standing, ...] | None = None,
                   today: day.Day | None = None,
                   interrupted: timer.SpeechTimer | None = None,
                   night: bool = False,
                   night_step: night.NightStep | None = None) -> TableState:
-    """Every wired button released; the rest as saved before a restart, if any."""
+    """Every wired button released; the rest as saved before a restart, if any: each part is
+    named (keyword-only), and one left out or not fitting the table (a light or standing per
+    seat) starts afresh."""
     if lights is None or len(lights) != setup.seats:
         lights = (None,) * setup.seats
     if standings is None or len(standings) != setup.seats:

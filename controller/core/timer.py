@@ -13,8 +13,6 @@ the time it woke).
 
 from __future__ import annotations
 
-from typing import Literal
-
 import msgspec
 
 from controller.core.effects import Cue, Effect, Emit, WakeAt
@@ -44,13 +42,6 @@ class SpeechTimer(msgspec.Struct, frozen=True, kw_only=True):
         if self.ends_at is None:
             return self.left or 0.0
         return max(0.0, self.ends_at - t)
-
-    def stage(self, t: float) -> Literal["normal", "warning", "final"]:
-        """What the speaker's light shows: steady, blinking, blinking fast."""
-        left = self.remaining(t)
-        if left <= FINAL:
-            return "final"
-        return "warning" if left <= WARN else "normal"
 
 
 def _event(timer: SpeechTimer, state: TimerMoment, t: float) -> Emit:

@@ -20,6 +20,7 @@ from controller.core import timer
 from controller.core.commands import TimerAdd, TimerStart, VoteAction
 from controller.core.effects import Effect
 from controller.core.replies import Outcome
+from controller.core.seats import no_seat
 
 if TYPE_CHECKING:
     from controller.core.table import TableState
@@ -39,9 +40,8 @@ def start(state: TableState, cmd: TimerStart, t: float) -> Outcome:
         return _take_floor(state, cmd, t)
     if cmd.seat is None:
         return state, [], "seat: give the seat that takes the floor"
-    if not 1 <= cmd.seat <= state.setup.seats:
-        return state, [], (f"seat: no seat {cmd.seat} at this table "
-                           f"(seats are 1..{state.setup.seats})")
+    if problem := no_seat(cmd.seat, state.setup.seats):
+        return state, [], f"seat: {problem}"
     if state.session is not None:
         return state, [], (f"a vote is running (session {state.session.id!r}): nobody has "
                            "the floor during a vote (FIIM 4.4.5-4.4.6)")

@@ -1,0 +1,58 @@
+"""The table config: a TOML file, checked completely before anything starts.
+
+Every problem is reported with its key path, e.g. ``gpio.seat[2].button: pin 17 is already used
+by gpio.seat[0].light``, and a config with any problem is refused whole: the service never
+starts half-configured. One module a job, in the order a file goes through them:
+
+- ``overrides``: the command-line flags (``--table``, ``--broker``, ``--sim``, an account),
+  checked alone, then written over the raw TOML;
+- ``presets``: the rule preset named by ``rules`` (``config/rules/*.toml``) merged under the
+  table's own ``[vote]``, ``[day]``, ``[night]`` and ``[standings]``;
+- ``schema``: the typed structs the raw TOML is converted to (types, ranges, no unknown keys);
+- ``wiring``: how seats, pins, strip, expanders and consoles fit together;
+- ``credentials``: the files the config names exist, the password and TLS files load;
+- ``loading``: ``parse`` and ``load``, which run the steps above in that order;
+- ``paths`` (the journal's default place) and ``errors`` (``ConfigError``) serve the rest.
+
+Callers import from ``controller.config``; the names below are its public surface.
+"""
+
+from controller.config.errors import COMMAND_LINE, ConfigError
+from controller.config.loading import load, parse
+from controller.config.overrides import Overrides, broker_from_flags, with_account
+from controller.config.paths import sim_store_path
+from controller.config.schema import (
+    STRIP_PINS,
+    TABLE_ID_PATTERN,
+    TABLE_ID_RULE,
+    Backends,
+    BrokerConfig,
+    Config,
+    ConsoleConfig,
+    DayRules,
+    ExpanderChip,
+    ExpanderConfig,
+    ExpanderJudge,
+    GpioConfig,
+    JudgeWiring,
+    MusicConfig,
+    NightRules,
+    Pin,
+    SeatWiring,
+    StoreConfig,
+    StripConfig,
+    StripSeat,
+    TableId,
+    TlsConfig,
+    table_id_problem,
+)
+from controller.config.wiring import wiring_problems
+
+__all__ = [
+    "COMMAND_LINE", "STRIP_PINS", "TABLE_ID_PATTERN", "TABLE_ID_RULE", "Backends",
+    "BrokerConfig", "Config", "ConfigError", "ConsoleConfig", "DayRules", "ExpanderChip",
+    "ExpanderConfig", "ExpanderJudge", "GpioConfig", "JudgeWiring", "MusicConfig", "NightRules",
+    "Overrides", "Pin", "SeatWiring", "StoreConfig", "StripConfig", "StripSeat", "TableId",
+    "TlsConfig", "broker_from_flags", "load", "parse", "sim_store_path", "table_id_problem",
+    "wiring_problems", "with_account",
+]
