@@ -14,7 +14,8 @@ Every route is behind the panel's login. Pages:
   when it parses, else as text).
 
 Bad input gets a 4xx with the reason and changes nothing: a body that is not the fields above,
-a game that does not exist (404), abandoning a finished or archived game (409), a correction the
+a game that does not exist (404), abandoning a finished or archived game or correcting one still
+being played (409), a correction the
 record's schema refuses (400, naming the field), a POST from another origin (403).
 """
 
@@ -267,6 +268,9 @@ async def post_extra(request: web.Request) -> web.Response:
 async def post_correction(request: web.Request) -> web.Response:
     body = await _read(request, CorrectionIn)
     record = request.app[GAMES].find(request.match_info["id"])
+    if record.status == "in_progress":
+        raise _error(web.HTTPConflict, "corrections are made after the game; during it, the "
+                                       "panel's Undo and Correct do")
     try:
         before = rec.read(record, body.path)
     except rec.RecordError as exc:

@@ -18,6 +18,7 @@ from aiohttp.test_utils import TestServer
 
 from controller.local_broker import free_port
 from judge import config as judge_config
+from judge import record as rec
 from judge.service import Panel, handle_message, make_app
 from tests.record_game import Script, whole_game
 from tests.test_judge_e2e import chromium  # noqa: F401 - the fixture
@@ -317,3 +318,33 @@ def test_the_protocol_sheet_prints_on_a4_with_every_vote_shot_and_foul(tmp_path,
         assert 1 <= pages <= 2, pages
     finally:
         served.close()
+
+
+def test_a_correction_waits_for_the_end_of_the_game(tmp_path):
+    panel = played(tmp_path, Script().tap("deal", seed=1).tap("start").tap("next"))
+    id = panel.record().id
+
+    async def scenario(server, http) -> None:
+        async with http.post(server.make_url(f"/api/games/{id}/corrections"), json={
+                "path": "/players/0/name", "value": "Ada", "reason": "r"}) as r:
+            assert r.status == 409 and "after the game" in (await r.json())["error"]
+
+    run(panel, scenario)
+    assert panel.record().history == []
+
+
+def test_an_edit_an_undo_after_the_game_took_away_is_left_out_not_fatal(tmp_path):
+    s = Script().tap("deal", roles=["don", "mafia", "mafia", "sheriff", *["civilian"] * 6])
+    s.tap("start").tap("next")
+    for seat in (1, 2, 3):  # 1.4: red wins when the last black is removed by fouls
+        for _ in range(4):
+            s.tap("foul", seat=seat)
+    panel = played(tmp_path, s)
+    done = panel.record()
+    assert done.winner == "red"
+    panel.games.edit(done, done.id, rec.Edit(kind="correction", at=1.0, by="j", reason="r",
+                                             path="/players/2/left/reason", after="5.1.6"))
+    assert act(panel, "undo") is None  # the winning foul taken back: seat 3 is in again
+    again = panel.record()
+    assert again.status == "in_progress" and again.players[2].left is None
+    assert again.history == []
