@@ -85,8 +85,12 @@ class Games:
         return name, self.presets[name]
 
     def listing(self) -> list[rec.Record]:
+        """The game being played first, then the archived ones (a panel stopped between
+        archiving a game and clearing its journal holds it twice: it is listed once)."""
         current = self.panel.record()
-        return ([current] if current is not None else []) + self.panel.games.list()
+        if current is None:
+            return self.panel.games.list()
+        return [current] + [r for r in self.panel.games.list() if r.id != current.id]
 
 
 GAMES = web.AppKey("games", Games)
