@@ -347,4 +347,5 @@ def test_an_edit_an_undo_after_the_game_took_away_is_left_out_not_fatal(tmp_path
     assert act(panel, "undo") is None  # the winning foul taken back: seat 3 is in again
     again = panel.record()
     assert again.status == "in_progress" and again.players[2].left is None
+    assert again.ended is None
     assert again.history == []
