@@ -25,7 +25,7 @@ import contextlib
 import time
 from collections.abc import Callable
 from html import escape
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 from urllib.parse import quote, urlsplit
 
 import msgspec
@@ -45,6 +45,9 @@ Who = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
 class _Body(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     reason: Text
     by: Who = "judge"
+
+
+B = TypeVar("B", bound=_Body)
 
 
 class ExtraIn(_Body, kw_only=True):
@@ -89,8 +92,8 @@ class Games:
         archiving a game and clearing its journal holds it twice: it is listed once)."""
         current = self.panel.record()
         if current is None:
-            return self.panel.games.list()
-        return [current] + [r for r in self.panel.games.list() if r.id != current.id]
+            return self.panel.games.archived_games()
+        return [current] + [r for r in self.panel.games.archived_games() if r.id != current.id]
 
 
 GAMES = web.AppKey("games", Games)
@@ -226,7 +229,7 @@ def _controls(record: rec.Record, scoring_name: str, games: Games, error: str) -
 # ------------------------------------------------------------------ the judge's edits
 
 
-async def _read(request: web.Request, kind: type[_Body]) -> _Body:
+async def _read(request: web.Request, kind: type[B]) -> B:
     """The body as ``kind``: JSON, or the sheet's form (its ``value`` read as JSON if it can)."""
     try:
         if request.content_type == "application/json":

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import pytest
 from aiohttp import ClientSession, CookieJar, web
-from aiohttp.test_utils import TestServer
+from aiohttp.test_utils import BaseTestServer, TestServer
 
 from controller.local_broker import free_port
 from judge import config as judge_config
@@ -39,7 +39,7 @@ def act(panel: Panel, action: str, **args) -> dict | None:
                                              "version": panel.game.version}))
 
 
-async def logged_in(server: TestServer) -> ClientSession:
+async def logged_in(server: BaseTestServer) -> ClientSession:
     http = ClientSession(cookie_jar=CookieJar(unsafe=True))
     async with http.post(server.make_url("/login"), data={"password": PASSWORD},
                          allow_redirects=False) as right:
@@ -230,7 +230,7 @@ def test_a_new_game_before_the_end_abandons_the_last_one_and_setup_alone_is_not_
     assert act(panel, "new_game") is None
     assert panel.games.archived(id).abandon_reason == "a new game was started"
     assert act(panel, "name", seat=1, name="Ada") is None and act(panel, "new_game") is None
-    assert [g.id for g in panel.games.list()] == [id]
+    assert [g.id for g in panel.games.archived_games()] == [id]
 
 
 # ------------------------------------------------------------------ the sheet in Chromium
