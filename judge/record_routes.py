@@ -9,7 +9,8 @@ Every route is behind the panel's login. Pages:
   ``GET /api/games/<id>/scores``; ``?scoring=<preset>`` picks the scoring (``fiim`` by default).
 - ``POST /api/games/<id>/extra`` ``{"seat", "points", "reason", "by"?}``,
   ``POST /api/games/<id>/corrections`` ``{"path", "value", "reason", "by"?}``,
-  ``POST /api/games/<id>/abandon`` ``{"reason", "by"?}``: JSON in, JSON out; the sheet's HTML
+  ``POST /api/games/<id>/abandon`` ``{"reason", "by"?}`` (``<id>`` may be ``current``: the
+  panel's Abandon button): JSON in, JSON out; the sheet's HTML
   forms post the same fields and are sent back to the sheet (a form's ``value`` is read as JSON
   when it parses, else as text).
 
@@ -288,10 +289,16 @@ async def post_correction(request: web.Request) -> web.Response:
 
 
 async def post_abandon(request: web.Request) -> web.Response:
+    """Abandon the game being played (``current`` names it, for the panel's button)."""
     body = await _read(request, AbandonIn)
     games = request.app[GAMES]
-    record = games.find(request.match_info["id"])
-    current = games.panel.record()
+    current, id = games.panel.record(), request.match_info["id"]
+    if id != "current":
+        record = games.find(id)
+    elif current is not None:
+        record = current
+    else:
+        raise _error(web.HTTPConflict, "no game is being played")
     if current is None or current.id != record.id:
         raise _error(web.HTTPConflict, "only the game being played can be abandoned")
     if record.status != "in_progress":

@@ -349,3 +349,42 @@ def test_an_edit_an_undo_after_the_game_took_away_is_left_out_not_fatal(tmp_path
     assert again.status == "in_progress" and again.players[2].left is None
     assert again.ended is None
     assert again.history == []
+
+
+@pytest.mark.timeout(120)
+def test_the_panels_abandon_button_keeps_the_game_as_abandoned(tmp_path, chromium):  # noqa: F811
+    served = Served(lambda: played(tmp_path, Script().tap("deal", seed=4).tap("start")
+                                   .tap("next").tap("foul", seat=6)))
+    try:
+        page = chromium.new_page()
+        page.set_default_timeout(20_000)
+        url = f"http://127.0.0.1:{served.port}"
+        page.goto(url + "/")
+        page.fill("#password", PASSWORD)
+        page.click("#login")
+        page.wait_for_selector('#stage[data-stage="day"]')
+        page.once("dialog", lambda dialog: dialog.accept("the hall closes"))
+        page.click("#abandon")
+        page.wait_for_selector('#stage[data-stage="setup"]')  # ready for the next game
+        assert not page.is_visible("#abandon")
+        page.goto(url + "/games")
+        page.wait_for_selector('#games td:text("abandoned")')
+        assert "the hall closes" in page.inner_text("#games")
+        page.click("#games tr[data-game] a")
+        page.wait_for_selector('#status[data-status="abandoned"]')
+        assert page.inner_text('tr[data-seat="6"] .fouls') == "D1"
+    finally:
+        served.close()
+
+
+def test_abandoning_the_current_game_when_there_is_none_is_a_409(tmp_path):
+    panel = played(tmp_path, Script())
+
+    async def scenario(server, http) -> None:
+        async with http.post(server.make_url("/api/games/current/abandon"),
+                             json={"reason": "r"}) as r:
+            assert r.status == 409 and "no game" in (await r.json())["error"]
+        async with http.get(server.make_url("/api/games")) as r:
+            assert (await r.json())["games"] == []
+
+    run(panel, scenario)
