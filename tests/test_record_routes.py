@@ -13,6 +13,7 @@ import re
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from aiohttp import ClientSession, CookieJar, web
@@ -262,6 +263,17 @@ class Served:
         self.thread.start()
         assert ready.wait(30)
 
+    def logged_in(self, browser: Any) -> tuple[Any, str]:
+        """A page logged in to the panel (on the panel's page), and the panel's address."""
+        page = browser.new_page()
+        page.set_default_timeout(20_000)
+        url = f"http://127.0.0.1:{self.port}"
+        page.goto(url + "/")
+        page.fill("#password", PASSWORD)
+        page.click("#login")
+        page.wait_for_selector("#seats")
+        return page, url
+
     def close(self) -> None:
         asyncio.run_coroutine_threadsafe(self.runner.cleanup(), self.loop).result(30)
         self.loop.call_soon_threadsafe(self.loop.stop)
@@ -274,13 +286,7 @@ def test_the_protocol_sheet_prints_on_a4_with_every_vote_shot_and_foul(tmp_path,
     served = Served(lambda: played(tmp_path))
     record = served.record
     try:
-        page = chromium.new_page()
-        page.set_default_timeout(20_000)
-        url = f"http://127.0.0.1:{served.port}"
-        page.goto(url + "/games")
-        page.fill("#password", PASSWORD)
-        page.click("#login")
-        page.wait_for_selector("#seats")
+        page, url = served.logged_in(chromium)
         page.goto(url + "/games")
         page.click(f'tr[data-game="{record.id}"] a')
         page.wait_for_selector("#players")
@@ -362,12 +368,7 @@ def test_the_panels_abandon_button_keeps_the_game_as_abandoned(tmp_path, chromiu
     served = Served(lambda: played(tmp_path, Script().tap("deal", seed=4).tap("start")
                                    .tap("next").tap("foul", seat=6)))
     try:
-        page = chromium.new_page()
-        page.set_default_timeout(20_000)
-        url = f"http://127.0.0.1:{served.port}"
-        page.goto(url + "/")
-        page.fill("#password", PASSWORD)
-        page.click("#login")
+        page, url = served.logged_in(chromium)
         page.wait_for_selector('#stage[data-stage="day"]')
         page.once("dialog", lambda dialog: dialog.accept("the hall closes"))
         page.click("#abandon")
