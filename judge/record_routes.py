@@ -23,6 +23,7 @@ record's schema refuses (400, naming the field), a POST from another origin (403
 from __future__ import annotations
 
 import contextlib
+import logging
 import time
 from collections.abc import Callable
 from html import escape
@@ -38,6 +39,8 @@ from judge.sheet import protocol, results_csv, when
 
 if TYPE_CHECKING:
     from judge.service import Panel
+
+log = logging.getLogger("judge.games")
 
 Text = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
 Who = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
@@ -118,8 +121,11 @@ def register(app: web.Application, panel: Panel,
 
 @web.middleware
 async def _guard(request: web.Request, handler):
-    """The games' routes need the login; their POSTs, the panel's own pages."""
-    if request.path.startswith(("/games", "/api/games")):
+    """The games' routes need the login, and their POSTs the panel's own pages; every request
+    refused is logged with its reason."""
+    if not request.path.startswith(("/games", "/api/games")):
+        return await handler(request)
+    try:
         games = request.app[GAMES]
         if not games.logged_in(request):
             if request.method == "GET" and request.path.startswith("/games"):
@@ -129,7 +135,11 @@ async def _guard(request: web.Request, handler):
         if request.method == "POST" and origin is not None \
                 and urlsplit(origin).netloc != request.host:
             raise _error(web.HTTPForbidden, "edits come from the panel's own pages")
-    return await handler(request)
+        return await handler(request)
+    except web.HTTPClientError as exc:
+        log.warning("%s %s from %s refused (%d): %s", request.method, request.path,
+                    request.remote, exc.status, exc.text)
+        raise
 
 
 def _error(kind: type[web.HTTPException], message: str) -> web.HTTPException:
@@ -257,7 +267,8 @@ async def _edit(request: web.Request, edit: rec.Edit) -> web.Response:
     try:
         edited = games.panel.games.edit(games.panel.record(), id, edit)
     except rec.RecordError as exc:
-        if request.content_type != "application/json":
+        if request.content_type != "application/json":  # the sheet's form: back with why
+            log.warning("%s %s refused: %s", request.method, request.path, exc)
             raise web.HTTPSeeOther(f"/games/{id}?error={quote(str(exc)[:300])}") from None
         raise _error(web.HTTPBadRequest, str(exc)) from None
     return _done(request, edited)

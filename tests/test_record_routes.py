@@ -395,3 +395,18 @@ def test_abandoning_the_current_game_when_there_is_none_is_a_409(tmp_path):
             assert (await r.json())["games"] == []
 
     run(panel, scenario)
+
+
+def test_a_refused_request_is_logged_with_its_reason(tmp_path, caplog):
+    panel = played(tmp_path)
+    id = panel.record().id
+
+    async def scenario(server, http) -> None:
+        async with http.post(server.make_url(f"/api/games/{id}/extra"),
+                             json={"seat": 0, "points": 1, "reason": "r"}) as r:
+            assert r.status == 400
+
+    with caplog.at_level("WARNING", logger="judge.games"):
+        run(panel, scenario)
+    [line] = [r.getMessage() for r in caplog.records if r.name == "judge.games"]
+    assert f"POST /api/games/{id}/extra" in line and "(400)" in line and "seat" in line
