@@ -1,0 +1,518 @@
+"""The record of one game: who sat where, every speech, nomination, vote, shot, check and foul.
+
+A pure function of the panel's journal of inputs (``judge.journal``): ``build`` replays the
+inputs through the game core (``judge.game.step``) and writes down what each one changed, with
+the table's own figures where the game keeps only a summary (each ballot's voters from
+``event/vote/confirmed``, each mafioso's pick from ``private/night/result``). The judge's later
+edits (corrections, extra points, abandoning) are kept apart, as ``Edit``s, and laid over the
+built record by ``apply_edits``: the record of a game is ``apply_edits(build(inputs), edits)``,
+and ``history`` lists every edit with its before and after.
+
+The document is JSON (``encode``/``decode``), versioned by ``schema``; docs/record.md describes
+every field with an example. Seats are 1-based; times are the journal's (UNIX seconds); a
+``day`` or ``night`` is the game's number (night 0 is the mafia's meeting, 4.2.1).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from dataclasses import asdict
+from typing import Any, Literal
+
+import msgspec
+
+from judge.game import Action, Game, Refused, TableEvent, Timings, new_game, step
+
+SCHEMA = 1
+
+Status = Literal["in_progress", "finished", "abandoned"]
+How = Literal["voted_out", "shot", "fouls", "disqualified"]
+
+
+class _Struct(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    pass
+
+
+class Foul(_Struct, kw_only=True):
+    """One foul: the player's ``n``-th, given in ``stage`` of ``day`` / ``night``."""
+
+    n: int
+    at: float
+    day: int
+    night: int
+    stage: str
+
+
+class Departure(_Struct, kw_only=True):
+    """How and when a player left: ``voted_out`` on day ``day`` (also by "all leave?"),
+    ``shot`` on night ``night``, ``fouls`` (the fourth), or ``disqualified`` (by the judge)."""
+
+    how: How
+    at: float
+    day: int
+    night: int
+    reason: str = ""
+
+
+class Player(_Struct, kw_only=True):
+    seat: int
+    name: str = ""
+    role: str = ""  # don, mafia, sheriff, civilian ("" until dealt)
+    fouls: list[Foul] = []
+    left: Departure | None = None
+
+
+class Speech(_Struct, kw_only=True):
+    """A player had the floor: ``speech`` (4.3.1), ``excuse`` (4.4.12) or ``last_words``."""
+
+    seat: int
+    kind: Literal["speech", "excuse", "last_words"]
+    at: float
+
+
+class Nomination(_Struct, kw_only=True):
+    """4.4.2: ``seat`` nominated by ``by`` (``None``: the judge added it)."""
+
+    seat: int
+    by: int | None
+    at: float
+    withdrawn: bool = False
+
+
+class Ballot(_Struct, kw_only=True):
+    """One candidate's confirmed count (4.4.6): who voted, whose votes were left over to it
+    (4.4.8), how the judge made it final (``button``, ``command``, ``correction`` with its
+    ``reason``) and how many counts were rejected before (``rejected``)."""
+
+    candidate: int  # 0: the question "all leave?" (voters said yes)
+    voters: list[int]
+    leftover: list[int] = []
+    count: int
+    by: str = ""
+    reason: str | None = None
+    rejected: int = 0
+
+
+class VoteRound(_Struct, kw_only=True):
+    """One vote of the day: the nominees' (``round`` 1), a re-vote after a tie (2, ...) or the
+    question whether the tied all leave (4.4.12.3)."""
+
+    kind: Literal["nominees", "question"]
+    round: int
+    candidates: list[int]
+    at: float
+    ballots: list[Ballot] = []
+    outcome: str | None = None  # eliminated, tie, yes, no, no_vote, ...
+    eliminated: list[int] = []
+    tied: list[int] = []
+    yes_count: int | None = None
+    voters_count: int | None = None
+
+
+class Day(_Struct, kw_only=True):
+    number: int
+    opener: int
+    at: float
+    speeches: list[Speech] = []
+    nominations: list[Nomination] = []
+    votes: list[VoteRound] = []
+
+
+class Shot(_Struct, kw_only=True):
+    """One mafioso's pick (4.5.3) and why it does not stand (``miss``: missing,
+    several_targets, disagree; ``None``: it stands)."""
+
+    actor: int
+    picks: list[int]
+    miss: str | None = None
+
+
+class Check(_Struct, kw_only=True):
+    """A check by the Don (4.5.6: is it the Sheriff?) or the Sheriff (4.5.7: is it black?)."""
+
+    by: int
+    target: int
+    answer: bool
+
+
+class BestMove(_Struct, kw_only=True):
+    """4.5.9: the first night's victim names three seats they think black."""
+
+    by: int
+    guesses: list[int]
+
+
+class Night(_Struct, kw_only=True):
+    number: int
+    at: float
+    shots: list[Shot] = []
+    missing: list[int] = []  # mafiosi who picked nobody
+    killed: int | None = None  # None: a miss (4.5.5), or no shot yet
+    don_check: Check | None = None
+    sheriff_check: Check | None = None
+    best_move: BestMove | None = None
+    last_words: Speech | None = None  # the victim's last minute at morning (4.5.4)
+
+
+class ExtraPoints(_Struct, kw_only=True):
+    """The judge's extra points for a player, with the reason (may be negative)."""
+
+    seat: int
+    points: float
+    reason: str
+    by: str
+    at: float
+
+
+class Edit(_Struct, kw_only=True):
+    """One change the judge made to the record: ``correction`` sets ``path`` (a JSON pointer
+    into the record, e.g. ``/players/3/name``) from ``before`` to ``after``; ``extra_points``
+    adds ``after`` (an ``ExtraPoints``); ``abandon`` ends an unfinished game."""
+
+    kind: Literal["correction", "extra_points", "abandon"]
+    at: float
+    by: str
+    reason: str
+    path: str = ""
+    before: Any = None
+    after: Any = None
+
+
+class LogLine(_Struct, kw_only=True):
+    at: float
+    line: str
+
+
+class Record(_Struct, kw_only=True):
+    schema: int = SCHEMA
+    id: str
+    table: str
+    rules: str = "fiim"
+    timings: dict[str, float] = {}
+    created: float
+    started: float | None = None  # 4.1.2: night falls
+    ended: float | None = None  # 1.4, or the moment the game was abandoned
+    status: Status = "in_progress"
+    abandon_reason: str | None = None
+    players: list[Player]
+    days: list[Day] = []
+    nights: list[Night] = []
+    winner: Literal["red", "black"] | None = None
+    extra_points: list[ExtraPoints] = []
+    history: list[Edit] = []
+    log: list[LogLine] = []  # the core's record lines: what the judge saw, paragraph by paragraph
+
+
+class RecordError(ValueError):
+    """An edit the record cannot take (a bad path, a value of the wrong type...)."""
+
+
+# ------------------------------------------------------------------ building
+
+
+def game_id(table: str, created: float) -> str:
+    """The game's id: its table and the moment of its first input (UTC, milliseconds)."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(created))
+    return f"{table}-{stamp}-{int(created * 1000) % 1000:03d}"
+
+
+def build(inputs: Iterable[tuple[Action | TableEvent, float]], table: str,
+          timings: Timings | None = None) -> Record | None:
+    """The record of the game the journal's ``inputs`` played (``None``: no input yet)."""
+    builder: _Builder | None = None
+    for given, at in inputs:
+        if builder is None:
+            builder = _Builder(table, timings or Timings(), at)
+        builder.feed(given, at)
+    return None if builder is None else builder.record()
+
+
+class _Builder:
+    """Replays the inputs and writes down what each changed, from the game before and after."""
+
+    def __init__(self, table: str, timings: Timings, created: float):
+        self.game = new_game(timings=timings)
+        self.table, self.timings, self.created = table, timings, created
+        self.started: float | None = None
+        self.ended: float | None = None
+        self.fouls: dict[int, list[Foul]] = {}
+        self.left: dict[int, Departure] = {}
+        self.days: list[Day] = []
+        self.nights: list[Night] = []
+        self.log: list[LogLine] = []
+        self.rejected: dict[int, int] = {}  # the running round: counts rejected per candidate
+
+    def feed(self, given: Action | TableEvent, at: float) -> None:
+        before = self.game
+        try:
+            after, _, lines = step(before, given, at)
+        except Refused:  # as the panel's replay: a refused input changed nothing
+            return
+        if after is before:
+            return
+        self.game = after
+        self.log += [LogLine(at=at, line=line) for line in lines]
+        if before.stage == "setup" and after.stage != "setup":
+            self.started = at
+        if after.stage == "over" and before.stage != "over":
+            self.ended = at
+        if after.night > before.night:
+            self.nights.append(Night(number=after.night, at=at))
+        if after.day > before.day:
+            self.days.append(Day(number=after.day, opener=after.opener, at=at))
+        self._fouls(before, after, at)
+        self._departures(before, after, at)
+        self._nominations(before, after, given, at)
+        self._speeches(before, after, at)
+        self._votes(before, after, given, at)
+        if isinstance(given, TableEvent) and given.topic == "private/night/result":
+            self._night(before, after, given.body)
+
+    def _fouls(self, before: Game, after: Game, at: float) -> None:
+        for was, now in zip(before.players, after.players, strict=True):
+            fouls = self.fouls.setdefault(now.seat, [])
+            del fouls[now.fouls:]  # an undo takes a foul back
+            for n in range(was.fouls + 1, now.fouls + 1):
+                fouls.append(Foul(n=n, at=at, day=after.day, night=after.night,
+                                  stage=before.stage))
+
+    def _departures(self, before: Game, after: Game, at: float) -> None:
+        for was, now in zip(before.players, after.players, strict=True):
+            if now.in_game:
+                self.left.pop(now.seat, None)  # an undo of a fourth foul
+            elif was.in_game:
+                if now.fouls >= 4:
+                    how: How = "fouls"
+                elif before.stage == "last_words" and before.after_last_words == "day":
+                    how = "shot"  # 4.5.4: shot at night, left at morning
+                else:
+                    how = "voted_out"
+                self.left[now.seat] = Departure(how=how, at=at, day=before.day,
+                                                night=before.night)
+
+    def _nominations(self, before: Game, after: Game, given: Action | TableEvent,
+                     at: float) -> None:
+        if not self.days or after.day != before.day:
+            return
+        noms = self.days[-1].nominations
+        undo = isinstance(given, Action) and given.kind == "undo"
+        for seat in after.nominees:
+            if seat in before.nominees:
+                continue
+            withdrawn = [n for n in noms if n.seat == seat and n.withdrawn]
+            if undo and withdrawn:  # a withdrawal taken back
+                withdrawn[-1].withdrawn = False
+            else:
+                by = given.body.get("by") if isinstance(given, TableEvent) else None
+                noms.append(Nomination(seat=seat, by=by if isinstance(by, int) else None,
+                                       at=at))
+        for seat in before.nominees:
+            if seat in after.nominees or after.stage != "day":
+                continue
+            standing = [n for n in noms if n.seat == seat and not n.withdrawn]
+            if undo and standing:  # a nomination taken back: it never stood
+                noms.remove(standing[-1])
+            elif standing and isinstance(given, Action) and given.kind == "withdraw":
+                standing[-1].withdrawn = True
+
+    def _speeches(self, before: Game, after: Game, at: float) -> None:
+        """Each floor given; a shot player's last minute (4.5.4) goes with their night."""
+        if after.floor is None or (after.floor == before.floor
+                                   and after.speakers == before.speakers):
+            return
+        kind = {"day": "speech", "defence": "excuse", "last_words": "last_words"}.get(
+            after.stage)
+        speech = Speech(seat=after.floor, kind=kind or "speech", at=at)
+        if kind == "last_words" and after.after_last_words == "day" and self.nights:
+            self.nights[-1].last_words = speech
+        elif kind is not None and self.days:
+            self.days[-1].speeches.append(speech)
+
+    def _votes(self, before: Game, after: Game, given: Action | TableEvent,
+               at: float) -> None:
+        if not self.days:
+            return
+        votes = self.days[-1].votes
+        if isinstance(given, TableEvent) and votes:
+            self._vote_event(votes[-1], given, after)
+        opened = after.stage in ("vote", "question") and after.vote is not None and (
+            before.stage not in ("vote", "question") or before.vote is None
+            or after.vote.kind != before.vote.kind)
+        if opened:
+            self.rejected = {}
+            votes.append(VoteRound(kind=after.vote.kind, round=len(votes) + 1,
+                                   candidates=list(after.vote.candidates), at=at))
+
+    def _vote_event(self, current: VoteRound, given: TableEvent, after: Game) -> None:
+        """The table's figures of the running round: each confirmed ballot and the result."""
+        body = given.body
+        candidate = body.get("candidate")
+        candidate = candidate if isinstance(candidate, int) else 0
+        if given.topic == "event/vote/rejected":
+            self.rejected[candidate] = self.rejected.get(candidate, 0) + 1
+        elif given.topic == "event/vote/confirmed":
+            current.ballots.append(Ballot(
+                candidate=candidate, voters=_seats(body.get("voters")),
+                leftover=_seats(body.get("leftover")), count=int(body.get("count", 0)),
+                by=str(body.get("by", "")), reason=_text(body.get("reason")),
+                rejected=self.rejected.pop(candidate, 0)))
+        elif given.topic == "event/vote/result":
+            current.outcome = str(body.get("outcome"))
+            current.tied = _seats(body.get("tied"))
+            if isinstance(body.get("eliminated"), int):
+                current.eliminated = [body["eliminated"]]
+            if current.outcome == "yes":
+                current.eliminated = list(after.leaving)
+            if isinstance(body.get("yes_count"), int):
+                current.yes_count = body["yes_count"]
+                count = body.get("voters_count")
+                current.voters_count = count if isinstance(count, int) else None
+
+    def _night(self, before: Game, after: Game, body: Any) -> None:
+        if not self.nights:
+            return
+        night, name = self.nights[-1], before.running_step
+        picks = [p for p in body.get("picks", ()) if isinstance(p, dict)]
+        standing = [p for p in picks if p.get("miss") is None]
+        if name == "mafia_shot":
+            night.shots = [Shot(actor=int(p.get("actor", 0)), picks=_seats(p.get("picks")),
+                                miss=p.get("miss")) for p in picks]
+            night.missing = _seats(body.get("missing"))
+            night.killed = after.killed
+        elif name == "best_move":
+            actor = standing[0].get("actor") if standing else before.killed
+            night.best_move = BestMove(by=int(actor or 0), guesses=list(after.best_move))
+        elif name in ("don_check", "sheriff_check") and len(after.checks) > len(before.checks):
+            _, _, target, answer = after.checks[-1]
+            check = Check(by=int(standing[0].get("actor", 0)), target=target, answer=answer)
+            if name == "don_check":
+                night.don_check = check
+            else:
+                night.sheriff_check = check
+
+    def record(self) -> Record:
+        game = self.game
+        players = [Player(seat=p.seat, name=p.name, role=p.role,
+                          fouls=list(self.fouls.get(p.seat, [])), left=self.left.get(p.seat))
+                   for p in game.players]
+        return Record(
+            id=game_id(self.table, self.created), table=self.table,
+            timings={k: float(v) for k, v in asdict(self.timings).items()},
+            created=self.created, started=self.started, ended=self.ended,
+            status="finished" if game.stage == "over" else "in_progress",
+            players=players, days=self.days, nights=self.nights, winner=game.winner,
+            log=self.log)
+
+
+def _seats(value: Any) -> list[int]:
+    return [s for s in value if isinstance(s, int)] if isinstance(value, list) else []
+
+
+def _text(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+# ------------------------------------------------------------------ the judge's edits
+
+
+def apply_edits(record: Record, edits: Iterable[Edit]) -> Record:
+    """The built record with the judge's edits laid over it, in order; ``history`` lists them.
+    ``record`` itself is left as it was."""
+    record = _replace(record, history=list(record.history))
+    for edit in edits:
+        record = _apply(record, edit)
+        record.history.append(edit)
+    return record
+
+
+def _apply(record: Record, edit: Edit) -> Record:
+    if edit.kind == "abandon":
+        if record.status == "finished":
+            raise RecordError("the game is finished: it cannot be abandoned")
+        return _replace(record, status="abandoned", abandon_reason=edit.reason,
+                              ended=edit.at)
+    if edit.kind == "extra_points":
+        points = msgspec.convert(edit.after, ExtraPoints)
+        if not 1 <= points.seat <= len(record.players):
+            raise RecordError(f"extra points: there is no seat {points.seat}")
+        return _replace(record, extra_points=[*record.extra_points, points])
+    return _set(record, edit.path, edit.after)
+
+
+def _replace(record: Record, **changes: Any) -> Record:
+    return msgspec.structs.replace(record, **changes)
+
+
+#: what a correction may not touch: the record's identity and its own bookkeeping
+_FIXED = ("schema", "id", "table", "history", "log", "extra_points", "status",
+          "abandon_reason")
+
+
+def read(record: Record, path: str) -> Any:
+    """The value at a JSON pointer (``/players/3/name``) of the record, as JSON data."""
+    node: Any = msgspec.to_builtins(record)
+    for key in _keys(path):
+        node = _child(node, key, path)
+    return node
+
+
+def _set(record: Record, path: str, value: Any) -> Record:
+    keys = _keys(path)
+    if keys[0] in _FIXED:
+        raise RecordError(f"{path}: {keys[0]} is not corrected by hand")
+    data: Any = msgspec.to_builtins(record)
+    node = data
+    for key in keys[:-1]:
+        node = _child(node, key, path)
+    last = keys[-1]
+    if isinstance(node, list):
+        _child(node, last, path)
+        node[int(last)] = value
+    elif isinstance(node, dict) and last in node:
+        node[last] = value
+    else:
+        raise RecordError(f"{path}: no such field")
+    try:
+        return msgspec.convert(data, Record)
+    except msgspec.ValidationError as exc:
+        raise RecordError(f"{path}: {exc}") from None
+
+
+def _keys(path: str) -> list[str]:
+    if not path.startswith("/") or path == "/":
+        raise RecordError(f"{path!r}: a JSON pointer such as /players/3/name expected")
+    return [k.replace("~1", "/").replace("~0", "~") for k in path[1:].split("/")]
+
+
+def _child(node: Any, key: str, path: str) -> Any:
+    if isinstance(node, list):
+        if not key.isdigit() or int(key) >= len(node):
+            raise RecordError(f"{path}: no item {key}")
+        return node[int(key)]
+    if isinstance(node, dict) and key in node:
+        return node[key]
+    raise RecordError(f"{path}: no such field {key!r}")
+
+
+# ------------------------------------------------------------------ JSON
+
+
+def encode(record: Record) -> bytes:
+    return msgspec.json.encode(record)
+
+
+def decode(data: bytes | str) -> Record:
+    """A record document; one of another ``schema`` or a malformed one is a ``RecordError``."""
+    try:
+        record = msgspec.json.decode(data, type=Record)
+    except msgspec.DecodeError as exc:
+        raise RecordError(f"not a game record: {exc}") from None
+    if record.schema != SCHEMA:
+        raise RecordError(f"record schema {record.schema}: this panel reads {SCHEMA}")
+    return record
+
+
+__all__ = ["SCHEMA", "Ballot", "BestMove", "Check", "Day", "Departure", "Edit", "ExtraPoints",
+           "Foul", "LogLine", "Night", "Nomination", "Player", "Record", "RecordError", "Shot",
+           "Speech", "VoteRound", "apply_edits", "build", "decode", "encode", "game_id", "read"]
