@@ -192,7 +192,7 @@ class _Checker:
                     self.issue(f"Death time is not set for player {i + 1}.")
             elif kind == "night":
                 self.check_night_death(i, round_)
-            elif kind == "day" and self.has("v") and 0 <= round_:
+            elif kind == "day" and self.has("v") and round_ >= 0:
                 winners = self.voting_winners(round_)
                 if winners is not None and i + 1 not in winners[0]:
                     self.issue(f"Player {i + 1} is specified as voted out in round {round_}. But "

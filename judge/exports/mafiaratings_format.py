@@ -65,7 +65,7 @@ class GameTime(_Struct):
     round: int
     time: str
     speaker: int | UnsetType = UNSET
-    votingRound: int | UnsetType = UNSET  # noqa: N815 - the platform's key
+    votingRound: int | UnsetType = UNSET
     nominee: int | UnsetType = UNSET
     order: int | UnsetType = UNSET
 
@@ -84,7 +84,7 @@ class OnRecord(_Struct):
     round: int
     time: str
     record: list[int]
-    votingRound: int | UnsetType = UNSET  # noqa: N815
+    votingRound: int | UnsetType = UNSET
 
 
 #: a round's vote: a seat, ``null`` (no vote that round), or for a split the seat per voting
@@ -102,7 +102,7 @@ class Player(_Struct):
     arranged: int | UnsetType = UNSET
     death: bool | int | str | Death | UnsetType = UNSET
     warnings: int | list[GameTime] | UnsetType = UNSET
-    techFouls: int | list[GameTime] | UnsetType = UNSET  # noqa: N815
+    techFouls: int | list[GameTime] | UnsetType = UNSET
     don: int | UnsetType = UNSET  # the night the Don checked this player
     sheriff: int | UnsetType = UNSET  # the night the Sheriff checked this player
     bonus: Bonus | UnsetType = UNSET
@@ -125,12 +125,12 @@ class Game(_Struct):
     players: list[Player]
     winner: str | UnsetType = UNSET  # "civ", "maf" or "tie"
     id: int | str | UnsetType = UNSET
-    clubId: int | UnsetType = UNSET  # noqa: N815
-    eventId: int | UnsetType = UNSET  # noqa: N815
-    tournamentId: int | UnsetType = UNSET  # noqa: N815
+    clubId: int | UnsetType = UNSET
+    eventId: int | UnsetType = UNSET
+    tournamentId: int | UnsetType = UNSET
     rating: bool | UnsetType = UNSET
-    startTime: int | str | UnsetType = UNSET  # noqa: N815
-    endTime: int | str | UnsetType = UNSET  # noqa: N815
+    startTime: int | str | UnsetType = UNSET
+    endTime: int | str | UnsetType = UNSET
     timezone: str | UnsetType = UNSET
     language: str | UnsetType = UNSET
     rules: str | UnsetType = UNSET
