@@ -29,9 +29,12 @@ from aiohttp import WSMsgType, web
 from paho.mqtt.enums import CallbackAPIVersion
 
 from controller.mqtt_link import configure_client
+from judge import record_routes
 from judge.config import JudgeConfig, split_listen
 from judge.game import Action, Game, Refused, TableEvent, new_game, step
 from judge.journal import Journal
+from judge.record import Edit, Record
+from judge.store import GameStore
 from judge.views import judge_view
 
 log = logging.getLogger("judge")
@@ -52,6 +55,7 @@ class Panel:
         self.cfg = cfg
         self.prefix = f"mafia/{cfg.table}/"
         self.journal = Journal(cfg.journal.path)
+        self.games = GameStore(cfg.journal.path, cfg.table, cfg.game_timings)
         self.game, self.log_lines = self._restore()
         self.sockets: set[web.WebSocketResponse] = set()
         self.sending: set[asyncio.Future] = set()
@@ -121,8 +125,16 @@ class Panel:
             raise Refused(f"timer: no such operation {op!r} (pause, resume, add)")
         self.send(f"timer/{op}", {"seconds": 10} if op == "add" else {})
 
-    def new_game(self) -> None:
-        """A fresh game; whatever the last one left running at the table is ended first."""
+    def record(self) -> Record | None:
+        """The record of the game being played (docs/record.md), built from the journal."""
+        return self.games.current(self.journal.inputs())
+
+    def new_game(self, abandon: Edit | None = None) -> None:
+        """A fresh game; whatever the last one left running at the table is ended first. The
+        last game's record is kept; unfinished, it is recorded as abandoned (``abandon``: the
+        judge's reason, else "a new game was started")."""
+        self.games.archive(self.record(), abandon or Edit(
+            kind="abandon", at=time.time(), by="judge", reason="a new game was started"))
         state, old = self.table_state, self.game
         if state.get("vote") is not None:
             self.send("vote/cancel", {})
@@ -340,6 +352,7 @@ def make_app(panel: Panel) -> web.Application:
     app.router.add_post("/login", login)
     app.router.add_get("/live", live)
     app.router.add_static("/static", STATIC)
+    record_routes.register(app, panel, _logged_in)
     app.on_shutdown.append(_close_sockets)
     return app
 
@@ -373,3 +386,4 @@ async def serve(cfg: JudgeConfig, ready: asyncio.Event | None = None,
         panel.client.loop_stop()
         panel.client.disconnect()
         panel.journal.close()
+        panel.games.close()

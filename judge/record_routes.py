@@ -1,0 +1,292 @@
+"""The panel's games over HTTP: the list, each game's protocol sheet, its CSV and JSON, and the
+judge's edits (extra points, corrections, abandoning the game being played).
+
+Every route is behind the panel's login. Pages:
+
+- ``GET /games``: every game, the one being played first; ``GET /games/<id>``: its protocol
+  sheet (prints on A4) with the edit forms on screen; ``GET /games/<id>/results.csv``.
+- ``GET /api/games``, ``GET /api/games/<id>`` (the record, docs/record.md),
+  ``GET /api/games/<id>/scores``; ``?scoring=<preset>`` picks the scoring (``fiim`` by default).
+- ``POST /api/games/<id>/extra`` ``{"seat", "points", "reason", "by"?}``,
+  ``POST /api/games/<id>/corrections`` ``{"path", "value", "reason", "by"?}``,
+  ``POST /api/games/<id>/abandon`` ``{"reason", "by"?}``: JSON in, JSON out; the sheet's HTML
+  forms post the same fields and are sent back to the sheet (a form's ``value`` is read as JSON
+  when it parses, else as text).
+
+Bad input gets a 4xx with the reason and changes nothing: a body that is not the fields above,
+a game that does not exist (404), abandoning a finished or archived game (409), a correction the
+record's schema refuses (400, naming the field), a POST from another origin (403).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Callable
+from html import escape
+from typing import TYPE_CHECKING, Annotated, Any
+from urllib.parse import quote, urlsplit
+
+import msgspec
+from aiohttp import web
+
+from judge import record as rec
+from judge import scoring
+from judge.sheet import protocol, results_csv, when
+
+if TYPE_CHECKING:
+    from judge.service import Panel
+
+Text = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+Who = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
+
+
+class _Body(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    reason: Text
+    by: Who = "judge"
+
+
+class ExtraIn(_Body, kw_only=True):
+    seat: Annotated[int, msgspec.Meta(ge=1, le=10)]
+    points: scoring.Points
+
+
+class CorrectionIn(_Body, kw_only=True):
+    path: Annotated[str, msgspec.Meta(min_length=2, max_length=200)]
+    value: Any
+
+
+class AbandonIn(_Body, kw_only=True):
+    pass
+
+
+class Games:
+    """The panel, its login check and the scoring presets, for the routes."""
+
+    def __init__(self, panel: Panel, logged_in: Callable[[web.Request], bool]):
+        self.panel, self.logged_in = panel, logged_in
+        self.presets = scoring.presets()
+
+    def find(self, id: str) -> rec.Record:
+        current = self.panel.record()
+        if current is not None and current.id == id:
+            return current
+        found = self.panel.games.archived(id)
+        if found is None:
+            raise _error(web.HTTPNotFound, f"no game {id!r}")
+        return found
+
+    def preset(self, request: web.Request) -> tuple[str, scoring.Preset]:
+        name = request.query.get("scoring", "fiim")
+        if name not in self.presets:
+            raise _error(web.HTTPBadRequest, f"no scoring preset {name!r} "
+                                             f"(there are: {', '.join(self.presets)})")
+        return name, self.presets[name]
+
+    def listing(self) -> list[rec.Record]:
+        current = self.panel.record()
+        return ([current] if current is not None else []) + self.panel.games.list()
+
+
+GAMES = web.AppKey("games", Games)
+
+
+def register(app: web.Application, panel: Panel,
+             logged_in: Callable[[web.Request], bool]) -> None:
+    """Add the games' routes to the panel's app."""
+    app[GAMES] = Games(panel, logged_in)
+    app.middlewares.append(_guard)
+    app.router.add_get("/games", games_page)
+    app.router.add_get("/games/{id}", sheet_page)
+    app.router.add_get("/games/{id}/results.csv", results)
+    app.router.add_get("/api/games", api_list)
+    app.router.add_get("/api/games/{id}", api_game)
+    app.router.add_get("/api/games/{id}/scores", api_scores)
+    app.router.add_post("/api/games/{id}/extra", post_extra)
+    app.router.add_post("/api/games/{id}/corrections", post_correction)
+    app.router.add_post("/api/games/{id}/abandon", post_abandon)
+
+
+@web.middleware
+async def _guard(request: web.Request, handler):
+    """The games' routes need the login; their POSTs, the panel's own pages."""
+    if request.path.startswith(("/games", "/api/games")):
+        games = request.app[GAMES]
+        if not games.logged_in(request):
+            if request.method == "GET" and request.path.startswith("/games"):
+                raise web.HTTPFound("/login")
+            raise _error(web.HTTPUnauthorized, "log in first")
+        origin = request.headers.get("Origin")
+        if request.method == "POST" and origin is not None \
+                and urlsplit(origin).netloc != request.host:
+            raise _error(web.HTTPForbidden, "edits come from the panel's own pages")
+    return await handler(request)
+
+
+def _error(kind: type[web.HTTPException], message: str) -> web.HTTPException:
+    return kind(text=msgspec.json.encode({"error": message}).decode(),
+                content_type="application/json")
+
+
+def _json(value: Any) -> web.Response:
+    return web.Response(body=msgspec.json.encode(value), content_type="application/json")
+
+
+def summary(record: rec.Record) -> dict[str, Any]:
+    return {"id": record.id, "table": record.table, "status": record.status,
+            "created": record.created, "started": record.started, "ended": record.ended,
+            "winner": record.winner, "abandon_reason": record.abandon_reason,
+            "players": [p.name for p in record.players], "edits": len(record.history)}
+
+
+# ------------------------------------------------------------------ reading
+
+
+async def api_list(request: web.Request) -> web.Response:
+    return _json({"games": [summary(r) for r in request.app[GAMES].listing()]})
+
+
+async def api_game(request: web.Request) -> web.Response:
+    return web.Response(body=rec.encode(request.app[GAMES].find(request.match_info["id"])),
+                        content_type="application/json")
+
+
+async def api_scores(request: web.Request) -> web.Response:
+    games = request.app[GAMES]
+    record = games.find(request.match_info["id"])
+    name, preset = games.preset(request)
+    return _json({"game": record.id, "scoring": name,
+                  "players": scoring.score(record, preset)})
+
+
+async def results(request: web.Request) -> web.Response:
+    games = request.app[GAMES]
+    record = games.find(request.match_info["id"])
+    _, preset = games.preset(request)
+    return web.Response(text=results_csv(record, scoring.score(record, preset)),
+                        content_type="text/csv", charset="utf-8", headers={
+                            "Content-Disposition": f'attachment; filename="{record.id}.csv"'})
+
+
+async def games_page(request: web.Request) -> web.Response:
+    rows = "".join(
+        f'<tr data-game="{escape(r.id)}"><td><a href="/games/{escape(r.id)}">{escape(r.id)}</a>'
+        f"</td><td>{escape(when(r.started or r.created))}</td><td>{r.status}</td>"
+        f"<td>{r.winner or ''}</td><td>{escape(r.abandon_reason or '')}</td></tr>"
+        for r in request.app[GAMES].listing())
+    return web.Response(text=f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
+<title>Games</title><link rel="stylesheet" href="/static/sheet.css"></head><body>
+<nav><a href="/">Panel</a></nav><h1>Games</h1>
+<table id="games"><thead><tr><th>game</th><th>started</th><th>status</th><th>winner</th>
+<th>reason</th></tr></thead><tbody>{rows}</tbody></table></body></html>""",
+                        content_type="text/html")
+
+
+async def sheet_page(request: web.Request) -> web.Response:
+    games = request.app[GAMES]
+    record = games.find(request.match_info["id"])
+    name, preset = games.preset(request)
+    error = request.query.get("error", "")
+    return web.Response(text=protocol(record, scoring.score(record, preset), preset.name,
+                                      _controls(record, name, games, error)),
+                        content_type="text/html")
+
+
+def _controls(record: rec.Record, scoring_name: str, games: Games, error: str) -> str:
+    """The judge's forms under the sheet (not printed)."""
+    base = f"/api/games/{escape(record.id)}"
+    choices = "".join(
+        f'<option value="{escape(k)}"{" selected" if k == scoring_name else ""}>'
+        f"{escape(p.name)}</option>" for k, p in games.presets.items())
+    abandon = "" if record.status != "in_progress" else f"""
+<form method="post" action="{base}/abandon" id="abandon-form"><b>Abandon the game</b>
+<input name="reason" required placeholder="why"><input name="by" placeholder="judge">
+<button>Abandon</button></form>"""
+    return f"""<div class="controls">
+<p class="error" id="error" role="alert">{escape(error)}</p>
+<form method="get"><b>Scoring</b> <select name="scoring">{choices}</select>
+<button>Show</button></form>
+<form method="post" action="{base}/extra" id="extra-form"><b>Extra points</b>
+<input name="seat" type="number" min="1" max="10" required placeholder="seat">
+<input name="points" type="number" step="0.05" required placeholder="points">
+<input name="reason" required placeholder="reason"><input name="by" placeholder="judge">
+<button>Add</button></form>
+<form method="post" action="{base}/corrections" id="correction-form"><b>Correct</b>
+<input name="path" required placeholder="/players/3/name">
+<input name="value" required placeholder="new value (JSON or text)">
+<input name="reason" required placeholder="reason"><input name="by" placeholder="judge">
+<button>Correct</button></form>{abandon}</div>"""
+
+
+# ------------------------------------------------------------------ the judge's edits
+
+
+async def _read(request: web.Request, kind: type[_Body]) -> _Body:
+    """The body as ``kind``: JSON, or the sheet's form (its ``value`` read as JSON if it can)."""
+    try:
+        if request.content_type == "application/json":
+            return msgspec.json.decode(await request.read(), type=kind)
+        form: dict[str, Any] = {k: v for k, v in (await request.post()).items() if v != ""}
+        if "value" in form:
+            with contextlib.suppress(msgspec.DecodeError):  # else plain text
+                form["value"] = msgspec.json.decode(str(form["value"]))
+        return msgspec.convert(form, kind, strict=False)
+    except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as exc:
+        raise _error(web.HTTPBadRequest, f"{kind.__name__[:-2].lower()}: {exc}") from None
+
+
+def _done(request: web.Request, record: rec.Record) -> web.Response:
+    if request.content_type == "application/json":
+        return _json({"ok": True, "game": summary(record)})
+    raise web.HTTPSeeOther(f"/games/{record.id}")
+
+
+async def _edit(request: web.Request, edit: rec.Edit) -> web.Response:
+    games = request.app[GAMES]
+    id = request.match_info["id"]
+    games.find(id)  # 404 first
+    try:
+        edited = games.panel.games.edit(games.panel.record(), id, edit)
+    except rec.RecordError as exc:
+        if request.content_type != "application/json":
+            raise web.HTTPSeeOther(f"/games/{id}?error={quote(str(exc)[:300])}") from None
+        raise _error(web.HTTPBadRequest, str(exc)) from None
+    return _done(request, edited)
+
+
+async def post_extra(request: web.Request) -> web.Response:
+    body = await _read(request, ExtraIn)
+    now = time.time()
+    points = rec.ExtraPoints(seat=body.seat, points=body.points, reason=body.reason,
+                             by=body.by, at=now)
+    return await _edit(request, rec.Edit(kind="extra_points", at=now, by=body.by,
+                                         reason=body.reason,
+                                         after=msgspec.to_builtins(points)))
+
+
+async def post_correction(request: web.Request) -> web.Response:
+    body = await _read(request, CorrectionIn)
+    record = request.app[GAMES].find(request.match_info["id"])
+    try:
+        before = rec.read(record, body.path)
+    except rec.RecordError as exc:
+        raise _error(web.HTTPBadRequest, str(exc)) from None
+    return await _edit(request, rec.Edit(kind="correction", at=time.time(), by=body.by,
+                                         reason=body.reason, path=body.path, before=before,
+                                         after=body.value))
+
+
+async def post_abandon(request: web.Request) -> web.Response:
+    body = await _read(request, AbandonIn)
+    games = request.app[GAMES]
+    record = games.find(request.match_info["id"])
+    current = games.panel.record()
+    if current is None or current.id != record.id:
+        raise _error(web.HTTPConflict, "only the game being played can be abandoned")
+    if record.status != "in_progress":
+        raise _error(web.HTTPConflict, f"the game is {record.status}: it cannot be abandoned")
+    if record.started is None:
+        raise _error(web.HTTPConflict, "the game has not started (setup): nothing to abandon")
+    games.panel.new_game(abandon=rec.Edit(kind="abandon", at=time.time(), by=body.by,
+                                          reason=body.reason))
+    return _done(request, games.panel.games.archived(record.id) or record)

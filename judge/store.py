@@ -1,0 +1,100 @@
+"""The panel's games: one record document per game, kept in the panel's SQLite beside the journal.
+
+The game being played is in the journal (``judge.journal``): its record is built from the
+journal's inputs whenever it is asked for, with the judge's edits made so far (kept here, in
+``edits``) laid over it. When the judge starts a new game or abandons this one, its record is
+archived as one document (``games``), edits and history included, and the journal is cleared;
+an archived document is edited in place, each edit appended to its ``history``. A game that
+never left setup (no night fell) is not a game and is not archived.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+from pathlib import Path
+
+import msgspec
+
+from judge import record as rec
+from judge.game import Action, TableEvent, Timings
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    created REAL NOT NULL,
+    document TEXT NOT NULL      -- the record (judge.record.Record) as JSON
+);
+CREATE TABLE IF NOT EXISTS edits (
+    n INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,         -- the game being played (archived games hold their own)
+    body TEXT NOT NULL          -- judge.record.Edit as JSON
+);
+"""
+
+
+class GameStore:
+    def __init__(self, path: str | Path, table: str, timings: Timings | None = None):
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self.table, self.timings = table, timings
+        self._db = sqlite3.connect(path, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.executescript(_SCHEMA)
+
+    # ------------------------------------------------------------------ reading
+
+    def current(self, inputs: Iterable[tuple[Action | TableEvent, float]]) -> rec.Record | None:
+        """The game being played, from the journal's ``inputs``, with its edits so far."""
+        built = rec.build(inputs, self.table, self.timings)
+        if built is None:
+            return None
+        return rec.apply_edits(built, self._edits(built.id))
+
+    def archived(self, id: str) -> rec.Record | None:
+        row = self._db.execute("SELECT document FROM games WHERE id = ?", (id,)).fetchone()
+        return None if row is None else rec.decode(row[0])
+
+    def list(self) -> list[rec.Record]:
+        """The archived games, newest first."""
+        return [rec.decode(doc) for (doc,) in self._db.execute(
+            "SELECT document FROM games ORDER BY created DESC")]
+
+    def _edits(self, id: str) -> list[rec.Edit]:
+        return [msgspec.json.decode(body, type=rec.Edit) for (body,) in self._db.execute(
+            "SELECT body FROM edits WHERE game = ? ORDER BY n", (id,))]
+
+    # ------------------------------------------------------------------ writing
+
+    def edit(self, current: rec.Record | None, id: str, edit: rec.Edit) -> rec.Record:
+        """One edit of game ``id`` (the current one or an archived one), checked by applying
+        it first: a ``RecordError`` changes nothing. Returns the edited record."""
+        if current is not None and current.id == id:
+            edited = rec.apply_edits(current, [edit])
+            self._db.execute("INSERT INTO edits (game, body) VALUES (?, ?)",
+                             (id, msgspec.json.encode(edit).decode()))
+            return edited
+        stored = self.archived(id)
+        if stored is None:
+            raise KeyError(id)
+        edited = rec.apply_edits(stored, [edit])
+        self._db.execute("UPDATE games SET document = ? WHERE id = ?",
+                         (rec.encode(edited).decode(), id))
+        return edited
+
+    def archive(self, current: rec.Record | None, abandon: rec.Edit | None) -> str | None:
+        """Keep the current game's record (``abandon``: the edit recorded when it is not
+        finished). Returns its id, or ``None`` when there was no game to keep."""
+        if current is None or current.started is None:
+            return None
+        if current.status == "in_progress" and abandon is not None:
+            current = rec.apply_edits(current, [abandon])
+        self._db.execute("BEGIN")
+        self._db.execute("INSERT OR REPLACE INTO games VALUES (?, ?, ?)",
+                         (current.id, current.created, rec.encode(current).decode()))
+        self._db.execute("DELETE FROM edits WHERE game = ?", (current.id,))
+        self._db.execute("COMMIT")
+        return current.id
+
+    def close(self) -> None:
+        self._db.close()
+
