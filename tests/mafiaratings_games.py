@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 
 from judge.game import BLACK, DON, SHERIFF, Action, Game, Refused, TableEvent, new_game, step
-from record_game import ROLES
+from tests.record_game import ROLES
 
 
 class Player:
@@ -28,12 +28,14 @@ class Player:
         self.foul_rate = 0.0
 
     def add(self, given: Action | TableEvent) -> None:
-        self.t += self.rng.choice((0.5, 1.0, 7.0))
-        self.inputs.append((given, self.t))
+        """Play one input; one the game refuses is not kept (the driver chose wrong)."""
+        at = self.t + self.rng.choice((0.5, 1.0, 7.0))
         try:
-            self.game = step(self.game, given, self.t)[0]
+            self.game = step(self.game, given, at)[0]
         except Refused:
-            pass
+            return
+        self.t = at
+        self.inputs.append((given, at))
 
     def tap(self, kind: str, **args) -> None:
         self.add(Action(kind, args))
