@@ -21,7 +21,8 @@ with a winner only (``Game::create`` throws "Unknown result" otherwise).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from typing import Annotated
 
 import msgspec
 
@@ -38,21 +39,32 @@ class ExportRefused(ValueError):
     """The record cannot be exported; the message says why (the panel shows it)."""
 
 
-@dataclass(frozen=True)
-class Options:
+Id = Annotated[int, msgspec.Meta(ge=1, le=2**31 - 1)]
+
+
+class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """What the platform identifies a game by and the record does not know (all optional: the
-    platform finds the event by the game's time within the club)."""
+    platform finds the event by the game's time within the club). Read from a query string by
+    ``options_from_query``, its keys the names below."""
 
-    club_id: int | None = None
-    event_id: int | None = None
-    tournament_id: int | None = None
-    moderator_id: int | None = None
-    language: str | None = None  # two letters; the platform assumes "ru"
+    club_id: Id | None = msgspec.field(default=None, name="club")
+    event_id: Id | None = msgspec.field(default=None, name="event")
+    tournament_id: Id | None = msgspec.field(default=None, name="tournament")
+    moderator_id: Id | None = msgspec.field(default=None, name="moderator")
+    #: two letters; the platform assumes "ru"
+    language: Annotated[str, msgspec.Meta(pattern="^[a-z]{2}$")] | None = None
 
 
-def export(record: Record, options: Options = Options()) -> Game:
+def options_from_query(query: Mapping[str, str]) -> Options:
+    """``Options`` from a request's query (``club``, ``event``, ``tournament``, ``moderator``:
+    the platform's ids; ``language``); ``msgspec.ValidationError`` names a bad or unknown key."""
+    return msgspec.convert(dict(query), Options, strict=False)
+
+
+def export(record: Record, options: Options | None = None) -> Game:
     """The record as the platform's game; ``ExportRefused`` names what stops it."""
     _refuse_unfinished(record)
+    options = options or Options()
     features = _features(record)
     players = [_player(record, seat, features) for seat in range(1, 11)]
     game = Game(players=players, winner=_WINNERS[record.winner],
@@ -71,7 +83,7 @@ def export(record: Record, options: Options = Options()) -> Game:
     return game
 
 
-def export_json(record: Record, options: Options = Options()) -> bytes:
+def export_json(record: Record, options: Options | None = None) -> bytes:
     return msgspec.json.encode(export(record, options))
 
 
