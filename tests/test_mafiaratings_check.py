@@ -163,11 +163,37 @@ def test_check_vote_only_for_the_nominated() -> None:
         "Player 1 voted for player 7, who is not nominated in round 1."]
 
 
-def test_check_vote_the_dead_do_not_vote() -> None:
+def test_check_vote_not_for_the_dead() -> None:
+    def for_the_dead(g):
+        g["players"][0]["voting"][1] = 4
+    assert "Player 1 voted for dead player 4 in round 1." in broken(CIV, for_the_dead)
+
+
+def test_check_game_result_the_dead_do_not_vote() -> None:
+    """The platform's voting check walks a player's rounds while they live; a vote rounds
+    after their death is caught by the length of their list."""
     def dead_voter(g):
-        g["players"][3]["voting"].append(6)
-    assert "Player 4 was dead when they were voting for 6 in round 1." in \
-        broken(CIV, dead_voter)
+        g["players"][3]["voting"] += [None, 6]
+    assert "Player 4 is voting someone after he/she is dead." in broken(CIV, dead_voter)
+
+
+def test_check_voting_every_alive_player_votes() -> None:
+    def abstained(g):
+        g["players"][9]["voting"] = [[8, 8, False]]
+    assert broken(CIV, abstained) == [
+        "Player 10 did not vote in round 1. Although they were alive and voting was not "
+        "canceled."]
+
+
+def test_is_voting_canceled_a_removal_before_the_vote_cancels_it() -> None:
+    """Round 1 of the mafia's win has nominations and no vote: seat 4's fourth warning in
+    the speeches cancelled it. Without that removal everyone alive should have voted."""
+    def no_removal(g):
+        del g["players"][3]["death"]
+        g["players"][3]["warnings"] = g["players"][3]["warnings"][:3]
+    problems = broken(MAF, no_removal)
+    assert "Player 2 did not vote in round 1. Although they were alive and voting was not " \
+           "canceled." in problems
 
 
 def test_check_voting_the_voted_out_are_dead() -> None:

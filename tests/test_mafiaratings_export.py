@@ -179,3 +179,28 @@ def test_any_finished_game_exports_to_a_game_the_platform_takes_whole(seed, extr
 
 def test_export_json_is_the_models_encoding(game: rec.Record) -> None:
     assert msgspec.json.decode(mr.export_json(game)) == msgspec.to_builtins(mr.export(game))
+
+
+def test_a_fourth_foul_before_the_last_words_is_at_them_and_the_vote_stands() -> None:
+    """Random game 1163 (tests/mafiaratings_games.py): seat 8, voted out on day 3, takes a
+    fourth foul before their last words begin. The platform's client dates a warning by the
+    game's moment: "day kill speaking" of the leaver, after the vote, which stands."""
+    record = rec.build(random_game(random.Random(1163)), "table-1")
+    data = exported(record)
+    seat8 = data["players"][7]
+    assert seat8["death"] == {"round": 2, "type": "warnings"}
+    assert seat8["warnings"][3] == {"round": 2, "time": "day kill speaking", "speaker": 8}
+    assert check(data).accepted
+
+
+def test_voted_out_when_the_game_ended_in_their_last_words() -> None:
+    """Random game 1277: seat 1 is voted out on day 4 and, in their last words, seat 10's
+    fourth foul ends the game (1.4) before seat 1 leaves. The vote put seat 1 out: the export
+    says so, as the platform (which marks the voted out at the vote) expects."""
+    record = rec.build(random_game(random.Random(1277)), "table-1")
+    assert record.players[0].left is None
+    data = exported(record)
+    assert data["players"][0]["death"] == {"round": 3, "type": "day"}
+    assert data["players"][9]["warnings"][3] == {"round": 3, "time": "day kill speaking",
+                                                 "speaker": 1}
+    assert check(data).accepted

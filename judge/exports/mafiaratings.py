@@ -168,11 +168,14 @@ def _player(record: Record, seat: int, features: str) -> Player:
         player.name = rp.name
     if rp.role != "civilian":
         player.role = _ROLES[rp.role]
-    moments = [_moment(record, foul.at) for foul in rp.fouls]
+    moments = [_moment(record, foul.at, foul.stage) for foul in rp.fouls]
     if moments:
         player.warnings = moments
     if rp.left is not None:
         player.death = _death(record, rp, moments)
+    elif (day := _voted_out_by(record, seat)) is not None:
+        # voted out, and the game ended (1.4) before their last words were over
+        player.death = Death(round=day - 1, type="day")
     for night in record.nights:
         if night.don_check is not None and night.don_check.target == seat:
             player.don = night.number
@@ -216,6 +219,12 @@ def _death(record: Record, rp, warnings: list[GameTime]) -> Death:
     return Death(round=moment.round, type="kickOut", time=moment)
 
 
+def _voted_out_by(record: Record, seat: int) -> int | None:
+    """The day a vote put ``seat`` out (``None``: none did)."""
+    return next((day.number for day in record.days for vote in day.votes
+                 if seat in vote.eliminated), None)
+
+
 def _nominated(day: Day, seat: int) -> int | None:
     return next((n.seat for n in day.nominations if n.by == seat and not n.withdrawn), None)
 
@@ -249,23 +258,27 @@ def _shot(night, seat: int) -> int | None:
 # ------------------------------------------------------------------ moments
 
 
-def _moment(record: Record, at: float) -> GameTime:
+def _moment(record: Record, at: float, stage: str = "") -> GameTime:
     """The platform's moment (``Game::add_time_help``) of a time in the record: the phase that
-    had begun by then and, in a day, the speech or vote that had."""
+    had begun by then and, in a day, the speech or vote that had. ``stage`` (a foul's) tells
+    the last words before their speaker has the floor."""
     night = max((n for n in record.nights if n.at <= at), key=lambda n: n.at, default=None)
     day = max((d for d in record.days if d.at <= at), key=lambda d: d.at, default=None)
     if day is not None and (night is None or day.at >= night.at):
-        return _day_moment(day, at)
+        return _day_moment(day, at, stage)
     if night is not None:
         words = night.last_words
         if words is not None and words.at <= at:
             return GameTime(round=night.number, time="night kill speaking", speaker=words.seat)
+        if stage == "last_words" and night.killed is not None:
+            return GameTime(round=night.number, time="night kill speaking",
+                            speaker=night.killed)
         return GameTime(round=night.number, time="night start")
     started = record.started is not None and record.started <= at
     return GameTime(round=0, time="arrangement" if started else "start")
 
 
-def _day_moment(day: Day, at: float) -> GameTime:
+def _day_moment(day: Day, at: float, stage: str) -> GameTime:
     round_ = day.number - 1
     events = [(s.at, i, s) for i, s in enumerate(day.speeches) if s.at <= at]
     events += [(v.at, i, v) for i, v in enumerate(day.votes) if v.at <= at]
@@ -274,6 +287,9 @@ def _day_moment(day: Day, at: float) -> GameTime:
     latest = max(events, key=lambda e: (e[0], isinstance(e[2], VoteRound)))[2]
     nominee_votes = sum(1 for v in day.votes if v.kind == "nominees" and v.at <= at)
     if isinstance(latest, VoteRound):
+        if stage == "last_words" and latest.eliminated:  # before the first leaver speaks
+            return GameTime(round=round_, time="day kill speaking",
+                            speaker=latest.eliminated[0])
         if latest.kind == "question":
             return GameTime(round=round_, time="voting kill all", votingRound=nominee_votes)
         return GameTime(round=round_, time="voting", votingRound=nominee_votes - 1)

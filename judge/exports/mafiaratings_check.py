@@ -256,34 +256,35 @@ class _Checker:
 
     # ------------------------------------------------------------------ voting
 
+    def vote_of(self, seat: int, round_: int) -> Any:
+        votes = self.p[seat - 1].get("voting") or []
+        return votes[round_] if round_ < len(votes) else None
+
+    def nomination_of(self, seat: int, round_: int) -> Any:
+        noms = self.p[seat - 1].get("nominating") or []
+        return noms[round_] if round_ < len(noms) else None
+
     def voting_winners(self, round_: int) -> tuple[list[int], bool] | None:
-        """The round's most voted (in its last voting round) and whether they left; ``None`` if
-        nobody voted. ``init_votings``'s reading: a kill-all vote decides when given, else the
-        single winner left when their death says "day" in this round."""
+        """``init_votings``' winners of a round (the most voted in its last voting round) and
+        whether they left; ``None`` if nobody voted. A kill-all answer decides when given;
+        else the first winner left if their death says "day" in this round, or a removal
+        came before their last words."""
         last_votes: dict[int, int] = {}
-        depth = 0
-        kill = voters = 0
+        depth = kill = voters = 0
         has_kill_all = False
-        for p in self.p:
-            v = (p.get("voting") or [None] * (round_ + 1))[round_:round_ + 1]
-            v = v[0] if v else None
+        for seat in range(1, 11):
+            v = self.vote_of(seat, round_)
             if v is None:
                 continue
-            if isinstance(v, list):
-                seats = [x for x in v if not isinstance(x, bool)]
-                if v and isinstance(v[-1], bool):
-                    has_kill_all = True
-                    kill += v[-1]
-                if len(seats) > depth:
-                    depth, last_votes, voters = len(seats), {}, 0
-                if len(seats) == depth and seats:
-                    last_votes[seats[-1]] = last_votes.get(seats[-1], 0) + 1
-                    voters += 1
-            else:
-                if depth <= 1:
-                    depth = 1
-                    last_votes[v] = last_votes.get(v, 0) + 1
-                    voters += 1
+            seats = [x for x in v if not isinstance(x, bool)] if isinstance(v, list) else [v]
+            if isinstance(v, list) and v and isinstance(v[-1], bool):
+                has_kill_all = True
+                kill += v[-1]
+            if len(seats) > depth:
+                depth, last_votes, voters = len(seats), {}, 0
+            if len(seats) == depth and seats:
+                last_votes[seats[-1]] = last_votes.get(seats[-1], 0) + 1
+                voters += 1
         if not last_votes:
             return None
         most = max(last_votes.values())
@@ -291,50 +292,173 @@ class _Checker:
         if has_kill_all:
             return winners, kill * 2 > voters
         first = self.p[winners[0] - 1]
-        return winners, _death_type(first) == "day" and _death_round(first) == round_
+        death = first.get("death")
+        killed = _death_type(first) == "day" and _death_round(first) == round_
+        if not killed and isinstance(death, dict) and isinstance(death.get("time"), dict) \
+                and death.get("type") not in ("day", "night"):
+            last_words = {"time": "day kill speaking", "round": round_,
+                          "speaker": winners[0], "order": 10**9}
+            killed = self.compare(death["time"], last_words) < 0
+        return winners, killed
 
-    def maybe_cancelled(self, round_: int) -> bool:
-        """Reading of ``is_voting_canceled``: a removal in this round or the one before may
-        cancel its vote; such a round is not checked."""
-        return any(_death_type(p) in _REMOVALS and _death_round(p) in (round_, round_ - 1)
-                   for p in self.p)
+    def nominees(self, round_: int, voting_round: int) -> list[int]:
+        """``get_nominees``: the round's nominees in nomination order; for ``voting_round`` >
+        0 those most voted in the voting round before it."""
+        first = self.who_speaks_first(round_)
+        order = [(first - 1 + k) % 10 + 1 for k in range(10)]
+        noms = [n for n in (self.nomination_of(s, round_) for s in order) if n is not None]
+        if voting_round > 0:
+            votes = [0] * 11
+            for seat in range(1, 11):
+                v = self.vote_of(seat, round_)
+                if isinstance(v, list) and voting_round <= len(v) and _seat(v[voting_round - 1]):
+                    votes[v[voting_round - 1]] += 1
+                elif _seat(v) and voting_round == 1:
+                    votes[v] += 1
+            most = max(votes)
+            noms = [n for n in noms if _seat(n) and most and votes[n] == most]
+        if self.rules[5:6] == "1" and voting_round & 1:
+            noms.reverse()
+        return noms
+
+    def when_decided(self, round_: int) -> tuple[dict[str, Any], list[int]] | None:
+        """``when_voting_is_decided``: the moment the round's vote was decided and its
+        winners' seats; ``None`` when no one vote decided it."""
+        votes = [0] * 11
+        kill = save = depth = 0
+        for seat in range(1, 11):
+            v = self.vote_of(seat, round_)
+            if isinstance(v, list) and v:
+                if isinstance(v[-1], bool):
+                    kill, save = kill + v[-1], save + (not v[-1])
+                    depth, v = max(depth, len(v) - 2), v[-2] if len(v) > 1 else None
+                else:
+                    depth, v = max(depth, len(v) - 1), v[-1]
+            if _seat(v):
+                votes[v] += 1
+        most = max(votes[1:])
+        winners = [s for s in range(1, 11) if votes[s] == most]
+        if len(winners) == 1:
+            noms = self.nominees(round_, depth)
+            if not noms:
+                return None
+            if len(noms) == 1:
+                return {"round": round_, "time": "voting start"}, winners
+            nominee = noms[-2]
+            for n in noms[:-2]:
+                if votes[n] == most:
+                    nominee = n
+                    break
+            return ({"round": round_, "time": "voting", "votingRound": depth,
+                     "nominee": nominee}, winners)
+        if winners and kill > save:
+            return {"round": round_, "time": "voting kill all", "votingRound": depth}, winners
+        return None
+
+    def night_kill(self, round_: int) -> int | None:
+        """``get_night_kill``: the seat every mafioso in the game shot that night, if one."""
+        if round_ <= 0:
+            return None
+        moment = {"round": round_, "time": "shooting"}
+        shots = []
+        for seat in range(1, 11):
+            p = self.p[seat - 1]
+            if p.get("role") in _BLACK and \
+                    self.compare(moment, self.death_time(seat), no_order=True) <= 0:
+                shooting = p.get("shooting") or []
+                shots.append(shooting[round_ - 1] if round_ <= len(shooting) else None)
+        if not shots or None in shots or len(set(shots)) != 1:
+            return None
+        return shots[0]
+
+    def cancelled(self, round_: int) -> bool:
+        """``is_voting_canceled``: a removal (fouls, kick-out, give-up) in this round before
+        the vote was decided, or in the round before after it (and not of a voted-out one),
+        cancels the round's vote. Unknown (a removal with no round) counts as cancelled, as it
+        does where the platform tests it for truth."""
+        for seat in range(1, 11):
+            p = self.p[seat - 1]
+            death = p.get("death")
+            if not isinstance(death, dict) or death.get("type") not in _REMOVALS:
+                continue
+            r = death.get("round")
+            if r is None and isinstance(death.get("time"), dict):
+                r = death["time"].get("round")
+            fouls = p.get("warnings" if death["type"] == "warnings" else "techFouls")
+            need = 4 if death["type"] == "warnings" else 2
+            if r is None and death["type"] in ("warnings", "techFouls") \
+                    and isinstance(fouls, list) and len(fouls) >= need:
+                r = fouls[need - 1].get("round")
+            if r is None:
+                return True
+            if r == round_:
+                decided = self.when_decided(r)
+                if decided is None or (
+                        self.compare(decided[0], self.death_time(seat), no_order=True) >= 0
+                        and seat != self.night_kill(r)):
+                    return True
+            elif r == round_ - 1:
+                decided = self.when_decided(r)
+                if decided is not None and seat not in decided[1] and \
+                        self.compare(decided[0], self.death_time(seat), no_order=True) < 0:
+                    return True
+        return False
+
+    def rounds(self) -> int:
+        return max((len(p.get(k) or []) for p in self.p for k in ("nominating", "voting")),
+                   default=0)
 
     def check_voting(self) -> None:
         if not self.has("v"):
             return
-        for i, p in enumerate(self.p):
-            for round_, v in enumerate(p.get("voting") or []):
-                if v is None or self.maybe_cancelled(round_):
-                    continue
-                votes = [x for x in v if not isinstance(x, bool)] if isinstance(v, list) else [v]
-                for depth, vote in enumerate(votes):
-                    moment = {"round": round_, "time": "voting", "votingRound": depth}
-                    self.check_vote(i + 1, vote, moment)
-        if not self.has("d"):
+        rounds = self.rounds()
+        for seat in range(1, 11):
+            death = self.death_time(seat, including_speech=True)
+            round_ = 0
+            while self.compare(death, {"round": round_, "time": "voting",
+                                       "votingRound": 0}) >= 0:
+                v = self.vote_of(seat, round_)
+                if v is not None:
+                    if not self.cancelled(round_):
+                        votes = ([x for x in v if not isinstance(x, bool)]
+                                 if isinstance(v, list) else [v])
+                        for depth, vote in enumerate(votes):
+                            self.check_vote(seat, vote, {"round": round_, "time": "voting",
+                                                         "votingRound": depth})
+                elif round_ < rounds and not self.cancelled(round_):
+                    noms = len(self.nominees(round_, 0))
+                    if noms > 0 and (round_ > 0 or noms > 1):
+                        self.issue(f"Player {seat} did not vote in round {round_}. Although "
+                                   "they were alive and voting was not canceled.")
+                round_ += 1
+        if self.has("d"):
+            for round_ in range(rounds):
+                self.check_voted_out(round_)
+
+    def check_voted_out(self, round_: int) -> None:
+        """``check_voting``'s last part and ``check_voted_out``: the round's voted out died."""
+        decided = self.voting_winners(round_)
+        if decided is None or self.cancelled(round_):
             return
-        for round_ in range(max((len(p.get("voting") or []) for p in self.p), default=0)):
-            decided = self.voting_winners(round_)
-            if decided is None or self.maybe_cancelled(round_):
-                continue
-            winners, killed = decided
-            if not killed and len(winners) == 1 and (round_ > 0 or self.rules[4:5] == "0"):
-                # a lone winner leaves (day 0 too under first-day rule 0); only a removal in
-                # that round takes them out otherwise
-                p = self.p[winners[0] - 1]
-                if _death_round(p) != round_ or _death_type(p) in ("day", "night", None):
-                    self.issue(f"Player {winners[0]} was voted out in round {round_} but did "
-                               "not die.")
-            if not killed:
-                continue
-            for seat in winners:
-                p = self.p[seat - 1]
-                if "death" not in p:
-                    self.issue(f"Player was voted out in round {round_} but is not dead.")
-                elif _death_round(p) not in (-1, round_):
-                    self.issue(f"Player was voted out in round {round_} but was dead in round "
-                               f"{_death_round(p)}.")
-                elif _death_type(p) == "night":
-                    self.issue(f"Player was voted out in round {round_} but was dead by night.")
+        winners, killed = decided
+        if not killed and len(winners) == 1 and (round_ > 0 or self.rules[4:5] == "0"):
+            # a lone winner leaves (day 0 too under first-day rule 0); only a removal in
+            # that round takes them out otherwise
+            p = self.p[winners[0] - 1]
+            if _death_round(p) != round_ or _death_type(p) in ("day", "night", None):
+                self.issue(f"Player {winners[0]} was voted out in round {round_} but did "
+                           "not die.")
+        if not killed:
+            return
+        for seat in winners:
+            p = self.p[seat - 1]
+            if "death" not in p:
+                self.issue(f"Player was voted out in round {round_} but is not dead.")
+            elif _death_round(p) not in (-1, round_):
+                self.issue(f"Player was voted out in round {round_} but was dead in round "
+                           f"{_death_round(p)}.")
+            elif _death_type(p) == "night":
+                self.issue(f"Player was voted out in round {round_} but was dead by night.")
 
     def check_vote(self, voter: int, voted: Any, moment: dict[str, Any]) -> None:
         if not _seat(voted):
@@ -447,7 +571,8 @@ class _Checker:
                     last = max(last, p[key])
         return last
 
-    def compare(self, a: dict[str, Any] | None, b: dict[str, Any] | None) -> int:
+    def compare(self, a: dict[str, Any] | None, b: dict[str, Any] | None,
+                no_order: bool = False) -> int:
         """``compare_gametimes``: <0 when ``a`` is earlier, >0 later, 0 the same moment (an
         unknown moment, ``None``, reads as the game's start, as PHP's unset fields do)."""
         a, b = a or {}, b or {}
@@ -476,7 +601,7 @@ class _Checker:
                 result = -1 if "nominee" in b or "speaker" in b else 0
         elif ta == "day kill speaking":
             result = self.nominated_earlier(ra, a["speaker"], b["speaker"], 0)
-        if result == 0:
+        if result == 0 and not no_order:
             result = a.get("order", -1) - b.get("order", -1)
         return result
 
