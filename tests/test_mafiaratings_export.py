@@ -204,3 +204,13 @@ def test_voted_out_when_the_game_ended_in_their_last_words() -> None:
     assert data["players"][9]["warnings"][3] == {"round": 3, "time": "day kill speaking",
                                                  "speaker": 1}
     assert check(data).accepted
+
+
+def test_a_game_the_platform_would_throw_out_is_refused_with_its_words(game) -> None:
+    """A correction that leaves seven black cards: the platform's check_game_result throws."""
+    out = edited(game, kind="correction", reason="misdealt", path="/players/4/role",
+                 after="mafia")
+    with pytest.raises(mr.ExportRefused) as refused:
+        mr.export(out)
+    assert str(refused.value) == ("the rating platform would refuse this game: This game has "
+                                  "5 civilians. Must be 6.; This game has 3 mafs. Must be 2.")

@@ -16,7 +16,9 @@ in no ballot, shots when a night's victim is not every shooter's pick. ``docs/ex
 the mapping field by field.
 
 An unfinished game is refused (``ExportRefused``) with the reason: the platform takes games
-with a winner only (``Game::create`` throws "Unknown result" otherwise).
+with a winner only (``Game::create`` throws "Unknown result" otherwise). So is a game the
+platform's checks would throw out (``mafiaratings_check``'s errors: a deck a correction made
+other than FIIM's, say).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from typing import Annotated
 
 import msgspec
 
+from judge.exports.mafiaratings_check import check
 from judge.exports.mafiaratings_format import Death, Game, GameTime, Moderator, Player, Vote
 from judge.record import Day, Record, VoteRound
 
@@ -80,6 +83,9 @@ def export(record: Record, options: Options | None = None) -> Game:
         game.moderator = Moderator(id=options.moderator_id)
     if options.language is not None:
         game.language = options.language
+    refusals = check(msgspec.to_builtins(game)).errors  # a corrected deck, say
+    if refusals:
+        raise ExportRefused(f"the rating platform would refuse this game: {'; '.join(refusals)}")
     return game
 
 
