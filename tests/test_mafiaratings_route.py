@@ -77,3 +77,24 @@ def test_bad_options_and_unknown_games_get_a_clear_4xx(tmp_path) -> None:
     says = [body["error"] for _, body, _ in answers]
     assert "$.club" in says[0] and "colour" in says[1] and "$.language" in says[2]
     assert "$.event" in says[3] and says[4] == "no game 'nope'"
+
+
+def test_the_cli_prints_a_game_or_says_why_not(tmp_path, capsys) -> None:
+    """``mafia-table judge export --config FILE --game ID --format mafiaratings``."""
+    from controller.cli import main
+
+    inputs = whole_game().inputs
+    panel = panel_with(tmp_path, inputs)
+    id = panel.record().id
+    panel.journal.close()
+    config = str(tmp_path / "judge.toml")
+    assert main(["judge", "export", "--config", config, "--game", id, "--format",
+                 "mafiaratings", "--club", "1"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed == {**json.loads(mr.export_json(rec.build(inputs, "table-1"))), "clubId": 1}
+    assert main(["judge", "export", "--config", config, "--game", "nope"]) == 1
+    assert capsys.readouterr().err == "mafia-table judge export: no game 'nope'\n"
+    assert main(["judge", "export", "--config", config, "--game", id, "--club", "x"]) == 1
+    assert "$.club" in capsys.readouterr().err
+    assert main(["judge", "export", "--config", config]) == 2
+    assert "--game ID is needed" in capsys.readouterr().err
