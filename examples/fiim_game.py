@@ -16,7 +16,8 @@ table started with ``--sim`` is all it needs:
 The players decide with a seeded random generator (``--seed``): the same seed plays the same game.
 On day 1 the table always splits evenly between the first two nominees, so every game shows the
 re-vote and the question. ``--report FILE`` writes what the players pressed and how the game
-went, as JSON (the end-to-end test checks the table's events against it).
+went, as JSON (the end-to-end test checks the table's events against it); ``--record FILE`` the
+game's record (docs/record.md), as the judge's panel keeps it.
 
 For a game run by a person, use the panel instead: ``scripts/run-sim.sh --judge``.
 """
@@ -40,6 +41,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
+from judge import record
 from judge.game import Action, Game, TableEvent, Timings, new_game, step
 
 SEATS = range(1, 11)
@@ -264,6 +266,7 @@ class Judge:
     judge_rejected: bool = False
     split_ballots: dict[int, int | None] = field(default_factory=dict)
     report: dict[str, Any] = field(default_factory=lambda: {"votes": [], "log": []})
+    inputs: list[tuple[Action | TableEvent, float]] = field(default_factory=list)  # a journal
 
     def __post_init__(self) -> None:
         quick = max(1.0, 10 * self.pace)
@@ -278,7 +281,9 @@ class Judge:
 
     def apply(self, given: Action | TableEvent) -> None:
         """One input through the core; its commands go to the table, its record is printed."""
-        self.game, commands, records = step(self.game, given, time.time())
+        now = time.time()
+        self.game, commands, records = step(self.game, given, now)
+        self.inputs.append((given, now))
         if commands:
             self.since = self.table.mark()
         for command in commands:
@@ -426,6 +431,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pace", type=float, default=1.0,
                         help="how long players take (1: at ease, 0: at once)")
     parser.add_argument("--report", metavar="FILE", help="write the game as JSON here")
+    parser.add_argument("--record", metavar="FILE",
+                        help="write the game's record here (docs/record.md)")
     args = parser.parse_args(argv)
     host, _, port = args.broker.rpartition(":")
     if not host or not port.isdigit() or args.pace < 0:
@@ -446,6 +453,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.report:
             with open(args.report, "w", encoding="utf-8") as out:
                 json.dump(game.report, out, indent=1)
+        if args.record:
+            with open(args.record, "wb") as out:
+                out.write(record.encode(record.build(game.inputs, args.table,
+                                                     game.game.timings)))
     return 0
 
 

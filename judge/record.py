@@ -35,13 +35,15 @@ class _Struct(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
 
 class Foul(_Struct, kw_only=True):
-    """One foul: the player's ``n``-th, given in ``stage`` of ``day`` / ``night``."""
+    """One foul: the player's ``n``-th, given in ``stage`` of ``day`` / ``night``, while
+    ``floor`` had the floor (``None``: nobody)."""
 
     n: int
     at: float
     day: int
     night: int
     stage: str
+    floor: int | None = None
 
 
 class Departure(_Struct, kw_only=True):
@@ -257,6 +259,8 @@ class _Builder:
             self.started = at
         if after.stage == "over" and before.stage != "over":
             self.ended = at
+        elif before.stage == "over" and after.stage != "over":
+            self.ended = None  # the winning foul undone
         if after.night > before.night:
             self.nights.append(Night(number=after.night, at=at))
         if after.day > before.day:
@@ -275,7 +279,7 @@ class _Builder:
             del fouls[now.fouls:]  # an undo takes a foul back
             for n in range(was.fouls + 1, now.fouls + 1):
                 fouls.append(Foul(n=n, at=at, day=after.day, night=after.night,
-                                  stage=before.stage))
+                                  stage=before.stage, floor=before.floor))
 
     def _departures(self, before: Game, after: Game, at: float) -> None:
         for was, now in zip(before.players, after.players, strict=True):

@@ -17,7 +17,8 @@ Every route is behind the panel's login. Pages:
   when it parses, else as text).
 
 Bad input gets a 4xx with the reason and changes nothing: a body that is not the fields above,
-a game that does not exist (404), abandoning a finished or archived game (409), a correction the
+a game that does not exist (404), abandoning a finished or archived game or correcting one still
+being played (409), a correction the
 record's schema refuses (400, naming the field), a POST from another origin (403).
 """
 
@@ -88,8 +89,12 @@ class Games:
         return name, self.presets[name]
 
     def listing(self) -> list[rec.Record]:
+        """The game being played first, then the archived ones (a panel stopped between
+        archiving a game and clearing its journal holds it twice: it is listed once)."""
         current = self.panel.record()
-        return ([current] if current is not None else []) + self.panel.games.list()
+        if current is None:
+            return self.panel.games.list()
+        return [current] + [r for r in self.panel.games.list() if r.id != current.id]
 
 
 GAMES = web.AppKey("games", Games)
@@ -286,6 +291,9 @@ async def post_extra(request: web.Request) -> web.Response:
 async def post_correction(request: web.Request) -> web.Response:
     body = await _read(request, CorrectionIn)
     record = request.app[GAMES].find(request.match_info["id"])
+    if record.status == "in_progress":
+        raise _error(web.HTTPConflict, "corrections are made after the game; during it, the "
+                                       "panel's Undo and Correct do")
     try:
         before = rec.read(record, body.path)
     except rec.RecordError as exc:

@@ -10,6 +10,7 @@ never left setup (no night fell) is not a game and is not archived.
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
@@ -18,6 +19,8 @@ import msgspec
 
 from judge import record as rec
 from judge.game import Action, TableEvent, Timings
+
+log = logging.getLogger("judge.store")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -48,7 +51,12 @@ class GameStore:
         built = rec.build(inputs, self.table, self.timings)
         if built is None:
             return None
-        return rec.apply_edits(built, self._edits(built.id))
+        for edit in self._edits(built.id):
+            try:
+                built = rec.apply_edits(built, [edit])
+            except rec.RecordError as exc:  # an undo after the game took its field away
+                log.warning("edit of %s no longer applies, left out: %s", built.id, exc)
+        return built
 
     def archived(self, id: str) -> rec.Record | None:
         row = self._db.execute("SELECT document FROM games WHERE id = ?", (id,)).fetchone()

@@ -78,8 +78,8 @@ def test_fiim_1_4_how_and_when_each_player_left(game):
 
 
 def test_fouls_with_their_moment_and_an_undone_foul_is_not_recorded(game):
-    assert [(p.seat, [(f.n, f.day, f.stage) for f in p.fouls]) for p in game.players
-            if p.fouls] == [(8, [(1, 1, "day")])]  # 9's foul was taken back
+    assert [(p.seat, [(f.n, f.day, f.stage, f.floor) for f in p.fouls]) for p in game.players
+            if p.fouls] == [(8, [(1, 1, "day", 2)])]  # during 2's speech; 9's was taken back
 
 
 def test_the_speeches_of_each_day_in_order(game):
@@ -194,6 +194,7 @@ def test_the_record_agrees_with_the_game_the_core_reached(seed, inputs):
     assert [d.number for d in built.days] == list(range(1, game.day + 1))
     assert [n.number for n in built.nights] == list(range(1, game.night + 1))
     assert built.winner == game.winner and (built.status == "finished") == (game.stage == "over")
+    assert (built.ended is not None) == (game.stage == "over")
     for day in built.days:
         assert [v.round for v in day.votes] == list(range(1, len(day.votes) + 1))
     assert rec.decode(rec.encode(built)) == built
