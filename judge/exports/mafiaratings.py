@@ -30,7 +30,7 @@ import msgspec
 
 from judge.exports.mafiaratings_check import check
 from judge.exports.mafiaratings_format import Death, Game, GameTime, Moderator, Player, Vote
-from judge.record import Day, Record, VoteRound
+from judge.record import Day, Foul, Record, VoteRound
 
 _ROLES = {"don": "don", "mafia": "maf", "sheriff": "sheriff", "civilian": "civ"}
 _WINNERS = {"red": "civ", "black": "maf"}
@@ -174,7 +174,7 @@ def _player(record: Record, seat: int, features: str) -> Player:
         player.name = rp.name
     if rp.role != "civilian":
         player.role = _ROLES[rp.role]
-    moments = [_moment(record, foul.at, foul.stage) for foul in rp.fouls]
+    moments = [_foul_moment(record, foul) for foul in rp.fouls]
     if moments:
         player.warnings = moments
     if rp.left is not None:
@@ -262,6 +262,14 @@ def _shot(night, seat: int) -> int | None:
 
 
 # ------------------------------------------------------------------ moments
+
+
+def _foul_moment(record: Record, foul: Foul) -> GameTime:
+    """A foul's moment; who had the floor, when the record names them, is the speaker."""
+    moment = _moment(record, foul.at, foul.stage)
+    if foul.floor is not None and moment.speaker is not msgspec.UNSET:
+        moment.speaker = foul.floor
+    return moment
 
 
 def _moment(record: Record, at: float, stage: str = "") -> GameTime:
