@@ -83,8 +83,9 @@ def _move(p: Player, rng: random.Random) -> None:
 
 
 def _vote(p: Player, rng: random.Random) -> None:
+    assert p.game.vote is not None
     candidates = list(p.game.vote.candidates)
-    hands = {c: [] for c in candidates}
+    hands: dict[int, list[int]] = {c: [] for c in candidates}
     for voter in p.game.alive:
         hands[rng.choice(candidates)].append(voter)
     for candidate in candidates:

@@ -21,13 +21,20 @@ from tests.record_game import whole_game
 FULL = "gsdutclhvknwr"
 
 
+def built(inputs) -> rec.Record:
+    """The record of a journal's inputs (there is one: every game here has inputs)."""
+    record = rec.build(inputs, "table-1")
+    assert record is not None
+    return record
+
+
 def exported(record: rec.Record, options: mr.Options | None = None) -> dict:
     return json.loads(mr.export_json(record, options or mr.Options()))
 
 
 @pytest.fixture(scope="module")
 def game() -> rec.Record:
-    return rec.build(whole_game().inputs, "table-1")
+    return built(whole_game().inputs)
 
 
 def edited(record: rec.Record, **edit) -> rec.Record:
@@ -75,14 +82,14 @@ def test_options_name_the_club_event_and_moderator(game: rec.Record) -> None:
 
 
 def test_unfinished_game_is_refused_with_the_reason() -> None:
-    halfway = rec.build(whole_game().inputs[:60], "table-1")
+    halfway = built(whole_game().inputs[:60])
     assert halfway.status == "in_progress"
     with pytest.raises(mr.ExportRefused, match="not finished"):
         mr.export(halfway)
 
 
 def test_abandoned_game_is_refused_with_its_reason() -> None:
-    halfway = rec.build(whole_game().inputs[:60], "table-1")
+    halfway = built(whole_game().inputs[:60])
     abandoned = edited(halfway, kind="abandon", reason="power cut")
     with pytest.raises(mr.ExportRefused, match="abandoned: power cut"):
         mr.export(abandoned)
@@ -145,7 +152,7 @@ def test_a_victim_not_every_shooters_pick_drops_shooting(game: rec.Record) -> No
 @given(seed=st.integers(0, 2**32 - 1),
        extra=st.lists(st.tuples(st.integers(1, 10), st.integers(-20, 20)), max_size=3))
 def test_any_finished_game_exports_to_a_game_the_platform_takes_whole(seed, extra) -> None:
-    record = rec.build(random_game(random.Random(seed)), "table-1")
+    record = built(random_game(random.Random(seed)))
     record = rec.apply_edits(record, [
         rec.Edit(kind="extra_points", at=1.0, by="judge", reason=f"r{i}",
                  after={"seat": seat, "points": tenths / 10, "reason": f"r{i}",
@@ -185,7 +192,7 @@ def test_a_fourth_foul_before_the_last_words_is_at_them_and_the_vote_stands() ->
     """Random game 1163 (tests/mafiaratings_games.py): seat 8, voted out on day 3, takes a
     fourth foul before their last words begin. The platform's client dates a warning by the
     game's moment: "day kill speaking" of the leaver, after the vote, which stands."""
-    record = rec.build(random_game(random.Random(1163)), "table-1")
+    record = built(random_game(random.Random(1163)))
     data = exported(record)
     seat8 = data["players"][7]
     assert seat8["death"] == {"round": 2, "type": "warnings"}
@@ -197,7 +204,7 @@ def test_voted_out_when_the_game_ended_in_their_last_words() -> None:
     """Random game 1277: seat 1 is voted out on day 4 and, in their last words, seat 10's
     fourth foul ends the game (1.4) before seat 1 leaves. The vote put seat 1 out: the export
     says so, as the platform (which marks the voted out at the vote) expects."""
-    record = rec.build(random_game(random.Random(1277)), "table-1")
+    record = built(random_game(random.Random(1277)))
     assert record.players[0].left is None
     data = exported(record)
     assert data["players"][0]["death"] == {"round": 3, "type": "day"}

@@ -6,16 +6,17 @@ from __future__ import annotations
 
 import asyncio
 import json
+from typing import Any
 
 from aiohttp import ClientSession, CookieJar
 from aiohttp.test_utils import TestServer
 
 from judge import config as judge_config
-from judge import record as rec
 from judge.exports import mafiaratings as mr
 from judge.service import Panel, make_app
 from tests.record_game import whole_game
 from tests.test_judge_service import GOOD, PASSWORD, write
+from tests.test_mafiaratings_export import built
 
 
 def panel_with(tmp_path, inputs) -> Panel:
@@ -26,8 +27,17 @@ def panel_with(tmp_path, inputs) -> Panel:
     return panel
 
 
-async def fetch(panel: Panel, paths: list[str], login: bool = True) -> list[tuple[int, dict]]:
-    answers = []
+Answer = tuple[int, Any, str | None]  # status, JSON body, Content-Disposition
+
+
+def current_id(panel: Panel) -> str:
+    record = panel.record()
+    assert record is not None
+    return record.id
+
+
+async def fetch(panel: Panel, paths: list[str], login: bool = True) -> list[Answer]:
+    answers: list[Answer] = []
     async with TestServer(make_app(panel)) as server, ClientSession(
             cookie_jar=CookieJar(unsafe=True)) as http:
         if login:
@@ -44,13 +54,13 @@ async def fetch(panel: Panel, paths: list[str], login: bool = True) -> list[tupl
 def test_a_finished_game_exports_behind_the_login(tmp_path) -> None:
     inputs = whole_game().inputs
     panel = panel_with(tmp_path, inputs)
-    id = panel.record().id
+    id = current_id(panel)
     path = f"/api/games/{id}/export/mafiaratings"
     [(refused, body, _)] = asyncio.run(fetch(panel, [path], login=False))
     assert (refused, body) == (401, {"error": "log in first"})
     [(status, game, disposition), (with_ids, named, _)] = asyncio.run(fetch(panel, [
         path, path + "?club=1&event=7854&moderator=138&language=en"]))
-    expected = json.loads(mr.export_json(rec.build(inputs, "table-1")))
+    expected = json.loads(mr.export_json(built(inputs)))
     assert (status, game) == (200, expected)
     assert disposition == f'attachment; filename="{id}.mafiaratings.json"'
     assert with_ids == 200
@@ -60,7 +70,7 @@ def test_a_finished_game_exports_behind_the_login(tmp_path) -> None:
 
 def test_an_unfinished_game_is_refused_with_the_reason(tmp_path) -> None:
     panel = panel_with(tmp_path, whole_game().inputs[:60])
-    path = f"/api/games/{panel.record().id}/export/mafiaratings"
+    path = f"/api/games/{current_id(panel)}/export/mafiaratings"
     [(status, body, _)] = asyncio.run(fetch(panel, [path]))
     assert status == 409
     assert body == {"error": "the game is not finished (no winner yet); the rating platform "
@@ -69,7 +79,7 @@ def test_an_unfinished_game_is_refused_with_the_reason(tmp_path) -> None:
 
 def test_bad_options_and_unknown_games_get_a_clear_4xx(tmp_path) -> None:
     panel = panel_with(tmp_path, whole_game().inputs)
-    path = f"/api/games/{panel.record().id}/export/mafiaratings"
+    path = f"/api/games/{current_id(panel)}/export/mafiaratings"
     answers = asyncio.run(fetch(panel, [
         path + "?club=seattle", path + "?colour=red", path + "?language=russian",
         path + "?event=0", "/api/games/nope/export/mafiaratings"]))
@@ -85,13 +95,13 @@ def test_the_cli_prints_a_game_or_says_why_not(tmp_path, capsys) -> None:
 
     inputs = whole_game().inputs
     panel = panel_with(tmp_path, inputs)
-    id = panel.record().id
+    id = current_id(panel)
     panel.journal.close()
     config = str(tmp_path / "judge.toml")
     assert main(["judge", "export", "--config", config, "--game", id, "--format",
                  "mafiaratings", "--club", "1"]) == 0
     printed = json.loads(capsys.readouterr().out)
-    assert printed == {**json.loads(mr.export_json(rec.build(inputs, "table-1"))), "clubId": 1}
+    assert printed == {**json.loads(mr.export_json(built(inputs))), "clubId": 1}
     assert main(["judge", "export", "--config", config, "--game", "nope"]) == 1
     assert capsys.readouterr().err == "mafia-table judge export: no game 'nope'\n"
     assert main(["judge", "export", "--config", config, "--game", id, "--club", "x"]) == 1

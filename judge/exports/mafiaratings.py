@@ -30,7 +30,7 @@ import msgspec
 
 from judge.exports.mafiaratings_check import check
 from judge.exports.mafiaratings_format import Death, Game, GameTime, Moderator, Player, Vote
-from judge.record import Day, Foul, Record, VoteRound
+from judge.record import Day, Departure, Foul, Night, Record, Speech, VoteRound
 
 _ROLES = {"don": "don", "mafia": "maf", "sheriff": "sheriff", "civilian": "civ"}
 _WINNERS = {"red": "civ", "black": "maf"}
@@ -66,11 +66,11 @@ def options_from_query(query: Mapping[str, str]) -> Options:
 
 def export(record: Record, options: Options | None = None) -> Game:
     """The record as the platform's game; ``ExportRefused`` names what stops it."""
-    _refuse_unfinished(record)
+    winner = _refuse_unfinished(record)
     options = options or Options()
     features = _features(record)
     players = [_player(record, seat, features) for seat in range(1, 11)]
-    game = Game(players=players, winner=_WINNERS[record.winner],
+    game = Game(players=players, winner=winner,
                 startTime=round(record.started or record.created),
                 endTime=round(record.ended or record.created), features=features)
     if options.club_id is not None:
@@ -93,7 +93,8 @@ def export_json(record: Record, options: Options | None = None) -> bytes:
     return msgspec.json.encode(export(record, options))
 
 
-def _refuse_unfinished(record: Record) -> None:
+def _refuse_unfinished(record: Record) -> str:
+    """The platform's winner of a finished game; ``ExportRefused`` for any other."""
     if record.status == "abandoned":
         reason = f": {record.abandon_reason}" if record.abandon_reason else ""
         raise ExportRefused(f"the game was abandoned{reason}; the rating platform takes "
@@ -107,6 +108,7 @@ def _refuse_unfinished(record: Record) -> None:
     undealt = [p.seat for p in record.players if p.role not in _ROLES]
     if undealt:
         raise ExportRefused(f"seats {undealt} have no role")
+    return _WINNERS[record.winner]
 
 
 # ------------------------------------------------------------------ what the record holds
@@ -178,7 +180,7 @@ def _player(record: Record, seat: int, features: str) -> Player:
     if moments:
         player.warnings = moments
     if rp.left is not None:
-        player.death = _death(record, rp, moments)
+        player.death = _death(record, rp.left, moments)
     elif (day := _voted_out_by(record, seat)) is not None:
         # voted out, and the game ended (1.4) before their last words were over
         player.death = Death(round=day - 1, type="day")
@@ -213,8 +215,7 @@ def _set_list(player: Player, name: str, values: list) -> None:
         setattr(player, name, values)
 
 
-def _death(record: Record, rp, warnings: list[GameTime]) -> Death:
-    left = rp.left
+def _death(record: Record, left: Departure, warnings: list[GameTime]) -> Death:
     if left.how == "voted_out":
         return Death(round=left.day - 1, type="day")
     if left.how == "shot":
@@ -256,7 +257,7 @@ def _chosen(vote: VoteRound, seat: int) -> int | None:
                 None)
 
 
-def _shot(night, seat: int) -> int | None:
+def _shot(night: Night, seat: int) -> int | None:
     shot = next((s for s in night.shots if s.actor == seat), None)
     return shot.picks[0] if shot is not None and len(shot.picks) == 1 else None
 
@@ -294,7 +295,8 @@ def _moment(record: Record, at: float, stage: str = "") -> GameTime:
 
 def _day_moment(day: Day, at: float, stage: str) -> GameTime:
     round_ = day.number - 1
-    events = [(s.at, i, s) for i, s in enumerate(day.speeches) if s.at <= at]
+    events: list[tuple[float, int, Speech | VoteRound]] = [
+        (s.at, i, s) for i, s in enumerate(day.speeches) if s.at <= at]
     events += [(v.at, i, v) for i, v in enumerate(day.votes) if v.at <= at]
     if not events:
         return GameTime(round=round_, time="day start")
