@@ -239,7 +239,17 @@ def _controls(record: rec.Record, scoring_name: str, games: Games, error: str) -
 <input name="path" required placeholder="/players/3/name">
 <input name="value" required placeholder="new value (JSON or text)">
 <input name="reason" required placeholder="reason"><input name="by" placeholder="judge">
-<button>Correct</button></form>{abandon}</div>"""
+<button>Correct</button></form>{abandon}{_export_link(record)}</div>"""
+
+
+def _export_link(record: rec.Record) -> str:
+    """The rating platform's export: a download, or the reason there is none."""
+    try:
+        mafiaratings.export(record)
+    except mafiaratings.ExportRefused as exc:
+        return f'<p id="export"><b>mafiaratings</b> export refused: {escape(str(exc))}</p>'
+    return (f'<p id="export"><a href="/api/games/{escape(record.id)}/export/mafiaratings" '
+            "download>mafiaratings export (JSON)</a></p>")
 
 
 # ------------------------------------------------------------------ the judge's edits

@@ -21,6 +21,7 @@ from tests.test_mafiaratings_export import built
 
 def panel_with(tmp_path, inputs) -> Panel:
     """A panel whose journal holds ``inputs`` (the game played so far)."""
+    tmp_path.mkdir(parents=True, exist_ok=True)
     panel = Panel(judge_config.load(write(tmp_path, GOOD)))
     for given, at in inputs:
         panel.journal.append(given, at)
@@ -108,3 +109,23 @@ def test_the_cli_prints_a_game_or_says_why_not(tmp_path, capsys) -> None:
     assert "$.club" in capsys.readouterr().err
     assert main(["judge", "export", "--config", config]) == 2
     assert "--game ID is needed" in capsys.readouterr().err
+
+
+async def sheet(panel: Panel) -> str:
+    async with TestServer(make_app(panel)) as server, ClientSession(
+            cookie_jar=CookieJar(unsafe=True)) as http:
+        async with http.post(server.make_url("/login"), data={"password": PASSWORD}):
+            pass
+        async with http.get(server.make_url(f"/games/{current_id(panel)}")) as page:
+            assert page.status == 200
+            return await page.text()
+
+
+def test_the_sheet_links_the_export_or_shows_why_not(tmp_path) -> None:
+    finished = panel_with(tmp_path / "finished", whole_game().inputs)
+    link = (f'<a href="/api/games/{current_id(finished)}/export/mafiaratings" download>'
+            "mafiaratings export (JSON)</a>")
+    assert link in asyncio.run(sheet(finished))
+    halfway = panel_with(tmp_path / "halfway", whole_game().inputs[:60])
+    assert ("<b>mafiaratings</b> export refused: the game is not finished (no winner yet); "
+            "the rating platform takes finished games only") in asyncio.run(sheet(halfway))
