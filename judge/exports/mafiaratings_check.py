@@ -75,6 +75,7 @@ class _Checker:
         self.r = report
         self.features = str(game.get("features", "agsdutclhvknwro"))
         self.rules = str(game.get("rules", "0002000010000"))  # DEFAULT_RULES
+        self.openers: dict[int, int] = {}  # who_speaks_first, asked again and again
 
     def has(self, letter: str) -> bool:
         return letter in self.features
@@ -608,14 +609,14 @@ class _Checker:
     def who_speaks_first(self, round_: int) -> int:
         """The seat that opens day ``round_``: the next one alive after the last day's opener
         (rules' rotation 0, FIIM's; the platform's rule 1 is not ported)."""
-        prev = 9 if round_ == 0 else self.who_speaks_first(round_ - 1) - 1
-        day_start = {"round": round_, "time": "night kill speaking"}
-        index = prev
-        for _ in range(10):
-            index = (index + 1) % 10
-            if self.compare(self.death_time(index + 1), day_start) > 0:
-                return index + 1
-        return 0
+        if round_ not in self.openers:
+            prev = 9 if round_ == 0 else self.who_speaks_first(round_ - 1) - 1
+            day_start = {"round": round_, "time": "night kill speaking"}
+            alive = ((prev + k) % 10 + 1 for k in range(1, 11))
+            self.openers[round_] = next(
+                (seat for seat in alive if self.compare(self.death_time(seat), day_start) > 0),
+                0)
+        return self.openers[round_]
 
     def nominated_earlier(self, round_: int, a: int, b: int, depth: int) -> int:
         if a == b:
