@@ -221,3 +221,11 @@ def test_a_game_the_platform_would_throw_out_is_refused_with_its_words(game) -> 
         mr.export(out)
     assert str(refused.value) == ("the rating platform would refuse this game: This game has "
                                   "5 civilians. Must be 6.; This game has 3 mafs. Must be 2.")
+
+
+def test_a_seat_checked_twice_keeps_the_first_night(game: rec.Record) -> None:
+    """The platform keeps one night per checker and checked seat: the first check's."""
+    out = edited(game, kind="correction", reason="misread", path="/nights/1/sheriff_check",
+                 after={"by": 4, "target": 2, "answer": True})
+    assert exported(out)["players"][1]["sheriff"] == 1
+    assert "sheriff" not in exported(out)["players"][7]

@@ -185,9 +185,12 @@ def _player(record: Record, seat: int, features: str) -> Player:
         # voted out, and the game ended (1.4) before their last words were over
         player.death = Death(round=day - 1, type="day")
     for night in record.nights:
-        if night.don_check is not None and night.don_check.target == seat:
+        # the platform keeps one night per checker: the first (a second check tells nothing)
+        if night.don_check is not None and night.don_check.target == seat \
+                and player.don is msgspec.UNSET:
             player.don = night.number
-        if night.sheriff_check is not None and night.sheriff_check.target == seat:
+        if night.sheriff_check is not None and night.sheriff_check.target == seat \
+                and player.sheriff is msgspec.UNSET:
             player.sheriff = night.number
         if night.best_move is not None and night.best_move.by == seat:
             player.legacy = list(night.best_move.guesses)
