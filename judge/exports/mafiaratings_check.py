@@ -9,14 +9,14 @@ issue is about and lowers ``features``. An export is right when both lists are e
 takes it whole.
 
 Ported as written: ``check_game_result``, ``check_deaths``, ``check_nominations``,
-``check_shooting``, ``check_warnings``, ``check_tech_fouls``, ``check_gametime``,
-``compare_gametimes`` with ``who_speaks_first`` (rotation rule 0) and
-``who_was_nominated_earlier`` (split order rule 0), ``get_player_death_time``. ``check_voting``
-is ported with two readings named where they are used: the voting "winners" of a round are the
-most voted in its last voting round (``init_votings``), and a round a removal may have cancelled
-(``is_voting_canceled``) is not checked (lenient: such a round is never an issue here). Added,
-from the field docs (``Game::feature_flags_help``): the letters of ``features`` are known ones and
-each detail present is one its letter declares.
+``check_shooting``, ``check_vote``, ``check_voting``, ``check_voted_out``, ``check_warnings``,
+``check_tech_fouls``, ``is_voting_canceled`` with ``when_voting_is_decided``, ``get_nominees``
+and ``get_night_kill``, ``check_gametime``, ``compare_gametimes`` with ``who_speaks_first``
+(rotation rule 0) and ``who_was_nominated_earlier`` (split order rules 0 and 1),
+``get_player_death_time``. Read more simply: ``init_votings``' winners of a round (the most
+voted in its last voting round, ``voting_winners``). Added, from the field docs
+(``Game::feature_flags_help``): the letters of ``features`` are known, their dependencies hold,
+each detail present is one its letter declares, ``death`` has the shape the letters say.
 """
 
 from __future__ import annotations
