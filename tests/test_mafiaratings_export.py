@@ -8,7 +8,7 @@ import random
 
 import msgspec
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from judge import record as rec
@@ -229,3 +229,43 @@ def test_a_seat_checked_twice_keeps_the_first_night(game: rec.Record) -> None:
                  after={"by": 4, "target": 2, "answer": True})
     assert exported(out)["players"][1]["sheriff"] == 1
     assert "sheriff" not in exported(out)["players"][7]
+
+
+def _mutations(data: dict) -> list[tuple[str, dict]]:
+    """Ways to break an exported game that the platform always notices, with what it says."""
+    found = []
+    players = data["players"]
+    for i, p in enumerate(players):
+        death = p.get("death")
+        if p.get("shooting"):
+            civ = next(j for j, q in enumerate(players) if "role" not in q)
+            broken = json.loads(json.dumps(data))
+            broken["players"][i]["role"], broken["players"][civ]["role"] = "civ", p["role"]
+            found.append((f"Player {i + 1} can not shoot because he/she is red.", broken))
+        if len(p.get("warnings", [])) == 4:
+            broken = json.loads(json.dumps(data))
+            del broken["players"][i]["death"]
+            found.append((f"Player {i + 1} has 4 warnings but they are not dead.", broken))
+        if death is not None:
+            broken = json.loads(json.dumps(data))
+            late = broken["players"][i].setdefault("nominating", [])
+            late += [None] * (death["round"] + 1 - len(late)) + [1 if i else 2]
+            found.append((f"Player {i + 1} is nominating someone after he/she is dead.",
+                          broken))
+    return found
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), pick=st.randoms(use_true_random=False))
+def test_the_checks_notice_a_broken_export(seed, pick) -> None:
+    """The checks are no rubber stamp: a game the exporter wrote, broken one way the platform
+    always notices (a red who shoots, four warnings and alive, a nomination after death), is
+    not taken whole; and the export reads back into the platform's model unchanged."""
+    record = built(random_game(random.Random(seed)))
+    assume(record.status == "finished")
+    data = exported(record)
+    assert json.loads(fmt.encode(fmt.decode(json.dumps(data)))) == data
+    says, broken = pick.choice(_mutations(data))
+    report = check(broken)
+    assert says in report.issues
+    assert not report.accepted
