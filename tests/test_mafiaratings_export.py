@@ -242,10 +242,11 @@ def _mutations(data: dict) -> list[tuple[str, dict]]:
             broken = json.loads(json.dumps(data))
             broken["players"][i]["role"], broken["players"][civ]["role"] = "civ", p["role"]
             found.append((f"Player {i + 1} can not shoot because he/she is red.", broken))
-        if len(p.get("warnings", [])) == 4:
+        if death is not None and death["type"] == "day":
             broken = json.loads(json.dumps(data))
-            del broken["players"][i]["death"]
-            found.append((f"Player {i + 1} has 4 warnings but they are not dead.", broken))
+            broken["players"][i]["legacy"] = [1, 2, 3]
+            found.append((f"Player {i + 1} was not killed in night. he/she can not leave "
+                          "legacy.", broken))
         if death is not None:
             broken = json.loads(json.dumps(data))
             late = broken["players"][i].setdefault("nominating", [])
@@ -259,7 +260,7 @@ def _mutations(data: dict) -> list[tuple[str, dict]]:
 @given(seed=st.integers(0, 2**32 - 1), pick=st.randoms(use_true_random=False))
 def test_the_checks_notice_a_broken_export(seed, pick) -> None:
     """The checks are no rubber stamp: a game the exporter wrote, broken one way the platform
-    always notices (a red who shoots, four warnings and alive, a nomination after death), is
+    always notices (a red who shoots, a best move after a day death, a nomination after death), is
     not taken whole; and the export reads back into the platform's model unchanged."""
     record = built(random_game(random.Random(seed)))
     assume(record.status == "finished")

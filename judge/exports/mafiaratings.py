@@ -252,7 +252,11 @@ def _voted(record: Record, day: Day, seat: int, kill_all: bool) -> Vote:
             votes.append(any(seat in b.voters for b in vote.ballots))
     if not votes:
         return None
-    return votes[0] if len(votes) == 1 else votes
+    split = sum(1 for v in day.votes if v.kind == "nominees" and v.ballots) > 1
+    # a day with re-votes is a list for every voter, even one out before the re-vote: the
+    # platform's init_votings fails ("Cannot use a scalar value as an array") on a seat voted
+    # for by a number before a list
+    return votes if split or len(votes) > 1 else votes[0]
 
 
 def _chosen(vote: VoteRound, seat: int) -> int | None:

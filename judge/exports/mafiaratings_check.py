@@ -208,8 +208,12 @@ class _Checker:
         for j, p in enumerate(self.p):
             if p.get("role") not in _BLACK or self.compare(shot, self.death_time(j + 1)) >= 0:
                 continue
-            shooting = p.get("shooting") or []
-            if len(shooting) < round_ or shooting[round_ - 1] != i + 1:
+            shooting = p.get("shooting")
+            if shooting is None:
+                self.issue(f"Shooting is not set for player {j + 1}.")
+            elif len(shooting) < round_:
+                self.issue(f"No shooting for player {j + 1} in round {round_}.")
+            elif shooting[round_ - 1] != i + 1:
                 self.issue(f"Wrong shooting to player {i + 1} in round {round_} for player "
                            f"{j + 1}. Because player {i + 1}was shot in night {round_}.")
 
@@ -483,11 +487,14 @@ class _Checker:
     # ------------------------------------------------------------------ warnings, tech fouls
 
     def check_fouls(self, key: str, limit: int, death_kind: str) -> None:
-        """``check_warnings`` (limit 4) and ``check_tech_fouls`` (limit 2)."""
+        """``check_warnings`` (limit 4) and ``check_tech_fouls`` (limit 2). As in the PHP, the
+        count that ties a full set to a death is only taken in its error branches (a count that
+        is not a number, or out of range): four well-formed warnings of a living player pass."""
         if not self.has("w"):
             return
         for i, p in enumerate(self.p):
             fouls = p.get(key)
+            count = 0
             if fouls is None:
                 continue
             if self.has("r"):
@@ -500,15 +507,12 @@ class _Checker:
                     bad = gametime_issue(moment)
                     if bad:
                         self.issue(f"Player {i + 1} {key} {j + 1} is incorect: {bad}")
-                count = len(fouls)
             elif isinstance(fouls, bool) or not isinstance(fouls, int):
+                count = min(len(fouls), limit) if isinstance(fouls, list) else 0
                 self.issue(f"Player {i + 1} {key} is not a number.")
-                continue
             elif not 0 <= fouls <= limit:
+                count = min(max(fouls, 0), limit)
                 self.issue(f"Player {i + 1} {key} is set to incorect number {fouls}.")
-                continue
-            else:
-                count = fouls
             if count == limit and self.has("d"):
                 self.check_fouled_out(i, p, fouls, limit, death_kind)
 
