@@ -270,3 +270,13 @@ def test_the_checks_notice_a_broken_export(seed, pick) -> None:
     report = check(broken)
     assert says in report.issues
     assert not report.accepted
+
+
+def test_a_voter_out_before_the_re_vote_still_gets_a_list() -> None:
+    """Random game 185: on day 4 seat 1 votes, then is out before the re-vote. Written as a
+    bare number before the later seats' lists for the same nominee, the platform's
+    init_votings dies ("Cannot use a scalar value as an array"); a one-item list it reads."""
+    data = exported(built(random_game(random.Random(185))))
+    day4 = [p["voting"][3] if len(p.get("voting", [])) > 3 else None for p in data["players"]]
+    assert day4 == [[1], None, None, None, None, [6, 6], [6, 6], None, [1, 6], None]
+    assert check(data).accepted
