@@ -46,7 +46,9 @@ def replay(inputs) -> None:
 
 
 async def http(panel: Panel, n: int) -> tuple[list[float], list[float]]:
-    id = panel.record().id
+    record = panel.record()
+    assert record is not None
+    id = record.id
     async with TestServer(make_app(panel)) as server, ClientSession(
             cookie_jar=CookieJar(unsafe=True)) as judge, ClientSession() as stranger:
         await judge.post(server.make_url("/login"), data={"password": PASSWORD})

@@ -230,6 +230,10 @@ def build(inputs: Iterable[tuple[Action | TableEvent, float]], table: str,
     return None if builder is None else builder.record()
 
 
+_SPEECHES: dict[str, Literal["speech", "excuse", "last_words"]] = {
+    "day": "speech", "defence": "excuse", "last_words": "last_words"}
+
+
 class _Builder:
     """Replays the inputs and writes down what each changed, from the game before and after."""
 
@@ -325,8 +329,7 @@ class _Builder:
         if after.floor is None or (after.floor == before.floor
                                    and after.speakers == before.speakers):
             return
-        kind = {"day": "speech", "defence": "excuse", "last_words": "last_words"}.get(
-            after.stage)
+        kind = _SPEECHES.get(after.stage)
         speech = Speech(seat=after.floor, kind=kind or "speech", at=at)
         if kind == "last_words" and after.after_last_words == "day" and self.nights:
             self.nights[-1].last_words = speech
@@ -340,13 +343,14 @@ class _Builder:
         votes = self.days[-1].votes
         if isinstance(given, TableEvent) and votes:
             self._vote_event(votes[-1], given, after)
-        opened = after.stage in ("vote", "question") and after.vote is not None and (
+        vote = after.vote
+        opened = after.stage in ("vote", "question") and vote is not None and (
             before.stage not in ("vote", "question") or before.vote is None
-            or after.vote.kind != before.vote.kind)
-        if opened:
+            or vote.kind != before.vote.kind)
+        if opened and vote is not None:
             self.rejected = {}
-            votes.append(VoteRound(kind=after.vote.kind, round=len(votes) + 1,
-                                   candidates=list(after.vote.candidates), at=at))
+            votes.append(VoteRound(kind=vote.kind, round=len(votes) + 1,
+                                   candidates=list(vote.candidates), at=at))
 
     def _vote_event(self, current: VoteRound, given: TableEvent, after: Game) -> None:
         """The table's figures of the running round: each confirmed ballot and the result."""

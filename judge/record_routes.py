@@ -12,7 +12,8 @@ Every route is behind the panel's login. Pages:
   unfinished game is refused (409) with the reason.
 - ``POST /api/games/<id>/extra`` ``{"seat", "points", "reason", "by"?}``,
   ``POST /api/games/<id>/corrections`` ``{"path", "value", "reason", "by"?}``,
-  ``POST /api/games/<id>/abandon`` ``{"reason", "by"?}``: JSON in, JSON out; the sheet's HTML
+  ``POST /api/games/<id>/abandon`` ``{"reason", "by"?}`` (``<id>`` may be ``current``: the
+  panel's Abandon button): JSON in, JSON out; the sheet's HTML
   forms post the same fields and are sent back to the sheet (a form's ``value`` is read as JSON
   when it parses, else as text).
 
@@ -28,7 +29,7 @@ import contextlib
 import time
 from collections.abc import Callable
 from html import escape
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, TypeVar
 from urllib.parse import quote, urlsplit
 
 import msgspec
@@ -49,6 +50,9 @@ Who = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
 class _Body(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     reason: Text
     by: Who = "judge"
+
+
+B = TypeVar("B", bound=_Body)
 
 
 class ExtraIn(_Body, kw_only=True):
@@ -93,8 +97,8 @@ class Games:
         archiving a game and clearing its journal holds it twice: it is listed once)."""
         current = self.panel.record()
         if current is None:
-            return self.panel.games.list()
-        return [current] + [r for r in self.panel.games.list() if r.id != current.id]
+            return self.panel.games.archived_games()
+        return [current] + [r for r in self.panel.games.archived_games() if r.id != current.id]
 
 
 GAMES = web.AppKey("games", Games)
@@ -255,7 +259,7 @@ def _export_link(record: rec.Record) -> str:
 # ------------------------------------------------------------------ the judge's edits
 
 
-async def _read(request: web.Request, kind: type[_Body]) -> _Body:
+async def _read(request: web.Request, kind: type[B]) -> B:
     """The body as ``kind``: JSON, or the sheet's form (its ``value`` read as JSON if it can)."""
     try:
         if request.content_type == "application/json":
@@ -314,10 +318,16 @@ async def post_correction(request: web.Request) -> web.Response:
 
 
 async def post_abandon(request: web.Request) -> web.Response:
+    """Abandon the game being played (``current`` names it, for the panel's button)."""
     body = await _read(request, AbandonIn)
     games = request.app[GAMES]
-    record = games.find(request.match_info["id"])
-    current = games.panel.record()
+    current, id = games.panel.record(), request.match_info["id"]
+    if id != "current":
+        record = games.find(id)
+    elif current is not None:
+        record = current
+    else:
+        raise _error(web.HTTPConflict, "no game is being played")
     if current is None or current.id != record.id:
         raise _error(web.HTTPConflict, "only the game being played can be abandoned")
     if record.status != "in_progress":

@@ -113,13 +113,13 @@ def score(record: Record, preset: Preset) -> list[PlayerScore]:
             guessed = sum(1 for g in set(best.guesses) if roles.get(g) in BLACK)
             s.best_move = preset.best_move.guessed[min(guessed, 3)]
             s.notes.append(f"best move: {guessed} of {len(best.guesses)} black (4.5.9)")
-        how = player.left.how if player.left is not None else None
-        if how == "fouls":
+        left = player.left
+        if left is not None and left.how == "fouls":
             s.penalty += preset.penalty.fouls
             s.notes.append("removed by the fourth foul")
-        elif how == "disqualified":
+        elif left is not None and left.how == "disqualified":
             s.penalty += preset.penalty.disqualified
-            s.notes.append(f"disqualified {player.left.reason}".strip())
+            s.notes.append(f"disqualified {left.reason}".strip())
         lost = bool(record.winner) and not s.won
         if victim == player.seat and preset.compensation.first_shot \
                 and (lost or not preset.compensation.only_if_lost):

@@ -13,7 +13,7 @@ import io
 import time
 from html import escape
 
-from judge.record import Departure, Foul, Record, VoteRound
+from judge.record import Departure, Foul, Night, Nomination, Record, VoteRound
 from judge.scoring import PlayerScore, side
 
 CSV_COLUMNS = ("game", "table", "date", "status", "winner", "seat", "name", "role", "side",
@@ -123,7 +123,8 @@ scores: {e(preset_name)}</p>
     return "\n".join(parts)
 
 
-def _day(number: int, opener: int, nominations, votes: list[VoteRound]) -> str:
+def _day(number: int, opener: int, nominations: list[Nomination],
+         votes: list[VoteRound]) -> str:
     noms = ", ".join(
         f"{n.seat}{'' if n.by is None else f' (by {n.by})'}{' withdrawn' if n.withdrawn else ''}"
         for n in nominations) or "none"
@@ -151,7 +152,7 @@ def _day(number: int, opener: int, nominations, votes: list[VoteRound]) -> str:
     return "".join(lines)
 
 
-def _night(night) -> str:
+def _night(night: Night) -> str:
     shots = "; ".join(f"{s.actor} → {seats(s.picks)}{' (' + s.miss + ')' if s.miss else ''}"
                       for s in night.shots) or "none"
     killed = f"seat {night.killed} killed" if night.killed is not None else "a miss"

@@ -62,7 +62,7 @@ class GameStore:
         row = self._db.execute("SELECT document FROM games WHERE id = ?", (id,)).fetchone()
         return None if row is None else rec.decode(row[0])
 
-    def list(self) -> list[rec.Record]:
+    def archived_games(self) -> list[rec.Record]:
         """The archived games, newest first."""
         return [rec.decode(doc) for (doc,) in self._db.execute(
             "SELECT document FROM games ORDER BY created DESC")]

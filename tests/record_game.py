@@ -38,7 +38,7 @@ class Script:
     def speeches(self, seats: list[int], nominations: dict[int, int] | None = None) -> Script:
         for seat in seats:
             self.tap("next")
-            if seat in (nominations or {}):
+            if nominations and seat in nominations:
                 self.event("event/nomination", by=seat, seat=nominations[seat],
                            outcome="accepted")
         return self

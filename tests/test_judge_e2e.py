@@ -345,6 +345,25 @@ def test_a_whole_fiim_game_from_the_judges_panel(tmp_path, broker, chromium):
         out = [s["seat"] for m in hands.record.matching(lambda m: m.topic == TABLE + "event/seats")
                for s in m.json()["seats"] if s.get("in_game") is False]
         assert out == [5, 7, 1, 3, 6, 2]  # the table's own standings agree
+
+        # ---------------------------------------------------------- the record (docs/record.md)
+        with page.context.expect_page() as opened:
+            page.click("#games-link")  # the games open in a new tab
+        games = opened.value
+        games.wait_for_selector("#games tr[data-game] a")
+        games.click("#games tr[data-game] a")
+        games.wait_for_selector('#status[data-status="finished"]')
+        record = games.evaluate("fetch(`/api/games/${document.getElementById('game-id')"
+                                ".textContent}`).then(r => r.json())")
+        confirmed = [m.json() for m in hands.record.matching(
+            lambda m: m.topic == TABLE + "event/vote/confirmed")]
+        assert [(b["candidate"], b["voters"], b["leftover"]) for d in record["days"]
+                for v in d["votes"] for b in v["ballots"]] == [
+            (c["candidate"], c["voters"], c["leftover"]) for c in confirmed]
+        assert [p["left"]["how"] for p in record["players"] if p["left"]] == [
+            "voted_out", "voted_out", "voted_out", "voted_out", "shot", "shot"]  # seats 1,2,3,5,6,7
+        assert [n["killed"] for n in record["nights"]] == [7, 6]
+        assert record["nights"][0]["best_move"] == {"by": 7, "guesses": [1, 2, 3]}
     finally:
         judge.stop()
         table.close()

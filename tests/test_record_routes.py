@@ -8,13 +8,15 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
+import os
 import re
 import threading
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from aiohttp import ClientSession, CookieJar, web
-from aiohttp.test_utils import TestServer
+from aiohttp.test_utils import BaseTestServer, TestServer
 
 from controller.local_broker import free_port
 from judge import config as judge_config
@@ -39,7 +41,7 @@ def act(panel: Panel, action: str, **args) -> dict | None:
                                              "version": panel.game.version}))
 
 
-async def logged_in(server: TestServer) -> ClientSession:
+async def logged_in(server: BaseTestServer) -> ClientSession:
     http = ClientSession(cookie_jar=CookieJar(unsafe=True))
     async with http.post(server.make_url("/login"), data={"password": PASSWORD},
                          allow_redirects=False) as right:
@@ -230,7 +232,7 @@ def test_a_new_game_before_the_end_abandons_the_last_one_and_setup_alone_is_not_
     assert act(panel, "new_game") is None
     assert panel.games.archived(id).abandon_reason == "a new game was started"
     assert act(panel, "name", seat=1, name="Ada") is None and act(panel, "new_game") is None
-    assert [g.id for g in panel.games.list()] == [id]
+    assert [g.id for g in panel.games.archived_games()] == [id]
 
 
 # ------------------------------------------------------------------ the sheet in Chromium
@@ -298,6 +300,10 @@ def test_the_protocol_sheet_prints_on_a4_with_every_vote_shot_and_foul(tmp_path,
 
         page.emulate_media(media="print")
         assert not page.is_visible(".controls") and not page.is_visible("nav")
+        if os.environ.get("MAFIA_SCREENSHOTS"):  # the sheet as printed, for docs/judge.md
+            page.set_viewport_size({"width": 794, "height": 1123})
+            page.screenshot(path=str(Path(os.environ["MAFIA_SCREENSHOTS"]) / "judge-sheet.png"),
+                            full_page=True)
         text = page.inner_text("body")
         for day in record.days:
             for vote in day.votes:
@@ -349,3 +355,42 @@ def test_an_edit_an_undo_after_the_game_took_away_is_left_out_not_fatal(tmp_path
     assert again.status == "in_progress" and again.players[2].left is None
     assert again.ended is None
     assert again.history == []
+
+
+@pytest.mark.timeout(120)
+def test_the_panels_abandon_button_keeps_the_game_as_abandoned(tmp_path, chromium):  # noqa: F811
+    served = Served(lambda: played(tmp_path, Script().tap("deal", seed=4).tap("start")
+                                   .tap("next").tap("foul", seat=6)))
+    try:
+        page = chromium.new_page()
+        page.set_default_timeout(20_000)
+        url = f"http://127.0.0.1:{served.port}"
+        page.goto(url + "/")
+        page.fill("#password", PASSWORD)
+        page.click("#login")
+        page.wait_for_selector('#stage[data-stage="day"]')
+        page.once("dialog", lambda dialog: dialog.accept("the hall closes"))
+        page.click("#abandon")
+        page.wait_for_selector('#stage[data-stage="setup"]')  # ready for the next game
+        assert not page.is_visible("#abandon")
+        page.goto(url + "/games")
+        page.wait_for_selector('#games td:text("abandoned")')
+        assert "the hall closes" in page.inner_text("#games")
+        page.click("#games tr[data-game] a")
+        page.wait_for_selector('#status[data-status="abandoned"]')
+        assert page.inner_text('tr[data-seat="6"] .fouls') == "D1"
+    finally:
+        served.close()
+
+
+def test_abandoning_the_current_game_when_there_is_none_is_a_409(tmp_path):
+    panel = played(tmp_path, Script())
+
+    async def scenario(server, http) -> None:
+        async with http.post(server.make_url("/api/games/current/abandon"),
+                             json={"reason": "r"}) as r:
+            assert r.status == 409 and "no game" in (await r.json())["error"]
+        async with http.get(server.make_url("/api/games")) as r:
+            assert (await r.json())["games"] == []
+
+    run(panel, scenario)

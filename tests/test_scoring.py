@@ -4,6 +4,9 @@ the win points, extra points go to their seat alone."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -17,17 +20,18 @@ PRESETS = scoring.presets()
 FIIM, CROW = PRESETS["fiim"], PRESETS["crow-club"]
 
 
-def hand_made(winner: str | None = "red", victim: int | None = 7,
-              guesses: list[int] | None = None, left: dict[int, str] | None = None,
-              extra: list[tuple[int, float]] = ()) -> rec.Record:
+def hand_made(winner: Any = "red", victim: int | None = 7,
+              guesses: list[int] | None = None, left: dict[int, Any] | None = None,
+              extra: Sequence[tuple[int, float]] = ()) -> rec.Record:
     """A record with only what scoring reads: the cards, who left how, the first night, the
     winner and the judge's extra points."""
-    players = [rec.Player(seat=s, role=r, left=None if s not in (left or {}) else
+    left = left or {}
+    players = [rec.Player(seat=s, role=r, left=None if s not in left else
                           rec.Departure(how=left[s], at=0.0, day=1, night=1))
                for s, r in enumerate(ROLES, start=1)]
     night = rec.Night(number=1, at=0.0, killed=victim,
-                      best_move=None if guesses is None else rec.BestMove(by=victim,
-                                                                          guesses=guesses))
+                      best_move=None if guesses is None or victim is None else
+                      rec.BestMove(by=victim, guesses=guesses))
     return rec.Record(id="t", table="t", created=0.0, started=1.0, players=players,
                       nights=[night], winner=winner,
                       status="finished" if winner else "in_progress",

@@ -107,6 +107,7 @@ function render(message) {
   const voting = g.stage === "vote" || g.stage === "question";
   ["confirm", "reject", "correct"].forEach((id) => { $(id).hidden = !voting; $(id).disabled = !p; });
   $("next").hidden = g.stage === "setup" || g.stage === "over" || voting;
+  $("abandon").hidden = g.stage === "setup" || g.stage === "over";
   $("next").textContent = { night0: "Morning", night: g.night_step ? "Step running…" :
     g.night_steps.length ? `Open ${g.night_steps[0].replace("_", " ")}` : "Morning",
     day: g.speakers.length ? `Floor to ${g.speakers[0]}` : "Start the vote",
@@ -151,6 +152,13 @@ $("withdraw").onclick = () => each("withdraw");
 $("undo").onclick = () => act("undo");
 ["pause", "resume", "add"].forEach((op) => { $(op).onclick = () => act("timer", { op }); });
 $("new-game").onclick = () => { if (confirm("End this game and start a new one?")) act("new_game"); };
+$("abandon").onclick = () => {  // kept in the games as abandoned, with the reason (docs/record.md)
+  const reason = prompt("Abandon this game: why?");
+  if (!reason) return;
+  fetch("/api/games/current/abandon", { method: "POST", body: JSON.stringify({ reason }),
+    headers: { "Content-Type": "application/json" } })
+    .then((r) => (r.ok ? null : r.json().then((e) => say(e.error))), () => say("not connected"));
+};
 $("deal").onclick = () => act("deal", { seed: Number($("seed").value || Date.now() % 1e9) });
 $("deal-typed").onclick = () => act("deal", { roles: [...document.querySelectorAll(".seat .deal")]
   .map((s) => s.value) });

@@ -1,0 +1,43 @@
+"""The protocol sheet and the CSV (judge/sheet.py) from a record: names from outside are escaped
+in the HTML and cannot run as formulas in a spreadsheet; the foul moments read as the clubs
+write them."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from judge import record as rec
+from judge import scoring
+from judge.sheet import moment, protocol, results_csv
+from tests.record_game import NAMES, Script, whole_game
+
+FIIM = scoring.presets()["fiim"]
+
+
+def named(names: dict[int, str]) -> rec.Record:
+    s = Script()
+    for seat, name in names.items():
+        s.tap("name", seat=seat, name=name)
+    for given, at in whole_game().inputs:
+        s.inputs.append((given, at))
+    return rec.build(s.inputs, "table-1")
+
+
+def test_a_name_is_escaped_on_the_sheet():
+    record = named({3: "<script>alert(1)</script>"})
+    page = protocol(record, scoring.score(record, FIIM), FIIM.name)
+    assert "<script>alert" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+def test_a_name_a_spreadsheet_would_run_is_written_as_text():
+    record = named({3: '=HYPERLINK("http://x")', 5: "+1", 6: "-2", 7: "@A1"})
+    rows = list(csv.DictReader(io.StringIO(results_csv(record, scoring.score(record, FIIM)))))
+    assert [rows[i]["name"] for i in (2, 4, 5, 6)] == [
+        '\'=HYPERLINK("http://x")', "'+1", "'-2", "'@A1"]
+    assert rows[0]["name"] == NAMES[1] and len(rows) == 10
+
+
+def test_a_fouls_moment_day_vote_or_night():
+    assert [moment(2, 1, "day"), moment(2, 1, "vote"), moment(2, 2, "night"),
+            moment(0, 0, "night0"), moment(1, 0, "last_words")] == ["D2", "V2", "N2", "N0", "D1"]
