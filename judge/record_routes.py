@@ -7,6 +7,9 @@ Every route is behind the panel's login. Pages:
   sheet (prints on A4) with the edit forms on screen; ``GET /games/<id>/results.csv``.
 - ``GET /api/games``, ``GET /api/games/<id>`` (the record, docs/record.md),
   ``GET /api/games/<id>/scores``; ``?scoring=<preset>`` picks the scoring (``fiim`` by default).
+- ``GET /api/games/<id>/export/mafiaratings``: the finished game in the rating platform's format
+  (docs/exports.md; ``?club=&event=&tournament=&moderator=`` its ids, ``?language=``); an
+  unfinished game is refused (409) with the reason.
 - ``POST /api/games/<id>/extra`` ``{"seat", "points", "reason", "by"?}``,
   ``POST /api/games/<id>/corrections`` ``{"path", "value", "reason", "by"?}``,
   ``POST /api/games/<id>/abandon`` ``{"reason", "by"?}`` (``<id>`` may be ``current``: the
@@ -35,6 +38,7 @@ from aiohttp import web
 
 from judge import record as rec
 from judge import scoring
+from judge.exports import mafiaratings
 from judge.sheet import protocol, results_csv, when
 
 if TYPE_CHECKING:
@@ -114,6 +118,7 @@ def register(app: web.Application, panel: Panel,
     app.router.add_get("/api/games", api_list)
     app.router.add_get("/api/games/{id}", api_game)
     app.router.add_get("/api/games/{id}/scores", api_scores)
+    app.router.add_get("/api/games/{id}/export/mafiaratings", api_export_mafiaratings)
     app.router.add_post("/api/games/{id}/extra", post_extra)
     app.router.add_post("/api/games/{id}/corrections", post_correction)
     app.router.add_post("/api/games/{id}/abandon", post_abandon)
@@ -178,6 +183,20 @@ async def api_scores(request: web.Request) -> web.Response:
                   "players": scoring.score(record, preset)})
 
 
+async def api_export_mafiaratings(request: web.Request) -> web.Response:
+    record = request.app[GAMES].find(request.match_info["id"])
+    try:
+        options = mafiaratings.options_from_query(request.query)
+    except msgspec.ValidationError as exc:
+        raise _error(web.HTTPBadRequest, f"export options: {exc}") from None
+    try:
+        data = mafiaratings.export_json(record, options)
+    except mafiaratings.ExportRefused as exc:
+        raise _error(web.HTTPConflict, str(exc)) from None
+    return web.Response(body=data, content_type="application/json", headers={
+        "Content-Disposition": f'attachment; filename="{record.id}.mafiaratings.json"'})
+
+
 async def results(request: web.Request) -> web.Response:
     games = request.app[GAMES]
     record = games.find(request.match_info["id"])
@@ -234,7 +253,17 @@ def _controls(record: rec.Record, scoring_name: str, games: Games, error: str) -
 <input name="path" required placeholder="/players/3/name">
 <input name="value" required placeholder="new value (JSON or text)">
 <input name="reason" required placeholder="reason"><input name="by" placeholder="judge">
-<button>Correct</button></form>{abandon}</div>"""
+<button>Correct</button></form>{abandon}{_export_link(record)}</div>"""
+
+
+def _export_link(record: rec.Record) -> str:
+    """The rating platform's export: a download, or the reason there is none."""
+    try:
+        mafiaratings.export(record)
+    except mafiaratings.ExportRefused as exc:
+        return f'<p id="export"><b>mafiaratings</b> export refused: {escape(str(exc))}</p>'
+    return (f'<p id="export"><a href="/api/games/{escape(record.id)}/export/mafiaratings" '
+            "download>mafiaratings export (JSON)</a></p>")
 
 
 # ------------------------------------------------------------------ the judge's edits

@@ -1,0 +1,47 @@
+"""``mafia-table judge export``: a game of the panel's store in another system's format, on
+stdout, without the panel running (the store is SQLite in WAL mode: a running panel is not
+disturbed)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from judge import record as rec
+from judge.config import JudgeConfig
+from judge.exports import mafiaratings
+from judge.journal import Journal
+from judge.store import GameStore
+
+
+class ExportFailed(Exception):
+    """Why there is nothing to print: no such game, or its export is refused."""
+
+
+def find(cfg: JudgeConfig, id: str) -> rec.Record:
+    """Game ``id``: the one being played (from the journal) or an archived one."""
+    if not Path(cfg.journal.path).exists():
+        raise ExportFailed(f"no games yet: {cfg.journal.path} does not exist")
+    store, journal = GameStore(cfg.journal.path, cfg.table, cfg.game_timings), None
+    try:
+        journal = Journal(cfg.journal.path)
+        current = store.current(journal.inputs())
+        found = current if current is not None and current.id == id else store.archived(id)
+    finally:
+        store.close()
+        if journal is not None:
+            journal.close()
+    if found is None:
+        raise ExportFailed(f"no game {id!r}")
+    return found
+
+
+def export(cfg: JudgeConfig, id: str, options: dict[str, str]) -> bytes:
+    """The game as mafiaratings' JSON; ``options`` as the panel's query (club, event...)."""
+    try:
+        chosen = mafiaratings.options_from_query(options)
+    except ValueError as exc:  # msgspec.ValidationError names the option
+        raise ExportFailed(f"export options: {exc}") from None
+    try:
+        return mafiaratings.export_json(find(cfg, id), chosen)
+    except mafiaratings.ExportRefused as exc:
+        raise ExportFailed(str(exc)) from None
