@@ -20,6 +20,7 @@ import logging
 import secrets
 import time
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -29,8 +30,9 @@ from aiohttp import WSMsgType, web
 from paho.mqtt.enums import CallbackAPIVersion
 
 from controller.mqtt_link import configure_client
+from judge import overlay_routes
 from judge.config import JudgeConfig, split_listen
-from judge.game import Action, Game, Refused, TableEvent, new_game, step
+from judge.game import Action, Game, Refused, TableEvent, new_game, replay, step
 from judge.journal import Journal
 from judge.views import judge_view
 
@@ -45,6 +47,11 @@ _TIMER_RUNS = {"started": True, "resumed": True, "paused": False, "stopped": Fal
                "ended": False}
 
 
+def _refused_on_replay(given: Action | TableEvent, exc: Refused) -> None:
+    # cannot happen with a journal this code wrote
+    log.error("journal input %s refused on replay: %s", given, exc)
+
+
 class Panel:
     """The game, its journal, the table link and the pages watching it."""
 
@@ -54,6 +61,8 @@ class Panel:
         self.journal = Journal(cfg.journal.path)
         self.game, self.log_lines = self._restore()
         self.sockets: set[web.WebSocketResponse] = set()
+        #: called on every change the pages are told of (the stream overlay follows the game)
+        self.watchers: list[Callable[[], None]] = []
         self.sending: set[asyncio.Future] = set()
         self.failures: dict[str, int] = {}
         self.password = Path(cfg.panel.password_file).read_text(encoding="utf-8").strip()
@@ -82,12 +91,8 @@ class Panel:
     def _restore(self) -> tuple[Game, deque[str]]:
         """The game as the journal left it: its inputs replayed through the pure core."""
         game, lines = new_game(timings=self.cfg.game_timings), deque(maxlen=200)
-        for given, at in self.journal.inputs():
-            try:
-                game, _, records = step(game, given, at)
-            except Refused as exc:  # cannot happen with a journal this code wrote
-                log.error("journal input %s refused on replay: %s", given, exc)
-                continue
+        for _, after, records in replay(game, self.journal.inputs(), _refused_on_replay):
+            game = after
             lines.extend(records)
         return game, lines
 
@@ -228,6 +233,8 @@ class Panel:
                 "notices": list(self.notices)}
 
     def broadcast(self) -> None:
+        for watch in self.watchers:
+            watch()
         if not self.sockets:
             return
         text = json.dumps(self.view())
@@ -340,6 +347,7 @@ def make_app(panel: Panel) -> web.Application:
     app.router.add_post("/login", login)
     app.router.add_get("/live", live)
     app.router.add_static("/static", STATIC)
+    overlay_routes.add_routes(app, panel)
     app.on_shutdown.append(_close_sockets)
     return app
 

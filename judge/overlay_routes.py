@@ -1,0 +1,194 @@
+"""The stream overlay's shell: its page, its live channel and its two JSON endpoints, on the
+judge's service (docs/overlay.md).
+
+- ``GET /overlay``: the page for a streaming program's browser source (1920x1080, transparent);
+- ``GET /overlay/live``: a WebSocket pushing ``judge.overlay.overlay_view`` at every change of
+  the game (no polling); it takes nothing in: a message sent to it is answered with a refusal;
+- ``GET /overlay.json``: the same view, once;
+- ``GET /api/get/current_game.php``: the view in the shape of mafiaratings' endpoint of that
+  name, so the platform's own stream overlay can read this table.
+
+None of them needs the judge's login, and none carries a control of the panel. With
+``[overlay] token_file`` each needs ``?token=``; with ``[overlay] secrets`` (which requires the
+token) roles and night actions are added ``delay`` seconds late. The overlay follows the panel:
+the panel calls ``changed`` at every change it shows its pages; a secret coming of age later is
+pushed by a timer set for its time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+import logging
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import WSMsgType, web
+
+from judge.game import new_game, replay
+from judge.overlay import History, overlay_view, remember
+from judge.overlay_mafiaratings import VERSION, current_game
+
+if TYPE_CHECKING:
+    from judge.service import Panel
+
+log = logging.getLogger("judge.overlay")
+PAGE = Path(__file__).with_name("static") / "overlay.html"
+#: the platform's answers are read from other origins (its api.php sends these)
+CORS = {"Access-Control-Allow-Origin": "*", "Access-Control-Allow-Headers": "*",
+        "Access-Control-Allow-Methods": "GET, OPTIONS"}
+
+
+class Overlay:
+    """The game's history as the overlay needs it, and the overlay pages watching."""
+
+    def __init__(self, panel: Panel):
+        self.panel, self.cfg = panel, panel.cfg.overlay
+        self.token = self.cfg.token
+        # wall time at start, then the monotonic clock: a clock set forward (NTP on a Pi that
+        # booted without one) cannot bring a secret out early
+        self._offset = time.time() - time.monotonic()
+        self.history: History = ()
+        for at, game, _ in replay(new_game(timings=panel.cfg.game_timings),
+                                  panel.journal.inputs(), lambda given, exc: None):
+            self.history = remember(self.history, game, at)
+        self.history = remember(self.history, panel.game, self.now())
+        self.timer, self.timer_at = panel.timer, self.now()
+        self.sockets: set[web.WebSocketResponse] = set()
+        self.sending: set[asyncio.Future] = set()
+        self.reveal: asyncio.TimerHandle | None = None
+        self.shown_secrets: Any = None
+        panel.watchers.append(self.changed)
+
+    def now(self) -> float:
+        return self._offset + time.monotonic()
+
+    def view(self) -> dict[str, Any]:
+        return overlay_view(self.history, self.now(), delay=self.cfg.delay,
+                            secrets=self.cfg.secrets, timer=self.timer, timer_at=self.timer_at,
+                            down=self.panel.down)
+
+    def changed(self) -> None:
+        """The panel changed something (the game, the floor's clock, the fists): push."""
+        now = self.now()
+        if self.panel.timer is not self.timer:
+            self.timer, self.timer_at = self.panel.timer, now
+        self.history = remember(self.history, self.panel.game, now)
+        self.push(force=True)
+
+    def push(self, force: bool = False) -> None:
+        """Send the view to every overlay page (a reveal only when a secret came of age), and
+        set a timer for the next secret still held back."""
+        view = self.view()
+        secrets = view.get("secrets")
+        if force or secrets != self.shown_secrets:
+            self.shown_secrets = secrets
+            text = json.dumps(view)
+            for ws in list(self.sockets):
+                if not ws.closed:
+                    task = asyncio.ensure_future(_send(ws, text))
+                    self.sending.add(task)
+                    task.add_done_callback(self.sending.discard)
+        if self.cfg.secrets:
+            self._next_reveal()
+
+    def _next_reveal(self) -> None:
+        """A timer for the oldest change still younger than the delay (its secrets' time)."""
+        cutoff = self.now() - self.cfg.delay
+        due = next((at for at, _ in self.history if at > cutoff), None)
+        if self.reveal is not None:
+            self.reveal.cancel()
+            self.reveal = None
+        if due is not None and self.panel.loop is not None:  # the panel serves
+            self.reveal = self.panel.loop.call_later(due - cutoff + 0.005, self.push)
+
+
+async def _send(ws: web.WebSocketResponse, text: str) -> None:
+    with contextlib.suppress(ConnectionError, RuntimeError):
+        await ws.send_str(text)
+
+
+OVERLAY = web.AppKey("overlay", Overlay)
+
+
+def _allowed(request: web.Request) -> bool:
+    token = request.app[OVERLAY].token
+    given = request.query.get("token", "")
+    return token is None or hmac.compare_digest(given.encode(), token.encode())
+
+
+def _refuse(request: web.Request) -> None:
+    log.warning("overlay: wrong or missing token from %s for %s", request.remote, request.path)
+    raise web.HTTPForbidden(text="the overlay needs its token: ?token=... (see the organiser)")
+
+
+async def page(request: web.Request) -> web.StreamResponse:
+    if not _allowed(request):
+        _refuse(request)
+    return web.FileResponse(PAGE)
+
+
+async def live(request: web.Request) -> web.StreamResponse:
+    """The overlay's channel: the view now, then at every change; nothing is taken in."""
+    if not _allowed(request):
+        _refuse(request)
+    overlay = request.app[OVERLAY]
+    ws = web.WebSocketResponse(heartbeat=20)
+    await ws.prepare(request)
+    overlay.sockets.add(ws)
+    await ws.send_str(json.dumps(overlay.view()))
+    try:
+        async for message in ws:
+            if message.type == WSMsgType.TEXT:
+                log.warning("overlay: a message from %s refused (read-only)", request.remote)
+                await ws.send_str(json.dumps({"type": "refused",
+                                              "message": "the overlay is read-only"}))
+    finally:
+        overlay.sockets.discard(ws)
+    return ws
+
+
+async def snapshot(request: web.Request) -> web.StreamResponse:
+    if not _allowed(request):
+        _refuse(request)
+    return web.json_response(request.app[OVERLAY].view(), headers=CORS)
+
+
+async def mafiaratings(request: web.Request) -> web.StreamResponse:
+    """``current_game.php`` as the platform answers it: ``{"game": ..., "version": 0}``; a
+    wrong token or a version it does not have: ``{"error": ..., "version": N}``."""
+    try:
+        version = int(request.query.get("version", VERSION))
+    except ValueError:
+        version = 0  # the platform casts the parameter: junk is version 0
+    if version > VERSION:
+        return web.json_response({"error": f"Version {version} is not supported by Get "
+                                           f"Currently Played Game API. Current version is "
+                                           f"{VERSION}.", "version": version}, headers=CORS)
+    if not _allowed(request):
+        log.warning("overlay: wrong or missing token from %s for %s", request.remote,
+                    request.path)
+        return web.json_response({"error": "wrong or missing token", "version": version},
+                                 status=403, headers=CORS)
+    overlay = request.app[OVERLAY]
+    return web.json_response(current_game(overlay.view(), overlay.cfg.club), headers=CORS)
+
+
+def add_routes(app: web.Application, panel: Panel) -> None:
+    """The overlay on the panel's app (``make_app`` calls this)."""
+    app[OVERLAY] = overlay = Overlay(panel)
+    app.router.add_get("/overlay", page)
+    app.router.add_get("/overlay/live", live)
+    app.router.add_get("/overlay.json", snapshot)
+    app.router.add_get("/api/get/current_game.php", mafiaratings)
+
+    async def close(app: web.Application) -> None:
+        if overlay.reveal is not None:
+            overlay.reveal.cancel()
+        for ws in list(overlay.sockets):
+            await ws.close(code=1001, message=b"panel stopping")
+
+    app.on_shutdown.append(close)
