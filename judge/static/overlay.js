@@ -31,7 +31,7 @@ function seatTile(seat) {
   tile.className = "seat";
   tile.dataset.seat = seat;
   tile.innerHTML = '<div class="num"></div><div class="name"></div><div class="fouls"></div>' +
-    '<div class="left"></div><div class="fist">✊</div><div class="role"></div>';
+    '<div class="left"></div><div class="fist">✊</div><div class="card"></div>';
   tile.querySelector(".num").textContent = seat;
   return tile;
 }
@@ -55,8 +55,8 @@ function render(view) {
     tile.classList.toggle("down", s.down);
     tile.classList.toggle("leaving", leaving.has(s.seat));
     const role = secrets && secrets.roles.length ? secrets.roles[i] : "";
-    tile.querySelector(".role").textContent = role;
-    tile.querySelector(".role").className = "role" +
+    tile.querySelector(".card").textContent = role;
+    tile.querySelector(".card").className = "card" +
       (role ? (role === "mafia" || role === "don" ? " black" : " red") : "");
   });
   const stage = (STAGE[view.stage] || view.stage).replace("%d", view.day).replace("%n", view.night);
