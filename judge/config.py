@@ -19,6 +19,7 @@ listens, its password file, its journal and the game's timings.
     delay = 0                # seconds a secret is held back (the stream delay)
     token_file = "overlay.token"   # one line; needed with secrets, optional without
     club = ""                # the club's name, for the rating platform's overlay
+    mafiaratings_plugin = "dist"     # that overlay's build, served where it expects to be
 
 Paths are relative to the config file. Every mistake is reported with its key, as
 ``ConfigError`` (the table config's error type).
@@ -68,6 +69,7 @@ class OverlayConfig(_Section):
     delay: Annotated[float, msgspec.Meta(ge=0, le=3600)] = 0.0
     token_file: str | None = None
     club: Annotated[str, msgspec.Meta(max_length=80)] = ""
+    mafiaratings_plugin: str | None = None
 
     @property
     def token(self) -> str | None:
@@ -115,10 +117,16 @@ def load(path: str | Path, listen: str | None = None) -> JudgeConfig:
     panel = msgspec.structs.replace(cfg.panel, password_file=here(cfg.panel.password_file),
                                     listen=listen or cfg.panel.listen)
     split_listen(panel.listen, "--listen" if listen else f"{path}: panel.listen")
-    overlay = msgspec.structs.replace(cfg.overlay, token_file=here(cfg.overlay.token_file))
+    overlay = msgspec.structs.replace(
+        cfg.overlay, token_file=here(cfg.overlay.token_file),
+        mafiaratings_plugin=here(cfg.overlay.mafiaratings_plugin))
     problems = [*_one_line_file("panel.password_file", panel.password_file)]
     if overlay.token_file is not None:
         problems += _one_line_file("overlay.token_file", overlay.token_file)
+    plugin = overlay.mafiaratings_plugin
+    if plugin is not None and not (Path(plugin) / "index.html").is_file():
+        problems.append(f"overlay.mafiaratings_plugin: no index.html in {plugin} (the "
+                        "directory `ng build` wrote)")
     if overlay.secrets and overlay.delay <= 0:
         problems.append("overlay.secrets: roles and night actions go on a stream only late: "
                         "set overlay.delay (seconds, the stream delay)")

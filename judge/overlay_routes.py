@@ -6,7 +6,9 @@ judge's service (docs/overlay.md).
   the game (no polling); it takes nothing in: a message sent to it is answered with a refusal;
 - ``GET /overlay.json``: the same view, once;
 - ``GET /api/get/current_game.php``: the view in the shape of mafiaratings' endpoint of that
-  name, so the platform's own stream overlay can read this table.
+  name, so the platform's own stream overlay can read this table;
+- ``GET /obs_plugins/players-overlay-plugin/``: that overlay's own build, when
+  ``[overlay] mafiaratings_plugin`` names it (it reads the endpoint above from its own origin).
 
 None of them needs the judge's login, and none carries a control of the panel. With
 ``[overlay] token_file`` each needs ``?token=``; with ``[overlay] secrets`` (which requires the
@@ -37,6 +39,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("judge.overlay")
 PAGE = Path(__file__).with_name("static") / "overlay.html"
+#: where the platform's overlay is built to live (its README: ``ng build --base-href``)
+PLUGIN = "/obs_plugins/players-overlay-plugin/"
 #: the platform's answers are read from other origins (its api.php sends these)
 CORS = {"Access-Control-Allow-Origin": "*", "Access-Control-Allow-Headers": "*",
         "Access-Control-Allow-Methods": "GET, OPTIONS"}
@@ -184,6 +188,14 @@ def add_routes(app: web.Application, panel: Panel) -> None:
     app.router.add_get("/overlay/live", live)
     app.router.add_get("/overlay.json", snapshot)
     app.router.add_get("/api/get/current_game.php", mafiaratings)
+    if overlay.cfg.mafiaratings_plugin is not None:
+        plugin = Path(overlay.cfg.mafiaratings_plugin)
+
+        async def plugin_page(request: web.Request) -> web.StreamResponse:
+            return web.FileResponse(plugin / "index.html")
+
+        app.router.add_get(PLUGIN, plugin_page)
+        app.router.add_static(PLUGIN, plugin)
 
     async def close(app: web.Application) -> None:
         if overlay.reveal is not None:

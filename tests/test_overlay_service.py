@@ -38,6 +38,7 @@ def config(tmp_path, body: str = GOOD, token: str | None = TOKEN):
     (SECRET, "", "overlay.token_file: the file is empty"),
     (SECRET, None, "overlay.token_file: file not found"),
     (SECRET + "colour = 1\n", TOKEN, "colour"),
+    (SECRET + 'mafiaratings_plugin = "dist"\n', TOKEN, "no index.html"),
 ])
 def test_a_bad_overlay_config_is_refused_naming_the_key(tmp_path, body, token, says):
     with pytest.raises(ConfigError, match=says):
@@ -123,3 +124,21 @@ def test_a_restarted_panel_s_overlay_knows_who_left_and_when_secrets_were_known(
     assert view["seats"][4]["left"] == {"how": "fouls", "day": 1}
     dealt_at = overlay.history[0][0]
     assert view["secrets"]["roles"] == [] and dealt_at > overlay.now() - 30
+
+
+def test_the_platforms_own_overlay_build_is_served_where_it_expects_to_be(tmp_path):
+    (tmp_path / "dist").mkdir()
+    (tmp_path / "dist" / "index.html").write_text('<base href="/obs_plugins/players-overlay-'
+                                                  'plugin/"><app-root></app-root>')
+    (tmp_path / "dist" / "main.js").write_text("/* the build */")
+    panel = Panel(config(tmp_path, GOOD + '[overlay]\nmafiaratings_plugin = "dist"\n',
+                         token=None))
+
+    async def check(client: TestClient) -> None:
+        page = await client.get("/obs_plugins/players-overlay-plugin/")
+        assert "app-root" in await page.text()
+        script = await client.get("/obs_plugins/players-overlay-plugin/main.js")
+        assert await script.text() == "/* the build */"
+        assert (await client.get("/obs_plugins/players-overlay-plugin/../judge.pass")).status \
+            == 404
+    serve(panel, check)
