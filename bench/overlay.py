@@ -23,27 +23,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import tempfile
 import threading
 import time
-from pathlib import Path
 
 from aiohttp import web
 
-from bench.judge import _last, percentiles
-from controller.local_broker import LocalBroker, free_port
-from tests.test_judge_e2e import (
-    ARGS,
-    CHROMIUM,
-    PASSWORD,
-    ROLES,
-    TABLE,
-    Hands,
-    Judge,
-    judge_config,
-    table_config,
-)
-from tests.test_service import Running
+from bench.judge import _last, day_one, judged_table, percentiles
+from controller.local_broker import free_port
+from tests.test_judge_e2e import TABLE
 
 OBSERVER = """() => {
   window.fistAt = []; window.echoAt = [];
@@ -115,39 +102,25 @@ class Echo:
         return sent
 
     def close(self) -> None:
-        asyncio.run_coroutine_threadsafe(self.runner.cleanup(), self.loop).result(10)
+        asyncio.run_coroutine_threadsafe(self._stop(), self.loop).result(10)
         self.loop.call_soon_threadsafe(self.loop.stop)
+
+    async def _stop(self) -> None:
+        if self.socket is not None:
+            await self.socket.close()
+        await self.runner.cleanup()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", type=int, default=200, help="presses (default 200)")
     n = parser.parse_args().n
-    from playwright.sync_api import sync_playwright
 
     load_before = os.getloadavg()
-    with tempfile.TemporaryDirectory() as tmp, LocalBroker(workdir=Path(tmp)) as broker, \
-            sync_playwright() as p:
-        tmp_path = Path(tmp)
-        listen = f"127.0.0.1:{free_port()}"
-        hands = Hands(broker.port)
-        table = Running(table_config(tmp_path, broker.port))
-        judge = Judge(judge_config(tmp_path, broker.port, listen))
+    with judged_table() as (listen, hands, _, browser):
+        day_one(browser, listen)
         echo = Echo()
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
-            panel = browser.new_page()
-            panel.goto(f"http://{listen}/")
-            panel.fill("#password", PASSWORD)
-            panel.click("#login")
-            panel.wait_for_selector("#table-status.good")
-            for seat, role in enumerate(ROLES, start=1):
-                panel.select_option(f'.seat[data-seat="{seat}"] .deal', role)
-            for button in ("#deal-typed", "#start", "#next"):
-                version = panel.get_attribute("body", "data-version")
-                panel.click(button)
-                panel.wait_for_function(f"document.body.dataset.version !== '{version}'")
-            panel.wait_for_selector('#stage[data-stage="day"]')
             overlay = browser.new_page(viewport={"width": 1920, "height": 1080})
             overlay.goto(f"http://{listen}/overlay")
             overlay.wait_for_selector('#stage[data-stage="day"]')
@@ -175,11 +148,7 @@ def main() -> None:
                             - sent * 1000)
             end_offset, end_error = offset_ms(overlay)
         finally:
-            browser.close()
             echo.close()
-            judge.stop()
-            table.close()
-            hands.record.close()
     load_after = os.getloadavg()
     print(f"press -> overlay DOM ({n}):        {percentiles(dom)}")
     print(f"  floor, press -> event on MQTT:  {percentiles(mqtt)}")

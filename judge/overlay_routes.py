@@ -20,7 +20,6 @@ pushed by a timer set for its time.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hmac
 import json
 import logging
@@ -28,11 +27,12 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import web
 
 from judge.game import new_game, replay
 from judge.overlay import History, overlay_view, remember
 from judge.overlay_mafiaratings import VERSION, current_game
+from judge.pages import Pages
 
 if TYPE_CHECKING:
     from judge.service import Panel
@@ -61,8 +61,7 @@ class Overlay:
             self.history = remember(self.history, game, at)
         self.history = remember(self.history, panel.game, self.now())
         self.timer, self.timer_at = panel.timer, self.now()
-        self.sockets: set[web.WebSocketResponse] = set()
-        self.sending: set[asyncio.Future] = set()
+        self.pages = Pages()
         self.reveal: asyncio.TimerHandle | None = None
         self.shown_secrets: Any = None
         panel.watchers.append(self.changed)
@@ -90,12 +89,8 @@ class Overlay:
         secrets = view.get("secrets")
         if force or secrets != self.shown_secrets:
             self.shown_secrets = secrets
-            text = json.dumps(view)
-            for ws in list(self.sockets):
-                if not ws.closed:
-                    task = asyncio.ensure_future(_send(ws, text))
-                    self.sending.add(task)
-                    task.add_done_callback(self.sending.discard)
+            if self.pages.sockets:
+                self.pages.push(json.dumps(view))
         if self.cfg.secrets:
             self._next_reveal()
 
@@ -108,11 +103,6 @@ class Overlay:
             self.reveal = None
         if due is not None and self.panel.loop is not None:  # the panel serves
             self.reveal = self.panel.loop.call_later(due - cutoff + 0.005, self.push)
-
-
-async def _send(ws: web.WebSocketResponse, text: str) -> None:
-    with contextlib.suppress(ConnectionError, RuntimeError):
-        await ws.send_str(text)
 
 
 OVERLAY = web.AppKey("overlay", Overlay)
@@ -140,19 +130,12 @@ async def live(request: web.Request) -> web.StreamResponse:
     if not _allowed(request):
         _refuse(request)
     overlay = request.app[OVERLAY]
-    ws = web.WebSocketResponse(heartbeat=20)
-    await ws.prepare(request)
-    overlay.sockets.add(ws)
-    await ws.send_str(json.dumps(overlay.view()))
-    try:
-        async for message in ws:
-            if message.type == WSMsgType.TEXT:
-                log.warning("overlay: a message from %s refused (read-only)", request.remote)
-                await ws.send_str(json.dumps({"type": "refused",
-                                              "message": "the overlay is read-only"}))
-    finally:
-        overlay.sockets.discard(ws)
-    return ws
+
+    def refuse(text: str) -> dict[str, Any]:
+        log.warning("overlay: a message from %s refused (read-only)", request.remote)
+        return {"type": "refused", "message": "the overlay is read-only"}
+
+    return await overlay.pages.serve(request, lambda: json.dumps(overlay.view()), refuse)
 
 
 async def snapshot(request: web.Request) -> web.StreamResponse:
@@ -200,7 +183,6 @@ def add_routes(app: web.Application, panel: Panel) -> None:
     async def close(app: web.Application) -> None:
         if overlay.reveal is not None:
             overlay.reveal.cancel()
-        for ws in list(overlay.sockets):
-            await ws.close(code=1001, message=b"panel stopping")
+        await overlay.pages.close()
 
     app.on_shutdown.append(close)

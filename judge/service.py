@@ -12,7 +12,6 @@ see. paho's network thread only hands messages over to that loop.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hmac
 import itertools
 import json
@@ -26,7 +25,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import paho.mqtt.client as mqtt
-from aiohttp import WSMsgType, web
+from aiohttp import web
 from paho.mqtt.enums import CallbackAPIVersion
 
 from controller.mqtt_link import configure_client
@@ -34,6 +33,7 @@ from judge import overlay_routes
 from judge.config import JudgeConfig, split_listen
 from judge.game import Action, Game, Refused, TableEvent, new_game, replay, step
 from judge.journal import Journal
+from judge.pages import Pages
 from judge.views import judge_view
 
 log = logging.getLogger("judge")
@@ -60,10 +60,9 @@ class Panel:
         self.prefix = f"mafia/{cfg.table}/"
         self.journal = Journal(cfg.journal.path)
         self.game, self.log_lines = self._restore()
-        self.sockets: set[web.WebSocketResponse] = set()
+        self.pages = Pages()  # the logged-in tabs
         #: called on every change the pages are told of (the stream overlay follows the game)
         self.watchers: list[Callable[[], None]] = []
-        self.sending: set[asyncio.Future] = set()
         self.failures: dict[str, int] = {}
         self.password = Path(cfg.panel.password_file).read_text(encoding="utf-8").strip()
         self.table: dict[str, Any] = {"broker": False, "status": "unknown", "health": None}
@@ -235,19 +234,8 @@ class Panel:
     def broadcast(self) -> None:
         for watch in self.watchers:
             watch()
-        if not self.sockets:
-            return
-        text = json.dumps(self.view())
-        for ws in list(self.sockets):
-            if not ws.closed:
-                task = asyncio.ensure_future(_send(ws, text))
-                self.sending.add(task)
-                task.add_done_callback(self.sending.discard)
-
-
-async def _send(ws: web.WebSocketResponse, text: str) -> None:
-    with contextlib.suppress(ConnectionError, RuntimeError):
-        await ws.send_str(text)
+        if self.pages.sockets:
+            self.pages.push(json.dumps(self.view()))
 
 
 # ------------------------------------------------------------------ HTTP
@@ -297,19 +285,8 @@ async def live(request: web.Request) -> web.StreamResponse:
     if origin is not None and urlsplit(origin).netloc != request.host:
         raise web.HTTPForbidden(text="the live channel is for the panel's own pages")
     panel: Panel = request.app[PANEL]
-    ws = web.WebSocketResponse(heartbeat=20)
-    await ws.prepare(request)
-    panel.sockets.add(ws)
-    await ws.send_str(json.dumps(panel.view()))
-    try:
-        async for message in ws:
-            if message.type == WSMsgType.TEXT:
-                reply = handle_message(panel, message.data)
-                if reply is not None:
-                    await ws.send_str(json.dumps(reply))
-    finally:
-        panel.sockets.discard(ws)
-    return ws
+    return await panel.pages.serve(request, lambda: json.dumps(panel.view()),
+                                   lambda text: handle_message(panel, text))
 
 
 def handle_message(panel: Panel, text: str) -> dict[str, Any] | None:
@@ -353,9 +330,7 @@ def make_app(panel: Panel) -> web.Application:
 
 
 async def _close_sockets(app: web.Application) -> None:
-    """Stopping: every page is told (it reconnects to the next panel that runs)."""
-    for ws in list(app[PANEL].sockets):
-        await ws.close(code=1001, message=b"panel stopping")
+    await app[PANEL].pages.close()
 
 
 async def serve(cfg: JudgeConfig, ready: asyncio.Event | None = None,
