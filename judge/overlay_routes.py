@@ -25,7 +25,7 @@ import json
 import logging
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from aiohttp import web
 
@@ -114,7 +114,7 @@ def _allowed(request: web.Request) -> bool:
     return token is None or hmac.compare_digest(given.encode(), token.encode())
 
 
-def _refuse(request: web.Request) -> None:
+def _refuse(request: web.Request) -> NoReturn:
     log.warning("overlay: wrong or missing token from %s for %s", request.remote, request.path)
     raise web.HTTPForbidden(text="the overlay needs its token: ?token=... (see the organiser)")
 

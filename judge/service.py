@@ -12,11 +12,13 @@ see. paho's network thread only hands messages over to that loop.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import itertools
 import json
 import logging
 import secrets
+import signal
 import time
 from collections import deque
 from collections.abc import Callable
@@ -335,9 +337,13 @@ async def _close_sockets(app: web.Application) -> None:
 
 async def serve(cfg: JudgeConfig, ready: asyncio.Event | None = None,
                 stop: asyncio.Event | None = None) -> None:
-    """Run the panel until ``stop`` is set (or forever)."""
+    """Run the panel until ``stop`` is set, or SIGTERM (systemd's stop; SIGINT is not enough: a
+    process started in the background by a shell ignores it)."""
     panel = Panel(cfg)
     panel.loop = asyncio.get_running_loop()
+    stop = stop or asyncio.Event()
+    with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # main thread only
+        panel.loop.add_signal_handler(signal.SIGTERM, stop.set)
     panel.client.connect_async(cfg.broker.host, cfg.broker.port, keepalive=cfg.broker.keepalive)
     panel.client.loop_start()
     runner = web.AppRunner(make_app(panel), shutdown_timeout=2.0)
@@ -350,7 +356,7 @@ async def serve(cfg: JudgeConfig, ready: asyncio.Event | None = None,
     if ready is not None:
         ready.set()
     try:
-        await (stop.wait() if stop is not None else asyncio.Event().wait())
+        await stop.wait()
     finally:
         await runner.cleanup()
         panel.client.loop_stop()

@@ -8,11 +8,13 @@ pushed on its WebSocket; nothing secret (a role, a shot, a check, the best move)
 in any frame on its socket, in ``/overlay.json`` or in ``/api/get/current_game.php`` while the
 organiser has not enabled secrets; with them enabled, each secret reaches the page only after
 the stream delay (each frame is stamped by the page's clock as it arrives).
+``MAFIA_SCREENSHOTS=docs`` saves the overlay on day 1 there.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import time
 import urllib.error
@@ -140,6 +142,10 @@ def test_the_public_overlay_follows_the_game_and_never_holds_a_secret(tmp_path, 
         overlay.wait_for_selector('#nominees:text("5, 6")')
         panel.seat(9, "foul")
         overlay.wait_for_selector('.seat[data-seat="9"] .fouls:text("●")')
+        if os.environ.get("MAFIA_SCREENSHOTS"):  # for docs/overlay.md, on a dark backdrop
+            overlay.evaluate("document.documentElement.style.background = '#2b3440'")
+            overlay.screenshot(path=str(Path(os.environ["MAFIA_SCREENSHOTS"]) / "overlay.png"))
+            overlay.evaluate("document.documentElement.style.background = ''")
         panel.next(8)  # seats 3..10
         opened = hands.upcoming("event/vote/window", state="opened", candidate=5)
         panel.tap("#next")  # the vote (4.4.4)
@@ -220,8 +226,8 @@ token_file = "overlay.token"
         panel.stage("night")
         shot_at = time.time()  # the shot is made after this
         night_step(panel, hands, "mafia_shot", {1: "8#", 2: "8#", 3: "8#"})
+        checked_at = time.time()  # and the checks after this
         night_step(panel, hands, "don_check", {1: "5#"})
-        checked_at = time.time()
         night_step(panel, hands, "sheriff_check", {4: "1#"})
         overlay.wait_for_selector('#secret li:text("Night 1: shot at 8")')
         overlay.wait_for_selector('#secret li:text("Night 1: sheriff checks 1: black")')
