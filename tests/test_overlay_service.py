@@ -77,6 +77,8 @@ def test_the_public_overlay_needs_no_login_and_holds_no_secret(tmp_path):
         assert "role" not in json.dumps(body)
         assert (await (await client.get("/api/get/current_game.php?version=2")).json())[
             "error"].startswith("Version 2 is not supported")
+        junk = await (await client.get("/api/get/current_game.php?version=x&game_id=y")).json()
+        assert junk["version"] == 0 and "game" in junk  # cast as the platform casts: 0
         assert (await client.get("/live")).status == 401  # the panel's channel still is not
         async with client.ws_connect("/overlay/live") as ws:
             first = await ws.receive_json()
