@@ -101,18 +101,18 @@ def _timer(game: Game, timer: Mapping[str, Any] | None, age: float) -> dict[str,
 def _departures(history: History) -> dict[int, dict[str, Any]]:
     """Who left, how and when, from the public fields alone: a seat leaving after last words
     given in the morning was killed at night (4.5.4), after a vote's last words voted out
-    (4.4.13); a seat out without last words went on fouls (the fourth)."""
+    (4.4.13); a seat with four fouls went on fouls."""
     gone: dict[int, dict[str, Any]] = {}
     before: Game | None = None
     for _, game in history:
         for player in game.players:
             if player.in_game or player.seat in gone or before is None:
                 continue
-            if player.seat in before.leaving:
+            if player.seat in before.leaving and player.fouls < 4:
                 killed = before.after_last_words == "day"
                 gone[player.seat] = {"how": "killed", "night": before.night} if killed else \
                     {"how": "voted", "day": before.day}
-            else:
+            else:  # the fourth foul (in last words too: the fouls, not the vote, took them)
                 by_night = before.stage in ("night0", "night")
                 gone[player.seat] = {"how": "fouls",
                                      **({"night": before.night} if by_night

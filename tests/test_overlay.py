@@ -226,3 +226,12 @@ def test_without_the_organisers_option_no_secret_ever_reaches_the_overlay(seed, 
         assert view == overlay_view(meddled, now, delay=0, secrets=False)
         assert "secrets" not in view
         assert "role" not in json.dumps(current_game(view))
+
+
+def test_four_fouls_in_last_words_take_the_player_out_on_fouls_not_on_the_vote():
+    game, _ = speeches(speeches_until_floor(), {2: 5, 3: 6})
+    history = history_of(game, TableEvent("event/vote/result", {
+        "outcome": "eliminated", "eliminated": 5}), *[tap("foul", seat=5)] * 4)
+    assert history[-1][1].stage == "last_words"
+    assert overlay_view(history, 1e9, delay=0, secrets=False)["seats"][4]["left"] == {
+        "how": "fouls", "day": 1}
