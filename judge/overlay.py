@@ -15,7 +15,7 @@ shows:
 
 The night's steps (which one runs) stay out of both: the order of steps tells whether the Don
 and the Sheriff are still in (there is no Don's check without a Don) and whether night 1 had a
-kill (the best move).
+kill (the best move). So does the game's ``version``, which counts those steps too.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def overlay_view(history: History, now: float, *, delay: float, secrets: bool,
     fists = set(down) & set(game.alive) if game.stage in DAYLIGHT else set()
     vote = public["vote"]
     view: dict[str, Any] = {
-        "type": "overlay", "version": game.version, "stage": game.stage, "day": game.day,
+        "type": "overlay", "stage": game.stage, "day": game.day,
         "night": game.night, "winner": game.winner, "floor": game.floor,
         "speakers": public["speakers"], "nominees": public["nominees"],
         "seats": [{**seat, "floor": game.floor == seat["seat"],

@@ -63,7 +63,7 @@ class Overlay:
         self.timer, self.timer_at = panel.timer, self.now()
         self.pages = Pages()
         self.reveal: asyncio.TimerHandle | None = None
-        self.shown_secrets: Any = None
+        self.shown = self._compared(self.view())  # what the pages show (as compared)
         panel.watchers.append(self.changed)
 
     def now(self) -> float:
@@ -80,19 +80,25 @@ class Overlay:
         if self.panel.timer is not self.timer:
             self.timer, self.timer_at = self.panel.timer, now
         self.history = remember(self.history, self.panel.game, now)
-        self.push(force=True)
+        self.push()
 
-    def push(self, force: bool = False) -> None:
-        """Send the view to every overlay page (a reveal only when a secret came of age), and
-        set a timer for the next secret still held back."""
+    def push(self) -> None:
+        """Send the view to every overlay page when it shows something new, and set a timer
+        for the next secret still held back. Only a new view is sent: a frame for each change
+        of the game would tell by its timing what the view hides (a night step opened, a
+        Don's check that happens or not)."""
         view = self.view()
-        secrets = view.get("secrets")
-        if force or secrets != self.shown_secrets:
-            self.shown_secrets = secrets
+        shown = self._compared(view)
+        if shown != self.shown:
+            self.shown = shown
             if self.pages.sockets:
                 self.pages.push(json.dumps(view))
         if self.cfg.secrets:
             self._next_reveal()
+
+    def _compared(self, view: dict[str, Any]) -> str:
+        # the time left is counted at ``now``: the same clock seen later is no news
+        return json.dumps({**view, "timer": [self.timer, self.timer_at]}, sort_keys=True)
 
     def _next_reveal(self) -> None:
         """A timer for the oldest change still younger than the delay (its secrets' time)."""

@@ -33,14 +33,15 @@ def history_of(game: Game, *inputs, start: float = 100.0, gap: float = 1.0) -> H
 
 
 def scrambled(game: Game, seed: int) -> Game:
-    """``game`` with other secrets: another deal, other picks, checks and night steps."""
+    """``game`` with other secrets: another deal, other picks, checks and night steps, and
+    another count of changes (which counts the night's steps too)."""
     deck = list(FIIM_DECK)
     deck = deck[seed % 10:] + deck[:seed % 10]
     players = tuple(replace(p, role=r) for p, r in zip(game.players, deck, strict=True))
     return replace(game, players=players, checks=((("sheriff_check", 1, seed % 10 + 1, True),)),
                    killed=seed % 10 + 1, best_move=(1, 2, seed % 10 + 1),
                    night_steps=("best_move",), running_step="don_check",
-                   first_kill_night=seed % 3 or None)
+                   first_kill_night=seed % 3 or None, version=game.version * 7 + seed)
 
 
 def words(view: dict) -> str:
@@ -235,3 +236,11 @@ def test_four_fouls_in_last_words_take_the_player_out_on_fouls_not_on_the_vote()
     assert history[-1][1].stage == "last_words"
     assert overlay_view(history, 1e9, delay=0, secrets=False)["seats"][4]["left"] == {
         "how": "fouls", "day": 1}
+
+
+def test_fiim_4_5_3_a_night_step_opening_shows_nothing_new_on_the_overlay():
+    night = history_of(night_one())
+    opened = remember(night, step(night[-1][1], tap("next"), 200.0)[0], 200.0)
+    assert opened[-1][1].running_step == "mafia_shot"
+    assert overlay_view(opened, 300.0, delay=0, secrets=False) == \
+        overlay_view(night, 300.0, delay=0, secrets=False)

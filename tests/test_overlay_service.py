@@ -144,3 +144,21 @@ def test_the_platforms_own_overlay_build_is_served_where_it_expects_to_be(tmp_pa
         assert (await client.get("/obs_plugins/players-overlay-plugin/../judge.pass")).status \
             == 404
     serve(panel, check)
+
+
+def test_a_change_the_overlay_does_not_show_sends_no_frame(tmp_path):
+    """A frame for a night step opening would tell its time (and whether the Don still
+    checks): the next frame after one is the next public change."""
+    panel = Panel(config(tmp_path, token=None))
+    for action in ("deal", "start", *["next"] * 12):
+        act(panel, action, **({"seed": 3} if action == "deal" else {}))
+    assert panel.game.stage == "night" and panel.game.night == 1
+
+    async def check(client: TestClient) -> None:
+        async with client.ws_connect("/overlay/live") as ws:
+            assert (await ws.receive_json())["stage"] == "night"
+            act(panel, "next")  # the mafia's shot opens: nothing the hall sees
+            assert panel.game.running_step == "mafia_shot"
+            act(panel, "foul", seat=3)
+            assert (await ws.receive_json())["seats"][2]["fouls"] == 1
+    serve(panel, check)

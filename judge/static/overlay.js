@@ -76,7 +76,6 @@ function render(view) {
   renderSecrets(secrets);
   clock = view.timer ? { ...view.timer, at: performance.now() } : null;
   tick();
-  document.body.dataset.version = view.version;
 }
 
 function renderSecrets(secrets) {  // only ever late: the service holds each for the delay
