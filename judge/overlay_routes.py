@@ -2,8 +2,8 @@
 judge's service (docs/overlay.md).
 
 - ``GET /overlay``: the page for a streaming program's browser source (1920x1080, transparent);
-- ``GET /overlay/live``: a WebSocket pushing ``judge.overlay.overlay_view`` at every change of
-  the game (no polling); it takes nothing in: a message sent to it is answered with a refusal;
+- ``GET /overlay/live``: a WebSocket pushing ``judge.overlay.overlay_view`` each time it shows
+  something new (no polling); it takes nothing in: a message sent to it is refused;
 - ``GET /overlay.json``: the same view, once;
 - ``GET /api/get/current_game.php``: the view in the shape of mafiaratings' endpoint of that
   name, so the platform's own stream overlay can read this table;
