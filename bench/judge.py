@@ -15,10 +15,13 @@ process and the panel in Debian's headless Chromium, as in tests/test_judge_e2e.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import statistics
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from controller.local_broker import LocalBroker, free_port
 from tests.test_judge_e2e import (
@@ -33,6 +36,9 @@ from tests.test_judge_e2e import (
     table_config,
 )
 from tests.test_service import Running
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser, Page
 
 OBSERVER = """() => {
   window.fistAt = [];
@@ -56,6 +62,47 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", type=int, default=200, help="presses and taps (default 200)")
     n = parser.parse_args().n
+    with judged_table() as (listen, hands, judge, browser):
+        page = day_one(browser, listen)
+        page.evaluate(OBSERVER)
+
+        dom, floor = [], []
+        for i in range(n):
+            seat = i % 10 + 1
+            on_mqtt = hands.upcoming("event/seat/press", seat=seat)
+            started = time.time()
+            hands.record.publish(TABLE + "sim/press", f'{{"seat": {seat}}}')
+            page.wait_for_function(f"window.fistAt.length > {i}")
+            on_mqtt()
+            dom.append(page.evaluate(f"window.fistAt[{i}]") - started * 1000)
+            floor.append((_last(hands, "event/seat/press") - started) * 1000)
+            hands.record.publish(TABLE + "sim/release", f'{{"seat": {seat}}}')
+            page.wait_for_selector(f'.seat.down[data-seat="{seat}"]', state="detached")
+
+        taps = []
+        for i in range(n):
+            button = "#foul" if i % 2 == 0 else "#undo"
+            if button == "#foul":
+                page.click('.seat[data-seat="5"] .num')
+            sent = hands.upcoming("cmd/seats")
+            version = page.get_attribute("body", "data-version")
+            clicked = page.evaluate(f"""() => {{
+                const t = performance.timeOrigin + performance.now();
+                document.querySelector('{button}').click(); return t; }}""")
+            sent()
+            taps.append(_last(hands, "cmd/seats") * 1000 - clicked)
+            page.wait_for_function(f"document.body.dataset.version !== '{version}'")
+        rss = _rss_mb(judge.process.pid)
+    print(f"press -> judge page DOM ({n}): {percentiles(dom)}")
+    print(f"  floor, press -> event on MQTT: {percentiles(floor)}")
+    print(f"judge tap -> cmd on MQTT ({n}):  {percentiles(taps)}")
+    print(f"judge service memory (VmRSS): {rss:.1f} MB")
+
+
+@contextlib.contextmanager
+def judged_table() -> Iterator[tuple[str, Hands, Judge, Browser]]:
+    """A real mosquitto, the simulated table, ``mafia-table judge`` and Debian's Chromium:
+    (the panel's ``HOST:PORT``, the players' hands, the judge process, the browser)."""
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp, LocalBroker(workdir=Path(tmp)) as broker, \
@@ -67,56 +114,29 @@ def main() -> None:
         judge = Judge(judge_config(tmp_path, broker.port, listen))
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         try:
-            page = browser.new_page()
-            page.goto(f"http://{listen}/")
-            page.fill("#password", PASSWORD)
-            page.click("#login")
-            page.wait_for_selector("#table-status.good")
-            for seat, role in enumerate(ROLES, start=1):
-                page.select_option(f'.seat[data-seat="{seat}"] .deal', role)
-            for button in ("#deal-typed", "#start", "#next"):
-                version = page.get_attribute("body", "data-version")
-                page.click(button)
-                page.wait_for_function(f"document.body.dataset.version !== '{version}'")
-            page.wait_for_selector('#stage[data-stage="day"]')
-            page.evaluate(OBSERVER)
-
-            dom, floor = [], []
-            for i in range(n):
-                seat = i % 10 + 1
-                on_mqtt = hands.upcoming("event/seat/press", seat=seat)
-                started = time.time()
-                hands.record.publish(TABLE + "sim/press", f'{{"seat": {seat}}}')
-                page.wait_for_function(f"window.fistAt.length > {i}")
-                on_mqtt()
-                dom.append(page.evaluate(f"window.fistAt[{i}]") - started * 1000)
-                floor.append((_last(hands, "event/seat/press") - started) * 1000)
-                hands.record.publish(TABLE + "sim/release", f'{{"seat": {seat}}}')
-                page.wait_for_selector(f'.seat.down[data-seat="{seat}"]', state="detached")
-
-            taps = []
-            for i in range(n):
-                button = "#foul" if i % 2 == 0 else "#undo"
-                if button == "#foul":
-                    page.click('.seat[data-seat="5"] .num')
-                sent = hands.upcoming("cmd/seats")
-                version = page.get_attribute("body", "data-version")
-                clicked = page.evaluate(f"""() => {{
-                    const t = performance.timeOrigin + performance.now();
-                    document.querySelector('{button}').click(); return t; }}""")
-                sent()
-                taps.append(_last(hands, "cmd/seats") * 1000 - clicked)
-                page.wait_for_function(f"document.body.dataset.version !== '{version}'")
-            rss = _rss_mb(judge.process.pid)
+            yield listen, hands, judge, browser
         finally:
             browser.close()
             judge.stop()
             table.close()
             hands.record.close()
-    print(f"press -> judge page DOM ({n}): {percentiles(dom)}")
-    print(f"  floor, press -> event on MQTT: {percentiles(floor)}")
-    print(f"judge tap -> cmd on MQTT ({n}):  {percentiles(taps)}")
-    print(f"judge service memory (VmRSS): {rss:.1f} MB")
+
+
+def day_one(browser: Browser, listen: str) -> Page:
+    """The panel logged in, the cards dealt, night 0 over: day 1 before its first speech."""
+    page = browser.new_page()
+    page.goto(f"http://{listen}/")
+    page.fill("#password", PASSWORD)
+    page.click("#login")
+    page.wait_for_selector("#table-status.good")
+    for seat, role in enumerate(ROLES, start=1):
+        page.select_option(f'.seat[data-seat="{seat}"] .deal', role)
+    for button in ("#deal-typed", "#start", "#next"):
+        version = page.get_attribute("body", "data-version")
+        page.click(button)
+        page.wait_for_function(f"document.body.dataset.version !== '{version}'")
+    page.wait_for_selector('#stage[data-stage="day"]')
+    return page
 
 
 def _last(hands: Hands, topic: str) -> float:

@@ -14,6 +14,12 @@ listens, its password file, its journal and the game's timings.
     path = "judge-table-1.db"
     [timings]                # seconds (FIIM's by default)
     speech = 60
+    [overlay]                # the stream overlay (docs/overlay.md)
+    secrets = false          # roles and night actions on the overlay: only with a delay
+    delay = 0                # seconds a secret is held back (the stream delay)
+    token_file = "overlay.token"   # one line; needed with secrets, optional without
+    club = ""                # the club's name, for the rating platform's overlay
+    mafiaratings_plugin = "dist"     # that overlay's build, served where it expects to be
 
 Paths are relative to the config file. Every mistake is reported with its key, as
 ``ConfigError`` (the table config's error type).
@@ -55,12 +61,31 @@ class TimingsConfig(_Section):
     best_move: Seconds = 20.0
 
 
+class OverlayConfig(_Section):
+    """The spectator overlay: public by default; roles and night actions only when ``secrets``
+    is on, then ``delay`` seconds late and only with the ``token_file``'s token."""
+
+    secrets: bool = False
+    delay: Annotated[float, msgspec.Meta(ge=0, le=3600)] = 0.0
+    token_file: str | None = None
+    club: Annotated[str, msgspec.Meta(max_length=80)] = ""
+    mafiaratings_plugin: str | None = None
+
+    @property
+    def token(self) -> str | None:
+        """The token the overlay's pages and endpoints need (None: open to anyone)."""
+        if self.token_file is None:
+            return None
+        return Path(self.token_file).read_text(encoding="utf-8").strip()
+
+
 class JudgeConfig(_Section):
     table: Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
     panel: PanelConfig
     broker: BrokerConfig = msgspec.field(default_factory=BrokerConfig)
     journal: JournalConfig = msgspec.field(default_factory=JournalConfig)
     timings: TimingsConfig = msgspec.field(default_factory=TimingsConfig)
+    overlay: OverlayConfig = msgspec.field(default_factory=OverlayConfig)
 
     @property
     def game_timings(self) -> Timings:
@@ -92,12 +117,32 @@ def load(path: str | Path, listen: str | None = None) -> JudgeConfig:
     panel = msgspec.structs.replace(cfg.panel, password_file=here(cfg.panel.password_file),
                                     listen=listen or cfg.panel.listen)
     split_listen(panel.listen, "--listen" if listen else f"{path}: panel.listen")
-    problems = []
-    if not Path(panel.password_file).is_file():
-        problems.append(f"panel.password_file: file not found: {panel.password_file}")
-    elif not Path(panel.password_file).read_text(encoding="utf-8").strip():
-        problems.append("panel.password_file: the file is empty")
+    overlay = msgspec.structs.replace(
+        cfg.overlay, token_file=here(cfg.overlay.token_file),
+        mafiaratings_plugin=here(cfg.overlay.mafiaratings_plugin))
+    problems = [*_one_line_file("panel.password_file", panel.password_file)]
+    if overlay.token_file is not None:
+        problems += _one_line_file("overlay.token_file", overlay.token_file)
+    plugin = overlay.mafiaratings_plugin
+    if plugin is not None and not (Path(plugin) / "index.html").is_file():
+        problems.append(f"overlay.mafiaratings_plugin: no index.html in {plugin} (the "
+                        "directory `ng build` wrote)")
+    if overlay.secrets and overlay.delay <= 0:
+        problems.append("overlay.secrets: roles and night actions go on a stream only late: "
+                        "set overlay.delay (seconds, the stream delay)")
+    if overlay.secrets and overlay.token_file is None:
+        problems.append("overlay.secrets: an overlay with roles needs overlay.token_file, or "
+                        "any phone in the hall could read them")
     if problems:
         raise ConfigError(str(path), problems)
-    return msgspec.structs.replace(cfg, broker=broker, panel=panel,
+    return msgspec.structs.replace(cfg, broker=broker, panel=panel, overlay=overlay,
                                    journal=JournalConfig(path=str(base / cfg.journal.path)))
+
+
+def _one_line_file(key: str, path: str) -> list[str]:
+    """A password or token file: there, and not empty."""
+    if not Path(path).is_file():
+        return [f"{key}: file not found: {path}"]
+    if not Path(path).read_text(encoding="utf-8").strip():
+        return [f"{key}: the file is empty"]
+    return []

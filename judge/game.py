@@ -17,7 +17,7 @@ is used.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -165,6 +165,21 @@ def step(game: Game, given: Action | TableEvent, now: float) -> Result:
     if new is game:
         return game, [], []
     return replace(new, version=game.version + 1), commands, records
+
+
+def replay(game: Game, inputs: Iterable[tuple[Action | TableEvent, float]],
+           refused: Callable[[Action | TableEvent, Refused], None]) -> Iterator[
+               tuple[float, Game, list[str]]]:
+    """A journal's inputs played again from ``game``: the time of each, the game after it and
+    its record lines. An input the core refuses (a journal written by another version of this
+    code) is handed to ``refused`` and skipped."""
+    for given, at in inputs:
+        try:
+            game, _, records = step(game, given, at)
+        except Refused as exc:
+            refused(given, exc)
+            continue
+        yield at, game, records
 
 
 def _without_undo(game: Game) -> Game:

@@ -17,23 +17,26 @@ import itertools
 import json
 import logging
 import secrets
+import signal
 import time
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from aiohttp import WSMsgType, web
+from aiohttp import web
 from paho.mqtt.enums import CallbackAPIVersion
 
 from controller.core import events
 from controller.mqtt_link import configure_client
 from controller.topics import topic_prefix
 from controller.weblogin import WebLogin
-from judge import record_routes
+from judge import overlay_routes, record_routes
 from judge.config import JudgeConfig, split_listen
-from judge.game import Action, Game, Refused, TableEvent, new_game, step
+from judge.game import Action, Game, Refused, TableEvent, new_game, replay, step
 from judge.journal import Journal
+from judge.pages import Pages
 from judge.record import Edit, Record
 from judge.store import GameStore
 from judge.views import judge_view
@@ -48,6 +51,11 @@ _TIMER_RUNS = {"started": True, "resumed": True, "paused": False, "stopped": Fal
                "ended": False}
 
 
+def _refused_on_replay(given: Action | TableEvent, exc: Refused) -> None:
+    # cannot happen with a journal this code wrote
+    log.error("journal input %s refused on replay: %s", given, exc)
+
+
 class Panel:
     """The game, its journal, the table link and the pages watching it."""
 
@@ -57,12 +65,13 @@ class Panel:
         self.journal = Journal(cfg.journal.path)
         self.games = GameStore(cfg.journal.path, cfg.table, cfg.game_timings)
         self.game, self.log_lines = self._restore()
-        self.sockets: set[web.WebSocketResponse] = set()
-        self.sending: set[asyncio.Future] = set()
         self.gate = WebLogin(
             password=Path(cfg.panel.password_file).read_text(encoding="utf-8").strip(),
             cookie="judge_session", title="Judge's panel", stylesheet="/static/panel.css",
             sessions=self.journal, log=log)
+        self.pages = Pages()  # the logged-in tabs
+        #: called on every change the pages are told of (the stream overlay follows the game)
+        self.watchers: list[Callable[[], None]] = []
         self.table: dict[str, Any] = {"broker": False, "status": "unknown", "health": None}
         self.table_day = 0  # the table's own day number (state.day)
         self.table_state: dict[str, Any] = {}  # the table's latest retained state
@@ -88,12 +97,8 @@ class Panel:
     def _restore(self) -> tuple[Game, deque[str]]:
         """The game as the journal left it: its inputs replayed through the pure core."""
         game, lines = new_game(timings=self.cfg.game_timings), deque[str](maxlen=200)
-        for given, at in self.journal.inputs():
-            try:
-                game, _, records = step(game, given, at)
-            except Refused as exc:  # cannot happen with a journal this code wrote
-                log.error("journal input %s refused on replay: %s", given, exc)
-                continue
+        for _, after, records in replay(game, self.journal.inputs(), _refused_on_replay):
+            game = after
             lines.extend(records)
         return game, lines
 
@@ -243,19 +248,10 @@ class Panel:
                 "notices": list(self.notices)}
 
     def broadcast(self) -> None:
-        if not self.sockets:
-            return
-        text = json.dumps(self.view())
-        for ws in list(self.sockets):
-            if not ws.closed:
-                task = asyncio.ensure_future(_send(ws, text))
-                self.sending.add(task)
-                task.add_done_callback(self.sending.discard)
-
-
-async def _send(ws: web.WebSocketResponse, text: str) -> None:
-    with contextlib.suppress(ConnectionError, RuntimeError):
-        await ws.send_str(text)
+        for watch in self.watchers:
+            watch()
+        if self.pages.sockets:
+            self.pages.push(json.dumps(self.view()))
 
 
 # ------------------------------------------------------------------ HTTP
@@ -273,19 +269,8 @@ async def live(request: web.Request) -> web.StreamResponse:
     """The live channel: the view on every change; actions in, refusals back to their tab."""
     panel: Panel = request.app[PANEL]
     panel.gate.require_live(request)
-    ws = web.WebSocketResponse(heartbeat=20)
-    await ws.prepare(request)
-    panel.sockets.add(ws)
-    await ws.send_str(json.dumps(panel.view()))
-    try:
-        async for message in ws:
-            if message.type == WSMsgType.TEXT:
-                reply = handle_message(panel, message.data)
-                if reply is not None:
-                    await ws.send_str(json.dumps(reply))
-    finally:
-        panel.sockets.discard(ws)
-    return ws
+    return await panel.pages.serve(request, lambda: json.dumps(panel.view()),
+                                   lambda text: handle_message(panel, text))
 
 
 def handle_message(panel: Panel, text: str) -> dict[str, Any] | None:
@@ -323,21 +308,24 @@ def make_app(panel: Panel) -> web.Application:
     app.router.add_get("/live", live)
     app.router.add_static("/static", STATIC)
     record_routes.register(app, panel, panel.gate.logged_in)
+    overlay_routes.add_routes(app, panel)
     app.on_shutdown.append(_close_sockets)
     return app
 
 
 async def _close_sockets(app: web.Application) -> None:
-    """Stopping: every page is told (it reconnects to the next panel that runs)."""
-    for ws in list(app[PANEL].sockets):
-        await ws.close(code=1001, message=b"panel stopping")
+    await app[PANEL].pages.close()
 
 
 async def serve(cfg: JudgeConfig, ready: asyncio.Event | None = None,
                 stop: asyncio.Event | None = None) -> None:
-    """Run the panel until ``stop`` is set (or forever)."""
+    """Run the panel until ``stop`` is set, or SIGTERM (systemd's stop; SIGINT is not enough: a
+    process started in the background by a shell ignores it)."""
     panel = Panel(cfg)
     panel.loop = asyncio.get_running_loop()
+    stop = stop or asyncio.Event()
+    with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # main thread only
+        panel.loop.add_signal_handler(signal.SIGTERM, stop.set)
     panel.client.connect_async(cfg.broker.host, cfg.broker.port, keepalive=cfg.broker.keepalive)
     panel.client.loop_start()
     runner = web.AppRunner(make_app(panel), shutdown_timeout=2.0)
@@ -350,7 +338,7 @@ async def serve(cfg: JudgeConfig, ready: asyncio.Event | None = None,
     if ready is not None:
         ready.set()
     try:
-        await (stop.wait() if stop is not None else asyncio.Event().wait())
+        await stop.wait()
     finally:
         await runner.cleanup()
         panel.client.loop_stop()

@@ -29,7 +29,6 @@ def public_view(game: Game) -> dict[str, Any]:
                    "silenced": p.silenced} for p in game.players],
         "floor": game.floor, "speakers": list(game.speakers), "nominees": list(game.nominees),
         "vote": vote, "leaving": list(game.leaving), "winner": game.winner,
-        "night_step": game.running_step if game.stage == "night" else None,
         "can_undo": bool(game.undo),
     }
 
@@ -41,6 +40,9 @@ def judge_view(game: Game) -> dict[str, Any]:
         seat["role"] = player.role
     view.update(
         dealt=all(p.role for p in game.players),
+        # which step runs tells who is still in: no Don's check once the Don is out, a best
+        # move only after a first-night kill (DESIGN 10: night steps are private at the table)
+        night_step=game.running_step if game.stage == "night" else None,
         night_steps=list(game.night_steps), killed=game.killed,
         checks=[{"step": s, "night": n, "seat": seat, "answer": a}
                 for s, n, seat, a in game.checks],

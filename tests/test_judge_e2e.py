@@ -85,7 +85,9 @@ class Judge:
         raise AssertionError(f"the judge service did not start: {self.process.wait()}")
 
     def stop(self) -> None:
-        self.process.send_signal(signal.SIGINT)
+        # SIGTERM: a test run started in the background (``cmd &``) hands its children an
+        # ignored SIGINT, and the judge would never stop
+        self.process.send_signal(signal.SIGTERM)
         self.process.wait(10)
 
 

@@ -1,0 +1,142 @@
+"""The stream overlay's view: the game as the hall sees it now, and, only when the organiser
+enables it, the secrets as they stood ``delay`` seconds ago.
+
+Pure: time is data. A ``History`` is the game after each change with the time it changed (the
+shell adds one entry per change; a restarted panel rebuilds it from the journal). The overlay
+shows:
+
+- **live**, from the newest game through ``judge.views.public_view`` (built without roles, night
+  picks or checks): seats, names, fouls, who has the floor and the time left, nominations, the
+  vote's counts and the fists raised now, who is leaving and who left and how, the winner;
+- **late**, only with ``secrets`` on: roles, the mafia's shots, the Don's and the Sheriff's checks
+  and the best move, taken from the newest game at least ``delay`` seconds old (``now - delay``).
+  A secret first known at ``t`` is in no view before ``t + delay``: the entries after the cutoff
+  are never read for a secret. ``delay`` must be above zero: a secret is never shown live.
+
+The night's steps (which one runs) stay out of both: the order of steps tells whether the Don
+and the Sheriff are still in (there is no Don's check without a Don) and whether night 1 had a
+kill (the best move). So does the game's ``version``, which counts those steps too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from judge.game import Game
+from judge.views import public_view
+
+History = tuple[tuple[float, Game], ...]
+#: stages by daylight: the fists raised on the seat buttons are the hall's to see
+DAYLIGHT = ("day", "vote", "defence", "question", "last_words")
+
+
+def remember(history: History, game: Game, at: float) -> History:
+    """``history`` with ``game`` added at ``at``. A game's ``version`` goes up at every change,
+    so a lower version is a new game (its history starts again) and the same version is the
+    same game (a copy, as a replayed journal makes: it keeps its time). Times never go back (a
+    clock set back must not make a later secret look older)."""
+    if not history or game.version < history[-1][1].version:
+        return ((at, game),)
+    last_at, last = history[-1]
+    if game is last:
+        return history
+    if game.version == last.version:
+        return (*history[:-1], (last_at, game))
+    return (*history, (max(at, last_at), game))
+
+
+def overlay_view(history: History, now: float, *, delay: float, secrets: bool,
+                 timer: Mapping[str, Any] | None = None, timer_at: float = 0.0,
+                 down: Iterable[int] = ()) -> dict[str, Any]:
+    """What the overlay shows at ``now``: the public game, plus the secrets known by
+    ``now - delay`` when ``secrets`` is on. ``timer`` is the table's latest ``event/timer`` as
+    the panel keeps it (received at ``timer_at``), ``down`` the seats whose button is down."""
+    if secrets and delay <= 0:
+        raise ValueError("secrets go on the overlay only late: a delay above zero")
+    if not history:
+        raise ValueError("an overlay needs a game")
+    game = history[-1][1]
+    public = public_view(game)
+    departures = _departures(history)
+    fists = set(down) & set(game.alive) if game.stage in DAYLIGHT else set()
+    vote = public["vote"]
+    view: dict[str, Any] = {
+        "type": "overlay", "stage": game.stage, "day": game.day,
+        "night": game.night, "winner": game.winner, "floor": game.floor,
+        "speakers": public["speakers"], "nominees": public["nominees"],
+        "seats": [{**seat, "floor": game.floor == seat["seat"],
+                   "nominated": seat["seat"] in game.nominees, "down": seat["seat"] in fists,
+                   "left": departures.get(seat["seat"])} for seat in public["seats"]],
+        "timer": _timer(game, timer, now - timer_at),
+        "vote": None if vote is None else {
+            "kind": vote["kind"], "candidates": vote["candidates"], "counts": vote["counts"],
+            "proposed": None if vote["proposed"] is None else {
+                k: vote["proposed"][k] for k in ("candidate", "count", "voters")},
+            "fists": sorted(fists)},
+        "leaving": None if not game.leaving else {
+            "seats": list(game.leaving),
+            "how": "killed" if game.after_last_words == "day" else "voted"},
+    }
+    if secrets:
+        view["secrets"] = _secrets(history, now - delay) | {"delay": delay}
+    return view
+
+
+def _timer(game: Game, timer: Mapping[str, Any] | None, age: float) -> dict[str, Any] | None:
+    """The floor's time left at ``now`` (the table's last timer event, ``age`` seconds old):
+    the speaker's, or the mafia's minute of night 0 (4.2.1), which everyone hears."""
+    if timer is None:
+        return None
+    seat = timer.get("seat")
+    floor = game.floor is not None and seat == game.floor
+    meeting = game.stage == "night0" and game.countdown and seat is None
+    if not (floor or meeting) or not isinstance(timer.get("remaining_ms"), int | float):
+        return None
+    running = bool(timer.get("running"))
+    left = max(0, round(timer["remaining_ms"] - (1000 * age if running else 0)))
+    return {"seat": seat, "kind": timer.get("kind"), "running": running, "remaining_ms": left}
+
+
+def _departures(history: History) -> dict[int, dict[str, Any]]:
+    """Who left, how and when, from the public fields alone: a seat leaving after last words
+    given in the morning was killed at night (4.5.4), after a vote's last words voted out
+    (4.4.13); a seat with four fouls went on fouls."""
+    gone: dict[int, dict[str, Any]] = {}
+    before: Game | None = None
+    for _, game in history:
+        for player in game.players:
+            if player.in_game or player.seat in gone or before is None:
+                continue
+            if player.seat in before.leaving and player.fouls < 4:
+                killed = before.after_last_words == "day"
+                gone[player.seat] = {"how": "killed", "night": before.night} if killed else \
+                    {"how": "voted", "day": before.day}
+            else:  # the fourth foul (in last words too: the fouls, not the vote, took them)
+                by_night = before.stage in ("night0", "night")
+                gone[player.seat] = {"how": "fouls",
+                                     **({"night": before.night} if by_night
+                                        else {"day": before.day})}
+        before = game
+    latest = history[-1][1]  # an undone fourth foul brings a seat back
+    return {seat: how for seat, how in gone.items() if not latest.player(seat).in_game}
+
+
+def _secrets(history: History, cutoff: float) -> dict[str, Any]:
+    """The secrets as the games up to ``cutoff`` knew them; nothing later is read."""
+    known = [game for at, game in history if at <= cutoff]
+    if not known:
+        return {"roles": [], "shots": [], "checks": [], "best_move": []}
+    last = known[-1]
+    dealt = all(p.role for p in last.players)
+    shots = sorted({(g.night, g.killed) for g in known if g.killed is not None})
+    return {
+        "roles": [p.role for p in last.players] if dealt else [],
+        "shots": [{"night": night, "seat": seat} for night, seat in shots],
+        "checks": [{"by": "don" if step == "don_check" else "sheriff", "night": night,
+                    "seat": seat,
+                    "answer": ("sheriff" if answer else "not the sheriff")
+                    if step == "don_check" else ("black" if answer else "red")}
+                   for step, night, seat, answer in last.checks],
+        "best_move": list(last.best_move),
+    }

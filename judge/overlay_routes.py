@@ -1,0 +1,194 @@
+"""The stream overlay's shell: its page, its live channel and its two JSON endpoints, on the
+judge's service (docs/overlay.md).
+
+- ``GET /overlay``: the page for a streaming program's browser source (1920x1080, transparent);
+- ``GET /overlay/live``: a WebSocket pushing ``judge.overlay.overlay_view`` each time it shows
+  something new (no polling); it takes nothing in: a message sent to it is refused;
+- ``GET /overlay.json``: the same view, once;
+- ``GET /api/get/current_game.php``: the view in the shape of mafiaratings' endpoint of that
+  name, so the platform's own stream overlay can read this table;
+- ``GET /obs_plugins/players-overlay-plugin/``: that overlay's own build, when
+  ``[overlay] mafiaratings_plugin`` names it (it reads the endpoint above from its own origin).
+
+None of them needs the judge's login, and none carries a control of the panel. With
+``[overlay] token_file`` each needs ``?token=``; with ``[overlay] secrets`` (which requires the
+token) roles and night actions are added ``delay`` seconds late. The overlay follows the panel:
+the panel calls ``changed`` at every change it shows its pages; a secret coming of age later is
+pushed by a timer set for its time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import logging
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn
+
+from aiohttp import web
+
+from judge.game import new_game, replay
+from judge.overlay import History, overlay_view, remember
+from judge.overlay_mafiaratings import VERSION, current_game
+from judge.pages import Pages
+
+if TYPE_CHECKING:
+    from judge.service import Panel
+
+log = logging.getLogger("judge.overlay")
+PAGE = Path(__file__).with_name("static") / "overlay.html"
+#: where the platform's overlay is built to live (its README: ``ng build --base-href``)
+PLUGIN = "/obs_plugins/players-overlay-plugin/"
+#: the platform's answers are read from other origins (its api.php sends these)
+CORS = {"Access-Control-Allow-Origin": "*", "Access-Control-Allow-Headers": "*",
+        "Access-Control-Allow-Methods": "GET, OPTIONS"}
+
+
+class Overlay:
+    """The game's history as the overlay needs it, and the overlay pages watching."""
+
+    def __init__(self, panel: Panel):
+        self.panel, self.cfg = panel, panel.cfg.overlay
+        self.token = self.cfg.token
+        # wall time at start, then the monotonic clock: a clock set forward (NTP on a Pi that
+        # booted without one) cannot bring a secret out early
+        self._offset = time.time() - time.monotonic()
+        self.history: History = ()
+        for at, game, _ in replay(new_game(timings=panel.cfg.game_timings),
+                                  panel.journal.inputs(), lambda given, exc: None):
+            self.history = remember(self.history, game, at)
+        self.history = remember(self.history, panel.game, self.now())
+        self.timer, self.timer_at = panel.timer, self.now()
+        self.pages = Pages()
+        self.reveal: asyncio.TimerHandle | None = None
+        self.shown = self._compared(self.view())  # what the pages show (as compared)
+        panel.watchers.append(self.changed)
+
+    def now(self) -> float:
+        return self._offset + time.monotonic()
+
+    def view(self) -> dict[str, Any]:
+        return overlay_view(self.history, self.now(), delay=self.cfg.delay,
+                            secrets=self.cfg.secrets, timer=self.timer, timer_at=self.timer_at,
+                            down=self.panel.down)
+
+    def changed(self) -> None:
+        """The panel changed something (the game, the floor's clock, the fists): push."""
+        now = self.now()
+        if self.panel.timer is not self.timer:
+            self.timer, self.timer_at = self.panel.timer, now
+        self.history = remember(self.history, self.panel.game, now)
+        self.push()
+
+    def push(self) -> None:
+        """Send the view to every overlay page when it shows something new, and set a timer
+        for the next secret still held back. Only a new view is sent: a frame for each change
+        of the game would tell by its timing what the view hides (a night step opened, a
+        Don's check that happens or not)."""
+        view = self.view()
+        shown = self._compared(view)
+        if shown != self.shown:
+            self.shown = shown
+            if self.pages.sockets:
+                self.pages.push(json.dumps(view))
+        if self.cfg.secrets:
+            self._next_reveal()
+
+    def _compared(self, view: dict[str, Any]) -> str:
+        # the time left is counted at ``now``: the same clock seen later is no news
+        return json.dumps({**view, "timer": [self.timer, self.timer_at]}, sort_keys=True)
+
+    def _next_reveal(self) -> None:
+        """A timer for the oldest change still younger than the delay (its secrets' time)."""
+        cutoff = self.now() - self.cfg.delay
+        due = next((at for at, _ in self.history if at > cutoff), None)
+        if self.reveal is not None:
+            self.reveal.cancel()
+            self.reveal = None
+        if due is not None and self.panel.loop is not None:  # the panel serves
+            self.reveal = self.panel.loop.call_later(due - cutoff + 0.005, self.push)
+
+
+OVERLAY = web.AppKey("overlay", Overlay)
+
+
+def _allowed(request: web.Request) -> bool:
+    token = request.app[OVERLAY].token
+    given = request.query.get("token", "")
+    return token is None or hmac.compare_digest(given.encode(), token.encode())
+
+
+def _refuse(request: web.Request) -> NoReturn:
+    log.warning("overlay: wrong or missing token from %s for %s", request.remote, request.path)
+    raise web.HTTPForbidden(text="the overlay needs its token: ?token=... (see the organiser)")
+
+
+async def page(request: web.Request) -> web.StreamResponse:
+    if not _allowed(request):
+        _refuse(request)
+    return web.FileResponse(PAGE)
+
+
+async def live(request: web.Request) -> web.StreamResponse:
+    """The overlay's channel: the view now, then at every change; nothing is taken in."""
+    if not _allowed(request):
+        _refuse(request)
+    overlay = request.app[OVERLAY]
+
+    def refuse(text: str) -> dict[str, Any]:
+        log.warning("overlay: a message from %s refused (read-only)", request.remote)
+        return {"type": "refused", "message": "the overlay is read-only"}
+
+    return await overlay.pages.serve(request, lambda: json.dumps(overlay.view()), refuse)
+
+
+async def snapshot(request: web.Request) -> web.StreamResponse:
+    if not _allowed(request):
+        _refuse(request)
+    return web.json_response(request.app[OVERLAY].view(), headers=CORS)
+
+
+async def mafiaratings(request: web.Request) -> web.StreamResponse:
+    """``current_game.php`` as the platform answers it: ``{"game": ..., "version": 0}``; a
+    wrong token or a version it does not have: ``{"error": ..., "version": N}``."""
+    try:
+        version = int(request.query.get("version", VERSION))
+    except ValueError:
+        version = 0  # the platform casts the parameter: junk is version 0
+    if version > VERSION:
+        return web.json_response({"error": f"Version {version} is not supported by Get "
+                                           f"Currently Played Game API. Current version is "
+                                           f"{VERSION}.", "version": version}, headers=CORS)
+    if not _allowed(request):
+        log.warning("overlay: wrong or missing token from %s for %s", request.remote,
+                    request.path)
+        return web.json_response({"error": "wrong or missing token", "version": version},
+                                 status=403, headers=CORS)
+    overlay = request.app[OVERLAY]
+    return web.json_response(current_game(overlay.view(), overlay.cfg.club), headers=CORS)
+
+
+def add_routes(app: web.Application, panel: Panel) -> None:
+    """The overlay on the panel's app (``make_app`` calls this)."""
+    app[OVERLAY] = overlay = Overlay(panel)
+    app.router.add_get("/overlay", page)
+    app.router.add_get("/overlay/live", live)
+    app.router.add_get("/overlay.json", snapshot)
+    app.router.add_get("/api/get/current_game.php", mafiaratings)
+    if overlay.cfg.mafiaratings_plugin is not None:
+        plugin = Path(overlay.cfg.mafiaratings_plugin)
+
+        async def plugin_page(request: web.Request) -> web.StreamResponse:
+            return web.FileResponse(plugin / "index.html")
+
+        app.router.add_get(PLUGIN, plugin_page)
+        app.router.add_static(PLUGIN, plugin)
+
+    async def close(app: web.Application) -> None:
+        if overlay.reveal is not None:
+            overlay.reveal.cancel()
+        await overlay.pages.close()
+
+    app.on_shutdown.append(close)

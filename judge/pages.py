@@ -1,0 +1,57 @@
+"""Pages watching the service over WebSockets: the panel's tabs, or the stream overlays.
+
+Each page gets a first message when it connects, then every push; what a page sends is handed
+to ``answer`` and its reply (if any) goes back to that page alone. A push never waits for a slow
+page: each send is a task of its own, kept until done.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from collections.abc import Callable
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+
+class Pages:
+    def __init__(self) -> None:
+        self.sockets: set[web.WebSocketResponse] = set()
+        self._sending: set[asyncio.Future[None]] = set()
+
+    def push(self, text: str) -> None:
+        """``text`` to every page connected now."""
+        for ws in list(self.sockets):
+            if not ws.closed:
+                task = asyncio.ensure_future(_send(ws, text))
+                self._sending.add(task)
+                task.add_done_callback(self._sending.discard)
+
+    async def serve(self, request: web.Request, first: Callable[[], str],
+                    answer: Callable[[str], dict[str, Any] | None]) -> web.WebSocketResponse:
+        """One page's WebSocket, from ``first()`` until it closes."""
+        ws = web.WebSocketResponse(heartbeat=20)
+        await ws.prepare(request)
+        self.sockets.add(ws)
+        await ws.send_str(first())
+        try:
+            async for message in ws:
+                if message.type == WSMsgType.TEXT:
+                    reply = answer(message.data)
+                    if reply is not None:
+                        await ws.send_str(json.dumps(reply))
+        finally:
+            self.sockets.discard(ws)
+        return ws
+
+    async def close(self) -> None:
+        """The service stops: every page is told (it reconnects to the next one that runs)."""
+        for ws in list(self.sockets):
+            await ws.close(code=1001, message=b"panel stopping")
+
+
+async def _send(ws: web.WebSocketResponse, text: str) -> None:
+    with contextlib.suppress(ConnectionError, RuntimeError):
+        await ws.send_str(text)

@@ -1,0 +1,164 @@
+"""The stream overlay on the judge's service, without a browser: its config, its token, its
+JSON endpoints and live channel over real HTTP (aiohttp's test server on loopback), and its
+history after a restart."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from controller.config import ConfigError
+from judge import config as judge_config
+from judge.overlay_routes import OVERLAY
+from judge.service import Panel, handle_message, make_app
+from tests.test_judge_service import GOOD, PASSWORD, write
+
+SECRET = GOOD + """[overlay]
+secrets = true
+delay = 30
+token_file = "overlay.token"
+club = "Red Square"
+"""
+TOKEN = "stream-token-1"
+
+
+def config(tmp_path, body: str = GOOD, token: str | None = TOKEN):
+    if token is not None:
+        (tmp_path / "overlay.token").write_text(token + "\n")
+    return judge_config.load(write(tmp_path, body, PASSWORD))
+
+
+@pytest.mark.parametrize(("body", "token", "says"), [
+    (SECRET.replace("delay = 30", "delay = 0"), TOKEN, "overlay.delay"),
+    (SECRET.replace("delay = 30", "delay = 7200"), TOKEN, "delay"),
+    (SECRET.replace('token_file = "overlay.token"\n', ""), TOKEN, "overlay.token_file"),
+    (SECRET, "", "overlay.token_file: the file is empty"),
+    (SECRET, None, "overlay.token_file: file not found"),
+    (SECRET + "colour = 1\n", TOKEN, "colour"),
+    (SECRET + 'mafiaratings_plugin = "dist"\n', TOKEN, "no index.html"),
+])
+def test_a_bad_overlay_config_is_refused_naming_the_key(tmp_path, body, token, says):
+    with pytest.raises(ConfigError, match=says):
+        config(tmp_path, body, token)
+
+
+def act(panel: Panel, action: str, **args) -> None:
+    assert handle_message(panel, json.dumps({"action": action, "args": args,
+                                             "version": panel.game.version})) is None
+
+
+def serve(panel: Panel, check) -> None:
+    """Run ``check(client)`` against the panel's app on a loopback port."""
+    async def main() -> None:
+        panel.loop = asyncio.get_running_loop()
+        async with TestClient(TestServer(make_app(panel))) as client:
+            await check(client)
+    asyncio.run(main())
+
+
+def test_the_public_overlay_needs_no_login_and_holds_no_secret(tmp_path):
+    panel = Panel(config(tmp_path, token=None))
+    act(panel, "name", seat=1, name="Anna")
+    act(panel, "deal", seed=3)
+
+    async def check(client: TestClient) -> None:
+        page = await client.get("/overlay")
+        assert page.status == 200 and "overlay.js" in await page.text()
+        view = await (await client.get("/overlay.json")).json()
+        assert view["seats"][0]["name"] == "Anna" and "secrets" not in view
+        assert "role" not in json.dumps(view)
+        rated = await client.get("/api/get/current_game.php?token=anything")
+        assert rated.headers["Access-Control-Allow-Origin"] == "*"
+        body = await rated.json()
+        assert body["version"] == 0 and body["game"]["players"][0]["name"] == "Anna"
+        assert "role" not in json.dumps(body)
+        assert (await (await client.get("/api/get/current_game.php?version=2")).json())[
+            "error"].startswith("Version 2 is not supported")
+        junk = await (await client.get("/api/get/current_game.php?version=x&game_id=y")).json()
+        assert junk["version"] == 0 and "game" in junk  # cast as the platform casts: 0
+        assert (await client.get("/live")).status == 401  # the panel's channel still is not
+        async with client.ws_connect("/overlay/live") as ws:
+            first = await ws.receive_json()
+            assert first["type"] == "overlay" and first["stage"] == "setup"
+            await ws.send_str('{"action": "start", "version": 2}')
+            assert (await ws.receive_json()) == {"type": "refused",
+                                                 "message": "the overlay is read-only"}
+        assert panel.game.stage == "setup"  # nothing the overlay is sent acts on the game
+    serve(panel, check)
+
+
+def test_with_secrets_every_overlay_route_needs_the_token(tmp_path):
+    panel = Panel(config(tmp_path, SECRET))
+    act(panel, "deal", seed=3)
+
+    async def check(client: TestClient) -> None:
+        for path in ("/overlay", "/overlay.json", "/overlay/live"):
+            assert (await client.get(path)).status == 403
+            assert (await client.get(path + "?token=wrong")).status == 403
+        refused = await client.get("/api/get/current_game.php?token=wrong")
+        assert refused.status == 403 and "token" in (await refused.json())["error"]
+        view = await (await client.get(f"/overlay.json?token={TOKEN}")).json()
+        assert view["secrets"]["roles"] == [] and view["secrets"]["delay"] == 30  # not yet
+        rated = await (await client.get(f"/api/get/current_game.php?token={TOKEN}")).json()
+        assert rated["game"]["club"]["name"] == "Red Square"
+        assert all("role" not in p for p in rated["game"]["players"])
+    serve(panel, check)
+
+
+def test_a_restarted_panel_s_overlay_knows_who_left_and_when_secrets_were_known(tmp_path):
+    cfg = config(tmp_path, SECRET)
+    panel = Panel(cfg)
+    make_app(panel)
+    act(panel, "deal", seed=3)
+    act(panel, "start")
+    act(panel, "next")
+    for _ in range(4):
+        act(panel, "foul", seat=5)
+    panel.journal.close()
+    again = Panel(cfg)
+    overlay = make_app(again)[OVERLAY]
+    assert overlay.history[-1][1] is again.game
+    assert len(overlay.history) == 7  # every change of the game since the deal, at its time
+    view = overlay.view()
+    assert view["seats"][4]["left"] == {"how": "fouls", "day": 1}
+    dealt_at = overlay.history[0][0]
+    assert view["secrets"]["roles"] == [] and dealt_at > overlay.now() - 30
+
+
+def test_the_platforms_own_overlay_build_is_served_where_it_expects_to_be(tmp_path):
+    (tmp_path / "dist").mkdir()
+    (tmp_path / "dist" / "index.html").write_text('<base href="/obs_plugins/players-overlay-'
+                                                  'plugin/"><app-root></app-root>')
+    (tmp_path / "dist" / "main.js").write_text("/* the build */")
+    panel = Panel(config(tmp_path, GOOD + '[overlay]\nmafiaratings_plugin = "dist"\n',
+                         token=None))
+
+    async def check(client: TestClient) -> None:
+        page = await client.get("/obs_plugins/players-overlay-plugin/")
+        assert "app-root" in await page.text()
+        script = await client.get("/obs_plugins/players-overlay-plugin/main.js")
+        assert await script.text() == "/* the build */"
+        assert (await client.get("/obs_plugins/players-overlay-plugin/../judge.pass")).status \
+            == 404
+    serve(panel, check)
+
+
+def test_a_change_the_overlay_does_not_show_sends_no_frame(tmp_path):
+    """A frame for a night step opening would tell its time (and whether the Don still
+    checks): the next frame after one is the next public change."""
+    panel = Panel(config(tmp_path, token=None))
+    for action in ("deal", "start", *["next"] * 12):
+        act(panel, action, **({"seed": 3} if action == "deal" else {}))
+    assert panel.game.stage == "night" and panel.game.night == 1
+
+    async def check(client: TestClient) -> None:
+        async with client.ws_connect("/overlay/live") as ws:
+            assert (await ws.receive_json())["stage"] == "night"
+            act(panel, "next")  # the mafia's shot opens: nothing the hall sees
+            assert panel.game.running_step == "mafia_shot"
+            act(panel, "foul", seat=3)
+            assert (await ws.receive_json())["seats"][2]["fouls"] == 1
+    serve(panel, check)
