@@ -4,9 +4,9 @@ It reads every table's retained ``status``, ``state``, ``health`` and ``bridge``
 broker as the ``hall-board`` account, folds them with :mod:`hall.tables` (pure), and pushes the
 board to every open page over a WebSocket on each change (and each second, as waits grow).
 The organisers load the tournament's seating (:mod:`hall.seating`) and send a round to the
-tables. Same stack and login as the judge's panel (one module, :mod:`controller.weblogin`: a
-password file, slowed-down wrong logins, a session cookie), pages served from ``hall/static``
-(no CDN, no build step).
+tables. Same stack, login and WebSocket fan-out as the judge's panel (:mod:`controller.weblogin`:
+a password file, slowed-down wrong logins, a session cookie; :mod:`controller.webpages`), pages
+served from ``hall/static`` (no CDN, no build step).
 
     python -m hall.board --broker 127.0.0.1:1883 --username hall-board \\
         --password-file hall-board.pass --board-password-file board.pass --listen 0.0.0.0:8090
@@ -26,11 +26,12 @@ from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as mqtt
-from aiohttp import WSMsgType, web
+from aiohttp import web
 from paho.mqtt.enums import CallbackAPIVersion
 
 from controller.topics import topic_prefix
 from controller.weblogin import WebLogin
+from controller.webpages import Pages
 from hall import seating as seating_module
 from hall import tables
 
@@ -50,8 +51,7 @@ class Board:
         self.hall = tables.Hall()
         self.seating: seating_module.Seating = {}
         self.sent_round: int | None = None
-        self.sockets: set[web.WebSocketResponse] = set()
-        self.sending: set[asyncio.Future[None]] = set()
+        self.pages = Pages()
         self.loop: asyncio.AbstractEventLoop | None = None
         self.unreadable = 0
         self._last_sent = ""
@@ -100,10 +100,7 @@ class Board:
         if text == self._last_sent:
             return
         self._last_sent = text
-        for ws in list(self.sockets):
-            task = asyncio.ensure_future(_send(ws, text))
-            self.sending.add(task)
-            task.add_done_callback(self.sending.discard)
+        self.pages.push(text)
 
     def load_seating(self, text: str) -> None:
         self.seating = seating_module.parse(text)
@@ -121,11 +118,6 @@ class Board:
         self.broadcast()
 
 
-async def _send(ws: web.WebSocketResponse, text: str) -> None:
-    with contextlib.suppress(ConnectionError, RuntimeError):
-        await ws.send_str(text)
-
-
 async def index(request: web.Request) -> web.StreamResponse:
     request.app["board"].gate.require_page(request)
     return web.FileResponse(STATIC / "board.html")
@@ -135,17 +127,8 @@ async def live(request: web.Request) -> web.StreamResponse:
     """The live channel: the board on every change; seating actions in, answers back."""
     board: Board = request.app["board"]
     board.gate.require_live(request)
-    ws = web.WebSocketResponse(heartbeat=20)
-    await ws.prepare(request)
-    board.sockets.add(ws)
-    await ws.send_str(json.dumps({"type": "board", **board.view()}))
-    try:
-        async for message in ws:
-            if message.type == WSMsgType.TEXT:
-                await ws.send_str(json.dumps(handle_message(board, message.data)))
-    finally:
-        board.sockets.discard(ws)
-    return ws
+    return await board.pages.serve(request, lambda: json.dumps({"type": "board", **board.view()}),
+                                   lambda text: handle_message(board, text))
 
 
 def handle_message(board: Board, text: str) -> dict[str, Any]:
@@ -182,8 +165,7 @@ def make_app(board: Board) -> web.Application:
 
 
 async def _close_sockets(app: web.Application) -> None:
-    for ws in list(app["board"].sockets):
-        await ws.close(code=1001, message=b"board stopping")
+    await app["board"].pages.close("board stopping")
 
 
 async def _tick(board: Board) -> None:

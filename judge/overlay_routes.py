@@ -29,10 +29,10 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from aiohttp import web
 
+from controller.webpages import Pages
 from judge.game import new_game, replay
 from judge.overlay import History, overlay_view, remember
 from judge.overlay_mafiaratings import VERSION, current_game
-from judge.pages import Pages
 
 if TYPE_CHECKING:
     from judge.service import Panel
@@ -189,6 +189,6 @@ def add_routes(app: web.Application, panel: Panel) -> None:
     async def close(app: web.Application) -> None:
         if overlay.reveal is not None:
             overlay.reveal.cancel()
-        await overlay.pages.close()
+        await overlay.pages.close("overlay stopping")
 
     app.on_shutdown.append(close)

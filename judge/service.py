@@ -32,11 +32,11 @@ from controller.core import events
 from controller.mqtt_link import configure_client
 from controller.topics import topic_prefix
 from controller.weblogin import WebLogin
+from controller.webpages import Pages
 from judge import overlay_routes, record_routes
 from judge.config import JudgeConfig, split_listen
 from judge.game import Action, Game, Refused, TableEvent, new_game, replay, step
 from judge.journal import Journal
-from judge.pages import Pages
 from judge.record import Edit, Record
 from judge.store import GameStore
 from judge.views import judge_view
@@ -314,7 +314,7 @@ def make_app(panel: Panel) -> web.Application:
 
 
 async def _close_sockets(app: web.Application) -> None:
-    await app[PANEL].pages.close()
+    await app[PANEL].pages.close("panel stopping")
 
 
 async def serve(cfg: JudgeConfig, ready: asyncio.Event | None = None,

@@ -1,8 +1,16 @@
-"""Pages watching the service over WebSockets: the panel's tabs, or the stream overlays.
+"""Pages watching a web app over WebSockets: the judge's panel tabs, the stream overlays, the
+hall board's pages. One fan-out for all of them (next to their one login,
+:mod:`controller.weblogin`).
 
 Each page gets a first message when it connects, then every push; what a page sends is handed
 to ``answer`` and its reply (if any) goes back to that page alone. A push never waits for a slow
 page: each send is a task of its own, kept until done.
+
+    pages = Pages()
+    async def live(request):            # the app's WebSocket route, behind its login
+        return await pages.serve(request, lambda: json.dumps(view()), answer)
+    pages.push(json.dumps(view()))      # on every change, from the app's asyncio loop
+    await pages.close("board stopping") # on shutdown
 """
 
 from __future__ import annotations
@@ -17,6 +25,8 @@ from aiohttp import WSMsgType, web
 
 
 class Pages:
+    """The WebSockets of the pages connected now, and the sends still under way."""
+
     def __init__(self) -> None:
         self.sockets: set[web.WebSocketResponse] = set()
         self._sending: set[asyncio.Future[None]] = set()
@@ -46,10 +56,11 @@ class Pages:
             self.sockets.discard(ws)
         return ws
 
-    async def close(self) -> None:
-        """The service stops: every page is told (it reconnects to the next one that runs)."""
+    async def close(self, reason: str = "stopping") -> None:
+        """The app stops: every page is told why (code 1001, "going away"), and reconnects to
+        the next one that runs."""
         for ws in list(self.sockets):
-            await ws.close(code=1001, message=b"panel stopping")
+            await ws.close(code=1001, message=reason.encode())
 
 
 async def _send(ws: web.WebSocketResponse, text: str) -> None:
