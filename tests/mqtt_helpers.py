@@ -94,20 +94,32 @@ class Subscriber:
                                           time.time(), correlation))
             self._arrived.notify_all()
 
-    def wait_for(self, predicate: Callable[[Received], bool], *, count: int = 1,
-                 timeout: float = 10.0) -> list[Received]:
-        """Block until ``count`` received messages satisfy ``predicate``; return them."""
+    def wait_until(self, done: Callable[[list[Received]], bool], *, timeout: float = 10.0,
+                   what: str = "the messages wanted") -> None:
+        """Block until ``done`` holds for the messages received so far (it is called again at
+        each arrival, under the lock: keep it quick)."""
         deadline = time.monotonic() + timeout
         with self._arrived:
-            while True:
-                found = [m for m in self.messages if predicate(m)]
-                if len(found) >= count:
-                    return found
+            while not done(self.messages):
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     topics = [m.topic for m in self.messages]
-                    raise TimeoutError(f"wanted {count}, got {len(found)}; saw {topics}")
+                    raise TimeoutError(f"waited {timeout} s for {what}; saw {topics}")
                 self._arrived.wait(remaining)
+
+    def wait_for(self, predicate: Callable[[Received], bool], *, count: int = 1,
+                 timeout: float = 10.0) -> list[Received]:
+        """Block until ``count`` received messages satisfy ``predicate``; return them. A
+        message redelivered (QoS 1 may) counts again: to wait for distinct events, wait on
+        their ids with ``wait_until``."""
+        found: list[Received] = []
+
+        def enough(messages: list[Received]) -> bool:
+            found[:] = [m for m in messages if predicate(m)]
+            return len(found) >= count
+
+        self.wait_until(enough, timeout=timeout, what=f"{count} matching message(s)")
+        return found
 
     def matching(self, predicate: Callable[[Received], bool]) -> list[Received]:
         with self._arrived:
