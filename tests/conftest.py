@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import os
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
+from playwright.sync_api import Browser, sync_playwright
 
 from controller import config as config_module
 from controller.local_broker import LocalBroker
@@ -20,6 +22,10 @@ settings.load_profile("ci" if os.environ.get("CI") else "default")
 
 REPO = Path(__file__).resolve().parent.parent
 EXAMPLE_CONFIG = REPO / "config" / "table.example.toml"
+#: Debian's chromium (scripts/setup.sh installs it); Playwright's own browsers are never fetched
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run"]
 
 
 @pytest.fixture
@@ -27,6 +33,17 @@ def broker(tmp_path):
     """A real mosquitto on a free loopback port, stopped after the test."""
     with LocalBroker(workdir=tmp_path) as running:
         yield running
+
+
+@pytest.fixture
+def chromium() -> Iterator[Browser]:
+    """Debian's headless chromium, driven by Playwright, closed after the test."""
+    if not Path(CHROMIUM).exists():
+        pytest.fail("Debian's chromium is missing: scripts/setup.sh installs it")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
 
 
 @pytest.fixture

@@ -7,10 +7,9 @@ import json
 import time
 from collections import defaultdict
 from collections.abc import Callable
-from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 
 from controller.local_broker import free_port, is_listening
 from hall.sim import SimulatedHall, password, start_board
@@ -153,9 +152,6 @@ def test_a_tables_account_cannot_write_or_read_another_tables_topics_at_the_hall
         board.close()
 
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run"]
 SEATING = "round,table,seat,player\n1,table-1,1,Anna\n1,table-1,2,Boris\n1,table-2,1,Vera\n"
 
 
@@ -173,16 +169,6 @@ def board(hall):
     finally:
         process.terminate()
         process.wait(timeout=10)
-
-
-@pytest.fixture
-def chromium():
-    if not Path(CHROMIUM).exists():
-        pytest.fail("Debian's chromium is missing: scripts/setup.sh installs it")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
 
 
 def test_the_board_shows_every_table_sends_the_seating_and_calls_a_person_when_one_goes_offline(

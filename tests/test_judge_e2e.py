@@ -22,7 +22,6 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from playwright.sync_api import sync_playwright
 
 from controller import config as config_module
 from controller.local_broker import free_port
@@ -30,9 +29,6 @@ from tests.conftest import EXAMPLE_CONFIG
 from tests.mqtt_helpers import Received, Subscriber
 from tests.test_service import Running
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run"]
 PASSWORD = "fist-on-the-table"
 ROLES = ["don", "mafia", "mafia", "sheriff", *["civilian"] * 6]
 TABLE = "mafia/table-1/"
@@ -113,16 +109,6 @@ class Hands:
                                                     for k, v in fields.items())
         seen = len(self.record.matching(match))
         return lambda: self.record.wait_for(match, count=seen + 1, timeout=30)[-1].json()
-
-
-@pytest.fixture
-def chromium():
-    if not Path(CHROMIUM).exists():
-        pytest.fail("Debian's chromium is missing: scripts/setup.sh installs it")
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
 
 
 class Panel:

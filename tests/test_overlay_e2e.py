@@ -24,7 +24,6 @@ from pathlib import Path
 import pytest
 
 from controller.local_broker import free_port
-from tests import test_judge_e2e
 from tests.test_judge_e2e import (
     PASSWORD,
     ROLES,
@@ -36,8 +35,6 @@ from tests.test_judge_e2e import (
     table_config,
 )
 from tests.test_service import Running
-
-chromium = test_judge_e2e.chromium  # Debian's Chromium (the fixture, found by its name here)
 
 SECRET_WORDS = re.compile(r"\b(don|sheriff|mafia|maf|civilian|town|legacy|checkedBy\w*|"
                           r"secrets|shots?|checks?|best_move|role)\b", re.IGNORECASE)

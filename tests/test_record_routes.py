@@ -24,7 +24,6 @@ from judge import config as judge_config
 from judge import record as rec
 from judge.service import Panel, handle_message, make_app
 from tests.record_game import Script, whole_game
-from tests.test_judge_e2e import chromium  # noqa: F401 - the fixture
 from tests.test_judge_service import GOOD, PASSWORD, write
 
 
@@ -282,7 +281,7 @@ class Served:
 
 @pytest.mark.timeout(120)
 def test_the_protocol_sheet_prints_on_a4_with_every_vote_shot_and_foul(tmp_path,
-                                                                       chromium):  # noqa: F811
+                                                                       chromium):
     served = Served(lambda: played(tmp_path))
     record = served.record
     try:
@@ -364,7 +363,7 @@ def test_an_edit_an_undo_after_the_game_took_away_is_left_out_not_fatal(tmp_path
 
 
 @pytest.mark.timeout(120)
-def test_the_panels_abandon_button_keeps_the_game_as_abandoned(tmp_path, chromium):  # noqa: F811
+def test_the_panels_abandon_button_keeps_the_game_as_abandoned(tmp_path, chromium):
     served = Served(lambda: played(tmp_path, Script().tap("deal", seed=4).tap("start")
                                    .tap("next").tap("foul", seat=6)))
     try:
