@@ -110,16 +110,22 @@ class SimulatedHall:
 
     Tables are named ``table-1`` .. ``table-N``. ``start()`` starts the hall broker, every table's
     broker and (with ``controllers=True``) every table's controller; ``close()`` stops them all.
+
+    ``spare_tables`` more table accounts (``table-N+1`` ..) exist at the hall with no table
+    behind them: a client signing in as a table there takes that table's client id (mafia.conf's
+    ``use_username_as_clientid``), so it would throw a running table's bridge off the broker.
     """
 
-    def __init__(self, root: Path, tables: int, *, hall_port: int | None = None):
+    def __init__(self, root: Path, tables: int, *, hall_port: int | None = None,
+                 spare_tables: int = 0):
         self.root = root
         self.tables_n = tables
         names = [f"table-{n}" for n in range(1, tables + 1)]
         self.certs = root / "certs"
         make_certificates(self.certs, names)
+        spares = [f"table-{n}" for n in range(tables + 1, tables + spare_tables + 1)]
         make_password_file(root / "mafia.passwd",
-                           {name: password(name) for name in [*names, *STAFF]})
+                           {name: password(name) for name in [*names, *spares, *STAFF]})
         (root / "mafia.acl").write_text((SHIPPED / "mafia.acl").read_text(encoding="utf-8"))
         self.port = hall_port or free_port()
         self.tls_port = free_port()

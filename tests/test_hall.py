@@ -22,7 +22,7 @@ OUTAGE_S = 10.0  # the issue's hall outage (the bridges see their connections cl
 
 @pytest.fixture(scope="module")
 def hall(tmp_path_factory):
-    running = SimulatedHall(tmp_path_factory.mktemp("hall"), TABLES)
+    running = SimulatedHall(tmp_path_factory.mktemp("hall"), TABLES, spare_tables=1)
     try:
         running.start()
         yield running
@@ -135,18 +135,21 @@ def test_commands_reach_a_table_through_the_bridge_and_its_reply_comes_back(hall
 
 
 def test_a_tables_account_cannot_write_or_read_another_tables_topics_at_the_hall(hall):
-    intruder = hall_client(hall, "table-1", ["mafia/table-2/#", "mafia/+/status",
-                                             "mafia/table-1/seating"])
+    """Under the spare table's account: a running table's would throw its bridge off the hall
+    broker (one client id per account), and they would take turns throwing each other off."""
+    spare = f"table-{TABLES + 1}"
+    intruder = hall_client(hall, spare, ["mafia/table-2/#", "mafia/+/status",
+                                         f"mafia/{spare}/seating"])
     board = hall_client(hall, "hall-board", [])
     try:
         assert intruder.publish_outcome("mafia/table-2/event/seat/press", "{}") == NOT_AUTHORIZED
         assert intruder.publish_outcome("mafia/table-2/cmd/light", "{}") == NOT_AUTHORIZED
         assert intruder.publish_outcome("mafia/table-2/seating", "{}") == NOT_AUTHORIZED
-        # the board writes table-2's seating, then table-1's: one publisher, delivered in order
+        # the board writes table-2's seating, then the spare's: one publisher, delivered in order
         board.publish("mafia/table-2/seating", '{"round": 1}')
-        board.publish("mafia/table-1/seating", '{"round": 1}')
-        intruder.wait_for(on_topic("mafia/table-1/seating"))
-        assert [m.topic for m in intruder.messages if "table-1/" not in m.topic] == []
+        board.publish(f"mafia/{spare}/seating", '{"round": 1}')
+        intruder.wait_for(on_topic(f"mafia/{spare}/seating"))
+        assert [m.topic for m in intruder.messages] == [f"mafia/{spare}/seating"]
     finally:
         intruder.close()
         board.close()
