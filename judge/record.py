@@ -18,7 +18,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 from dataclasses import asdict
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -27,6 +27,9 @@ from judge.game import Action, Game, Refused, TableEvent, Timings, new_game, ste
 SCHEMA = 1
 
 Status = Literal["in_progress", "finished", "abandoned"]
+#: a moment: UNIX seconds from 1970 to the end of year 9999 (a correction beyond is refused, as
+#: a clock could not print it: the sheet and the games' list would fail on it)
+Time = Annotated[float, msgspec.Meta(ge=0, le=253_402_300_799)]
 How = Literal["voted_out", "shot", "fouls", "disqualified"]
 
 
@@ -39,7 +42,7 @@ class Foul(_Struct, kw_only=True):
     ``floor`` had the floor (``None``: nobody)."""
 
     n: int
-    at: float
+    at: Time
     day: int
     night: int
     stage: str
@@ -51,7 +54,7 @@ class Departure(_Struct, kw_only=True):
     ``shot`` on night ``night``, ``fouls`` (the fourth), or ``disqualified`` (by the judge)."""
 
     how: How
-    at: float
+    at: Time
     day: int
     night: int
     reason: str = ""
@@ -70,7 +73,7 @@ class Speech(_Struct, kw_only=True):
 
     seat: int
     kind: Literal["speech", "excuse", "last_words"]
-    at: float
+    at: Time
 
 
 class Nomination(_Struct, kw_only=True):
@@ -78,7 +81,7 @@ class Nomination(_Struct, kw_only=True):
 
     seat: int
     by: int | None
-    at: float
+    at: Time
     withdrawn: bool = False
 
 
@@ -103,7 +106,7 @@ class VoteRound(_Struct, kw_only=True):
     kind: Literal["nominees", "question"]
     round: int
     candidates: list[int]
-    at: float
+    at: Time
     ballots: list[Ballot] = []
     outcome: str | None = None  # eliminated, tie, yes, no, no_vote, ...
     eliminated: list[int] = []
@@ -115,7 +118,7 @@ class VoteRound(_Struct, kw_only=True):
 class Day(_Struct, kw_only=True):
     number: int
     opener: int
-    at: float
+    at: Time
     speeches: list[Speech] = []
     nominations: list[Nomination] = []
     votes: list[VoteRound] = []
@@ -147,7 +150,7 @@ class BestMove(_Struct, kw_only=True):
 
 class Night(_Struct, kw_only=True):
     number: int
-    at: float
+    at: Time
     shots: list[Shot] = []
     missing: list[int] = []  # mafiosi who picked nobody
     killed: int | None = None  # None: a miss (4.5.5), or no shot yet
@@ -164,7 +167,7 @@ class ExtraPoints(_Struct, kw_only=True):
     points: float
     reason: str
     by: str
-    at: float
+    at: Time
 
 
 class Edit(_Struct, kw_only=True):
@@ -173,7 +176,7 @@ class Edit(_Struct, kw_only=True):
     adds ``after`` (an ``ExtraPoints``); ``abandon`` ends an unfinished game."""
 
     kind: Literal["correction", "extra_points", "abandon"]
-    at: float
+    at: Time
     by: str
     reason: str
     path: str = ""
@@ -182,7 +185,7 @@ class Edit(_Struct, kw_only=True):
 
 
 class LogLine(_Struct, kw_only=True):
-    at: float
+    at: Time
     line: str
 
 
@@ -192,9 +195,9 @@ class Record(_Struct, kw_only=True):
     table: str
     rules: str = "fiim"
     timings: dict[str, float] = {}
-    created: float
-    started: float | None = None  # 4.1.2: night falls
-    ended: float | None = None  # 1.4, or the moment the game was abandoned
+    created: Time
+    started: Time | None = None  # 4.1.2: night falls
+    ended: Time | None = None  # 1.4, or the moment the game was abandoned
     status: Status = "in_progress"
     abandon_reason: str | None = None
     players: list[Player]
