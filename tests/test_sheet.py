@@ -37,9 +37,13 @@ def test_a_name_is_escaped_on_the_sheet():
 
 def test_a_name_a_spreadsheet_would_run_is_written_as_text():
     record = named({3: '=HYPERLINK("http://x")', 5: "+1", 6: "-2", 7: "@A1"})
-    rows = list(csv.DictReader(io.StringIO(results_csv(record, scoring.score(record, FIIM)))))
-    assert [rows[i]["name"] for i in (2, 4, 5, 6)] == [
-        '\'=HYPERLINK("http://x")', "'+1", "'-2", "'@A1"]
+    record = rec.apply_edits(record, [  # the panel trims a name; a correction need not
+        rec.Edit(kind="correction", at=1.0, by="j", reason="r", path=f"/players/{i}/name",
+                 after=name) for i, name in ((7, "\t=1+1"), (8, "\r=1+1"))])
+    rows = list(csv.DictReader(io.StringIO(results_csv(record, scoring.score(record, FIIM)),
+                                           newline="")))
+    assert [rows[i]["name"] for i in (2, 4, 5, 6, 7, 8)] == [
+        '\'=HYPERLINK("http://x")', "'+1", "'-2", "'@A1", "'\t=1+1", "'\r=1+1"]
     assert rows[0]["name"] == NAMES[1] and len(rows) == 10
 
 
