@@ -141,12 +141,20 @@ async def live(request: web.Request) -> web.StreamResponse:
     if not _allowed(request):
         _refuse(request)
     overlay = request.app[OVERLAY]
+    refused = 0
 
     def refuse(text: str) -> dict[str, Any]:
-        log.warning("overlay: a message from %s refused (read-only)", request.remote)
+        nonlocal refused
+        refused += 1
+        if refused == 1:  # logged once a page: a page sending in a loop must not fill the log
+            log.warning("overlay: a message from %s refused (read-only)", request.remote)
         return {"type": "refused", "message": "the overlay is read-only"}
 
-    return await overlay.pages.serve(request, lambda: json.dumps(overlay.view()), refuse)
+    try:
+        return await overlay.pages.serve(request, lambda: json.dumps(overlay.view()), refuse)
+    finally:
+        if refused > 1:
+            log.warning("overlay: %d messages from %s refused in all", refused, request.remote)
 
 
 async def snapshot(request: web.Request) -> web.StreamResponse:

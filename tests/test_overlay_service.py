@@ -92,6 +92,29 @@ def test_the_public_overlay_needs_no_login_and_holds_no_secret(tmp_path):
     serve(panel, check)
 
 
+def test_a_page_sending_in_a_loop_is_refused_every_time_and_logged_once(tmp_path, caplog):
+    panel = Panel(config(tmp_path, token=None))
+
+    async def check(client: TestClient) -> None:
+        async with client.ws_connect("/overlay/live") as ws:
+            assert (await ws.receive_json())["type"] == "overlay"
+            for n in range(50):
+                await ws.send_str(f'{{"action": "next", "n": {n}}}')
+            for _ in range(50):
+                assert (await ws.receive_json())["type"] == "refused"
+
+        async def summed_up() -> None:  # the server's side of the socket closes after ours
+            while not any("50 messages" in r.getMessage() for r in caplog.records):
+                await asyncio.sleep(0.01)
+        await asyncio.wait_for(summed_up(), 30)
+
+    with caplog.at_level("WARNING", logger="judge.overlay"):
+        serve(panel, check)
+    lines = [r.getMessage() for r in caplog.records if r.name == "judge.overlay"]
+    assert len(lines) == 2 and "refused (read-only)" in lines[0], lines
+    assert panel.game.version == 0
+
+
 def test_with_secrets_every_overlay_route_needs_the_token(tmp_path):
     panel = Panel(config(tmp_path, SECRET))
     act(panel, "deal", seed=3)
