@@ -96,8 +96,10 @@ class Game:
     checks: tuple[tuple[str, int, int, bool], ...] = ()  # (role, night, seat, answer)
     best_move: tuple[int, ...] = ()
     winner: Literal["red", "black"] | None = None
-    last_action: str = ""  # the kind of the judge's last action (what an undo takes back)
-    undo: tuple[Game, ...] = field(default=(), repr=False)
+    last_action: str = ""  # the kind of the judge's last action
+    #: what an undo can take back: the judge's undoable actions since the last action that is
+    #: not (a speech, a count, a night step), each with the table's events after it (``Mark``)
+    undo: tuple[Mark, ...] = field(default=(), repr=False)
 
     # ------------------------------------------------------------------ reading the game
 
@@ -112,6 +114,18 @@ class Game:
 
     def with_role(self, *roles: str) -> tuple[int, ...]:
         return tuple(p.seat for p in self.players if p.in_game and p.role in roles)
+
+
+@dataclass(frozen=True)
+class Mark:
+    """One undoable action of the judge: the game just before it (``before``, its own marks
+    left out), the action's ``kind``, and the table's events that changed the game after it,
+    up to the judge's next action. An undo plays those events again on ``before``, so it takes
+    back the judge's action and nothing the table reported since."""
+
+    before: Game
+    kind: str
+    events: tuple[TableEvent, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -151,6 +165,10 @@ def step(game: Game, given: Action | TableEvent, now: float) -> Result:
     """The game after one input, the commands it sends the table and its record lines."""
     if isinstance(given, TableEvent):
         new, commands, records = _on_event(game, given)
+        if new is not game and game.undo:  # an undo plays it again
+            last = game.undo[-1]
+            new = replace(new, undo=(*game.undo[:-1],
+                                     replace(last, events=(*last.events, given))))
     else:
         handler = _ACTIONS.get(given.kind)
         if handler is None:
@@ -160,8 +178,9 @@ def step(game: Game, given: Action | TableEvent, now: float) -> Result:
         except (KeyError, ValueError, TypeError) as exc:
             raise Refused(f"{given.kind}: malformed arguments ({exc!r})") from None
         if given.kind != "undo" and new is not game:
-            new = replace(new, undo=(*game.undo[-19:], _without_undo(game)),
-                          last_action=given.kind)
+            marks = (*game.undo[-19:], Mark(_without_undo(game), given.kind)) \
+                if given.kind in _UNDOABLE else ()
+            new = replace(new, undo=marks, last_action=given.kind)
     if new is game:
         return game, [], []
     return replace(new, version=game.version + 1), commands, records
@@ -445,7 +464,7 @@ def _after_last_words(game: Game) -> Result:
     records = [f"seat {s} leaves the game" for s in leaving]
     over = _win_check(game)
     if over is not None:
-        return over[0], commands, records + over[1]
+        return over[0], commands + over[1], records + over[2]
     if game.after_last_words == "day":
         new, more, rec = _new_day(game)
     else:
@@ -502,7 +521,7 @@ def _foul(game: Game, args: Mapping[str, Any]) -> Result:
                 commands.append(Command("vote/cancel"))
             if game.running_step is not None:
                 commands.append(Command("night/stop"))
-            return over[0], commands, records + over[1]
+            return over[0], commands + over[1], records + over[2]
     return game, commands, records
 
 
@@ -591,10 +610,17 @@ def _on_night_result(game: Game, body: Mapping[str, Any]) -> Result:
 # ------------------------------------------------------------------ the end (1.4), undo
 
 
-def _win_check(game: Game) -> tuple[Game, list[str]] | None:
-    """1.4: red wins when every black is out; black when blacks equal or outnumber reds."""
-    black = len(game.with_role(*BLACK))
-    red = len(game.alive) - black
+def _win_check(game: Game) -> Result | None:
+    """1.4: red wins when every black is out; black when blacks equal or outnumber reds. "The
+    moment of a player's removal is the vote or the night's kill": whoever is leaving after
+    their last words (4.4.13, 4.5.4) is already out of the count, and leaves if the game ends
+    before their minute is over (the table is told)."""
+    leaving = [s for s in game.leaving if game.player(s).in_game]
+    counted = replace(game, leaving=())
+    for seat in leaving:
+        counted = _set(counted, seat, in_game=False)
+    black = len(counted.with_role(*BLACK))
+    red = len(counted.alive) - black
     winner: Literal["red", "black"]
     if black == 0:
         winner = "red"
@@ -602,9 +628,12 @@ def _win_check(game: Game) -> tuple[Game, list[str]] | None:
         winner = "black"
     else:
         return None
-    return (replace(game, stage="over", winner=winner, speakers=(), floor=None, vote=None,
-                    running_step=None, night_steps=()),
-            [f"1.4: {winner} wins ({black} black, {red} red at the table)"])
+    commands = [Command("seats", {"seats": [{"seat": s, "in_game": False} for s in leaving]})] \
+        if leaving else []
+    return (replace(counted, stage="over", winner=winner, speakers=(), floor=None, vote=None,
+                    running_step=None, night_steps=()), commands,
+            [*(f"seat {s} leaves the game" for s in leaving),
+             f"1.4: {winner} wins ({black} black, {red} red at the table)"])
 
 
 #: what an undo can take back: the table has nothing of these it cannot be told again
@@ -612,21 +641,28 @@ _UNDOABLE = ("name", "deal", "nominate", "withdraw", "foul")
 
 
 def _undo(game: Game, args: Mapping[str, Any]) -> Result:
-    """Take back the judge's last action when it was a name, a deal, a nomination or a foul;
-    the table is told the seats' standings again."""
+    """Take back the judge's last action when it was a name, a deal, a nomination or a foul,
+    and keep what the table reported since: the game before the action, with the table's
+    events since played again (the commands they brought were sent when they came). The table
+    is told the seats' standings again."""
     if not game.undo:
+        if game.last_action and game.last_action not in _UNDOABLE:
+            raise Refused("undo takes back a name, a deal, a nomination or a foul; a vote, a "
+                          "speech or a night step already happened at the table")
         raise Refused("nothing to undo")
-    last = game.last_action
-    if last not in _UNDOABLE:
-        raise Refused("undo takes back a name, a deal, a nomination or a foul; a vote, a "
-                      "speech or a night step already happened at the table")
-    before = replace(game.undo[-1], undo=game.undo[:-1], version=game.version)
+    mark, rest = game.undo[-1], game.undo[:-1]
+    before = mark.before
+    for event in mark.events:
+        before = _on_event(before, event)[0]
+    if rest:  # the events since belong to the action before it now
+        rest = (*rest[:-1], replace(rest[-1], events=(*rest[-1].events, *mark.events)))
+    before = replace(before, undo=rest, version=game.version)
     commands = []
     if game.stage != "setup":
         commands.append(Command("seats", {"seats": [
             {"seat": p.seat, "in_game": p.in_game, "fouls": p.fouls, "silenced": p.silenced}
             for p in before.players]}))
-    return before, commands, [f"undo: {last}"]
+    return before, commands, [f"undo: {mark.kind}"]
 
 
 def _need(game: Game, stage: str, why: str) -> None:

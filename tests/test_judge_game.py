@@ -3,6 +3,8 @@ property test: no sequence of judge taps and table events leaves a game the rule
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -326,6 +328,79 @@ def test_undo_takes_back_a_foul_and_tells_the_table_the_standings_again():
         run(game, tap("undo"))  # the last action is now the morning's Next
 
 
+def test_undo_of_a_foul_keeps_the_nomination_the_table_accepted_since():
+    game, _, _ = run(day_one(), tap("next"), tap("foul", seat=5),
+                     TableEvent("event/nomination", {"by": 1, "seat": 7, "outcome": "accepted"}))
+    game, _, lines = run(game, tap("undo"))
+    assert game.player(5).fouls == 0 and game.nominees == (7,) and lines == ["undo: foul"]
+
+
+def test_undo_of_a_fourth_foul_keeps_the_vote_result_that_came_after_it():
+    """4.4.11: seat 7 is voted out after seat 9's fourth foul; the foul taken back brings seat 9
+    back, and seat 7 still leaves after last words."""
+    game, _ = speeches(day_one(), {1: 7, 2: 5})
+    game, _, _ = run(game, *[tap("foul", seat=9)] * 4)
+    game, _, _ = run(game, result(outcome="eliminated", eliminated=7, tied=[]))
+    game, commands, _ = run(game, tap("undo"))
+    assert game.player(9).in_game and game.player(9).fouls == 3
+    assert game.stage == "last_words" and game.leaving == (7,)
+    assert commands[0].fields["seats"][8] == {"seat": 9, "in_game": True, "fouls": 3,
+                                              "silenced": True}
+
+
+def test_undo_after_a_speech_or_a_count_is_refused_the_table_already_did_it():
+    game, _, _ = run(day_one(), tap("foul", seat=5), tap("next"))
+    with pytest.raises(Refused, match="already happened at the table"):
+        run(game, tap("undo"))
+    with pytest.raises(Refused, match="nothing to undo"):
+        run(new_game(), tap("undo"))
+
+
+def ended_in_last_words() -> list[Action | TableEvent]:
+    """A whole game: seats 5 and 6 out on fouls on day 1, seat 7 voted out, and in seat 7's
+    last words seat 8's fourth foul ends it (1.4)."""
+    return [tap("deal", roles=ROLES), tap("start"), tap("next"),
+            *[tap("foul", seat=5)] * 4, *[tap("foul", seat=6)] * 4,
+            tap("next"), TableEvent("event/nomination", {"by": 1, "seat": 7,
+                                                         "outcome": "accepted"}),
+            tap("next"), TableEvent("event/nomination", {"by": 2, "seat": 9,
+                                                         "outcome": "accepted"}),
+            *[tap("next")] * 7,  # seats 3, 4, 7, 8, 9, 10, then the vote
+            result(outcome="eliminated", eliminated=7, tied=[]), tap("next"),
+            *[tap("foul", seat=8)] * 3]
+
+
+def test_fiim_1_4_and_4_4_13_a_game_ending_in_last_words_takes_the_voted_out_player_out():
+    """1.4: "the moment of removal is the vote". Seat 7 is voted out; in their last words seat
+    8's fourth foul ends the game: with seat 7 already out, three black against three red."""
+    game, _, _ = run(new_game(), *ended_in_last_words())
+    assert game.stage == "last_words" and game.floor == 7 and game.player(8).fouls == 3
+    game, commands, lines = run(game, tap("foul", seat=8))
+    assert game.stage == "over" and game.winner == "black"
+    assert not game.player(7).in_game and game.leaving == () and game.floor is None
+    assert Command("seats", {"seats": [{"seat": 7, "in_game": False}]}) in commands
+    assert Command("timer/stop") in commands
+    assert "seat 7 leaves the game" in lines
+
+
+def test_fiim_1_4_a_player_shot_at_night_is_out_of_the_count_in_their_morning_minute():
+    """4.5.4: the victim leaves when the night ends; a fourth foul in their last minute that
+    brings parity counts them out."""
+    game = day_one()
+    for seat in (5, 6):
+        game, _, _ = run(game, *[tap("foul", seat=seat)] * 4)
+    game, _ = speeches(game)  # nobody nominated: night 1
+    game = shot(game, {1: 7, 2: 7, 3: 7})
+    while game.stage == "night":  # the checks and the best move time out: morning
+        game, _, _ = run(game, tap("next"))
+        if game.running_step is not None:
+            game, _, _ = run(game, TableEvent("private/night/result", {
+                "step": game.running_step, "picks": [], "missing": []}))
+    assert game.stage == "last_words" and game.leaving == (7,)
+    game, _, _ = run(game, *[tap("foul", seat=8)] * 4)
+    assert game.winner == "black" and not game.player(7).in_game
+
+
 def test_an_action_the_rules_forbid_now_is_refused_naming_its_paragraph():
     with pytest.raises(Refused, match=r"4.4.2"):
         run(started(), tap("nominate", seat=3))
@@ -400,3 +475,48 @@ def test_no_sequence_of_taps_and_events_reaches_a_state_the_rules_cannot(seed, i
         assert sum(p.role == SHERIFF for p in game.players) == 1
         assert all(c.verb != "night/step" or game.stage == "night" for c in commands)
         assert all(c.verb != "vote/start" or game.stage == "vote" for c in commands)
+
+
+undoable = st.one_of(
+    st.builds(lambda s: tap("foul", seat=s), st.integers(1, 10)),
+    st.builds(lambda s: tap("nominate", seat=s), st.integers(1, 10)),
+    st.builds(lambda s: tap("withdraw", seat=s), st.integers(1, 10)),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**32),
+       st.lists(st.one_of(actions.filter(lambda a: a.kind != "undo"), undoable, events),
+                max_size=60),
+       st.integers(1, 3))
+def test_undo_takes_back_the_judges_actions_and_keeps_the_tables_events(seed, inputs, times):
+    """Undoing the last ``times`` undoable actions gives the game built from the same journal
+    (the inputs that changed the game) without those actions: the table's events after them
+    stay, played on the game without them."""
+    start, _, _ = run(new_game(), tap("deal", seed=seed), tap("start"), tap("next"))
+    game, journal = start, []
+    for i, given_input in enumerate(inputs):
+        try:
+            after, _, _ = step(game, given_input, float(i))
+        except Refused:
+            continue
+        if after is not game:
+            journal.append(given_input)
+        game = after
+    times = min(times, len(game.undo))
+    undone = game
+    for _ in range(times):
+        undone, _, _ = step(undone, tap("undo"), 0.0)
+    actions_at = [i for i, g in enumerate(journal) if isinstance(g, Action)]
+    dropped = set(actions_at[len(actions_at) - times:]) if times else set()
+    rebuilt = start
+    for i, given_input in enumerate(journal):
+        if i not in dropped:
+            rebuilt, _, _ = step(rebuilt, given_input, float(i))
+
+    def bare(g: Game) -> Game:
+        return replace(g, version=0, undo=())
+
+    assert bare(undone) == bare(rebuilt)
+    assert [(bare(m.before), m.kind) for m in undone.undo] == \
+        [(bare(m.before), m.kind) for m in rebuilt.undo]

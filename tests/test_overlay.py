@@ -17,7 +17,17 @@ from hypothesis import strategies as st
 from judge.game import FIIM_DECK, Game, Refused, TableEvent, new_game, step
 from judge.overlay import History, overlay_view, remember
 from judge.overlay_mafiaratings import current_game
-from tests.test_judge_game import ROLES, actions, events, night_one, run, shot, speeches, tap
+from tests.test_judge_game import (
+    ROLES,
+    actions,
+    ended_in_last_words,
+    events,
+    night_one,
+    run,
+    shot,
+    speeches,
+    tap,
+)
 
 ROLE_WORDS = ("don", "sheriff", "mafia", "civilian", "maf", "town", "legacy", "checkedBy",
               "secrets", "killed", "shot", "check")
@@ -236,6 +246,17 @@ def test_four_fouls_in_last_words_take_the_player_out_on_fouls_not_on_the_vote()
     assert history[-1][1].stage == "last_words"
     assert overlay_view(history, 1e9, delay=0, secrets=False)["seats"][4]["left"] == {
         "how": "fouls", "day": 1}
+
+
+def test_fiim_4_4_13_voted_out_when_the_game_ends_in_their_last_words():
+    """Another's fourth foul ends the game in seat 7's last words: seat 7 was voted out (1.4),
+    seat 8 went on fouls, and nobody is still shown leaving."""
+    history = history_of(new_game(), *ended_in_last_words(), tap("foul", seat=8))
+    view = overlay_view(history, 1e9, delay=0, secrets=False)
+    assert view["winner"] == "black" and view["leaving"] is None
+    assert view["seats"][6]["left"] == {"how": "voted", "day": 1}
+    assert view["seats"][7]["left"] == {"how": "fouls", "day": 1}
+    assert current_game(view)["game"]["players"][6]["state"] == "dead"
 
 
 def test_fiim_4_5_3_a_night_step_opening_shows_nothing_new_on_the_overlay():

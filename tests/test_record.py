@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from judge import record as rec
 from judge.game import Action, Refused, TableEvent, new_game, step
 from tests.record_game import NAMES, ROLES, Script, whole_game
-from tests.test_judge_game import actions, events
+from tests.test_judge_game import actions, ended_in_last_words, events
 
 
 @pytest.fixture(scope="module")
@@ -106,6 +106,17 @@ def test_a_miss_a_withdrawal_and_a_removal_by_the_fourth_foul():
     assert built.nights[0].killed is None
     assert [s.picks for s in built.nights[0].shots] == [[8], [8], [9]]
     assert built.status == "in_progress" and built.winner is None
+
+
+def test_fiim_4_4_13_voted_out_when_the_game_ends_in_their_last_words():
+    """Seat 8's fourth foul ends the game in seat 7's last words: the record has seat 7 voted
+    out on day 1 (1.4: at the vote), seat 8 out on fouls, and the game finished."""
+    inputs = [*ended_in_last_words(), Action("foul", {"seat": 8})]
+    record = rec.build([(g, 1_764_577_800.0 + i) for i, g in enumerate(inputs)], "t-1")
+    assert record is not None and record.status == "finished" and record.winner == "black"
+    assert record.players[6].left is not None and record.players[6].left.how == "voted_out"
+    assert record.players[6].left.day == 1
+    assert record.players[7].left is not None and record.players[7].left.how == "fouls"
 
 
 def test_nothing_before_the_first_input_and_the_id_is_the_first_inputs_moment():
