@@ -65,7 +65,7 @@ class Vote:
 
     kind: Literal["nominees", "question"]
     candidates: tuple[int, ...]
-    proposed: Mapping[str, Any] | None = None  # event/vote/proposed, until confirmed
+    proposed: events.VoteProposed | None = None  # until confirmed, rejected or decided
     counts: tuple[tuple[int, int], ...] = ()  # confirmed (candidate, count)
 
 
@@ -146,10 +146,12 @@ class Action:
 
 @dataclass(frozen=True)
 class TableEvent:
-    """What the table published: ``topic`` below ``mafia/<table>/`` and its JSON body."""
+    """What the table published: ``topic`` below ``mafia/<table>/`` and the event, decoded
+    (``judge.table_events``) into the controller's own type (``controller.core.events``). The
+    table's ``state`` comes as the ``DayEvent`` of its day, the only thing the game reads of it."""
 
     topic: str
-    body: Mapping[str, Any]
+    event: events.Event
 
 
 Result = tuple[Game, list[Command], list[str]]
@@ -376,7 +378,7 @@ def _vote_decision(verb: str):
             if bad:
                 raise Refused(f"4.4.7: seats {bad} do not vote (out of the game)")
             fields = {"voters": voters, "reason": str(args.get("reason") or "judge's count")}
-        candidate = game.vote.proposed.get("candidate")
+        candidate = game.vote.proposed.candidate
         # the count is decided: a second tap (another tab's) finds nothing proposed
         return (replace(game, vote=replace(game.vote, proposed=None)),
                 [Command(f"vote/{verb}", fields)], [
@@ -387,46 +389,45 @@ def _vote_decision(verb: str):
 # ------------------------------------------------------------------ the table's events
 
 
-def _on_event(game: Game, event: TableEvent) -> Result:
-    topic, body = event.topic, event.body
-    if topic in ("state", events.topic(events.DayEvent)) and isinstance(body.get("day"), int) \
-            and body["day"] > game.table_day:
-        return replace(game, table_day=body["day"]), [], []
-    if topic == events.topic(events.NominationEvent) and game.stage == "day" \
-            and body.get("outcome") == "accepted":
-        seat = body.get("seat")
-        if isinstance(seat, int) and seat in game.alive and seat not in game.nominees:
+def _on_event(game: Game, given: TableEvent) -> Result:
+    event = given.event
+    if isinstance(event, events.DayEvent) and event.day > game.table_day:
+        return replace(game, table_day=event.day), [], []
+    if isinstance(event, events.NominationEvent) and game.stage == "day" \
+            and event.outcome == "accepted":
+        seat = event.seat
+        if seat in game.alive and seat not in game.nominees:
             return (replace(game, nominees=(*game.nominees, seat)), [],
-                    [f"4.4.2: seat {body.get('by')} nominates seat {seat}"])
-    if topic == events.topic(events.VoteProposed) and game.vote is not None:
-        return replace(game, vote=replace(game.vote, proposed=dict(body))), [], []
-    if topic == events.topic(events.VoteConfirmed) and game.vote is not None:
-        counts = (*game.vote.counts, (int(body.get("candidate", 0)), int(body.get("count", 0))))
-        return replace(game, vote=replace(game.vote, proposed=None, counts=counts)), [], [
-            f"4.4.6: seat {body.get('candidate')}: {body.get('count')} votes"]
-    if topic == events.topic(events.VoteRejected) and game.vote is not None:
-        return replace(game, vote=replace(game.vote, proposed=None)), [], []
-    if topic == events.topic(events.VoteResult) and game.stage in ("vote", "question"):
-        return _on_vote_result(game, body)
-    if topic == events.topic(events.TimerEvent) and game.countdown and body.get("seat") is None \
-            and body.get("state") in ("ended", "stopped"):
+                    [f"4.4.2: seat {event.by} nominates seat {seat}"])
+    if game.vote is not None:
+        if isinstance(event, events.VoteProposed):
+            return replace(game, vote=replace(game.vote, proposed=event)), [], []
+        if isinstance(event, events.VoteConfirmed):
+            counts = (*game.vote.counts, (event.candidate, event.count))
+            return replace(game, vote=replace(game.vote, proposed=None, counts=counts)), [], [
+                f"4.4.6: seat {event.candidate}: {event.count} votes"]
+        if isinstance(event, events.VoteRejected):
+            return replace(game, vote=replace(game.vote, proposed=None)), [], []
+    if isinstance(event, events.VoteResult) and game.stage in ("vote", "question"):
+        return _on_vote_result(game, event)
+    if isinstance(event, events.TimerEvent) and game.countdown and event.seat is None \
+            and event.state in ("ended", "stopped"):
         return replace(game, countdown=False), [], ["4.2.1: the minute is up"]
-    if topic == events.topic(events.NightResultEvent, private=True) \
-            and game.running_step == body.get("step"):
-        return _on_night_result(game, body)
-    if topic == events.topic(events.SeatsEvent):
-        return _on_seats(game, body)
+    if isinstance(event, events.NightResultEvent) and game.running_step == event.step:
+        return _on_night_result(game, event)
+    if isinstance(event, events.SeatsEvent):
+        return _on_seats(game, event)
     return game, [], []
 
 
-def _on_vote_result(game: Game, body: Mapping[str, Any]) -> Result:
-    outcome = body.get("outcome")
+def _on_vote_result(game: Game, result: events.VoteResult) -> Result:
+    outcome = result.outcome
     game = replace(game, vote=replace(game.vote, proposed=None) if game.vote else None)
-    if outcome == "eliminated" and body.get("eliminated") in game.alive:
-        seat = body["eliminated"]
+    if outcome == "eliminated" and result.eliminated in game.alive:
+        seat = result.eliminated
         return _last_words(game, (seat,), f"4.4.11: seat {seat} has the most votes and leaves")
     if outcome == "tie":
-        tied = tuple(s for s in body.get("tied", ()) if s in game.alive)
+        tied = tuple(s for s in result.tied if s in game.alive)
         if tied and set(tied) == set(game.previous_tie):
             return (replace(game, stage="question", vote=Vote("question", tied)),
                     [Command("vote/question", {"subjects": list(tied),
@@ -472,16 +473,14 @@ def _after_last_words(game: Game) -> Result:
     return new, commands + more, records + rec
 
 
-def _on_seats(game: Game, body: Mapping[str, Any]) -> Result:
+def _on_seats(game: Game, seats: events.SeatsEvent) -> Result:
     """The table's standings: a fourth foul takes the player out at the table too."""
     changed = game
-    for s in body.get("seats", ()):
-        seat = s.get("seat")
-        if isinstance(seat, int) and 1 <= seat <= len(game.players) \
-                and s.get("in_game") is False and game.player(seat).in_game \
-                and game.player(seat).fouls >= 4:
-            changed = _set(changed, seat, in_game=False)
-    return (changed, [], []) if changed is not game else (game, [], [])
+    for s in seats.seats:
+        if s.seat <= len(game.players) and not s.in_game and game.player(s.seat).in_game \
+                and game.player(s.seat).fouls >= 4:
+            changed = _set(changed, s.seat, in_game=False)
+    return changed, [], []
 
 
 # ------------------------------------------------------------------ fouls (4.3.4, 6)
@@ -567,18 +566,17 @@ _STEP_PARAGRAPH = {"mafia_shot": "4.5.3", "don_check": "4.5.6", "sheriff_check":
                    "best_move": "4.5.9"}
 
 
-def _on_night_result(game: Game, body: Mapping[str, Any]) -> Result:
+def _on_night_result(game: Game, result: events.NightResultEvent) -> Result:
     name = game.running_step
     assert name is not None  # the caller took this result for the running step
     game = replace(game, running_step=None)
     # the picks that stand: the table says why one does not (``miss``: missing, several
     # targets, disagree; 4.5.5)
-    picks = {p.get("actor"): list(p.get("picks", ())) for p in body.get("picks", ())
-             if p.get("miss") is None}
+    picks = {p.actor: list(p.picks) for p in result.picks if p.miss is None}
     if name == "mafia_shot":
         targets = {tuple(p) for p in picks.values()}
-        agreed = bool(picks) and len(picks) == len(body.get("picks", ())) \
-            and not body.get("missing") and body.get("agreed") is not False \
+        agreed = bool(picks) and len(picks) == len(result.picks) \
+            and not result.missing and result.agreed is not False \
             and len(targets) == 1 and len(next(iter(targets))) == 1
         target = next(iter(targets))[0] if agreed else None
         if target is None or target not in game.alive:

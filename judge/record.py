@@ -22,6 +22,7 @@ from typing import Any, Literal
 
 import msgspec
 
+from controller.core import events
 from judge.game import Action, Game, Refused, TableEvent, Timings, new_game, step
 
 SCHEMA = 1
@@ -274,8 +275,8 @@ class _Builder:
         self._nominations(before, after, given, at)
         self._speeches(before, after, at)
         self._votes(before, after, given, at)
-        if isinstance(given, TableEvent) and given.topic == "private/night/result":
-            self._night(before, after, given.body)
+        if isinstance(given, TableEvent) and isinstance(given.event, events.NightResultEvent):
+            self._night(before, after, given.event)
 
     def _fouls(self, before: Game, after: Game, at: float) -> None:
         for was, now in zip(before.players, after.players, strict=True):
@@ -312,9 +313,9 @@ class _Builder:
             if undo and withdrawn:  # a withdrawal taken back
                 withdrawn[-1].withdrawn = False
             else:
-                by = given.body.get("by") if isinstance(given, TableEvent) else None
-                noms.append(Nomination(seat=seat, by=by if isinstance(by, int) else None,
-                                       at=at))
+                event = given.event if isinstance(given, TableEvent) else None
+                by = event.by if isinstance(event, events.NominationEvent) else None
+                noms.append(Nomination(seat=seat, by=by, at=at))
         for seat in before.nominees:
             if seat in after.nominees or after.stage != "day":
                 continue
@@ -354,46 +355,41 @@ class _Builder:
 
     def _vote_event(self, current: VoteRound, given: TableEvent, after: Game) -> None:
         """The table's figures of the running round: each confirmed ballot and the result."""
-        body = given.body
-        candidate = body.get("candidate")
-        candidate = candidate if isinstance(candidate, int) else 0
-        if given.topic == "event/vote/rejected":
-            self.rejected[candidate] = self.rejected.get(candidate, 0) + 1
-        elif given.topic == "event/vote/confirmed":
+        event = given.event
+        if isinstance(event, events.VoteRejected):
+            self.rejected[event.candidate] = self.rejected.get(event.candidate, 0) + 1
+        elif isinstance(event, events.VoteConfirmed):
             current.ballots.append(Ballot(
-                candidate=candidate, voters=_seats(body.get("voters")),
-                leftover=_seats(body.get("leftover")), count=int(body.get("count", 0)),
-                by=str(body.get("by", "")), reason=_text(body.get("reason")),
-                rejected=self.rejected.pop(candidate, 0)))
-        elif given.topic == "event/vote/result":
-            current.outcome = str(body.get("outcome"))
-            current.tied = _seats(body.get("tied"))
-            if isinstance(body.get("eliminated"), int):
-                current.eliminated = [body["eliminated"]]
+                candidate=event.candidate, voters=list(event.voters),
+                leftover=list(event.leftover), count=event.count, by=event.by,
+                reason=event.reason, rejected=self.rejected.pop(event.candidate, 0)))
+        elif isinstance(event, events.VoteResult):
+            current.outcome = event.outcome
+            current.tied = list(event.tied)
+            if event.eliminated is not None:
+                current.eliminated = [event.eliminated]
             if current.outcome == "yes":
                 current.eliminated = list(after.leaving)
-            if isinstance(body.get("yes_count"), int):
-                current.yes_count = body["yes_count"]
-                count = body.get("voters_count")
-                current.voters_count = count if isinstance(count, int) else None
+            if event.yes_count is not None:
+                current.yes_count = event.yes_count
+                current.voters_count = event.voters_count
 
-    def _night(self, before: Game, after: Game, body: Any) -> None:
+    def _night(self, before: Game, after: Game, result: events.NightResultEvent) -> None:
         if not self.nights:
             return
         night, name = self.nights[-1], before.running_step
-        picks = [p for p in body.get("picks", ()) if isinstance(p, dict)]
-        standing = [p for p in picks if p.get("miss") is None]
+        standing = [p for p in result.picks if p.miss is None]
         if name == "mafia_shot":
-            night.shots = [Shot(actor=int(p.get("actor", 0)), picks=_seats(p.get("picks")),
-                                miss=p.get("miss")) for p in picks]
-            night.missing = _seats(body.get("missing"))
+            night.shots = [Shot(actor=p.actor, picks=list(p.picks), miss=p.miss)
+                           for p in result.picks]
+            night.missing = list(result.missing)
             night.killed = after.killed
         elif name == "best_move":
-            actor = standing[0].get("actor") if standing else before.killed
+            actor = standing[0].actor if standing else before.killed
             night.best_move = BestMove(by=int(actor or 0), guesses=list(after.best_move))
         elif name in ("don_check", "sheriff_check") and len(after.checks) > len(before.checks):
             _, _, target, answer = after.checks[-1]
-            check = Check(by=int(standing[0].get("actor", 0)), target=target, answer=answer)
+            check = Check(by=standing[0].actor, target=target, answer=answer)
             if name == "don_check":
                 night.don_check = check
             else:
@@ -411,14 +407,6 @@ class _Builder:
             status="finished" if game.stage == "over" else "in_progress",
             players=players, days=self.days, nights=self.nights, winner=game.winner,
             log=self.log)
-
-
-def _seats(value: Any) -> list[int]:
-    return [s for s in value if isinstance(s, int)] if isinstance(value, list) else []
-
-
-def _text(value: Any) -> str | None:
-    return None if value is None else str(value)
 
 
 # ------------------------------------------------------------------ the judge's edits

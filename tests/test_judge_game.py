@@ -25,6 +25,7 @@ from judge.game import (
     step,
 )
 from judge.views import judge_view, public_view
+from tests.table_event import table_event
 
 # seats 1 don, 2 mafia, 3 mafia, 4 sheriff, 5..10 civilians
 ROLES = ["don", "mafia", "mafia", "sheriff", *["civilian"] * 6]
@@ -62,13 +63,13 @@ def speeches(game: Game, nominations: dict[int, int] | None = None) -> tuple[Gam
         commands += more
         if game.floor in (nominations or {}):
             target = nominations[game.floor]
-            game, more, _ = run(game, TableEvent("event/nomination", {
+            game, more, _ = run(game, table_event("event/nomination", {
                 "by": game.floor, "seat": target, "outcome": "accepted"}))
     return game, commands
 
 
 def result(**body) -> TableEvent:
-    return TableEvent("event/vote/result", body)
+    return table_event("event/vote/result", body)
 
 
 def test_fiim_1_1_the_deck_is_three_black_and_seven_red():
@@ -98,7 +99,7 @@ def test_fiim_4_2_1_the_first_night_has_no_shot_then_day_1_opens_with_seat_1():
 
 
 def test_fiim_4_2_1_after_the_mafias_minute_morning_needs_no_stop():
-    _, commands, _ = run(started(), TableEvent("event/timer", {
+    _, commands, _ = run(started(), table_event("event/timer", {
         "seat": None, "kind": "night", "state": "ended"}), tap("next"))
     assert [c.verb for c in commands] == ["phase", "day/start"]
 
@@ -119,11 +120,11 @@ def replace_stage_to_new_day(game: Game) -> Game:
     """No nominations: no vote (4.4.1), a night with a miss, then morning."""
     game, _ = speeches(game)
     assert game.stage == "night"
-    game, _, _ = run(game, tap("next"), TableEvent("private/night/result", {
+    game, _, _ = run(game, tap("next"), table_event("private/night/result", {
         "step": "mafia_shot", "picks": [], "missing": [1, 2, 3], "agreed": False}))
     while game.stage == "night":
         if game.running_step:
-            game, _, _ = run(game, TableEvent("private/night/result", {
+            game, _, _ = run(game, table_event("private/night/result", {
                 "step": game.running_step, "picks": [], "missing": [], "agreed": None}))
         else:
             game, _, _ = run(game, tap("next"))
@@ -136,7 +137,7 @@ def test_fiim_4_4_1_no_nominations_no_vote():
 
 
 def test_fiim_4_4_2_the_table_nomination_and_the_judges_own_and_a_withdrawal():
-    game, _, _ = run(day_one(), tap("next"), TableEvent("event/nomination", {
+    game, _, _ = run(day_one(), tap("next"), table_event("event/nomination", {
         "by": 1, "seat": 5, "outcome": "accepted"}))
     assert game.nominees == (5,)
     game, commands, _ = run(game, tap("nominate", seat=7), tap("withdraw", seat=5))
@@ -162,15 +163,15 @@ def test_fiim_4_4_6_the_judge_confirms_rejects_or_corrects_only_a_proposed_count
     game, _ = speeches(day_one(), {1: 7, 2: 5})
     with pytest.raises(Refused, match=r"4.4.6"):
         run(game, tap("confirm"))
-    game, commands, _ = run(game, TableEvent("event/vote/proposed", {
+    game, commands, _ = run(game, table_event("event/vote/proposed", {
         "candidate": 7, "count": 3, "voters": [1, 2, 3]}), tap("reject"))
     assert commands == [Command("vote/reject", {})]
     with pytest.raises(Refused, match=r"4.4.6"):  # decided: a second tap finds nothing
         run(game, tap("confirm"))
-    game, commands, _ = run(game, TableEvent("event/vote/proposed", {
+    game, commands, _ = run(game, table_event("event/vote/proposed", {
         "candidate": 7, "count": 2, "voters": [1, 2]}), tap("correct", voters=[4, 2]))
     assert commands == [Command("vote/correct", {"voters": [2, 4], "reason": "judge's count"})]
-    game, _, _ = run(game, TableEvent("event/vote/proposed", {
+    game, _, _ = run(game, table_event("event/vote/proposed", {
         "candidate": 5, "count": 2, "voters": [1, 2]}))
     with pytest.raises(Refused, match=r"4.4.7"):
         run(game, tap("correct", voters=[11]))
@@ -229,7 +230,7 @@ def test_fiim_4_5_3_the_shot_is_a_keypad_step_for_the_blacks():
 
 
 def shot(game: Game, picks: dict[int, int]) -> Game:
-    game, _, _ = run(game, tap("next"), TableEvent("private/night/result", {
+    game, _, _ = run(game, tap("next"), table_event("private/night/result", {
         "step": "mafia_shot", "picks": [{"actor": a, "picks": [p]} for a, p in picks.items()],
         "missing": [], "agreed": len(set(picks.values())) == 1}))
     return game
@@ -243,7 +244,7 @@ def test_fiim_4_5_4_all_blacks_on_one_seat_kill_it_and_4_5_9_best_move_after_the
 def test_fiim_4_5_5_several_targets_is_a_miss():
     game = shot(night_one(), {1: 8, 2: 8, 3: 9})
     assert game.killed is None and "best_move" not in game.night_steps
-    game, _, _ = run(night_one(), tap("next"), TableEvent("private/night/result", {
+    game, _, _ = run(night_one(), tap("next"), table_event("private/night/result", {
         "step": "mafia_shot", "missing": [], "agreed": False, "picks": [
             {"actor": 1, "picks": [8], "miss": None}, {"actor": 2, "picks": [8], "miss": None},
             {"actor": 3, "picks": [8, 9], "miss": "several_targets"}]}))
@@ -252,10 +253,10 @@ def test_fiim_4_5_5_several_targets_is_a_miss():
 
 def test_fiim_4_5_6_and_4_5_7_checks_are_answered_on_the_private_indicator():
     game = shot(night_one(), {1: 8, 2: 8, 3: 8})
-    game, commands, _ = run(game, tap("next"), TableEvent("private/night/result", {
+    game, commands, _ = run(game, tap("next"), table_event("private/night/result", {
         "step": "don_check", "picks": [{"actor": 1, "picks": [4]}], "missing": []}))
     assert commands[-1] == Command("night/reveal", {"seat": 1, "pattern": YES})  # 4 is Sheriff
-    game, commands, _ = run(game, tap("next"), TableEvent("private/night/result", {
+    game, commands, _ = run(game, tap("next"), table_event("private/night/result", {
         "step": "sheriff_check", "picks": [{"actor": 4, "picks": [6]}], "missing": []}))
     assert commands[-1] == Command("night/reveal", {"seat": 4, "pattern": NO})  # 6 is red
     assert [c[2:] for c in game.checks] == [(4, True), (6, False)]
@@ -274,7 +275,7 @@ def test_fiim_4_5_9_morning_gives_the_victim_a_last_minute_then_the_day():
 
 def replace_steps_done(game: Game) -> Game:
     while game.night_steps:
-        game, _, _ = run(game, tap("next"), TableEvent("private/night/result", {
+        game, _, _ = run(game, tap("next"), table_event("private/night/result", {
             "step": game.night_steps[0], "picks": [], "missing": []}))
     return game
 
@@ -330,7 +331,7 @@ def test_undo_takes_back_a_foul_and_tells_the_table_the_standings_again():
 
 def test_undo_of_a_foul_keeps_the_nomination_the_table_accepted_since():
     game, _, _ = run(day_one(), tap("next"), tap("foul", seat=5),
-                     TableEvent("event/nomination", {"by": 1, "seat": 7, "outcome": "accepted"}))
+                     table_event("event/nomination", {"by": 1, "seat": 7, "outcome": "accepted"}))
     game, _, lines = run(game, tap("undo"))
     assert game.player(5).fouls == 0 and game.nominees == (7,) and lines == ["undo: foul"]
 
@@ -361,9 +362,9 @@ def ended_in_last_words() -> list[Action | TableEvent]:
     last words seat 8's fourth foul ends it (1.4)."""
     return [tap("deal", roles=ROLES), tap("start"), tap("next"),
             *[tap("foul", seat=5)] * 4, *[tap("foul", seat=6)] * 4,
-            tap("next"), TableEvent("event/nomination", {"by": 1, "seat": 7,
+            tap("next"), table_event("event/nomination", {"by": 1, "seat": 7,
                                                          "outcome": "accepted"}),
-            tap("next"), TableEvent("event/nomination", {"by": 2, "seat": 9,
+            tap("next"), table_event("event/nomination", {"by": 2, "seat": 9,
                                                          "outcome": "accepted"}),
             *[tap("next")] * 7,  # seats 3, 4, 7, 8, 9, 10, then the vote
             result(outcome="eliminated", eliminated=7, tied=[]), tap("next"),
@@ -394,7 +395,7 @@ def test_fiim_1_4_a_player_shot_at_night_is_out_of_the_count_in_their_morning_mi
     while game.stage == "night":  # the checks and the best move time out: morning
         game, _, _ = run(game, tap("next"))
         if game.running_step is not None:
-            game, _, _ = run(game, TableEvent("private/night/result", {
+            game, _, _ = run(game, table_event("private/night/result", {
                 "step": game.running_step, "picks": [], "missing": []}))
     assert game.stage == "last_words" and game.leaving == (7,)
     game, _, _ = run(game, *[tap("foul", seat=8)] * 4)
@@ -427,19 +428,21 @@ actions = st.one_of(
     st.builds(lambda v: tap("correct", voters=v), st.lists(st.integers(1, 10), max_size=4)),
 )
 seats = st.integers(0, 11)
+in_range = st.integers(1, 11)  # a seat the event's type takes (1..24), not always at the table
 events = st.one_of(
-    st.builds(lambda b, s: TableEvent("event/nomination", {"by": b, "seat": s,
-                                                          "outcome": "accepted"}), seats, seats),
-    st.builds(lambda c, n: TableEvent("event/vote/proposed", {"candidate": c, "count": n,
+    st.builds(lambda b, s: table_event("event/nomination", {"by": b, "seat": s,
+                                                          "outcome": "accepted"}),
+              in_range, seats),
+    st.builds(lambda c, n: table_event("event/vote/proposed", {"candidate": c, "count": n,
                                                              "voters": []}), seats,
               st.integers(0, 10)),
-    st.builds(lambda s: TableEvent("event/vote/result", {"outcome": "eliminated",
-                                                         "eliminated": s}), seats),
-    st.builds(lambda t: TableEvent("event/vote/result", {"outcome": "tie", "tied": t}),
+    st.builds(lambda s: table_event("event/vote/result", {"outcome": "eliminated",
+                                                         "eliminated": s}), in_range),
+    st.builds(lambda t: table_event("event/vote/result", {"outcome": "tie", "tied": t}),
               st.lists(seats, min_size=2, max_size=3, unique=True)),
-    st.sampled_from([TableEvent("event/vote/result", {"outcome": o})
+    st.sampled_from([table_event("event/vote/result", {"outcome": o})
                      for o in ("yes", "no", "no_vote", "against_all")]),
-    st.builds(lambda name, picks: TableEvent("private/night/result", {
+    st.builds(lambda name, picks: table_event("private/night/result", {
         "step": name, "picks": [{"actor": 1, "picks": picks}, {"actor": 2, "picks": picks}],
         "missing": []}), st.sampled_from(["mafia_shot", "don_check", "sheriff_check",
                                           "best_move"]),

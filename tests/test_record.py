@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from judge import record as rec
 from judge.game import Action, Refused, TableEvent, new_game, step
 from tests.record_game import NAMES, ROLES, Script, whole_game
+from tests.table_event import table_event
 from tests.test_judge_game import actions, ended_in_last_words, events
 
 
@@ -121,7 +122,7 @@ def test_fiim_4_4_13_voted_out_when_the_game_ends_in_their_last_words():
 
 def test_nothing_before_the_first_input_and_the_id_is_the_first_inputs_moment():
     assert rec.build([], "table-1") is None
-    built = rec.build([(TableEvent("state", {"day": 0}), 1_764_577_800.25)], "t-9")
+    built = rec.build([(table_event("state", {"day": 0}), 1_764_577_800.25)], "t-9")
     assert built.id == "t-9-20251201-083000-250" and built.started is None
 
 
