@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from controller.core import events
 
@@ -188,19 +188,28 @@ def step(game: Game, given: Action | TableEvent, now: float) -> Result:
     return replace(new, version=game.version + 1), commands, records
 
 
+class Replayed(NamedTuple):
+    """One input of a journal played again: the input, its time, the game after it (the very
+    game before it when it changed nothing) and its record lines."""
+
+    given: Action | TableEvent
+    at: float
+    game: Game
+    records: list[str]
+
+
 def replay(game: Game, inputs: Iterable[tuple[Action | TableEvent, float]],
-           refused: Callable[[Action | TableEvent, Refused], None]) -> Iterator[
-               tuple[float, Game, list[str]]]:
-    """A journal's inputs played again from ``game``: the time of each, the game after it and
-    its record lines. An input the core refuses (a journal written by another version of this
-    code) is handed to ``refused`` and skipped."""
+           refused: Callable[[Action | TableEvent, Refused], None]) -> Iterator[Replayed]:
+    """A journal's inputs played again from ``game``, the one loop that does it (the panel's
+    restart, the record, the overlay's history). An input the core refuses (a journal written
+    by another version of this code) is handed to ``refused`` and skipped."""
     for given, at in inputs:
         try:
             game, _, records = step(game, given, at)
         except Refused as exc:
             refused(given, exc)
             continue
-        yield at, game, records
+        yield Replayed(given, at, game, records)
 
 
 def _without_undo(game: Game) -> Game:

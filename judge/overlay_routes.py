@@ -56,7 +56,7 @@ class Overlay:
         # booted without one) cannot bring a secret out early
         self._offset = time.time() - time.monotonic()
         self.history: History = ()
-        for at, game, _ in replay(new_game(timings=panel.cfg.game_timings),
+        for _, at, game, _ in replay(new_game(timings=panel.cfg.game_timings),
                                   panel.journal.inputs(), lambda given, exc: None):
             self.history = remember(self.history, game, at)
         self.history = remember(self.history, panel.game, self.now())

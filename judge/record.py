@@ -1,7 +1,7 @@
 """The record of one game: who sat where, every speech, nomination, vote, shot, check and foul.
 
 A pure function of the panel's journal of inputs (``judge.journal``): ``build`` replays the
-inputs through the game core (``judge.game.step``) and writes down what each one changed, with
+inputs through the game core (``judge.game.replay``) and writes down what each one changed, with
 the table's own figures where the game keeps only a summary (each ballot's voters from
 ``event/vote/confirmed``, each mafioso's pick from ``private/night/result``). The judge's later
 edits (corrections, extra points, abandoning) are kept apart, as ``Edit``s, and laid over the
@@ -23,7 +23,7 @@ from typing import Any, Literal
 import msgspec
 
 from controller.core import events
-from judge.game import Action, Game, Refused, TableEvent, Timings, new_game, step
+from judge.game import Action, Game, Refused, Replayed, TableEvent, Timings, new_game, replay
 
 SCHEMA = 1
 
@@ -223,12 +223,17 @@ def game_id(table: str, created: float) -> str:
 def build(inputs: Iterable[tuple[Action | TableEvent, float]], table: str,
           timings: Timings | None = None) -> Record | None:
     """The record of the game the journal's ``inputs`` played (``None``: no input yet)."""
+    timings = timings or Timings()
     builder: _Builder | None = None
-    for given, at in inputs:
+    for done in replay(new_game(timings=timings), inputs, _refused):
         if builder is None:
-            builder = _Builder(table, timings or Timings(), at)
-        builder.feed(given, at)
+            builder = _Builder(table, timings, done.at)
+        builder.feed(done)
     return None if builder is None else builder.record()
+
+
+def _refused(given: Action | TableEvent, exc: Refused) -> None:
+    """As the panel's replay: a refused input changed nothing (judge.service logs it)."""
 
 
 _SPEECHES: dict[str, Literal["speech", "excuse", "last_words"]] = {
@@ -250,12 +255,8 @@ class _Builder:
         self.log: list[LogLine] = []
         self.rejected: dict[int, int] = {}  # the running round: counts rejected per candidate
 
-    def feed(self, given: Action | TableEvent, at: float) -> None:
-        before = self.game
-        try:
-            after, _, lines = step(before, given, at)
-        except Refused:  # as the panel's replay: a refused input changed nothing
-            return
+    def feed(self, done: Replayed) -> None:
+        before, given, at, after, lines = self.game, done.given, done.at, done.game, done.records
         if after is before:
             return
         self.game = after

@@ -98,7 +98,7 @@ class Panel:
     def _restore(self) -> tuple[Game, deque[str]]:
         """The game as the journal left it: its inputs replayed through the pure core."""
         game, lines = new_game(timings=self.cfg.game_timings), deque[str](maxlen=200)
-        for _, after, records in replay(game, self.journal.inputs(), _refused_on_replay):
+        for _, _, after, records in replay(game, self.journal.inputs(), _refused_on_replay):
             game = after
             lines.extend(records)
         return game, lines

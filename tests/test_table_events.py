@@ -107,7 +107,7 @@ def old_journal(path, inputs) -> None:
 
 
 def played(inputs) -> list:
-    return [game for _, game, _ in replay(new_game(), inputs, lambda given, exc: None)]
+    return [done.game for done in replay(new_game(), inputs, lambda given, exc: None)]
 
 
 def test_a_journal_written_in_the_old_dict_form_replays_to_the_same_game_and_record(tmp_path):
