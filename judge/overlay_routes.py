@@ -61,8 +61,8 @@ class Overlay:
         # the start: its secrets wait a full delay again (the public view needs only order)
         start = self.now()
         self.history: History = ()
-        for _, game, _ in replay(new_game(timings=panel.cfg.game_timings),
-                                 panel.journal.inputs(), lambda given, exc: None):
+        for _, _, game, _ in replay(new_game(timings=panel.cfg.game_timings),
+                                    panel.journal.inputs(), lambda given, exc: None):
             self.history = remember(self.history, game, start)
         self.history = remember(self.history, panel.game, start)
         self.timer, self.timer_at = panel.timer, self.now()

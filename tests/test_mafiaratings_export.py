@@ -203,12 +203,14 @@ def test_a_fourth_foul_before_the_last_words_is_at_them_and_the_vote_stands() ->
     assert check(data).accepted
 
 
-def test_voted_out_when_the_game_ended_in_their_last_words() -> None:
+def test_fiim_4_4_13_voted_out_when_the_game_ended_in_their_last_words() -> None:
     """Random game 1277: seat 1 is voted out on day 4 and, in their last words, seat 10's
-    fourth foul ends the game (1.4) before seat 1 leaves. The vote put seat 1 out: the export
-    says so, as the platform (which marks the voted out at the vote) expects."""
+    fourth foul ends the game (1.4). The vote put seat 1 out (1.4: the moment of removal is
+    the vote): the record says they left, voted out on day 4, and the export says the same,
+    as the platform (which marks the voted out at the vote) expects."""
     record = built(random_game(random.Random(1277)))
-    assert record.players[0].left is None
+    left = record.players[0].left
+    assert left is not None and (left.how, left.day) == ("voted_out", 4)
     data = exported(record)
     assert data["players"][0]["death"] == {"round": 3, "type": "day"}
     assert data["players"][9]["warnings"][3] == {"round": 3, "time": "day kill speaking",
