@@ -32,9 +32,9 @@ import tempfile
 import time
 from pathlib import Path
 
-import msgspec
-
 from bench.gpio import EventClock, percentiles
+from bench.journal_events import PRESS_TOPIC, press_payloads
+from controller.core.registry import COMMANDS
 from controller.local_broker import LocalBroker
 from controller.store import Store
 from controller.topics import topic_prefix
@@ -67,17 +67,17 @@ BACKLOG_SEAT = 7  # backlog events are for this seat; the presses are seat 1's
 
 
 def build_journal(path: Path, events: int) -> None:
-    """A journal (today's schema, through ``Store``) with ``events`` unacknowledged events."""
-    Store(path, keep=20_000).close()
+    """A journal (today's schema, through ``Store``) with ``events`` unacknowledged events:
+    presses of ``BACKLOG_SEAT`` a millisecond apart, stamped as the service stamps them."""
+    store = Store(path, keep=20_000)
+    payload = press_payloads(store.store_id, BACKLOG_SEAT)
+    store.close()
     db = sqlite3.connect(path, isolation_level=None)
     db.execute("PRAGMA synchronous=OFF")
     db.execute("BEGIN")
-    (store_id,) = db.execute("SELECT value FROM meta WHERE key = 'store_id'").fetchone()
+    start = time.monotonic() - events / 1000
     db.executemany("INSERT INTO events (seq, topic, payload) VALUES (?, ?, ?)", (
-        (seq, "event/seat/press", msgspec.json.encode({
-            "v": 1, "ts": "2026-12-01T05:00:00.000Z", "id": f"{store_id}-{seq}", "seq": seq,
-            "seat": BACKLOG_SEAT, "source": "gpio"}))
-        for seq in range(1, events + 1)))
+        (seq, PRESS_TOPIC, payload(seq, start + seq / 1000)) for seq in range(1, events + 1)))
     db.execute("COMMIT")
     db.close()
 
@@ -127,7 +127,8 @@ class Presser:
             action = "press" if i % 2 == 0 else "release"
             before = self._live_count()
             sent = time.monotonic()
-            self.client.client.publish(f"{BENCH}sim/{action}", '{"seat": 1}', qos=1)
+            self.client.client.publish(BENCH + COMMANDS[f"sim/{action}"].topic, '{"seat": 1}',
+                                       qos=1)
             arrived = self._wait_live(before + 1)
             samples.append((arrived - sent) * 1000)
             time.sleep(0.1)

@@ -5,9 +5,10 @@
 Run as root (it mounts a small tmpfs, and unmounts it after):
 
 * full disk: a journal on a 4 MiB tmpfs, the disk filled to the last byte, then ``--held``
-  events appended (realistic ~150-byte payloads): the cost of each append while the disk is full,
-  the memory they hold (this process's resident set before and after), then the space freed and
-  the time ``retry`` takes to write them all back (in seq order, checked);
+  events appended (seat presses stamped as the service stamps them, ~160 bytes): the cost of
+  each append while the disk is full, the memory they hold (this process's resident set before
+  and after), then the space freed and the time ``retry`` takes to write them all back (in seq
+  order, checked);
 * start: opening a journal of each size (``Store()``: ``quick_check``, migration, the count of
   unacknowledged events), the figure a restart pays before the table is up.
 
@@ -24,10 +25,8 @@ import time
 from pathlib import Path
 
 from bench.backlog import build_journal
+from bench.journal_events import PRESS_TOPIC, press_payloads
 from controller.store import Store
-
-PAYLOAD = (b'{"v":1,"ts":"2026-12-01T05:00:00.000Z","id":"0123456789ab-%d","seq":%d,"seat":3,'
-           b'"source":"gpio"}')
 
 
 def rss_mib() -> float:
@@ -39,10 +38,11 @@ def rss_mib() -> float:
 
 def append_times(store: Store, count: int) -> list[float]:
     """Microseconds per append."""
+    payload = press_payloads(store.store_id, 3)
     times = []
     for _ in range(count):
         started = time.perf_counter()
-        store.append("event/seat/press", lambda seq: PAYLOAD % (seq, seq))
+        store.append(PRESS_TOPIC, lambda seq: payload(seq, time.monotonic()))
         times.append((time.perf_counter() - started) * 1e6)
     return times
 

@@ -7,8 +7,9 @@ Run by hand, as root (it loop-mounts file system images):
 The stand-in for a power cut: the journal lives on an ext4 file system in an image file,
 loop-mounted. The kernel writes to the image only what the file system sends to its "disk" (at
 fsync, at ext4's journal commit every 5 s, at dirty-page writeback), so a copy of the image is
-what a card would hold if the power went at that instant. A writer process appends events with
-``controller.store.Store`` at a table's busiest pace and prints each ``seq`` once ``append``
+what a card would hold if the power went at that instant. A writer process appends seat presses
+(stamped as the service stamps them, ``bench.journal_events``) with ``controller.store.Store``
+at a table's busiest pace and prints each ``seq`` once ``append``
 has returned (the event is then acknowledged to the table's logic, which goes on). At a random
 instant the writer is frozen (SIGSTOP: nothing new reaches the file system), the image copied,
 the writer killed. The copy is mounted (ext4 replays its own journal, as at boot) and opened:
@@ -41,17 +42,19 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
+from bench.journal_events import PRESS_TOPIC, press_payloads
 from controller.store import Store
 
-PAYLOAD = b'{"v":1,"seq":%d,"kind":"seat/press","seat":3,"t":12345.678,"source":"gpio"}'
+SEAT = 3  # every event is a press of this seat, stamped as the service stamps it
 
 
 def writer(path: Path, synchronous: str, pace: float) -> None:
     """The child: append forever, print each acknowledged seq."""
     store = Store(path, keep=20_000, synchronous=synchronous)
+    payload = press_payloads(store.store_id, SEAT)
     out = os.fdopen(sys.stdout.fileno(), "w", buffering=1)
     while True:
-        event = store.append("event/seat/press", lambda seq: PAYLOAD % seq)
+        event = store.append(PRESS_TOPIC, lambda seq: payload(seq, time.monotonic()))
         out.write(f"{event.seq}\n")
         if pace:
             time.sleep(pace)
@@ -136,10 +139,11 @@ def _check(path: Path, acked: list[int]) -> dict:
 def cost(directory: Path, synchronous: str, n: int = 400, pace: float = 0.0) -> list[float]:
     """Seconds per ``append`` on ``directory`` (a fresh journal), ``pace`` seconds apart."""
     store = Store(directory / f"cost-{synchronous}.db", keep=20_000, synchronous=synchronous)
+    payload = press_payloads(store.store_id, SEAT)
     times = []
     for _ in range(n):
         t0 = time.perf_counter()
-        store.append("event/seat/press", lambda seq: PAYLOAD % seq)
+        store.append(PRESS_TOPIC, lambda seq: payload(seq, time.monotonic()))
         times.append(time.perf_counter() - t0)
         time.sleep(pace)
     store.close()
@@ -149,11 +153,12 @@ def cost(directory: Path, synchronous: str, n: int = 400, pace: float = 0.0) -> 
 def floor(n: int = 400) -> list[float]:
     db = sqlite3.connect(":memory:", isolation_level=None)
     db.execute("CREATE TABLE events (seq INTEGER PRIMARY KEY, topic TEXT, payload BLOB)")
+    payload = press_payloads("floor", SEAT)
     times = []
     for seq in range(1, n + 1):
         t0 = time.perf_counter()
-        db.execute("INSERT INTO events VALUES (?, ?, ?)", (seq, "event/seat/press",
-                                                           PAYLOAD % seq))
+        db.execute("INSERT INTO events VALUES (?, ?, ?)",
+                   (seq, PRESS_TOPIC, payload(seq, time.monotonic())))
         times.append(time.perf_counter() - t0)
     return times
 

@@ -44,7 +44,7 @@ from paho.mqtt.properties import Properties
 from controller.core import events
 from controller.event_seq import missed
 from controller.topics import topic_prefix
-from judge import record
+from judge import record, table_events
 from judge.game import Action, Game, TableEvent, Timings, new_game, step
 
 SEATS = range(1, 11)
@@ -298,7 +298,10 @@ class Judge:
         self.apply(Action(kind, args))
 
     def heard(self, message: Message) -> dict[str, Any]:
-        self.apply(TableEvent(message.topic, message.body))
+        """A message of the table's, decoded as the panel decodes it, through the core."""
+        given = table_events.from_data(message.topic, message.body)
+        if given is not None:
+            self.apply(given)
         return message.body
 
     # ------------------------------------------------------------------ the whole game

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from controller import api
 from controller.asyncapi import render
+from controller.core.events import KINDS
 from controller.core.registry import COMMANDS
 from tests.mqtt_helpers import on_topic, with_json
 from tests.test_service import Running, online
@@ -127,3 +128,21 @@ def test_the_prose_document_names_every_value_the_code_can_send(kind, field):
     literal = typing.get_type_hints(kind, include_extras=True)[field]
     names = set(re.findall(r"'([a-z_]+)'", str(literal)))
     assert names and {name for name in names if f"`{name}`" not in MQTT_API} == set()
+
+
+def test_the_prose_document_names_every_command_and_no_other():
+    """docs/mqtt-api.md names each registered command by its whole topic (`cmd/vote/cancel`,
+    not "`cmd/vote/confirm`, `cancel`"), and every command topic it names is registered: the
+    prose cannot keep a verb the table no longer serves, nor miss a new one."""
+    named = set(re.findall(r"`((?:cmd|sim)/[a-z_]+(?:/[a-z_]+)*)`", MQTT_API))
+    registered = {entry.topic for entry in COMMANDS.values()}
+    assert sorted(registered - named) == [], "registered, but not named in docs/mqtt-api.md"
+    assert sorted(named - registered) == [], "named in docs/mqtt-api.md, but not registered"
+
+
+def test_the_prose_document_names_every_event_kind_and_no_other():
+    """Likewise for the events: each kind of `controller.core.events.KINDS` is named in full
+    (`event/vote/result` or `private/night/pick`), and no other."""
+    named = set(re.findall(r"`(?:event|private)/([a-z_]+(?:/[a-z_]+)*)`", MQTT_API))
+    assert sorted(set(KINDS) - named) == [], "emitted, but not named in docs/mqtt-api.md"
+    assert sorted(named - set(KINDS)) == [], "named in docs/mqtt-api.md, but never emitted"

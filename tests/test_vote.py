@@ -11,10 +11,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from controller import api
-from controller.core import vote
+from controller.core import events, scene, vote
 from controller.core.buttons import JudgeButton, SeatButton
 from controller.core.effects import Emit, PersistSession, PublishState, Reply
-from controller.core.inputs import Boot, ButtonEdge, CommandReceived
+from controller.core.inputs import Boot, ButtonEdge, CommandReceived, KeyPressed
 from controller.core.table import TableSetup, initial_state, shown, step
 from tests.core_driver import Timeline
 
@@ -576,3 +576,42 @@ def test_fiim_4_4_8_who_voted_for_no_one_counts_for_the_last_nominee_in_count_an
     [confirmed] = [e.event for e in effects if isinstance(e, Emit) and e.kind == "vote/confirmed"]
     assert confirmed.leftover == list(proposal.leftover)
     assert confirmed.count == proposal.count
+
+
+@pytest.mark.parametrize("how", ["button", "confirm", "correct"])
+def test_a_vote_that_ends_holds_todays_vote_however_the_judge_makes_the_last_count_final(how):
+    """The vote layer says a vote is over by returning its result (``vote.Next``), by the
+    station's Confirm or by a command alike; the table then counts today's vote as held."""
+    tl = table()
+    start(tl, [5])
+    tl.run_until(2.5)
+    assert not tl.state.day.voted
+    if how == "button":
+        tl.feed(judge("confirm", 3.0))
+    else:
+        tl.feed([cmd(how, 3.0, **({"voters": [1], "reason": "r"} if how == "correct" else {}))])
+    assert emitted(tl, "result") and tl.state.session is None and tl.state.day.voted
+
+
+def test_a_cancelled_vote_is_not_held_and_todays_nominee_stays_lit():
+    tl = table()
+    tl.feed([CommandReceived("day/start", b'{"id": "d", "day": 2}', 0.0),
+             CommandReceived("timer/start", b'{"id": "s", "seat": 1, "seconds": 60}', 0.1),
+             KeyPressed(1, "5", 0.2), KeyPressed(1, "#", 0.3)])
+    assert shown(tl.state)[4] == scene.NOMINATED
+    start(tl, [5], t=0.5)
+    tl.feed([cmd("cancel", 0.6)])
+    assert tl.state.session is None and not tl.state.day.voted
+    assert shown(tl.state)[4] == scene.NOMINATED
+
+
+def test_the_last_confirmed_count_returns_the_result_it_publishes():
+    session, _ = vote.start(vote.VoteSession(id="v", kind="nominees", candidates=(5,),
+                                             voters=(1, 2, 3), rules=RULES), 0.0)
+    session, _ = vote.tick(session, 1.0)  # the window opens
+    assert isinstance(session, vote.VoteSession)
+    session, _ = vote.tick(session, 2.5)  # and closes: proposed
+    after, effects = vote.confirm(session, 3.0, "button")
+    published = [e.event for e in effects if isinstance(e, Emit) and e.kind == "vote/result"]
+    assert isinstance(after, events.VoteResult) and published == [after]
+    assert after.outcome == "eliminated" and after.eliminated == 5

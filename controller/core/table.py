@@ -106,6 +106,16 @@ class TableState:
         """What seat ``seat`` shows now."""
         return shown(self)[seat - 1]
 
+    def with_vote(self, after: vote.Next | None) -> TableState:
+        """The table once its vote moved on, as the vote layer says: ``after`` is the running
+        session, None (no vote runs: cancelled, or none started) or the ``VoteResult`` that
+        ended it; then today's vote has been held (``Day.voted``: the nominated lights go
+        out). The one place a finished vote changes the day."""
+        if not isinstance(after, events.VoteResult):
+            return replace(self, session=after)
+        today = self.day if self.day.voted else msgspec.structs.replace(self.day, voted=True)
+        return replace(self, session=None, day=today)
+
 
 def initial_state(setup: TableSetup, *, lights: tuple[Light | None, ...] | None = None,
                   session: vote.VoteSession | None = None,
@@ -179,8 +189,6 @@ def step(state: TableState, inp: Input) -> tuple[TableState, list[Effect]]:
     show differently, the retained state and the saved session; replies come last.
     """
     new, effects = _dispatch(state, inp)
-    if not new.day.voted and _vote_held(effects):
-        new = replace(new, day=msgspec.structs.replace(new.day, voted=True))
     if isinstance(inp, Boot):
         effects = [*(SetLight(s, light) for s, light in enumerate(shown(new), start=1)),
                    PublishState(snapshot(new)), *effects]
@@ -188,11 +196,6 @@ def step(state: TableState, inp: Input) -> tuple[TableState, list[Effect]]:
         effects += _consequences(state, new)
     replies = [e for e in effects if isinstance(e, Reply)]
     return new, [e for e in effects if not isinstance(e, Reply)] + replies
-
-
-def _vote_held(effects: list[Effect]) -> bool:
-    """A vote ended with its result (``events.VoteResult``): today's vote has been held."""
-    return any(isinstance(e, Emit) and isinstance(e.event, events.VoteResult) for e in effects)
 
 
 def _scene(state: TableState) -> tuple[object, ...]:
@@ -293,13 +296,14 @@ def _accepted(state: TableState, button: Button, accepted: Accepted, source: eve
         if isinstance(button, JudgeButton) and accepted.pressed and state.timer is not None:
             return _judge_timer(state, button, accepted.t, effects)
         return state, effects
+    after: vote.Next
     if isinstance(button, SeatButton):
-        session, more = vote.edge(session, button.seat, accepted.pressed, accepted.t)
+        after, more = vote.edge(session, button.seat, accepted.pressed, accepted.t)
     elif accepted.pressed:
-        session, more = _judge_button(session, button, accepted.t)
+        after, more = _judge_button(session, button, accepted.t)
     else:
-        more = []
-    return replace(state, session=session), effects + more
+        after, more = session, []
+    return state.with_vote(after), effects + more
 
 
 def _judge_timer(state: TableState, button: JudgeButton, t: float, effects: list[Effect]) \
@@ -321,7 +325,7 @@ def _judge_timer(state: TableState, button: JudgeButton, t: float, effects: list
 
 
 def _judge_button(session: vote.VoteSession, button: JudgeButton, t: float) \
-        -> tuple[vote.VoteSession | None, list[Effect]]:
+        -> tuple[vote.Next, list[Effect]]:
     if vote.too_early(session, t) is not None:
         return session, []  # pressed before the count it would act on existed
     if button.name == "confirm" and session.stage == "proposed":

@@ -29,6 +29,9 @@ candidates within that many votes of the leader go to a re-vote, in the first ro
 ``abstain_wins`` (club rules 003: most votes "for night", nobody leaves and night falls).
 
 Everything here is plain data in, plain data out: ``(session, facts, t) -> (session, effects)``.
+A count made final (``confirm``, ``correct``) returns the next candidate's session or, when it
+ends the vote, the ``VoteResult`` itself (``Next``): the table learns that the vote is over
+from that value, never by looking through the effects.
 """
 
 from __future__ import annotations
@@ -407,8 +410,13 @@ def too_early(session: VoteSession, t: float) -> str | None:
     return None
 
 
+#: What a vote is after the judge made a count final: still running (the next candidate's
+#: session) or over, with its ``VoteResult`` (which its effects also publish).
+Next = VoteSession | events.VoteResult
+
+
 def confirm(session: VoteSession, t: float, by: Literal["button", "command"]) \
-        -> tuple[VoteSession | None, list[Effect]]:
+        -> tuple[Next, list[Effect]]:
     """The judge confirms the proposal: it becomes final; then the next candidate or the end."""
     proposal = propose(session)
     return _finalize(session, Confirmed(proposal.candidate, proposal.voters, proposal.leftover,
@@ -416,7 +424,7 @@ def confirm(session: VoteSession, t: float, by: Literal["button", "command"]) \
 
 
 def correct(session: VoteSession, voters: tuple[int, ...], reason: str, t: float) \
-        -> tuple[VoteSession | None, list[Effect]]:
+        -> tuple[Next, list[Effect]]:
     """The judge's own count replaces the proposal (``voters`` already checked). At the last
     nominee the leftover rule still gives it the votes of those who voted for no one."""
     return _finalize(session, Confirmed(session.candidate, voters, leftover(session, voters),
@@ -425,14 +433,17 @@ def correct(session: VoteSession, voters: tuple[int, ...], reason: str, t: float
 
 
 def _finalize(session: VoteSession, confirmed: Confirmed, t: float) \
-        -> tuple[VoteSession | None, list[Effect]]:
+        -> tuple[Next, list[Effect]]:
+    """Add ``confirmed`` to the session; the vote is over (its result returned, not a session)
+    at the last candidate or once the rest cannot change who leaves (``_decided``)."""
     event = Emit(events.VoteConfirmed(
         session=session.id, candidate=session.candidate, attempt=session.attempt,
         voters=list(confirmed.voters), leftover=list(confirmed.leftover), count=confirmed.count,
         by=confirmed.by, reason=confirmed.reason), t)
     session = msgspec.structs.replace(session, confirmed=(*session.confirmed, confirmed))
     if session.last or _decided(session):
-        return None, [event, Emit(result(session), t)]
+        outcome = result(session)
+        return outcome, [event, Emit(outcome, t)]
     session = msgspec.structs.replace(session, index=session.index + 1, attempt=1,
                                       restarted=False)
     session, effects = _schedule(session, t)

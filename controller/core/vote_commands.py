@@ -6,15 +6,15 @@ these handlers decide whether a command may touch it now. ``vote/start`` (nomine
 nomination order: FIIM 4.4.4) and ``vote/question`` (one yes/no window) open a session, by day
 only, with voters and candidates whose standing allows it; ``confirm``, ``reject`` and
 ``correct`` act on a proposed count once the judge may see it; ``next`` opens the next window
-when the judge paces the vote; ``cancel`` abandons it. Each handler returns the table's next
-session (None: no vote runs), which ``_on_session`` puts into the table.
+when the judge paces the vote; ``cancel`` abandons it. Each handler returns what the vote is
+next (``vote.Next``: the running session, or the ``VoteResult`` that ended it; None: no vote
+runs), which ``_on_session`` puts into the table (``TableState.with_vote``).
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import msgspec
@@ -30,17 +30,18 @@ if TYPE_CHECKING:
     from controller.core.table import TableState
 
 
-VoteOutcome = tuple[vote.VoteSession | None, list[Effect], str | None]
-#: a vote handler: it decides the table's next session (None: no vote runs)
+VoteOutcome = tuple[vote.Next | None, list[Effect], str | None]
+#: a vote handler: it decides what the vote is next (None: no vote runs)
 VoteHandler = Callable[["TableState", Any, float], VoteOutcome]
 
 
 def _on_session(handler: VoteHandler) -> Handler:
-    """A command handler that puts the vote handler's session into the table."""
+    """A command handler that puts what the vote handler says the vote is next into the
+    table."""
     @functools.wraps(handler)  # its signature names the payload type it takes
     def on_session(state: TableState, value: Any, t: float) -> Outcome:
-        session, effects, error = handler(state, value, t)
-        return replace(state, session=session), effects, error
+        after, effects, error = handler(state, value, t)
+        return state.with_vote(after), effects, error
     return on_session
 
 
@@ -61,9 +62,9 @@ def _vote_start(state: TableState, cmd: VoteStart | VoteQuestion, t: float) -> V
     rules = state.setup.rules
     if (isinstance(cmd, VoteStart) and cmd.day == 1 and len(cmd.nominees) == 1
             and rules.single_nominee_first_day == "no_vote"):
-        return None, [Emit(VoteResult(
-            session=cmd.id, kind="nominees", outcome="no_vote",
-            reason="one nominee on the first day (FIIM 4.4.10)"), t)], None
+        held = VoteResult(session=cmd.id, kind="nominees", outcome="no_vote",
+                          reason="one nominee on the first day (FIIM 4.4.10)")
+        return held, [Emit(held, t)], None
     against_all = False if isinstance(cmd, VoteQuestion) else (
         rules.against_all if cmd.against_all is None else cmd.against_all)
     conflict = vote.needs_abstain(rules.leftover, against_all=against_all)
