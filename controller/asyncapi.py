@@ -18,6 +18,7 @@ import yaml
 from controller import __version__, api
 from controller.core import events
 from controller.core.registry import COMMANDS
+from controller.topics import topic_prefix
 
 REF = "#/components/schemas/{name}"
 
@@ -68,6 +69,7 @@ def document() -> dict[str, Any]:
     channels: dict[str, Any] = {}
     operations: dict[str, Any] = {}
     messages: dict[str, Any] = {}
+    prefix = topic_prefix("{table}")  # the AsyncAPI channel parameter in place of the table
 
     def channel(name: str, topic: str, payload: type, summary: str) -> None:
         messages[payload.__name__] = {
@@ -76,7 +78,7 @@ def document() -> dict[str, Any]:
             "payload": {"$ref": REF.format(name=payload.__name__)},
         }
         channels[name] = {
-            "address": f"mafia/{{table}}/{topic}",
+            "address": prefix + topic,
             "description": summary,
             "parameters": table,
             "messages": {payload.__name__: {"$ref": f"#/components/messages/{payload.__name__}"}},
@@ -99,7 +101,7 @@ def document() -> dict[str, Any]:
                 "address": {
                     "location": "$message.header#/responseTopic",
                     "description": "The request's MQTT 5 response topic when it has one, "
-                                   f"else mafia/{{table}}/reply/{verb}.",
+                                   f"else {prefix}reply/{verb}.",
                 },
             }
             operation["messages"] = [{"$ref": f"#/channels/{name}/messages/{payload.__name__}"}]
@@ -120,7 +122,7 @@ def document() -> dict[str, Any]:
                     "clientId": "mafia-table-{table}",
                     "cleanSession": True,
                     "keepAlive": 15,
-                    "lastWill": {"topic": "mafia/{table}/status", "qos": 1, "retain": True,
+                    "lastWill": {"topic": prefix + "status", "qos": 1, "retain": True,
                                  "message": "Status with state offline"},
                     "bindingVersion": "0.2.0",
                 }},

@@ -85,7 +85,6 @@ class Service:
         # observer how much happened at night
         self.private_store = journal(config.private_store_path())
         journals = {False: self.store, True: self.private_store}
-        simulated = config.backends.gpio == "mock"
         self.store.save(LAST_BOOT, self.boot_id.encode())  # see controller.presence
         self.messages = MessageFactory(boot_id=self.boot_id, store_id=self.store.store_id,
                                        gpio=config.backends.gpio, clock=self.clock,
@@ -112,7 +111,7 @@ class Service:
             config.broker,
             prefix=self.prefix,
             client_id=f"mafia-table-{config.table}",
-            subscriptions=["cmd/#", *(["sim/#"] if simulated else [])],
+            subscriptions=["cmd/#", *(["sim/#"] if config.backends.simulated else [])],
             will=self.messages.status(online=False),
             on_message=self.intake.on_message,
             on_connected=lambda: self.loop.call_soon(self._connected),

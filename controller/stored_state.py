@@ -24,8 +24,10 @@ from controller import api
 from controller.config import Config
 from controller.store import Store
 
-#: the saved documents a reset drops (the keys ``Service`` saves)
-SAVED = ("state", "session", "night_step")
+#: the keys of the saved table (``controller.shell.restore`` saves and reads them back)
+STATE, SESSION, NIGHT_STEP = "state", "session", "night_step"
+#: the saved documents a reset drops
+SAVED = (STATE, SESSION, NIGHT_STEP)
 #: the boot id of the controller that last opened the journal (``Service`` saves it)
 LAST_BOOT = "boot_id"
 
@@ -98,9 +100,9 @@ def describe(config: Config) -> str:
             store.close()
     if (last_boot := saved[LAST_BOOT]) is not None:
         lines.append(f"  last run  boot {last_boot.decode()}")
-    lines += _describe_table(saved["state"])
-    session = _decoded(saved["session"])
-    step = _decoded(saved["night_step"])
+    lines += _describe_table(saved[STATE])
+    session = _decoded(saved[SESSION])
+    step = _decoded(saved[NIGHT_STEP])
     lines.append(f"  vote      {'running: ' + str(session.get('id')) if session else 'none'}")
     lines.append(f"  night     {'step open: ' + str(step.get('kind')) if step else 'no step open'}")
     return "\n".join(lines) + "\n"

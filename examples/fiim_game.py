@@ -41,9 +41,10 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
+from controller.core import events
 from controller.event_seq import missed
 from controller.topics import topic_prefix
-from judge import record
+from judge import record, table_events
 from judge.game import Action, Game, TableEvent, Timings, new_game, step
 
 SEATS = range(1, 11)
@@ -297,7 +298,10 @@ class Judge:
         self.apply(Action(kind, args))
 
     def heard(self, message: Message) -> dict[str, Any]:
-        self.apply(TableEvent(message.topic, message.body))
+        """A message of the table's, decoded as the panel decodes it, through the core."""
+        given = table_events.from_data(message.topic, message.body)
+        if given is not None:
+            self.apply(given)
         return message.body
 
     # ------------------------------------------------------------------ the whole game
@@ -350,8 +354,8 @@ class Judge:
             choice = next(s for s in alive if s != speaker and s not in nominees)
         if choice is not None:
             self.table.hand("key", seat=speaker, keys=f"{choice}#")
-            said = self.heard(self.table.wait(event("event/nomination", by=speaker),
-                                              self.since))
+            nominated = event(events.topic(events.NominationEvent), by=speaker)
+            said = self.heard(self.table.wait(nominated, self.since))
             self.say(f"  {speaker} nominates {choice}: {said['outcome']}")
         self.pause(1.0)
 
@@ -377,16 +381,16 @@ class Judge:
             message = self.table.wait(mine, since, timeout=60)
             since = message.index + 1
             body = self.heard(message)
-            if message.topic == "event/vote/window" and body["state"] == "opened":
+            if message.topic == events.topic(events.VoteWindow) and body["state"] == "opened":
                 fists = [v for v, c in ballots.items() if c == body["candidate"]]
                 self.table.fists(fists)
                 self.report["votes"].append({"session": session, "candidate": body["candidate"],
                                              "attempt": body["attempt"], "pressed": fists})
-            elif message.topic == "event/vote/proposed":
+            elif message.topic == events.topic(events.VoteProposed):
                 self.pause(0.5)
                 self.table.tap(judge="confirm" if self.judge_rejected else "reject")
                 self.judge_rejected = True
-            elif message.topic == "event/vote/result":
+            elif message.topic == events.topic(events.VoteResult):
                 return
 
     def night_step(self) -> None:
@@ -397,7 +401,8 @@ class Judge:
             return
         name, alive = game.night_steps[0], list(game.alive)
         self.tap("next")
-        opened = self.table.wait(event("private/night/step", step=name), self.since).body
+        opened = self.table.wait(event(events.topic(events.NightStepEvent, private=True),
+                                       step=name), self.since).body
         actors = opened["actors"]
         if name == "mafia_shot":
             aim = players.target(alive)
@@ -413,7 +418,7 @@ class Judge:
             keys = "".join(f"{s}#" for s in (chosen if isinstance(chosen, list) else [chosen]))
             self.table.hand("key", seat=actor, keys=keys)
         seconds = opened.get("seconds") or self.game.timings.night_step
-        self.heard(self.table.wait(event("private/night/result",
+        self.heard(self.table.wait(event(events.topic(events.NightResultEvent, private=True),
                                          night_step=opened["night_step"]),
                                    self.since, timeout=seconds + 10))
         if name in ("don_check", "sheriff_check") and self.game.checks \

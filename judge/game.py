@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from controller.core import events
 
@@ -65,7 +65,7 @@ class Vote:
 
     kind: Literal["nominees", "question"]
     candidates: tuple[int, ...]
-    proposed: Mapping[str, Any] | None = None  # event/vote/proposed, until confirmed
+    proposed: events.VoteProposed | None = None  # until confirmed, rejected or decided
     counts: tuple[tuple[int, int], ...] = ()  # confirmed (candidate, count)
 
 
@@ -96,8 +96,10 @@ class Game:
     checks: tuple[tuple[str, int, int, bool], ...] = ()  # (role, night, seat, answer)
     best_move: tuple[int, ...] = ()
     winner: Literal["red", "black"] | None = None
-    last_action: str = ""  # the kind of the judge's last action (what an undo takes back)
-    undo: tuple[Game, ...] = field(default=(), repr=False)
+    last_action: str = ""  # the kind of the judge's last action
+    #: what an undo can take back: the judge's undoable actions since the last action that is
+    #: not (a speech, a count, a night step), each with the table's events after it (``Mark``)
+    undo: tuple[Mark, ...] = field(default=(), repr=False)
 
     # ------------------------------------------------------------------ reading the game
 
@@ -112,6 +114,18 @@ class Game:
 
     def with_role(self, *roles: str) -> tuple[int, ...]:
         return tuple(p.seat for p in self.players if p.in_game and p.role in roles)
+
+
+@dataclass(frozen=True)
+class Mark:
+    """One undoable action of the judge: the game just before it (``before``, its own marks
+    left out), the action's ``kind``, and the table's events that changed the game after it,
+    up to the judge's next action. An undo plays those events again on ``before``, so it takes
+    back the judge's action and nothing the table reported since."""
+
+    before: Game
+    kind: str
+    events: tuple[TableEvent, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -132,10 +146,12 @@ class Action:
 
 @dataclass(frozen=True)
 class TableEvent:
-    """What the table published: ``topic`` below ``mafia/<table>/`` and its JSON body."""
+    """What the table published: ``topic`` below ``mafia/<table>/`` and the event, decoded
+    (``judge.table_events``) into the controller's own type (``controller.core.events``). The
+    table's ``state`` comes as the ``DayEvent`` of its day, the only thing the game reads of it."""
 
     topic: str
-    body: Mapping[str, Any]
+    event: events.Event
 
 
 Result = tuple[Game, list[Command], list[str]]
@@ -151,6 +167,10 @@ def step(game: Game, given: Action | TableEvent, now: float) -> Result:
     """The game after one input, the commands it sends the table and its record lines."""
     if isinstance(given, TableEvent):
         new, commands, records = _on_event(game, given)
+        if new is not game and game.undo:  # an undo plays it again
+            last = game.undo[-1]
+            new = replace(new, undo=(*game.undo[:-1],
+                                     replace(last, events=(*last.events, given))))
     else:
         handler = _ACTIONS.get(given.kind)
         if handler is None:
@@ -160,26 +180,36 @@ def step(game: Game, given: Action | TableEvent, now: float) -> Result:
         except (KeyError, ValueError, TypeError) as exc:
             raise Refused(f"{given.kind}: malformed arguments ({exc!r})") from None
         if given.kind != "undo" and new is not game:
-            new = replace(new, undo=(*game.undo[-19:], _without_undo(game)),
-                          last_action=given.kind)
+            marks = (*game.undo[-19:], Mark(_without_undo(game), given.kind)) \
+                if given.kind in _UNDOABLE else ()
+            new = replace(new, undo=marks, last_action=given.kind)
     if new is game:
         return game, [], []
     return replace(new, version=game.version + 1), commands, records
 
 
+class Replayed(NamedTuple):
+    """One input of a journal played again: the input, its time, the game after it (the very
+    game before it when it changed nothing) and its record lines."""
+
+    given: Action | TableEvent
+    at: float
+    game: Game
+    records: list[str]
+
+
 def replay(game: Game, inputs: Iterable[tuple[Action | TableEvent, float]],
-           refused: Callable[[Action | TableEvent, Refused], None]) -> Iterator[
-               tuple[float, Game, list[str]]]:
-    """A journal's inputs played again from ``game``: the time of each, the game after it and
-    its record lines. An input the core refuses (a journal written by another version of this
-    code) is handed to ``refused`` and skipped."""
+           refused: Callable[[Action | TableEvent, Refused], None]) -> Iterator[Replayed]:
+    """A journal's inputs played again from ``game``, the one loop that does it (the panel's
+    restart, the record, the overlay's history). An input the core refuses (a journal written
+    by another version of this code) is handed to ``refused`` and skipped."""
     for given, at in inputs:
         try:
             game, _, records = step(game, given, at)
         except Refused as exc:
             refused(given, exc)
             continue
-        yield at, game, records
+        yield Replayed(given, at, game, records)
 
 
 def _without_undo(game: Game) -> Game:
@@ -357,7 +387,7 @@ def _vote_decision(verb: str):
             if bad:
                 raise Refused(f"4.4.7: seats {bad} do not vote (out of the game)")
             fields = {"voters": voters, "reason": str(args.get("reason") or "judge's count")}
-        candidate = game.vote.proposed.get("candidate")
+        candidate = game.vote.proposed.candidate
         # the count is decided: a second tap (another tab's) finds nothing proposed
         return (replace(game, vote=replace(game.vote, proposed=None)),
                 [Command(f"vote/{verb}", fields)], [
@@ -368,46 +398,45 @@ def _vote_decision(verb: str):
 # ------------------------------------------------------------------ the table's events
 
 
-def _on_event(game: Game, event: TableEvent) -> Result:
-    topic, body = event.topic, event.body
-    if topic in ("state", events.topic(events.DayEvent)) and isinstance(body.get("day"), int) \
-            and body["day"] > game.table_day:
-        return replace(game, table_day=body["day"]), [], []
-    if topic == events.topic(events.NominationEvent) and game.stage == "day" \
-            and body.get("outcome") == "accepted":
-        seat = body.get("seat")
-        if isinstance(seat, int) and seat in game.alive and seat not in game.nominees:
+def _on_event(game: Game, given: TableEvent) -> Result:
+    event = given.event
+    if isinstance(event, events.DayEvent) and event.day > game.table_day:
+        return replace(game, table_day=event.day), [], []
+    if isinstance(event, events.NominationEvent) and game.stage == "day" \
+            and event.outcome == "accepted":
+        seat = event.seat
+        if seat in game.alive and seat not in game.nominees:
             return (replace(game, nominees=(*game.nominees, seat)), [],
-                    [f"4.4.2: seat {body.get('by')} nominates seat {seat}"])
-    if topic == events.topic(events.VoteProposed) and game.vote is not None:
-        return replace(game, vote=replace(game.vote, proposed=dict(body))), [], []
-    if topic == events.topic(events.VoteConfirmed) and game.vote is not None:
-        counts = (*game.vote.counts, (int(body.get("candidate", 0)), int(body.get("count", 0))))
-        return replace(game, vote=replace(game.vote, proposed=None, counts=counts)), [], [
-            f"4.4.6: seat {body.get('candidate')}: {body.get('count')} votes"]
-    if topic == events.topic(events.VoteRejected) and game.vote is not None:
-        return replace(game, vote=replace(game.vote, proposed=None)), [], []
-    if topic == events.topic(events.VoteResult) and game.stage in ("vote", "question"):
-        return _on_vote_result(game, body)
-    if topic == events.topic(events.TimerEvent) and game.countdown and body.get("seat") is None \
-            and body.get("state") in ("ended", "stopped"):
+                    [f"4.4.2: seat {event.by} nominates seat {seat}"])
+    if game.vote is not None:
+        if isinstance(event, events.VoteProposed):
+            return replace(game, vote=replace(game.vote, proposed=event)), [], []
+        if isinstance(event, events.VoteConfirmed):
+            counts = (*game.vote.counts, (event.candidate, event.count))
+            return replace(game, vote=replace(game.vote, proposed=None, counts=counts)), [], [
+                f"4.4.6: seat {event.candidate}: {event.count} votes"]
+        if isinstance(event, events.VoteRejected):
+            return replace(game, vote=replace(game.vote, proposed=None)), [], []
+    if isinstance(event, events.VoteResult) and game.stage in ("vote", "question"):
+        return _on_vote_result(game, event)
+    if isinstance(event, events.TimerEvent) and game.countdown and event.seat is None \
+            and event.state in ("ended", "stopped"):
         return replace(game, countdown=False), [], ["4.2.1: the minute is up"]
-    if topic == events.topic(events.NightResultEvent, private=True) \
-            and game.running_step == body.get("step"):
-        return _on_night_result(game, body)
-    if topic == events.topic(events.SeatsEvent):
-        return _on_seats(game, body)
+    if isinstance(event, events.NightResultEvent) and game.running_step == event.step:
+        return _on_night_result(game, event)
+    if isinstance(event, events.SeatsEvent):
+        return _on_seats(game, event)
     return game, [], []
 
 
-def _on_vote_result(game: Game, body: Mapping[str, Any]) -> Result:
-    outcome = body.get("outcome")
+def _on_vote_result(game: Game, result: events.VoteResult) -> Result:
+    outcome = result.outcome
     game = replace(game, vote=replace(game.vote, proposed=None) if game.vote else None)
-    if outcome == "eliminated" and body.get("eliminated") in game.alive:
-        seat = body["eliminated"]
+    if outcome == "eliminated" and result.eliminated in game.alive:
+        seat = result.eliminated
         return _last_words(game, (seat,), f"4.4.11: seat {seat} has the most votes and leaves")
     if outcome == "tie":
-        tied = tuple(s for s in body.get("tied", ()) if s in game.alive)
+        tied = tuple(s for s in result.tied if s in game.alive)
         if tied and set(tied) == set(game.previous_tie):
             return (replace(game, stage="question", vote=Vote("question", tied)),
                     [Command("vote/question", {"subjects": list(tied),
@@ -445,7 +474,7 @@ def _after_last_words(game: Game) -> Result:
     records = [f"seat {s} leaves the game" for s in leaving]
     over = _win_check(game)
     if over is not None:
-        return over[0], commands, records + over[1]
+        return over[0], commands + over[1], records + over[2]
     if game.after_last_words == "day":
         new, more, rec = _new_day(game)
     else:
@@ -453,16 +482,14 @@ def _after_last_words(game: Game) -> Result:
     return new, commands + more, records + rec
 
 
-def _on_seats(game: Game, body: Mapping[str, Any]) -> Result:
+def _on_seats(game: Game, seats: events.SeatsEvent) -> Result:
     """The table's standings: a fourth foul takes the player out at the table too."""
     changed = game
-    for s in body.get("seats", ()):
-        seat = s.get("seat")
-        if isinstance(seat, int) and 1 <= seat <= len(game.players) \
-                and s.get("in_game") is False and game.player(seat).in_game \
-                and game.player(seat).fouls >= 4:
-            changed = _set(changed, seat, in_game=False)
-    return (changed, [], []) if changed is not game else (game, [], [])
+    for s in seats.seats:
+        if s.seat <= len(game.players) and not s.in_game and game.player(s.seat).in_game \
+                and game.player(s.seat).fouls >= 4:
+            changed = _set(changed, s.seat, in_game=False)
+    return changed, [], []
 
 
 # ------------------------------------------------------------------ fouls (4.3.4, 6)
@@ -502,7 +529,7 @@ def _foul(game: Game, args: Mapping[str, Any]) -> Result:
                 commands.append(Command("vote/cancel"))
             if game.running_step is not None:
                 commands.append(Command("night/stop"))
-            return over[0], commands, records + over[1]
+            return over[0], commands + over[1], records + over[2]
     return game, commands, records
 
 
@@ -548,18 +575,17 @@ _STEP_PARAGRAPH = {"mafia_shot": "4.5.3", "don_check": "4.5.6", "sheriff_check":
                    "best_move": "4.5.9"}
 
 
-def _on_night_result(game: Game, body: Mapping[str, Any]) -> Result:
+def _on_night_result(game: Game, result: events.NightResultEvent) -> Result:
     name = game.running_step
     assert name is not None  # the caller took this result for the running step
     game = replace(game, running_step=None)
     # the picks that stand: the table says why one does not (``miss``: missing, several
     # targets, disagree; 4.5.5)
-    picks = {p.get("actor"): list(p.get("picks", ())) for p in body.get("picks", ())
-             if p.get("miss") is None}
+    picks = {p.actor: list(p.picks) for p in result.picks if p.miss is None}
     if name == "mafia_shot":
         targets = {tuple(p) for p in picks.values()}
-        agreed = bool(picks) and len(picks) == len(body.get("picks", ())) \
-            and not body.get("missing") and body.get("agreed") is not False \
+        agreed = bool(picks) and len(picks) == len(result.picks) \
+            and not result.missing and result.agreed is not False \
             and len(targets) == 1 and len(next(iter(targets))) == 1
         target = next(iter(targets))[0] if agreed else None
         if target is None or target not in game.alive:
@@ -591,10 +617,17 @@ def _on_night_result(game: Game, body: Mapping[str, Any]) -> Result:
 # ------------------------------------------------------------------ the end (1.4), undo
 
 
-def _win_check(game: Game) -> tuple[Game, list[str]] | None:
-    """1.4: red wins when every black is out; black when blacks equal or outnumber reds."""
-    black = len(game.with_role(*BLACK))
-    red = len(game.alive) - black
+def _win_check(game: Game) -> Result | None:
+    """1.4: red wins when every black is out; black when blacks equal or outnumber reds. "The
+    moment of a player's removal is the vote or the night's kill": whoever is leaving after
+    their last words (4.4.13, 4.5.4) is already out of the count, and leaves if the game ends
+    before their minute is over (the table is told)."""
+    leaving = [s for s in game.leaving if game.player(s).in_game]
+    counted = replace(game, leaving=())
+    for seat in leaving:
+        counted = _set(counted, seat, in_game=False)
+    black = len(counted.with_role(*BLACK))
+    red = len(counted.alive) - black
     winner: Literal["red", "black"]
     if black == 0:
         winner = "red"
@@ -602,9 +635,12 @@ def _win_check(game: Game) -> tuple[Game, list[str]] | None:
         winner = "black"
     else:
         return None
-    return (replace(game, stage="over", winner=winner, speakers=(), floor=None, vote=None,
-                    running_step=None, night_steps=()),
-            [f"1.4: {winner} wins ({black} black, {red} red at the table)"])
+    commands = [Command("seats", {"seats": [{"seat": s, "in_game": False} for s in leaving]})] \
+        if leaving else []
+    return (replace(counted, stage="over", winner=winner, speakers=(), floor=None, vote=None,
+                    running_step=None, night_steps=()), commands,
+            [*(f"seat {s} leaves the game" for s in leaving),
+             f"1.4: {winner} wins ({black} black, {red} red at the table)"])
 
 
 #: what an undo can take back: the table has nothing of these it cannot be told again
@@ -612,21 +648,28 @@ _UNDOABLE = ("name", "deal", "nominate", "withdraw", "foul")
 
 
 def _undo(game: Game, args: Mapping[str, Any]) -> Result:
-    """Take back the judge's last action when it was a name, a deal, a nomination or a foul;
-    the table is told the seats' standings again."""
+    """Take back the judge's last action when it was a name, a deal, a nomination or a foul,
+    and keep what the table reported since: the game before the action, with the table's
+    events since played again (the commands they brought were sent when they came). The table
+    is told the seats' standings again."""
     if not game.undo:
+        if game.last_action and game.last_action not in _UNDOABLE:
+            raise Refused("undo takes back a name, a deal, a nomination or a foul; a vote, a "
+                          "speech or a night step already happened at the table")
         raise Refused("nothing to undo")
-    last = game.last_action
-    if last not in _UNDOABLE:
-        raise Refused("undo takes back a name, a deal, a nomination or a foul; a vote, a "
-                      "speech or a night step already happened at the table")
-    before = replace(game.undo[-1], undo=game.undo[:-1], version=game.version)
+    mark, rest = game.undo[-1], game.undo[:-1]
+    before = mark.before
+    for event in mark.events:
+        before = _on_event(before, event)[0]
+    if rest:  # the events since belong to the action before it now
+        rest = (*rest[:-1], replace(rest[-1], events=(*rest[-1].events, *mark.events)))
+    before = replace(before, undo=rest, version=game.version)
     commands = []
     if game.stage != "setup":
         commands.append(Command("seats", {"seats": [
             {"seat": p.seat, "in_game": p.in_game, "fouls": p.fouls, "silenced": p.silenced}
             for p in before.players]}))
-    return before, commands, [f"undo: {last}"]
+    return before, commands, [f"undo: {mark.kind}"]
 
 
 def _need(game: Game, stage: str, why: str) -> None:

@@ -10,12 +10,16 @@ kept too, for ``cmd/replay`` after a reconnect.
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from judge import table_events
 from judge.game import Action, TableEvent
+
+log = logging.getLogger("judge")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS inputs (
@@ -23,7 +27,7 @@ CREATE TABLE IF NOT EXISTS inputs (
     at REAL NOT NULL,
     kind TEXT NOT NULL CHECK (kind IN ('action', 'event')),
     name TEXT NOT NULL,     -- the action's kind, or the event's topic
-    body TEXT NOT NULL      -- JSON: the action's args, or the event's body
+    body TEXT NOT NULL      -- JSON: the action's args, or the event (judge.table_events)
 );
 CREATE TABLE IF NOT EXISTS seen (journal TEXT PRIMARY KEY, seq INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS sessions (token TEXT PRIMARY KEY, at REAL NOT NULL);
@@ -42,15 +46,27 @@ class Journal:
         if isinstance(given, Action):
             row = ("action", given.kind, json.dumps(dict(given.args)))
         else:
-            row = ("event", given.topic, json.dumps(dict(given.body)))
+            row = ("event", given.topic, json.dumps(table_events.to_data(given)))
         self._db.execute("INSERT INTO inputs (at, kind, name, body) VALUES (?, ?, ?, ?)",
                          (at, *row))
 
     def inputs(self) -> Iterator[tuple[Action | TableEvent, float]]:
-        for at, kind, name, body in self._db.execute(
-                "SELECT at, kind, name, body FROM inputs ORDER BY n"):
-            data: dict[str, Any] = json.loads(body)
-            yield (Action(name, data) if kind == "action" else TableEvent(name, data)), at
+        """The inputs in order. An event is read by ``judge.table_events.from_data``, which also
+        reads the dict form journals kept before the events were typed; one it cannot read is
+        logged and skipped (its row stays)."""
+        for n, at, kind, name, body in self._db.execute(
+                "SELECT n, at, kind, name, body FROM inputs ORDER BY n"):
+            data: Any = json.loads(body)
+            if kind == "action":
+                yield Action(name, data), at
+                continue
+            try:
+                event = table_events.from_data(name, data)
+            except table_events.BadEvent as exc:
+                event = None
+                log.error("journal input %d unreadable, skipped: %s", n, exc)
+            if event is not None:
+                yield event, at
 
     def seen(self, journal: str, seq: int) -> None:
         """The table's ``seq`` reached in ``event`` or ``private`` (only ever goes up)."""

@@ -55,11 +55,16 @@ class Overlay:
         # wall time at start, then the monotonic clock: a clock set forward (NTP on a Pi that
         # booted without one) cannot bring a secret out early
         self._offset = time.time() - time.monotonic()
+        # a restarted panel replays its journal, whose times are the wall clock's as it was
+        # then: NTP may have moved it since (a Pi that booted without the time stamps 1970),
+        # so a journal time cannot say a secret is old. Every replayed change counts from
+        # the start: its secrets wait a full delay again (the public view needs only order)
+        start = self.now()
         self.history: History = ()
-        for at, game, _ in replay(new_game(timings=panel.cfg.game_timings),
-                                  panel.journal.inputs(), lambda given, exc: None):
-            self.history = remember(self.history, game, at)
-        self.history = remember(self.history, panel.game, self.now())
+        for _, _, game, _ in replay(new_game(timings=panel.cfg.game_timings),
+                                    panel.journal.inputs(), lambda given, exc: None):
+            self.history = remember(self.history, game, start)
+        self.history = remember(self.history, panel.game, start)
         self.timer, self.timer_at = panel.timer, self.now()
         self.pages = Pages()
         self.reveal: asyncio.TimerHandle | None = None
@@ -136,12 +141,20 @@ async def live(request: web.Request) -> web.StreamResponse:
     if not _allowed(request):
         _refuse(request)
     overlay = request.app[OVERLAY]
+    refused = 0
 
     def refuse(text: str) -> dict[str, Any]:
-        log.warning("overlay: a message from %s refused (read-only)", request.remote)
+        nonlocal refused
+        refused += 1
+        if refused == 1:  # logged once a page: a page sending in a loop must not fill the log
+            log.warning("overlay: a message from %s refused (read-only)", request.remote)
         return {"type": "refused", "message": "the overlay is read-only"}
 
-    return await overlay.pages.serve(request, lambda: json.dumps(overlay.view()), refuse)
+    try:
+        return await overlay.pages.serve(request, lambda: json.dumps(overlay.view()), refuse)
+    finally:
+        if refused > 1:
+            log.warning("overlay: %d messages from %s refused in all", refused, request.remote)
 
 
 async def snapshot(request: web.Request) -> web.StreamResponse:

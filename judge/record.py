@@ -1,7 +1,7 @@
 """The record of one game: who sat where, every speech, nomination, vote, shot, check and foul.
 
 A pure function of the panel's journal of inputs (``judge.journal``): ``build`` replays the
-inputs through the game core (``judge.game.step``) and writes down what each one changed, with
+inputs through the game core (``judge.game.replay``) and writes down what each one changed, with
 the table's own figures where the game keeps only a summary (each ballot's voters from
 ``event/vote/confirmed``, each mafioso's pick from ``private/night/result``). The judge's later
 edits (corrections, extra points, abandoning) are kept apart, as ``Edit``s, and laid over the
@@ -18,15 +18,19 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 from dataclasses import asdict
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
-from judge.game import Action, Game, Refused, TableEvent, Timings, new_game, step
+from controller.core import events
+from judge.game import Action, Game, Refused, Replayed, TableEvent, Timings, new_game, replay
 
 SCHEMA = 1
 
 Status = Literal["in_progress", "finished", "abandoned"]
+#: a moment: UNIX seconds from 1970 to the end of year 9999 (a correction beyond is refused, as
+#: a clock could not print it: the sheet and the games' list would fail on it)
+Time = Annotated[float, msgspec.Meta(ge=0, le=253_402_300_799)]
 How = Literal["voted_out", "shot", "fouls", "disqualified"]
 
 
@@ -39,7 +43,7 @@ class Foul(_Struct, kw_only=True):
     ``floor`` had the floor (``None``: nobody)."""
 
     n: int
-    at: float
+    at: Time
     day: int
     night: int
     stage: str
@@ -51,7 +55,7 @@ class Departure(_Struct, kw_only=True):
     ``shot`` on night ``night``, ``fouls`` (the fourth), or ``disqualified`` (by the judge)."""
 
     how: How
-    at: float
+    at: Time
     day: int
     night: int
     reason: str = ""
@@ -70,7 +74,7 @@ class Speech(_Struct, kw_only=True):
 
     seat: int
     kind: Literal["speech", "excuse", "last_words"]
-    at: float
+    at: Time
 
 
 class Nomination(_Struct, kw_only=True):
@@ -78,7 +82,7 @@ class Nomination(_Struct, kw_only=True):
 
     seat: int
     by: int | None
-    at: float
+    at: Time
     withdrawn: bool = False
 
 
@@ -103,7 +107,7 @@ class VoteRound(_Struct, kw_only=True):
     kind: Literal["nominees", "question"]
     round: int
     candidates: list[int]
-    at: float
+    at: Time
     ballots: list[Ballot] = []
     outcome: str | None = None  # eliminated, tie, yes, no, no_vote, ...
     eliminated: list[int] = []
@@ -115,7 +119,7 @@ class VoteRound(_Struct, kw_only=True):
 class Day(_Struct, kw_only=True):
     number: int
     opener: int
-    at: float
+    at: Time
     speeches: list[Speech] = []
     nominations: list[Nomination] = []
     votes: list[VoteRound] = []
@@ -147,7 +151,7 @@ class BestMove(_Struct, kw_only=True):
 
 class Night(_Struct, kw_only=True):
     number: int
-    at: float
+    at: Time
     shots: list[Shot] = []
     missing: list[int] = []  # mafiosi who picked nobody
     killed: int | None = None  # None: a miss (4.5.5), or no shot yet
@@ -164,7 +168,7 @@ class ExtraPoints(_Struct, kw_only=True):
     points: float
     reason: str
     by: str
-    at: float
+    at: Time
 
 
 class Edit(_Struct, kw_only=True):
@@ -173,7 +177,7 @@ class Edit(_Struct, kw_only=True):
     adds ``after`` (an ``ExtraPoints``); ``abandon`` ends an unfinished game."""
 
     kind: Literal["correction", "extra_points", "abandon"]
-    at: float
+    at: Time
     by: str
     reason: str
     path: str = ""
@@ -182,7 +186,7 @@ class Edit(_Struct, kw_only=True):
 
 
 class LogLine(_Struct, kw_only=True):
-    at: float
+    at: Time
     line: str
 
 
@@ -192,9 +196,9 @@ class Record(_Struct, kw_only=True):
     table: str
     rules: str = "fiim"
     timings: dict[str, float] = {}
-    created: float
-    started: float | None = None  # 4.1.2: night falls
-    ended: float | None = None  # 1.4, or the moment the game was abandoned
+    created: Time
+    started: Time | None = None  # 4.1.2: night falls
+    ended: Time | None = None  # 1.4, or the moment the game was abandoned
     status: Status = "in_progress"
     abandon_reason: str | None = None
     players: list[Player]
@@ -222,12 +226,17 @@ def game_id(table: str, created: float) -> str:
 def build(inputs: Iterable[tuple[Action | TableEvent, float]], table: str,
           timings: Timings | None = None) -> Record | None:
     """The record of the game the journal's ``inputs`` played (``None``: no input yet)."""
+    timings = timings or Timings()
     builder: _Builder | None = None
-    for given, at in inputs:
+    for done in replay(new_game(timings=timings), inputs, _refused):
         if builder is None:
-            builder = _Builder(table, timings or Timings(), at)
-        builder.feed(given, at)
+            builder = _Builder(table, timings, done.at)
+        builder.feed(done)
     return None if builder is None else builder.record()
+
+
+def _refused(given: Action | TableEvent, exc: Refused) -> None:
+    """As the panel's replay: a refused input changed nothing (judge.service logs it)."""
 
 
 _SPEECHES: dict[str, Literal["speech", "excuse", "last_words"]] = {
@@ -249,12 +258,8 @@ class _Builder:
         self.log: list[LogLine] = []
         self.rejected: dict[int, int] = {}  # the running round: counts rejected per candidate
 
-    def feed(self, given: Action | TableEvent, at: float) -> None:
-        before = self.game
-        try:
-            after, _, lines = step(before, given, at)
-        except Refused:  # as the panel's replay: a refused input changed nothing
-            return
+    def feed(self, done: Replayed) -> None:
+        before, given, at, after, lines = self.game, done.given, done.at, done.game, done.records
         if after is before:
             return
         self.game = after
@@ -274,8 +279,8 @@ class _Builder:
         self._nominations(before, after, given, at)
         self._speeches(before, after, at)
         self._votes(before, after, given, at)
-        if isinstance(given, TableEvent) and given.topic == "private/night/result":
-            self._night(before, after, given.body)
+        if isinstance(given, TableEvent) and isinstance(given.event, events.NightResultEvent):
+            self._night(before, after, given.event)
 
     def _fouls(self, before: Game, after: Game, at: float) -> None:
         for was, now in zip(before.players, after.players, strict=True):
@@ -312,9 +317,9 @@ class _Builder:
             if undo and withdrawn:  # a withdrawal taken back
                 withdrawn[-1].withdrawn = False
             else:
-                by = given.body.get("by") if isinstance(given, TableEvent) else None
-                noms.append(Nomination(seat=seat, by=by if isinstance(by, int) else None,
-                                       at=at))
+                event = given.event if isinstance(given, TableEvent) else None
+                by = event.by if isinstance(event, events.NominationEvent) else None
+                noms.append(Nomination(seat=seat, by=by, at=at))
         for seat in before.nominees:
             if seat in after.nominees or after.stage != "day":
                 continue
@@ -354,46 +359,41 @@ class _Builder:
 
     def _vote_event(self, current: VoteRound, given: TableEvent, after: Game) -> None:
         """The table's figures of the running round: each confirmed ballot and the result."""
-        body = given.body
-        candidate = body.get("candidate")
-        candidate = candidate if isinstance(candidate, int) else 0
-        if given.topic == "event/vote/rejected":
-            self.rejected[candidate] = self.rejected.get(candidate, 0) + 1
-        elif given.topic == "event/vote/confirmed":
+        event = given.event
+        if isinstance(event, events.VoteRejected):
+            self.rejected[event.candidate] = self.rejected.get(event.candidate, 0) + 1
+        elif isinstance(event, events.VoteConfirmed):
             current.ballots.append(Ballot(
-                candidate=candidate, voters=_seats(body.get("voters")),
-                leftover=_seats(body.get("leftover")), count=int(body.get("count", 0)),
-                by=str(body.get("by", "")), reason=_text(body.get("reason")),
-                rejected=self.rejected.pop(candidate, 0)))
-        elif given.topic == "event/vote/result":
-            current.outcome = str(body.get("outcome"))
-            current.tied = _seats(body.get("tied"))
-            if isinstance(body.get("eliminated"), int):
-                current.eliminated = [body["eliminated"]]
+                candidate=event.candidate, voters=list(event.voters),
+                leftover=list(event.leftover), count=event.count, by=event.by,
+                reason=event.reason, rejected=self.rejected.pop(event.candidate, 0)))
+        elif isinstance(event, events.VoteResult):
+            current.outcome = event.outcome
+            current.tied = list(event.tied)
+            if event.eliminated is not None:
+                current.eliminated = [event.eliminated]
             if current.outcome == "yes":
                 current.eliminated = list(after.leaving)
-            if isinstance(body.get("yes_count"), int):
-                current.yes_count = body["yes_count"]
-                count = body.get("voters_count")
-                current.voters_count = count if isinstance(count, int) else None
+            if event.yes_count is not None:
+                current.yes_count = event.yes_count
+                current.voters_count = event.voters_count
 
-    def _night(self, before: Game, after: Game, body: Any) -> None:
+    def _night(self, before: Game, after: Game, result: events.NightResultEvent) -> None:
         if not self.nights:
             return
         night, name = self.nights[-1], before.running_step
-        picks = [p for p in body.get("picks", ()) if isinstance(p, dict)]
-        standing = [p for p in picks if p.get("miss") is None]
+        standing = [p for p in result.picks if p.miss is None]
         if name == "mafia_shot":
-            night.shots = [Shot(actor=int(p.get("actor", 0)), picks=_seats(p.get("picks")),
-                                miss=p.get("miss")) for p in picks]
-            night.missing = _seats(body.get("missing"))
+            night.shots = [Shot(actor=p.actor, picks=list(p.picks), miss=p.miss)
+                           for p in result.picks]
+            night.missing = list(result.missing)
             night.killed = after.killed
         elif name == "best_move":
-            actor = standing[0].get("actor") if standing else before.killed
+            actor = standing[0].actor if standing else before.killed
             night.best_move = BestMove(by=int(actor or 0), guesses=list(after.best_move))
         elif name in ("don_check", "sheriff_check") and len(after.checks) > len(before.checks):
             _, _, target, answer = after.checks[-1]
-            check = Check(by=int(standing[0].get("actor", 0)), target=target, answer=answer)
+            check = Check(by=standing[0].actor, target=target, answer=answer)
             if name == "don_check":
                 night.don_check = check
             else:
@@ -411,14 +411,6 @@ class _Builder:
             status="finished" if game.stage == "over" else "in_progress",
             players=players, days=self.days, nights=self.nights, winner=game.winner,
             log=self.log)
-
-
-def _seats(value: Any) -> list[int]:
-    return [s for s in value if isinstance(s, int)] if isinstance(value, list) else []
-
-
-def _text(value: Any) -> str | None:
-    return None if value is None else str(value)
 
 
 # ------------------------------------------------------------------ the judge's edits

@@ -296,11 +296,16 @@ async def _edit(request: web.Request, edit: rec.Edit) -> web.Response:
     try:
         edited = games.panel.games.edit(games.panel.record(), id, edit)
     except rec.RecordError as exc:
-        if request.content_type != "application/json":  # the sheet's form: back with why
-            log.warning("%s %s refused: %s", request.method, request.path, exc)
-            raise web.HTTPSeeOther(f"/games/{id}?error={quote(str(exc)[:300])}") from None
-        raise _error(web.HTTPBadRequest, str(exc)) from None
+        raise _refused(request, id, exc) from None
     return _done(request, edited)
+
+
+def _refused(request: web.Request, id: str, exc: rec.RecordError) -> web.HTTPException:
+    """A 400 with the reason; the sheet's form is sent back to the sheet, which shows it."""
+    if request.content_type != "application/json":
+        log.warning("%s %s refused: %s", request.method, request.path, exc)
+        return web.HTTPSeeOther(f"/games/{id}?error={quote(str(exc)[:300])}")
+    return _error(web.HTTPBadRequest, str(exc))
 
 
 async def post_extra(request: web.Request) -> web.Response:
@@ -322,7 +327,7 @@ async def post_correction(request: web.Request) -> web.Response:
     try:
         before = rec.read(record, body.path)
     except rec.RecordError as exc:
-        raise _error(web.HTTPBadRequest, str(exc)) from None
+        raise _refused(request, record.id, exc) from None
     return await _edit(request, rec.Edit(kind="correction", at=time.time(), by=body.by,
                                          reason=body.reason, path=body.path, before=before,
                                          after=body.value))

@@ -33,7 +33,7 @@ from controller.mqtt_link import configure_client
 from controller.topics import topic_prefix
 from controller.weblogin import WebLogin
 from controller.webpages import Pages
-from judge import overlay_routes, record_routes
+from judge import overlay_routes, record_routes, table_events
 from judge.config import JudgeConfig, split_listen
 from judge.game import Action, Game, Refused, TableEvent, new_game, replay, step
 from judge.journal import Journal
@@ -75,6 +75,7 @@ class Panel:
         self.table: dict[str, Any] = {"broker": False, "status": "unknown", "health": None}
         self.table_day = 0  # the table's own day number (state.day)
         self.table_state: dict[str, Any] = {}  # the table's latest retained state
+        self.bad_events = 0  # the table's payloads refused (not their type), since the start
         self.down: set[int] = set()  # seats whose vote button is down now (by day)
         self.timer: dict[str, Any] | None = None  # the latest event/timer
         self.pending: dict[str, str] = {}  # command id -> verb, until its reply
@@ -97,7 +98,7 @@ class Panel:
     def _restore(self) -> tuple[Game, deque[str]]:
         """The game as the journal left it: its inputs replayed through the pure core."""
         game, lines = new_game(timings=self.cfg.game_timings), deque[str](maxlen=200)
-        for _, after, records in replay(game, self.journal.inputs(), _refused_on_replay):
+        for _, _, after, records in replay(game, self.journal.inputs(), _refused_on_replay):
             game = after
             lines.extend(records)
         return game, lines
@@ -153,7 +154,7 @@ class Panel:
             self.send("phase", {"phase": "day"})
         self.journal.clear()
         self.game, self.log_lines = new_game(timings=self.cfg.game_timings), deque(maxlen=200)
-        self.apply(TableEvent("state", {"day": self.table_day}))
+        self.apply(TableEvent("state", events.DayEvent(day=self.table_day)))
         self.broadcast()
 
     # ------------------------------------------------------------------ MQTT (paho's thread)
@@ -190,43 +191,61 @@ class Panel:
         self.broadcast()
 
     def _on_table(self, topic: str, payload: bytes) -> None:
-        try:
-            body = json.loads(payload)
-        except ValueError:
-            log.warning("unreadable payload on %s", topic)
-            return
-        if not isinstance(body, dict):
-            return
-        if topic in ("status", "health"):
-            self.table[topic] = body.get("state") if topic == "status" else body
-            self.broadcast()
-            return
-        if topic == "state" and isinstance(body.get("day"), int):
-            self.table_state, self.table_day = body, body["day"]
-        if topic.startswith(("reply/", "private/reply/")):
-            self._on_reply(topic, body)
-            return
-        if topic == events.topic(events.TimerEvent):  # the floor's clock, shown as it runs
-            state = body.get("state", "")
-            running = _TIMER_RUNS.get(state, (self.timer or {}).get("running", True))
-            self.timer = {"running": running, **{k: body.get(k) for k in (
-                "seat", "kind", "state", "remaining_ms")}}
-            self.broadcast()
-        pressed = topic == events.topic(events.SeatPress)
-        if (pressed or topic == events.topic(events.SeatRelease)) \
-                and isinstance(body.get("seat"), int):  # the fists on the table, live
-            (self.down.add if pressed else self.down.discard)(body["seat"])
-            self.broadcast()
-        if "seq" in body and "id" in body:
-            if body["id"] in self.recent_ids:
+        """One message from the table. Events are decoded once, here, into their types
+        (``judge.table_events``); one that is not its type is refused, counted and logged,
+        and changes nothing."""
+        if topic in ("status", "health", "state") or topic.startswith(("reply/",
+                                                                        "private/reply/")):
+            try:
+                body = json.loads(payload)
+            except ValueError:
+                body = None
+            if not isinstance(body, dict):
+                self._bad(topic, "not a JSON object")
                 return
-            self.recent_ids.append(body["id"])
-            self.journal.seen("private" if topic.startswith("private/") else "event",
-                              int(body["seq"]))
+            if topic in ("status", "health"):
+                self.table[topic] = body.get("state") if topic == "status" else body
+                self.broadcast()
+                return
+            if topic != "state":
+                self._on_reply(topic, body)
+                return
+            self.table_state = body
         try:
-            self.apply(TableEvent(topic, body))
+            given = table_events.decode(topic, payload)
+        except table_events.BadEvent as exc:
+            self._bad(topic, str(exc))
+            return
+        if given is None:
+            return
+        event = given.event
+        if isinstance(event, events.DayEvent) and topic == "state":
+            self.table_day = event.day
+        if isinstance(event, events.TimerEvent):  # the floor's clock, shown as it runs
+            running = _TIMER_RUNS.get(event.state, (self.timer or {}).get("running", True))
+            self.timer = {"running": running, "seat": event.seat, "kind": event.kind,
+                          "state": event.state, "remaining_ms": event.remaining_ms}
+            self.broadcast()
+        if isinstance(event, events.SeatButtonEvent):  # the fists on the table, live
+            pressed = topic.endswith(events.SeatPress.KIND)
+            (self.down.add if pressed else self.down.discard)(event.seat)
+            self.broadcast()
+        # the envelope (api.Envelope) beside the fields of a published event; state has none
+        seq, id = getattr(event, "seq", None), getattr(event, "id", None)
+        if isinstance(seq, int) and isinstance(id, str):
+            if id in self.recent_ids:
+                return
+            self.recent_ids.append(id)
+            self.journal.seen("private" if topic.startswith("private/") else "event", seq)
+        try:
+            self.apply(given)
         except Refused as exc:  # the core refuses nothing the table says; keep it safe
             log.error("table event %s refused: %s", topic, exc)
+
+    def _bad(self, topic: str, why: str) -> None:
+        self.bad_events += 1
+        log.warning("the table's message on %s refused (%d so far): %s", topic,
+                    self.bad_events, why)
 
     def _on_reply(self, topic: str, body: dict[str, Any]) -> None:
         verb = self.pending.pop(str(body.get("id")), None)
@@ -243,7 +262,8 @@ class Panel:
         return {"type": "view", "game": judge_view(self.game), "log": list(self.log_lines)[-60:],
                 "table": {"broker": self.table["broker"], "status": status,
                           "consoles": [c.get("online") for c in consoles],
-                          "audio": (health.get("audio") or {}).get("ok")},
+                          "audio": (health.get("audio") or {}).get("ok"),
+                          "bad_events": self.bad_events},
                 "down": sorted(self.down), "timer": self.timer,
                 "notices": list(self.notices)}
 

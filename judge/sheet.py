@@ -65,8 +65,9 @@ def results_csv(record: Record, scores: list[PlayerScore]) -> str:
 
 
 def _cell(text: str) -> str:
-    """A spreadsheet runs a cell that starts with = + - @: such a name is quoted with '."""
-    return f"'{text}" if text[:1] in ("=", "+", "-", "@") else text
+    """A spreadsheet runs a cell that starts with = + - @ (also after a tab or a carriage
+    return it skips, OWASP's list): such a name is quoted with '."""
+    return f"'{text}" if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 def protocol(record: Record, scores: list[PlayerScore], preset_name: str,

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from judge.game import Game
 
 
@@ -20,9 +22,9 @@ def public_view(game: Game) -> dict[str, Any]:
         vote = {"kind": game.vote.kind, "candidates": list(game.vote.candidates),
                 "counts": [list(c) for c in game.vote.counts],
                 "proposed": None if proposed is None else {
-                    "candidate": proposed.get("candidate"), "count": proposed.get("count"),
-                    "voters": proposed.get("voters", []),
-                    "anomalies": proposed.get("anomalies", {})}}
+                    "candidate": proposed.candidate, "count": proposed.count,
+                    "voters": list(proposed.voters),
+                    "anomalies": msgspec.to_builtins(proposed.anomalies)}}
     return {
         "version": game.version, "stage": game.stage, "day": game.day, "night": game.night,
         "seats": [{"seat": p.seat, "name": p.name, "in_game": p.in_game, "fouls": p.fouls,

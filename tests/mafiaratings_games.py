@@ -14,6 +14,7 @@ import random
 
 from judge.game import BLACK, DON, SHERIFF, Action, Game, Refused, TableEvent, new_game, step
 from tests.record_game import ROLES
+from tests.table_event import table_event
 
 
 class Player:
@@ -41,7 +42,7 @@ class Player:
         self.add(Action(kind, args))
 
     def event(self, topic: str, **body) -> None:
-        self.add(TableEvent(topic, body))
+        self.add(table_event(topic, body))
 
 
 def random_game(rng: random.Random, limit: int = 600) -> list[tuple[Action | TableEvent, float]]:

@@ -12,6 +12,7 @@ lone mafioso shoots 6, the Sheriff checks 8 (no); day 3 seat 2 is voted out: red
 from __future__ import annotations
 
 from judge.game import Action, TableEvent
+from tests.table_event import table_event
 
 ROLES = ["don", "mafia", "mafia", "sheriff", *["civilian"] * 6]
 NAMES = {1: "Anna", 2: "Boris", 4: "Dmitry"}
@@ -28,7 +29,7 @@ class Script:
         return self.add(Action(kind, args))
 
     def event(self, topic: str, **body) -> Script:
-        return self.add(TableEvent(topic, body))
+        return self.add(table_event(topic, body))
 
     def add(self, given: Action | TableEvent) -> Script:
         self.t += 1.0

@@ -9,6 +9,7 @@ from typing import Any
 
 import jsonschema
 import msgspec
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -114,3 +115,14 @@ def test_any_event_is_published_as_documented_and_decodes_back_unchanged(emit, s
     stamp = msgspec.json.decode(payload, type=api.Envelope)
     assert (stamp.v, stamp.id, stamp.seq, stamp.host_boot, stamp.mono_ms) == (
         api.SCHEMA_VERSION, f"s-{seq}", seq, "h", round(emit.t * 1000))
+
+
+@given(data=st.data())
+def test_a_night_steps_event_cannot_be_made_for_the_public_topic(data):
+    """``events.SECRET`` events go on ``private/`` only: an ``Emit`` of one that forgot
+    ``private=True`` is refused where it is made, never published on ``event/``."""
+    event_type = data.draw(st.sampled_from(events.SECRET))
+    event = msgspec.convert(data.draw(_values(BODIES[event_type.__name__])), event_type)
+    with pytest.raises(ValueError, match=f"{event_type.KIND} is a secret event"):
+        Emit(event, 1.0)
+    assert Emit(event, 1.0, private=True).private

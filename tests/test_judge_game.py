@@ -3,6 +3,8 @@ property test: no sequence of judge taps and table events leaves a game the rule
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -23,6 +25,7 @@ from judge.game import (
     step,
 )
 from judge.views import judge_view, public_view
+from tests.table_event import table_event
 
 # seats 1 don, 2 mafia, 3 mafia, 4 sheriff, 5..10 civilians
 ROLES = ["don", "mafia", "mafia", "sheriff", *["civilian"] * 6]
@@ -60,13 +63,13 @@ def speeches(game: Game, nominations: dict[int, int] | None = None) -> tuple[Gam
         commands += more
         if game.floor in (nominations or {}):
             target = nominations[game.floor]
-            game, more, _ = run(game, TableEvent("event/nomination", {
+            game, more, _ = run(game, table_event("event/nomination", {
                 "by": game.floor, "seat": target, "outcome": "accepted"}))
     return game, commands
 
 
 def result(**body) -> TableEvent:
-    return TableEvent("event/vote/result", body)
+    return table_event("event/vote/result", body)
 
 
 def test_fiim_1_1_the_deck_is_three_black_and_seven_red():
@@ -96,7 +99,7 @@ def test_fiim_4_2_1_the_first_night_has_no_shot_then_day_1_opens_with_seat_1():
 
 
 def test_fiim_4_2_1_after_the_mafias_minute_morning_needs_no_stop():
-    _, commands, _ = run(started(), TableEvent("event/timer", {
+    _, commands, _ = run(started(), table_event("event/timer", {
         "seat": None, "kind": "night", "state": "ended"}), tap("next"))
     assert [c.verb for c in commands] == ["phase", "day/start"]
 
@@ -117,11 +120,11 @@ def replace_stage_to_new_day(game: Game) -> Game:
     """No nominations: no vote (4.4.1), a night with a miss, then morning."""
     game, _ = speeches(game)
     assert game.stage == "night"
-    game, _, _ = run(game, tap("next"), TableEvent("private/night/result", {
+    game, _, _ = run(game, tap("next"), table_event("private/night/result", {
         "step": "mafia_shot", "picks": [], "missing": [1, 2, 3], "agreed": False}))
     while game.stage == "night":
         if game.running_step:
-            game, _, _ = run(game, TableEvent("private/night/result", {
+            game, _, _ = run(game, table_event("private/night/result", {
                 "step": game.running_step, "picks": [], "missing": [], "agreed": None}))
         else:
             game, _, _ = run(game, tap("next"))
@@ -134,7 +137,7 @@ def test_fiim_4_4_1_no_nominations_no_vote():
 
 
 def test_fiim_4_4_2_the_table_nomination_and_the_judges_own_and_a_withdrawal():
-    game, _, _ = run(day_one(), tap("next"), TableEvent("event/nomination", {
+    game, _, _ = run(day_one(), tap("next"), table_event("event/nomination", {
         "by": 1, "seat": 5, "outcome": "accepted"}))
     assert game.nominees == (5,)
     game, commands, _ = run(game, tap("nominate", seat=7), tap("withdraw", seat=5))
@@ -160,15 +163,15 @@ def test_fiim_4_4_6_the_judge_confirms_rejects_or_corrects_only_a_proposed_count
     game, _ = speeches(day_one(), {1: 7, 2: 5})
     with pytest.raises(Refused, match=r"4.4.6"):
         run(game, tap("confirm"))
-    game, commands, _ = run(game, TableEvent("event/vote/proposed", {
+    game, commands, _ = run(game, table_event("event/vote/proposed", {
         "candidate": 7, "count": 3, "voters": [1, 2, 3]}), tap("reject"))
     assert commands == [Command("vote/reject", {})]
     with pytest.raises(Refused, match=r"4.4.6"):  # decided: a second tap finds nothing
         run(game, tap("confirm"))
-    game, commands, _ = run(game, TableEvent("event/vote/proposed", {
+    game, commands, _ = run(game, table_event("event/vote/proposed", {
         "candidate": 7, "count": 2, "voters": [1, 2]}), tap("correct", voters=[4, 2]))
     assert commands == [Command("vote/correct", {"voters": [2, 4], "reason": "judge's count"})]
-    game, _, _ = run(game, TableEvent("event/vote/proposed", {
+    game, _, _ = run(game, table_event("event/vote/proposed", {
         "candidate": 5, "count": 2, "voters": [1, 2]}))
     with pytest.raises(Refused, match=r"4.4.7"):
         run(game, tap("correct", voters=[11]))
@@ -227,7 +230,7 @@ def test_fiim_4_5_3_the_shot_is_a_keypad_step_for_the_blacks():
 
 
 def shot(game: Game, picks: dict[int, int]) -> Game:
-    game, _, _ = run(game, tap("next"), TableEvent("private/night/result", {
+    game, _, _ = run(game, tap("next"), table_event("private/night/result", {
         "step": "mafia_shot", "picks": [{"actor": a, "picks": [p]} for a, p in picks.items()],
         "missing": [], "agreed": len(set(picks.values())) == 1}))
     return game
@@ -241,7 +244,7 @@ def test_fiim_4_5_4_all_blacks_on_one_seat_kill_it_and_4_5_9_best_move_after_the
 def test_fiim_4_5_5_several_targets_is_a_miss():
     game = shot(night_one(), {1: 8, 2: 8, 3: 9})
     assert game.killed is None and "best_move" not in game.night_steps
-    game, _, _ = run(night_one(), tap("next"), TableEvent("private/night/result", {
+    game, _, _ = run(night_one(), tap("next"), table_event("private/night/result", {
         "step": "mafia_shot", "missing": [], "agreed": False, "picks": [
             {"actor": 1, "picks": [8], "miss": None}, {"actor": 2, "picks": [8], "miss": None},
             {"actor": 3, "picks": [8, 9], "miss": "several_targets"}]}))
@@ -250,10 +253,10 @@ def test_fiim_4_5_5_several_targets_is_a_miss():
 
 def test_fiim_4_5_6_and_4_5_7_checks_are_answered_on_the_private_indicator():
     game = shot(night_one(), {1: 8, 2: 8, 3: 8})
-    game, commands, _ = run(game, tap("next"), TableEvent("private/night/result", {
+    game, commands, _ = run(game, tap("next"), table_event("private/night/result", {
         "step": "don_check", "picks": [{"actor": 1, "picks": [4]}], "missing": []}))
     assert commands[-1] == Command("night/reveal", {"seat": 1, "pattern": YES})  # 4 is Sheriff
-    game, commands, _ = run(game, tap("next"), TableEvent("private/night/result", {
+    game, commands, _ = run(game, tap("next"), table_event("private/night/result", {
         "step": "sheriff_check", "picks": [{"actor": 4, "picks": [6]}], "missing": []}))
     assert commands[-1] == Command("night/reveal", {"seat": 4, "pattern": NO})  # 6 is red
     assert [c[2:] for c in game.checks] == [(4, True), (6, False)]
@@ -272,7 +275,7 @@ def test_fiim_4_5_9_morning_gives_the_victim_a_last_minute_then_the_day():
 
 def replace_steps_done(game: Game) -> Game:
     while game.night_steps:
-        game, _, _ = run(game, tap("next"), TableEvent("private/night/result", {
+        game, _, _ = run(game, tap("next"), table_event("private/night/result", {
             "step": game.night_steps[0], "picks": [], "missing": []}))
     return game
 
@@ -326,6 +329,79 @@ def test_undo_takes_back_a_foul_and_tells_the_table_the_standings_again():
         run(game, tap("undo"))  # the last action is now the morning's Next
 
 
+def test_undo_of_a_foul_keeps_the_nomination_the_table_accepted_since():
+    game, _, _ = run(day_one(), tap("next"), tap("foul", seat=5),
+                     table_event("event/nomination", {"by": 1, "seat": 7, "outcome": "accepted"}))
+    game, _, lines = run(game, tap("undo"))
+    assert game.player(5).fouls == 0 and game.nominees == (7,) and lines == ["undo: foul"]
+
+
+def test_undo_of_a_fourth_foul_keeps_the_vote_result_that_came_after_it():
+    """4.4.11: seat 7 is voted out after seat 9's fourth foul; the foul taken back brings seat 9
+    back, and seat 7 still leaves after last words."""
+    game, _ = speeches(day_one(), {1: 7, 2: 5})
+    game, _, _ = run(game, *[tap("foul", seat=9)] * 4)
+    game, _, _ = run(game, result(outcome="eliminated", eliminated=7, tied=[]))
+    game, commands, _ = run(game, tap("undo"))
+    assert game.player(9).in_game and game.player(9).fouls == 3
+    assert game.stage == "last_words" and game.leaving == (7,)
+    assert commands[0].fields["seats"][8] == {"seat": 9, "in_game": True, "fouls": 3,
+                                              "silenced": True}
+
+
+def test_undo_after_a_speech_or_a_count_is_refused_the_table_already_did_it():
+    game, _, _ = run(day_one(), tap("foul", seat=5), tap("next"))
+    with pytest.raises(Refused, match="already happened at the table"):
+        run(game, tap("undo"))
+    with pytest.raises(Refused, match="nothing to undo"):
+        run(new_game(), tap("undo"))
+
+
+def ended_in_last_words() -> list[Action | TableEvent]:
+    """A whole game: seats 5 and 6 out on fouls on day 1, seat 7 voted out, and in seat 7's
+    last words seat 8's fourth foul ends it (1.4)."""
+    return [tap("deal", roles=ROLES), tap("start"), tap("next"),
+            *[tap("foul", seat=5)] * 4, *[tap("foul", seat=6)] * 4,
+            tap("next"), table_event("event/nomination", {"by": 1, "seat": 7,
+                                                         "outcome": "accepted"}),
+            tap("next"), table_event("event/nomination", {"by": 2, "seat": 9,
+                                                         "outcome": "accepted"}),
+            *[tap("next")] * 7,  # seats 3, 4, 7, 8, 9, 10, then the vote
+            result(outcome="eliminated", eliminated=7, tied=[]), tap("next"),
+            *[tap("foul", seat=8)] * 3]
+
+
+def test_fiim_1_4_and_4_4_13_a_game_ending_in_last_words_takes_the_voted_out_player_out():
+    """1.4: "the moment of removal is the vote". Seat 7 is voted out; in their last words seat
+    8's fourth foul ends the game: with seat 7 already out, three black against three red."""
+    game, _, _ = run(new_game(), *ended_in_last_words())
+    assert game.stage == "last_words" and game.floor == 7 and game.player(8).fouls == 3
+    game, commands, lines = run(game, tap("foul", seat=8))
+    assert game.stage == "over" and game.winner == "black"
+    assert not game.player(7).in_game and game.leaving == () and game.floor is None
+    assert Command("seats", {"seats": [{"seat": 7, "in_game": False}]}) in commands
+    assert Command("timer/stop") in commands
+    assert "seat 7 leaves the game" in lines
+
+
+def test_fiim_1_4_a_player_shot_at_night_is_out_of_the_count_in_their_morning_minute():
+    """4.5.4: the victim leaves when the night ends; a fourth foul in their last minute that
+    brings parity counts them out."""
+    game = day_one()
+    for seat in (5, 6):
+        game, _, _ = run(game, *[tap("foul", seat=seat)] * 4)
+    game, _ = speeches(game)  # nobody nominated: night 1
+    game = shot(game, {1: 7, 2: 7, 3: 7})
+    while game.stage == "night":  # the checks and the best move time out: morning
+        game, _, _ = run(game, tap("next"))
+        if game.running_step is not None:
+            game, _, _ = run(game, table_event("private/night/result", {
+                "step": game.running_step, "picks": [], "missing": []}))
+    assert game.stage == "last_words" and game.leaving == (7,)
+    game, _, _ = run(game, *[tap("foul", seat=8)] * 4)
+    assert game.winner == "black" and not game.player(7).in_game
+
+
 def test_an_action_the_rules_forbid_now_is_refused_naming_its_paragraph():
     with pytest.raises(Refused, match=r"4.4.2"):
         run(started(), tap("nominate", seat=3))
@@ -352,19 +428,21 @@ actions = st.one_of(
     st.builds(lambda v: tap("correct", voters=v), st.lists(st.integers(1, 10), max_size=4)),
 )
 seats = st.integers(0, 11)
+in_range = st.integers(1, 11)  # a seat the event's type takes (1..24), not always at the table
 events = st.one_of(
-    st.builds(lambda b, s: TableEvent("event/nomination", {"by": b, "seat": s,
-                                                          "outcome": "accepted"}), seats, seats),
-    st.builds(lambda c, n: TableEvent("event/vote/proposed", {"candidate": c, "count": n,
+    st.builds(lambda b, s: table_event("event/nomination", {"by": b, "seat": s,
+                                                          "outcome": "accepted"}),
+              in_range, seats),
+    st.builds(lambda c, n: table_event("event/vote/proposed", {"candidate": c, "count": n,
                                                              "voters": []}), seats,
               st.integers(0, 10)),
-    st.builds(lambda s: TableEvent("event/vote/result", {"outcome": "eliminated",
-                                                         "eliminated": s}), seats),
-    st.builds(lambda t: TableEvent("event/vote/result", {"outcome": "tie", "tied": t}),
+    st.builds(lambda s: table_event("event/vote/result", {"outcome": "eliminated",
+                                                         "eliminated": s}), in_range),
+    st.builds(lambda t: table_event("event/vote/result", {"outcome": "tie", "tied": t}),
               st.lists(seats, min_size=2, max_size=3, unique=True)),
-    st.sampled_from([TableEvent("event/vote/result", {"outcome": o})
+    st.sampled_from([table_event("event/vote/result", {"outcome": o})
                      for o in ("yes", "no", "no_vote", "against_all")]),
-    st.builds(lambda name, picks: TableEvent("private/night/result", {
+    st.builds(lambda name, picks: table_event("private/night/result", {
         "step": name, "picks": [{"actor": 1, "picks": picks}, {"actor": 2, "picks": picks}],
         "missing": []}), st.sampled_from(["mafia_shot", "don_check", "sheriff_check",
                                           "best_move"]),
@@ -400,3 +478,48 @@ def test_no_sequence_of_taps_and_events_reaches_a_state_the_rules_cannot(seed, i
         assert sum(p.role == SHERIFF for p in game.players) == 1
         assert all(c.verb != "night/step" or game.stage == "night" for c in commands)
         assert all(c.verb != "vote/start" or game.stage == "vote" for c in commands)
+
+
+undoable = st.one_of(
+    st.builds(lambda s: tap("foul", seat=s), st.integers(1, 10)),
+    st.builds(lambda s: tap("nominate", seat=s), st.integers(1, 10)),
+    st.builds(lambda s: tap("withdraw", seat=s), st.integers(1, 10)),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**32),
+       st.lists(st.one_of(actions.filter(lambda a: a.kind != "undo"), undoable, events),
+                max_size=60),
+       st.integers(1, 3))
+def test_undo_takes_back_the_judges_actions_and_keeps_the_tables_events(seed, inputs, times):
+    """Undoing the last ``times`` undoable actions gives the game built from the same journal
+    (the inputs that changed the game) without those actions: the table's events after them
+    stay, played on the game without them."""
+    start, _, _ = run(new_game(), tap("deal", seed=seed), tap("start"), tap("next"))
+    game, journal = start, []
+    for i, given_input in enumerate(inputs):
+        try:
+            after, _, _ = step(game, given_input, float(i))
+        except Refused:
+            continue
+        if after is not game:
+            journal.append(given_input)
+        game = after
+    times = min(times, len(game.undo))
+    undone = game
+    for _ in range(times):
+        undone, _, _ = step(undone, tap("undo"), 0.0)
+    actions_at = [i for i, g in enumerate(journal) if isinstance(g, Action)]
+    dropped = set(actions_at[len(actions_at) - times:]) if times else set()
+    rebuilt = start
+    for i, given_input in enumerate(journal):
+        if i not in dropped:
+            rebuilt, _, _ = step(rebuilt, given_input, float(i))
+
+    def bare(g: Game) -> Game:
+        return replace(g, version=0, undo=())
+
+    assert bare(undone) == bare(rebuilt)
+    assert [(bare(m.before), m.kind) for m in undone.undo] == \
+        [(bare(m.before), m.kind) for m in rebuilt.undo]

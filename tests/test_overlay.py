@@ -14,10 +14,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from judge.game import FIIM_DECK, Game, Refused, TableEvent, new_game, step
+from judge.game import FIIM_DECK, Game, Refused, new_game, step
 from judge.overlay import History, overlay_view, remember
 from judge.overlay_mafiaratings import current_game
-from tests.test_judge_game import ROLES, actions, events, night_one, run, shot, speeches, tap
+from tests.table_event import table_event
+from tests.test_judge_game import (
+    ROLES,
+    actions,
+    ended_in_last_words,
+    events,
+    night_one,
+    run,
+    shot,
+    speeches,
+    tap,
+)
 
 ROLE_WORDS = ("don", "sheriff", "mafia", "civilian", "maf", "town", "legacy", "checkedBy",
               "secrets", "killed", "shot", "check")
@@ -50,7 +61,7 @@ def words(view: dict) -> str:
 
 def test_the_public_overlay_holds_no_role_no_pick_no_check():
     game = shot(night_one(), {1: 8, 2: 8, 3: 8})
-    history = history_of(game, tap("next"), TableEvent("private/night/result", {
+    history = history_of(game, tap("next"), table_event("private/night/result", {
         "step": "don_check", "picks": [{"actor": 1, "picks": [4]}], "missing": []}))
     for view in (overlay_view(history, 1e9, delay=0, secrets=False),
                  current_game(overlay_view(history, 1e9, delay=0, secrets=False))):
@@ -75,9 +86,9 @@ def test_secrets_are_never_live():
 
 def test_fiim_4_5_6_and_4_5_7_checks_and_4_5_4_the_shot_come_out_late_in_their_words():
     game = shot(night_one(), {1: 8, 2: 8, 3: 8})
-    history = history_of(game, tap("next"), TableEvent("private/night/result", {
+    history = history_of(game, tap("next"), table_event("private/night/result", {
         "step": "don_check", "picks": [{"actor": 1, "picks": [4]}], "missing": []}),
-        tap("next"), TableEvent("private/night/result", {
+        tap("next"), table_event("private/night/result", {
             "step": "sheriff_check", "picks": [{"actor": 4, "picks": [6]}], "missing": []}),
         start=0.0, gap=1.0)
     secrets = overlay_view(history, 1000.0, delay=10, secrets=True)["secrets"]
@@ -114,18 +125,18 @@ def speeches_until_floor() -> Game:
 
 def test_fiim_4_4_13_who_left_and_how_voted_killed_and_on_fouls():
     game, _ = speeches(speeches_until_floor(), {2: 5, 3: 6})
-    inputs = [TableEvent("event/vote/result", {"outcome": "eliminated", "eliminated": 5}),
+    inputs = [table_event("event/vote/result", {"outcome": "eliminated", "eliminated": 5}),
               tap("next"), tap("next")]  # 5's last words, then 5 leaves: night 1
     game_after, _, _ = run(game, *inputs)
     assert game_after.stage == "night"
-    history = history_of(game, *inputs, tap("next"), TableEvent("private/night/result", {
+    history = history_of(game, *inputs, tap("next"), table_event("private/night/result", {
         "step": "mafia_shot", "picks": [{"actor": a, "picks": [8]} for a in (1, 2, 3)],
         "missing": [], "agreed": True}))
     last = history[-1][1]
     while last.night_steps:
         history = remember(history, step(last, tap("next"), 500.0)[0], 500.0)
         last = history[-1][1]
-        done = TableEvent("private/night/result", {"step": last.running_step, "picks": [],
+        done = table_event("private/night/result", {"step": last.running_step, "picks": [],
                                                    "missing": []})
         history = remember(history, step(last, done, 500.0)[0], 500.0)
         last = history[-1][1]
@@ -231,11 +242,22 @@ def test_without_the_organisers_option_no_secret_ever_reaches_the_overlay(seed, 
 
 def test_four_fouls_in_last_words_take_the_player_out_on_fouls_not_on_the_vote():
     game, _ = speeches(speeches_until_floor(), {2: 5, 3: 6})
-    history = history_of(game, TableEvent("event/vote/result", {
+    history = history_of(game, table_event("event/vote/result", {
         "outcome": "eliminated", "eliminated": 5}), *[tap("foul", seat=5)] * 4)
     assert history[-1][1].stage == "last_words"
     assert overlay_view(history, 1e9, delay=0, secrets=False)["seats"][4]["left"] == {
         "how": "fouls", "day": 1}
+
+
+def test_fiim_4_4_13_voted_out_when_the_game_ends_in_their_last_words():
+    """Another's fourth foul ends the game in seat 7's last words: seat 7 was voted out (1.4),
+    seat 8 went on fouls, and nobody is still shown leaving."""
+    history = history_of(new_game(), *ended_in_last_words(), tap("foul", seat=8))
+    view = overlay_view(history, 1e9, delay=0, secrets=False)
+    assert view["winner"] == "black" and view["leaving"] is None
+    assert view["seats"][6]["left"] == {"how": "voted", "day": 1}
+    assert view["seats"][7]["left"] == {"how": "fouls", "day": 1}
+    assert current_game(view)["game"]["players"][6]["state"] == "dead"
 
 
 def test_fiim_4_5_3_a_night_step_opening_shows_nothing_new_on_the_overlay():

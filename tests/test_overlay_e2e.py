@@ -210,6 +210,15 @@ token_file = "overlay.token"
 
         dealt = time.time()  # the deal happens after this
         deal(panel)
+        # inside the delay, no role in the DOM nor either JSON endpoint (asked only while the
+        # clock says so: a busy machine past the delay has nothing to check here)
+        dom = overlay.inner_text("#seats")
+        view = json.loads(get(url + "overlay.json" + query))
+        rated = json.loads(get(url + "api/get/current_game.php" + query))["game"]
+        if time.time() < dealt + delay:
+            assert SECRET_WORDS.search(dom) is None, dom
+            assert view["secrets"]["roles"] == [] and view["secrets"]["shots"] == []
+            assert all("role" not in p for p in rated["players"])
         overlay.wait_for_selector('.seat[data-seat="1"] .card:text("don")')
         first = first_frame_with(overlay, lambda v: bool(v.get("secrets", {}).get("roles")))
         assert first >= dealt + delay - 0.05, f"roles {dealt + delay - first:.3f} s early"

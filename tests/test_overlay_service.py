@@ -12,6 +12,8 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from controller.config import ConfigError
 from judge import config as judge_config
+from judge.game import Action
+from judge.overlay import overlay_view
 from judge.overlay_routes import OVERLAY
 from judge.service import Panel, handle_message, make_app
 from tests.test_judge_service import GOOD, PASSWORD, write
@@ -90,6 +92,29 @@ def test_the_public_overlay_needs_no_login_and_holds_no_secret(tmp_path):
     serve(panel, check)
 
 
+def test_a_page_sending_in_a_loop_is_refused_every_time_and_logged_once(tmp_path, caplog):
+    panel = Panel(config(tmp_path, token=None))
+
+    async def check(client: TestClient) -> None:
+        async with client.ws_connect("/overlay/live") as ws:
+            assert (await ws.receive_json())["type"] == "overlay"
+            for n in range(50):
+                await ws.send_str(f'{{"action": "next", "n": {n}}}')
+            for _ in range(50):
+                assert (await ws.receive_json())["type"] == "refused"
+
+        async def summed_up() -> None:  # the server's side of the socket closes after ours
+            while not any("50 messages" in r.getMessage() for r in caplog.records):
+                await asyncio.sleep(0.01)
+        await asyncio.wait_for(summed_up(), 30)
+
+    with caplog.at_level("WARNING", logger="judge.overlay"):
+        serve(panel, check)
+    lines = [r.getMessage() for r in caplog.records if r.name == "judge.overlay"]
+    assert len(lines) == 2 and "refused (read-only)" in lines[0], lines
+    assert panel.game.version == 0
+
+
 def test_with_secrets_every_overlay_route_needs_the_token(tmp_path):
     panel = Panel(config(tmp_path, SECRET))
     act(panel, "deal", seed=3)
@@ -126,6 +151,23 @@ def test_a_restarted_panel_s_overlay_knows_who_left_and_when_secrets_were_known(
     assert view["seats"][4]["left"] == {"how": "fouls", "day": 1}
     dealt_at = overlay.history[0][0]
     assert view["secrets"]["roles"] == [] and dealt_at > overlay.now() - 30
+
+
+def test_a_restart_after_the_clock_moved_holds_the_replayed_secrets_a_full_delay(tmp_path):
+    """The journal of a Pi that booted without the time says 1970: read as it stands, every
+    secret of the game would look decades old at a restart and go on the stream at once."""
+    cfg = config(tmp_path, SECRET)
+    panel = Panel(cfg)
+    for n, action in enumerate(("deal", "start", "next")):
+        panel.journal.append(Action(action, {"seed": 3} if action == "deal" else {}),
+                             1000.0 + n)
+    panel.journal.close()
+    again = Panel(cfg)
+    assert again.game.stage == "day"
+    overlay = make_app(again)[OVERLAY]
+    assert overlay.view()["secrets"]["roles"] == []
+    later = overlay_view(overlay.history, overlay.now() + 30.01, delay=30, secrets=True)
+    assert len(later["secrets"]["roles"]) == 10
 
 
 def test_the_platforms_own_overlay_build_is_served_where_it_expects_to_be(tmp_path):

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from judge import record as rec
 from judge.game import Action, Refused, TableEvent, new_game, step
 from tests.record_game import NAMES, ROLES, Script, whole_game
-from tests.test_judge_game import actions, events
+from tests.table_event import table_event
+from tests.test_judge_game import actions, ended_in_last_words, events
 
 
 @pytest.fixture(scope="module")
@@ -108,9 +109,20 @@ def test_a_miss_a_withdrawal_and_a_removal_by_the_fourth_foul():
     assert built.status == "in_progress" and built.winner is None
 
 
+def test_fiim_4_4_13_voted_out_when_the_game_ends_in_their_last_words():
+    """Seat 8's fourth foul ends the game in seat 7's last words: the record has seat 7 voted
+    out on day 1 (1.4: at the vote), seat 8 out on fouls, and the game finished."""
+    inputs = [*ended_in_last_words(), Action("foul", {"seat": 8})]
+    record = rec.build([(g, 1_764_577_800.0 + i) for i, g in enumerate(inputs)], "t-1")
+    assert record is not None and record.status == "finished" and record.winner == "black"
+    assert record.players[6].left is not None and record.players[6].left.how == "voted_out"
+    assert record.players[6].left.day == 1
+    assert record.players[7].left is not None and record.players[7].left.how == "fouls"
+
+
 def test_nothing_before_the_first_input_and_the_id_is_the_first_inputs_moment():
     assert rec.build([], "table-1") is None
-    built = rec.build([(TableEvent("state", {"day": 0}), 1_764_577_800.25)], "t-9")
+    built = rec.build([(table_event("state", {"day": 0}), 1_764_577_800.25)], "t-9")
     assert built.id == "t-9-20251201-083000-250" and built.started is None
 
 
@@ -144,6 +156,8 @@ def test_a_disqualification_is_a_correction_of_how_the_player_left(game):
     ("/id", "other", "not corrected by hand"),
     ("/history", [], "not corrected by hand"),
     ("/players/1/left", {"how": "eaten"}, "how"),
+    ("/started", 1e20, "<= 253402300799"),  # no clock prints it: the sheet would fail on it
+    ("/players/7/fouls/0/at", -1.0, ">= 0"),
 ])
 def test_a_correction_the_schema_refuses_names_the_field_and_changes_nothing(game, path, value,
                                                                             says):

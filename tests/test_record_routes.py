@@ -184,6 +184,26 @@ def test_a_bad_edit_is_a_clear_4xx_and_changes_nothing(tmp_path, verb, body, say
     assert panel.record() == before
 
 
+@pytest.mark.parametrize(("path", "says"), [("/players/99/name", "no item 99"),
+                                            ("/players/1/fouls", "Expected `array`")])
+def test_a_bad_correction_from_the_sheets_form_goes_back_to_the_sheet_with_why(tmp_path, path,
+                                                                              says):
+    panel = played(tmp_path)
+    before = panel.record()
+
+    async def scenario(server, http) -> None:
+        async with http.post(server.make_url(f"/api/games/{before.id}/corrections"), data={
+                "path": path, "value": "x", "reason": "r"}, allow_redirects=False) as r:
+            assert r.status == 303
+            where = r.headers["Location"]
+        assert where.startswith(f"/games/{before.id}?error=")
+        async with http.get(server.make_url(where)) as sheet:
+            assert sheet.status == 200 and says in await sheet.text()
+
+    run(panel, scenario)
+    assert panel.record() == before
+
+
 def test_an_edit_from_another_origin_is_refused(tmp_path):
     panel = played(tmp_path)
     id = panel.record().id

@@ -204,6 +204,13 @@ class Backends(_Section):
     spi: Literal["spidev", "mock"] = "spidev"  # the [strip]'s SPI: the kernel's, or recorded
     i2c: Literal["smbus2", "mock"] = "smbus2"  # the [expanders]' bus: the kernel's, or a fake
 
+    @property
+    def simulated(self) -> bool:
+        """A simulated table (``--sim``): its buttons on gpiozero's mock pins, which ``sim/...``
+        commands and the virtual table's hand may drive; its journal kept apart from a real
+        table's. The one place that says what makes a table simulated."""
+        return self.gpio == "mock"
+
 
 class Config(_Section):
     table: TableId
@@ -245,7 +252,7 @@ class Config(_Section):
         ``store.path`` to its own file (``sim_store_path``)."""
         if self.store.path is not None:
             return Path(self.store.path)
-        name = f"{self.table}-sim.db" if self.backends.gpio == "mock" else f"{self.table}.db"
+        name = f"{self.table}-sim.db" if self.backends.simulated else f"{self.table}.db"
         return state_home() / name
 
     def private_store_path(self) -> Path:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from controller.core.buttons import Button
-from controller.core.events import Event
+from controller.core.events import SECRET, Event
 from controller.core.lights import Light
 
 if TYPE_CHECKING:  # vote.py and night.py build these effects: no import from here
@@ -38,6 +38,12 @@ class Emit:
     event: Event
     t: float
     private: bool = False  # on ``private/<kind>``: the rules core's eyes only (night)
+
+    def __post_init__(self) -> None:
+        # a night step's event on the public topic would tell every observer who acts and whom
+        # they pick: refused where it is made (the loop then keeps the table as it was)
+        if not self.private and isinstance(self.event, SECRET):
+            raise ValueError(f"{self.event.KIND} is a secret event: only ever on private/")
 
     @property
     def kind(self) -> str:

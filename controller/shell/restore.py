@@ -24,26 +24,27 @@ from controller.core.table import TableSetup, TableState, initial_state
 from controller.core.timer import SpeechTimer
 from controller.core.vote import VoteSession
 from controller.store import Store
+from controller.stored_state import NIGHT_STEP, SESSION, STATE
 
 log = logging.getLogger(__name__)
 
 
 def save_state(store: Store, document: bytes) -> None:
     """Keep the ``state`` document (as published) for the next start."""
-    store.save("state", document)
+    store.save(STATE, document)
 
 
 def save_session(store: Store, session: VoteSession | None, night_step: NightStep | None) -> None:
     """Keep the running vote and the night's step (None: there is none) for the next start."""
-    store.save("session", msgspec.json.encode(session))
-    store.save("night_step", msgspec.json.encode(night_step))
+    store.save(SESSION, msgspec.json.encode(session))
+    store.save(NIGHT_STEP, msgspec.json.encode(night_step))
 
 
 def restored_state(store: Store, config: Config, setup: TableSetup) -> TableState:
     """The table as it was before a restart (manual lights, standings, today's nominations, the
     running vote), if the saved state fits this table; else a new one."""
     session = _saved_session(store)
-    saved = store.load("state")
+    saved = store.load(STATE)
     if saved is None:
         return initial_state(setup, session=session)
     try:
@@ -75,7 +76,7 @@ def restored_state(store: Store, config: Config, setup: TableSetup) -> TableStat
 
 def _saved_session(store: Store) -> VoteSession | None:
     """The vote that was running before a restart, to be resumed (see ``vote.resume``)."""
-    saved = store.load("session")
+    saved = store.load(SESSION)
     if saved is None:
         return None
     try:
@@ -89,7 +90,7 @@ def _saved_session(store: Store) -> VoteSession | None:
 
 
 def _saved_night_step(store: Store) -> NightStep | None:
-    saved = store.load("night_step")
+    saved = store.load(NIGHT_STEP)
     if saved is None:
         return None
     try:

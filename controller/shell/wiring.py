@@ -42,7 +42,7 @@ def table_setup(config: Config, rules: VoteRules | None = None) -> TableSetup:
         wired=config.vote_buttons(),
         keypads=config.keypad_seats(),
         debounce=config.gpio.debounce_ms / 1000,
-        simulated=config.backends.gpio == "mock",
+        simulated=config.backends.simulated,
         rules=rules or config.vote,
         one_nomination_per_speaker=config.day.one_nomination_per_speaker,
         one_nomination_rule=config.day.one_nomination_rule,

@@ -181,9 +181,6 @@ def _player(record: Record, seat: int, features: str) -> Player:
         player.warnings = moments
     if rp.left is not None:
         player.death = _death(record, rp.left, moments)
-    elif (day := _voted_out_by(record, seat)) is not None:
-        # voted out, and the game ended (1.4) before their last words were over
-        player.death = Death(round=day - 1, type="day")
     for night in record.nights:
         # the platform keeps one night per checker: the first (a second check tells nothing)
         if night.don_check is not None and night.don_check.target == seat \
@@ -227,12 +224,6 @@ def _death(record: Record, left: Departure, warnings: list[GameTime]) -> Death:
         return Death(round=warnings[3].round, type="warnings")
     moment = _moment(record, left.at)  # a disqualification (or fouls without their moments)
     return Death(round=moment.round, type="kickOut", time=moment)
-
-
-def _voted_out_by(record: Record, seat: int) -> int | None:
-    """The day a vote put ``seat`` out (``None``: none did)."""
-    return next((day.number for day in record.days for vote in day.votes
-                 if seat in vote.eliminated), None)
 
 
 def _nominated(day: Day, seat: int) -> int | None:
