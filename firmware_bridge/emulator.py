@@ -215,7 +215,9 @@ class EmulatedConsole:
                 if self._wake_r in ready:
                     os.read(self._wake_r, 64)
                 if master is not None and master in ready:
-                    console.receive(os.read(master, 4096))
+                    with self._lock:  # unplugged meanwhile, its number may be a socket's now
+                        data = os.read(master, 4096) if self._master == master else b""
+                    console.receive(data)
             except OSError as exc:
                 # EIO: the host closed; EBADF/EAGAIN: unplugged under our feet
                 if exc.errno not in (errno.EIO, errno.EBADF, errno.EAGAIN):
