@@ -301,6 +301,99 @@ def test_a_journal_made_before_schema_versions_is_migrated_and_keeps_every_event
         db.close()
 
 
+#: A journal the controller at commit a0255d3 wrote (the last one before controller/store.py
+#: became the controller.journal package), schema version 2, kept byte for byte: the real
+#: service (SMALL_TABLE with ``keep = 5``, the broker on loopback) took ``cmd/light`` seat 2
+#: dim, then 8 edges of seats 1 and 3, all acknowledged (seqs 1-6 pruned below the window,
+#: 7-8 kept), then, with the broker stopped, 3 more (seqs 9-11, unacknowledged); the service
+#: closed, then ``controller.store.Store(path, keep=5)`` wrote two consoles' positions with
+#: ``append_console_input([], position)``.
+JOURNAL_A0255D3 = Path(__file__).parent / "data" / "journal-a0255d3.db"
+STORE_ID_A0255D3 = "02e31a922a99"
+
+
+def _rows(path: Path) -> dict[str, list[tuple]]:
+    """Every row of every table, read with a plain SQLite connection."""
+    db = sqlite3.connect(path)
+    try:
+        return {table: db.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall()
+                for table in ("events", "meta", "console_positions")}
+    finally:
+        db.close()
+
+
+def test_a_journal_written_by_the_code_at_a0255d3_opens_unchanged_with_everything_it_held(
+        tmp_path):
+    """Journals on the tables' Pis were written by the code before the journal's split: the
+    same schema version, opened without a migration or a rewrite, and read back whole."""
+    journal = tmp_path / "t1.db"
+    journal.write_bytes(JOURNAL_A0255D3.read_bytes())
+    before = _rows(journal)
+    store = Store(journal, keep=5)
+    try:
+        assert store.store_id == STORE_ID_A0255D3
+        assert (store.last_seq, store.depth, store.oldest_kept()) == (11, 3, 7)
+        kept = store.since(0, 100)
+        assert [(e.seq, e.topic, e.payload) for e in kept] == \
+            [row[:3] for row in before["events"]]
+        assert [e.seq for e in kept] == [7, 8, 9, 10, 11]
+        assert all(json.loads(e.payload)["id"] == f"{STORE_ID_A0255D3}-{e.seq}" for e in kept)
+        assert [e.seq for e in store.unacked_after(0, 100)] == [9, 10, 11]
+        assert sorted(store.console_positions()) == [(b"\x01" * 8, 7, 12, 12),
+                                                     (b"\x02" * 8, 3, 4, 4)]
+        state = json.loads(store.load("state") or b"null")
+        assert state["seats"][1]["manual"] == {"mode": "dim", "color": None}
+        assert store.load("boot_id") == b"boot1"
+    finally:
+        store.close()
+    assert _rows(journal) == before  # opening and reading wrote nothing
+    store = Store(journal, keep=5)
+    try:
+        assert store.append("event/seat/press", lambda seq: b"{}").seq == 12
+    finally:
+        store.close()
+    db = sqlite3.connect(journal)
+    try:
+        assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (2,)
+    finally:
+        db.close()
+
+
+def test_the_service_publishes_and_replays_a_journal_written_by_the_code_at_a0255d3(
+        tmp_path, broker):
+    """Through the real service: the old backlog goes out as it was stored, ``cmd/replay``
+    sends the kept events again, the saved table comes back, and ``seq`` goes on."""
+    journal = tmp_path / "t1.db"
+    journal.write_bytes(JOURNAL_A0255D3.read_bytes())
+    stored = {row[0]: row[2] for row in _rows(journal)["events"]}
+    watcher = Subscriber(broker.port, ["mafia/t1/#"])
+    run = Running(config_module.load(table_on(tmp_path, broker.port, journal, "keep = 5")))
+
+    def published(messages) -> list[int]:
+        return [m.json()["seq"] for m in messages if m.topic.startswith("mafia/t1/event/")]
+
+    try:
+        online(watcher)
+        watcher.wait_until(lambda ms: {9, 10, 11} <= set(published(ms)), what="the backlog")
+        state = watcher.wait_for(on_topic("mafia/t1/state"))[-1].json()
+        watcher.publish("mafia/t1/cmd/replay", '{"id": "r1", "after_seq": 6}')
+        [reply] = watcher.wait_for(on_topic("mafia/t1/reply/replay"))
+        watcher.wait_until(lambda ms: all(published(ms).count(seq) >= 2 for seq in (9, 10, 11))
+                           and {7, 8} <= set(published(ms)), what="the replay")
+        run.pin(4).drive_low()  # seat 1 pressed
+        [press] = watcher.wait_for(lambda m: m.topic == "mafia/t1/event/seat/press"
+                                   and m.json()["seq"] == 12)
+    finally:
+        run.close()
+        watcher.close()
+    assert (reply.json()["id"], reply.json()["ok"]) == ("r1", True)
+    old = watcher.matching(lambda m: m.topic.startswith("mafia/t1/event/")
+                           and m.json()["seq"] <= 11)
+    assert all(m.payload == stored[m.json()["seq"]] for m in old)  # as stored, byte for byte
+    assert state["seats"][1]["manual"] == {"mode": "dim", "color": None}
+    assert press.json()["id"] == f"{STORE_ID_A0255D3}-12"
+
+
 def _vm_steps(store: Store, work) -> int:
     """SQLite virtual-machine instructions ``work`` runs: a count of the work done, which,
     unlike a time, a busy machine does not change."""
