@@ -17,7 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller import config as config_module
-from controller.store import SCHEMA_VERSION, JournalUnavailable, Store
+from controller.journal import Journal, JournalUnavailable
+from controller.journal.schema import SCHEMA_VERSION
 from tests.conftest import SMALL_TABLE, write_config
 from tests.mqtt_helpers import Subscriber, on_topic
 from tests.test_process import finish, kill_if_running, start_service, stop_cleanly
@@ -147,7 +148,7 @@ def test_a_full_disk_holds_events_in_memory_says_so_at_once_and_writes_them_in_o
 
 def _real_journal(path: Path, events: int = 300) -> None:
     """A journal with ``events`` acknowledged events, checkpointed into its main file."""
-    store = Store(path, keep=10_000)
+    store = Journal(path, keep=10_000)
     for _ in range(events):
         store.append("event/seat/press", lambda seq: json.dumps({"seq": seq, "pad": "x" * 80})
                      .encode())
@@ -252,7 +253,7 @@ def test_a_journal_from_a_newer_version_is_refused_not_guessed_at(tmp_path):
     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     db.close()
     with pytest.raises(JournalUnavailable, match="written by a newer version"):
-        Store(journal, keep=100)
+        Journal(journal, keep=100)
     assert len(journal_rows(journal)) == 3  # untouched
 
 
@@ -283,7 +284,7 @@ def test_a_journal_made_before_schema_versions_is_migrated_and_keeps_every_event
     db.executemany("INSERT INTO meta VALUES (?, ?)",
                    [("store_id", "0ld5t0re1d00"), ("state", '{"phase": "idle"}')])
     db.close()
-    store = Store(journal, keep=20_000)
+    store = Journal(journal, keep=20_000)
     try:
         assert store.store_id == "0ld5t0re1d00"
         assert (store.last_seq, store.depth) == (50, 20)
@@ -329,7 +330,7 @@ def test_a_journal_written_by_the_code_at_a0255d3_opens_unchanged_with_everythin
     journal = tmp_path / "t1.db"
     journal.write_bytes(JOURNAL_A0255D3.read_bytes())
     before = _rows(journal)
-    store = Store(journal, keep=5)
+    store = Journal(journal, keep=5)
     try:
         assert store.store_id == STORE_ID_A0255D3
         assert (store.last_seq, store.depth, store.oldest_kept()) == (11, 3, 7)
@@ -347,7 +348,7 @@ def test_a_journal_written_by_the_code_at_a0255d3_opens_unchanged_with_everythin
     finally:
         store.close()
     assert _rows(journal) == before  # opening and reading wrote nothing
-    store = Store(journal, keep=5)
+    store = Journal(journal, keep=5)
     try:
         assert store.append("event/seat/press", lambda seq: b"{}").seq == 12
     finally:
@@ -394,7 +395,7 @@ def test_the_service_publishes_and_replays_a_journal_written_by_the_code_at_a025
     assert press.json()["id"] == f"{STORE_ID_A0255D3}-12"
 
 
-def _vm_steps(store: Store, work) -> int:
+def _vm_steps(store: Journal, work) -> int:
     """SQLite virtual-machine instructions ``work`` runs: a count of the work done, which,
     unlike a time, a busy machine does not change."""
     steps = 0
@@ -412,9 +413,9 @@ def _vm_steps(store: Store, work) -> int:
     return steps
 
 
-def _backlogged(path: Path, backlog: int) -> Store:
+def _backlogged(path: Path, backlog: int) -> Journal:
     """A journal (keep 100) with ``backlog`` unacknowledged events, then 200 acknowledged."""
-    store = Store(path, keep=100)
+    store = Journal(path, keep=100)
     store._db.execute("PRAGMA synchronous=OFF")  # only to make it faster
     for _ in range(backlog + 200):
         store.append("event/seat/press", lambda seq: b'{"pad": "' + b"x" * 100 + b'"}')
@@ -451,7 +452,7 @@ def test_a_press_during_a_long_catch_up_overtakes_the_backlog_and_nothing_is_los
     event arrives once, and all are acknowledged in the journal."""
     backlog, rate = 3000, 1000
     journal = tmp_path / "t1.db"
-    store = Store(journal, keep=20_000)
+    store = Journal(journal, keep=20_000)
     for _ in range(backlog):
         store.append("event/seat/press", lambda seq: json.dumps({"seq": seq}).encode())
     store.close()
@@ -494,7 +495,7 @@ def test_whatever_the_disk_does_the_journal_ends_whole_and_in_order(
     and refused events took no seq. Events stored together (``append_all``) are written with
     the row that goes with them, or refused together."""
     path = small_disk / "j.db"
-    store = Store(path, keep=keep, hold_limit=hold_limit)
+    store = Journal(path, keep=keep, hold_limit=hold_limit)
     filler: Path | None = None
     last, unacked, refused, together = 0, set(), 0, []
     try:
@@ -540,7 +541,7 @@ def test_whatever_the_disk_does_the_journal_ends_whole_and_in_order(
         assert store.retry()
         assert store.dropped == refused
         store.close()
-        store = Store(path, keep=keep)
+        store = Journal(path, keep=keep)
         assert (store.last_seq, store.depth) == (last, len(unacked))
         expected = [(s, int(s not in unacked)) for s in range(1, last + 1)
                     if s > last - keep or s in unacked]
@@ -558,7 +559,7 @@ def test_a_console_position_the_full_disk_refuses_is_told_at_once(small_disk):
     """An input that caused no event writes the console's position alone: when the disk
     refuses that write, ``health`` hears of it at once (it used to wait for the next event)."""
     told = []
-    store = Store(small_disk / "position.db", keep=10, on_trouble=lambda: told.append(1))
+    store = Journal(small_disk / "position.db", keep=10, on_trouble=lambda: told.append(1))
     filler = None
     try:
         for n in range(1, 2000):  # until the WAL's frames are used up too
