@@ -35,8 +35,8 @@ from pathlib import Path
 from bench.gpio import EventClock, percentiles
 from bench.journal_events import PRESS_TOPIC, press_payloads
 from controller.core.registry import COMMANDS
+from controller.journal import Journal
 from controller.local_broker import LocalBroker
-from controller.store import Store
 from controller.topics import topic_prefix
 from tests.mqtt_helpers import Subscriber, with_json
 
@@ -67,9 +67,9 @@ BACKLOG_SEAT = 7  # backlog events are for this seat; the presses are seat 1's
 
 
 def build_journal(path: Path, events: int) -> None:
-    """A journal (today's schema, through ``Store``) with ``events`` unacknowledged events:
+    """A journal (today's schema, through ``Journal``) with ``events`` unacknowledged events:
     presses of ``BACKLOG_SEAT`` a millisecond apart, stamped as the service stamps them."""
-    store = Store(path, keep=20_000)
+    store = Journal(path, keep=20_000)
     payload = press_payloads(store.store_id, BACKLOG_SEAT)
     store.close()
     db = sqlite3.connect(path, isolation_level=None)

@@ -21,7 +21,7 @@ PRESS_TOPIC = topic(SeatPress)
 
 def press_payloads(store_id: str, seat: int) -> Callable[[int, float], bytes]:
     """``payload(seq, t)``: the published document of a press of ``seat`` at host monotonic
-    ``t``, numbered ``seq`` by the journal ``store_id`` (``Store.store_id``)."""
+    ``t``, numbered ``seq`` by the journal ``store_id`` (``Journal.store_id``)."""
     messages = MessageFactory(boot_id="bench", store_id=store_id, gpio="mock",
                               clock=SystemClock(), host_boot=host_boot_id())
     press = SeatPress(seat=seat, source="gpio")

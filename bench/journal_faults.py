@@ -9,7 +9,7 @@ Run as root (it mounts a small tmpfs, and unmounts it after):
   each append while the disk is full, the memory they hold (this process's resident set before
   and after), then the space freed and the time ``retry`` takes to write them all back (in seq
   order, checked);
-* start: opening a journal of each size (``Store()``: ``quick_check``, migration, the count of
+* start: opening a journal of each size (``Journal()``: ``quick_check``, migration, the count of
   unacknowledged events), the figure a restart pays before the table is up.
 
 The floor is an append with the disk not full, measured in the same run.
@@ -26,7 +26,7 @@ from pathlib import Path
 
 from bench.backlog import build_journal
 from bench.journal_events import PRESS_TOPIC, press_payloads
-from controller.store import Store
+from controller.journal import Journal
 
 
 def rss_mib() -> float:
@@ -36,7 +36,7 @@ def rss_mib() -> float:
     return float("nan")
 
 
-def append_times(store: Store, count: int) -> list[float]:
+def append_times(store: Journal, count: int) -> list[float]:
     """Microseconds per append."""
     payload = press_payloads(store.store_id, 3)
     times = []
@@ -52,7 +52,7 @@ def bench_full_disk(folder: Path, held: int) -> None:
     disk.mkdir()
     subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(disk)], check=True)
     try:
-        store = Store(disk / "t1.db", keep=20_000, hold_limit=held)
+        store = Journal(disk / "t1.db", keep=20_000, hold_limit=held)
         floor = append_times(store, 200)
         with open(disk / "filler", "wb", buffering=0) as out:
             try:
@@ -84,7 +84,7 @@ def bench_open(folder: Path, sizes: list[int]) -> None:
         path = folder / f"open-{size}.db"
         build_journal(path, size)
         started = time.perf_counter()
-        Store(path, keep=20_000).close()
+        Journal(path, keep=20_000).close()
         print(f"open a journal of {size:,} events ({path.stat().st_size / 2**20:.0f} MiB): "
               f"{time.perf_counter() - started:.2f} s")
         path.unlink()

@@ -8,7 +8,7 @@ The stand-in for a power cut: the journal lives on an ext4 file system in an ima
 loop-mounted. The kernel writes to the image only what the file system sends to its "disk" (at
 fsync, at ext4's journal commit every 5 s, at dirty-page writeback), so a copy of the image is
 what a card would hold if the power went at that instant. A writer process appends seat presses
-(stamped as the service stamps them, ``bench.journal_events``) with ``controller.store.Store``
+(stamped as the service stamps them, ``bench.journal_events``) with ``controller.journal.Journal``
 at a table's busiest pace and prints each ``seq`` once ``append``
 has returned (the event is then acknowledged to the table's logic, which goes on). At a random
 instant the writer is frozen (SIGSTOP: nothing new reaches the file system), the image copied,
@@ -43,14 +43,14 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from bench.journal_events import PRESS_TOPIC, press_payloads
-from controller.store import Store
+from controller.journal import Journal
 
 SEAT = 3  # every event is a press of this seat, stamped as the service stamps it
 
 
 def writer(path: Path, synchronous: str, pace: float) -> None:
     """The child: append forever, print each acknowledged seq."""
-    store = Store(path, keep=20_000, synchronous=synchronous)
+    store = Journal(path, keep=20_000, synchronous=synchronous)
     payload = press_payloads(store.store_id, SEAT)
     out = os.fdopen(sys.stdout.fileno(), "w", buffering=1)
     while True:
@@ -138,7 +138,7 @@ def _check(path: Path, acked: list[int]) -> dict:
 
 def cost(directory: Path, synchronous: str, n: int = 400, pace: float = 0.0) -> list[float]:
     """Seconds per ``append`` on ``directory`` (a fresh journal), ``pace`` seconds apart."""
-    store = Store(directory / f"cost-{synchronous}.db", keep=20_000, synchronous=synchronous)
+    store = Journal(directory / f"cost-{synchronous}.db", keep=20_000, synchronous=synchronous)
     payload = press_payloads(store.store_id, SEAT)
     times = []
     for _ in range(n):

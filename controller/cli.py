@@ -355,8 +355,8 @@ def _run(args: argparse.Namespace) -> int:
     setup_logging(args.verbose)
 
     from controller import stored_state
+    from controller.journal import JournalUnavailable
     from controller.service import Service  # after the config is known good: imports gpiozero
-    from controller.store import JournalUnavailable
 
     broker = None
     stop_requested = []

@@ -30,7 +30,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from controller.store import JournalUnreadable, Store, StoredEvent
+from controller.journal import Journal, JournalUnreadable, StoredEvent
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +57,7 @@ class Delivery:
     ``rate``: paced messages a second at most; ``now`` is a monotonic clock and
     ``wake(seconds)`` must call ``tick`` after that long (once; it is not asked again before)."""
 
-    def __init__(self, journals: dict[bool, Store], publish: Callable[[str, bytes], int],
+    def __init__(self, journals: dict[bool, Journal], publish: Callable[[str, bytes], int],
                  connected: Callable[[], bool], *, rate: float, now: Callable[[], float],
                  wake: Callable[[float], None], window: int = PACED_WINDOW):
         self._journals = journals

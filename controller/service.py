@@ -29,6 +29,7 @@ from controller.core.buttons import Button
 from controller.core.inputs import Boot
 from controller.core.vote import VoteRules
 from controller.delivery import Delivery
+from controller.journal import Journal
 from controller.loop import EventLoop
 from controller.messages import MessageFactory
 from controller.mqtt_link import MqttLink
@@ -41,7 +42,6 @@ from controller.shell.health import HealthReport
 from controller.shell.intake import CommandIntake
 from controller.shell.outbox import Outbox
 from controller.shell.replay import replay
-from controller.store import Store
 from controller.stored_state import LAST_BOOT
 from controller.topics import topic_prefix
 from firmware_bridge.ports import CONSOLE_PORTS
@@ -77,7 +77,7 @@ class Service:
         self.config = config
         self.clock = clock or SystemClock()
         self.boot_id = boot_id or uuid.uuid4().hex[:12]
-        journal = partial(Store, keep=config.store.keep, hold_limit=config.store.hold_limit,
+        journal = partial(Journal, keep=config.store.keep, hold_limit=config.store.hold_limit,
                           on_trouble=lambda: self.outbox.trouble(),
                           synchronous=config.store.synchronous)
         self.store = journal(config.store_path())

@@ -1,6 +1,6 @@
 """What a table keeps between runs, shown and reset: ``mafia-table state show|reset``.
 
-The journal (``controller.store``) holds two kinds of things:
+The journal (``controller.journal``) holds two kinds of things:
 
 * the **events** and their ``seq``: the outbox still owed to the broker, and the acknowledged
   ones kept for ``cmd/replay``. A reset keeps them: dropping them would lose events the rules
@@ -22,7 +22,7 @@ import msgspec
 
 from controller import api
 from controller.config import Config
-from controller.store import Store
+from controller.journal import Journal
 
 #: the keys of the saved table (``controller.shell.restore`` saves and reads them back)
 STATE, SESSION, NIGHT_STEP = "state", "session", "night_step"
@@ -43,7 +43,7 @@ def journal_files(config: Config) -> list[Path]:
 def last_boot_id(config: Config) -> str | None:
     """The boot id the journal last ran with, or None (no journal yet, or none readable).
 
-    Read-only, without ``Store``: opening a ``Store`` migrates, or moves a corrupt file aside,
+    Read-only, without ``Journal``: opening a ``Journal`` migrates, or moves a corrupt file aside,
     which is for the service's own start to do (and to report in ``health``)."""
     path = config.store_path()
     if not path.is_file():
@@ -73,7 +73,7 @@ def reset(config: Config) -> None:
     """Drop the saved table from both journals; the events stay (see the module docstring)."""
     for path in (config.store_path(), config.private_store_path()):
         if path.is_file():
-            store = Store(path, keep=config.store.keep)
+            store = Journal(path, keep=config.store.keep)
             try:
                 for key in SAVED:
                     store.forget(key)
@@ -90,7 +90,7 @@ def describe(config: Config) -> str:
     for name, journal_path in (("journal", path), ("private", config.private_store_path())):
         if not journal_path.is_file():
             continue
-        store = Store(journal_path, keep=config.store.keep)
+        store = Journal(journal_path, keep=config.store.keep)
         try:
             lines.append(f"  {name:8} {journal_path}: store {store.store_id}, last seq "
                          f"{store.last_seq}, {store.depth} events wait for the broker")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Set up (when needed) and run the whole test suite: lint, the type checker (pyproject.toml's
-# [tool.mypy]: the core strictly), then pytest against real parts (a real mosquitto, gpiozero's
-# MockFactory). Extra arguments go to pytest.
+# [tool.mypy]: the core and the journal strictly), then pytest against real parts (a real
+# mosquitto, gpiozero's MockFactory). Extra arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh

@@ -282,17 +282,17 @@ def test_a_press_journaled_but_not_yet_acknowledged_is_published_once_across_a_k
 
 
 def test_the_journal_keeps_each_console_s_latest_position_across_a_reopen(tmp_path):
-    from controller.store import Store
+    from controller.journal import Journal
 
     uid = b"\x01" * 8
-    store = Store(tmp_path / "t.db", keep=100)
+    store = Journal(tmp_path / "t.db", keep=100)
     [event] = store.append_console_input([("event/seat/press", lambda seq: b"{}")],
                                          (uid, 7, 1, 1))
     store.append_console_input([], (uid, 7, 2, 2))  # an input that caused no event
     assert store.console_positions() == [(uid, 7, 2, 2)]
     store.append_console_input([("event/seat/press", lambda seq: b"{}")], (uid, 9, 1, 1))
     store.close()
-    reopened = Store(tmp_path / "t.db", keep=100)
+    reopened = Journal(tmp_path / "t.db", keep=100)
     try:
         assert reopened.console_positions() == [(uid, 9, 1, 1)]  # the earlier boot is gone
         assert [e.seq for e in reopened.unacked_after(0, 10)] == [event.seq, event.seq + 1]

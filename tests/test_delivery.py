@@ -8,8 +8,8 @@ import time
 
 import pytest
 
+from controller.journal import Journal
 from controller.local_broker import LocalBroker
-from controller.store import Store
 from tests.conftest import SMALL_TABLE, make_table_config, write_config
 from tests.mqtt_helpers import Consumer, Subscriber, with_json
 from tests.test_process import finish, kill_if_running, start_service, stop_cleanly
@@ -106,7 +106,7 @@ def test_a_sigkilled_controller_comes_back_with_its_state_and_every_event(tmp_pa
     finally:
         kill_if_running(process)
         watcher.close()
-    store = Store(tmp_path / "t1.db", keep=100)
+    store = Journal(tmp_path / "t1.db", keep=100)
     try:
         last, depth = store.last_seq, store.depth
     finally:
@@ -120,20 +120,20 @@ def test_a_sigkilled_controller_comes_back_with_its_state_and_every_event(tmp_pa
 
 def test_seq_goes_on_after_a_reopen_even_when_pruning_left_no_event(tmp_path):
     payload = b"{}"
-    store = Store(tmp_path / "j.db", keep=0)  # keep nothing once acknowledged
+    store = Journal(tmp_path / "j.db", keep=0)  # keep nothing once acknowledged
     for _ in range(3):
         store.append("event/seat/press", lambda seq: payload)
     for seq in (1, 2, 3):
         store.acked(seq)
     assert store.since(0, 10) == []
     store.close()
-    store = Store(tmp_path / "j.db", keep=100)
+    store = Journal(tmp_path / "j.db", keep=100)
     try:
         assert store.last_seq == 3
         assert store.append("event/seat/press", lambda seq: payload).seq == 4
     finally:
         store.close()
-    store = Store(tmp_path / "j.db", keep=100)  # not acknowledged, not pruned: the row says it
+    store = Journal(tmp_path / "j.db", keep=100)  # not acknowledged, not pruned: the row says it
     try:
         assert (store.last_seq, store.depth) == (4, 1)
     finally:

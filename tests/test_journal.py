@@ -17,7 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller import config as config_module
-from controller.store import SCHEMA_VERSION, JournalUnavailable, Store
+from controller.journal import Journal, JournalUnavailable
+from controller.journal.schema import SCHEMA_VERSION
 from tests.conftest import SMALL_TABLE, write_config
 from tests.mqtt_helpers import Subscriber, on_topic
 from tests.test_process import finish, kill_if_running, start_service, stop_cleanly
@@ -147,7 +148,7 @@ def test_a_full_disk_holds_events_in_memory_says_so_at_once_and_writes_them_in_o
 
 def _real_journal(path: Path, events: int = 300) -> None:
     """A journal with ``events`` acknowledged events, checkpointed into its main file."""
-    store = Store(path, keep=10_000)
+    store = Journal(path, keep=10_000)
     for _ in range(events):
         store.append("event/seat/press", lambda seq: json.dumps({"seq": seq, "pad": "x" * 80})
                      .encode())
@@ -252,7 +253,7 @@ def test_a_journal_from_a_newer_version_is_refused_not_guessed_at(tmp_path):
     db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     db.close()
     with pytest.raises(JournalUnavailable, match="written by a newer version"):
-        Store(journal, keep=100)
+        Journal(journal, keep=100)
     assert len(journal_rows(journal)) == 3  # untouched
 
 
@@ -283,7 +284,7 @@ def test_a_journal_made_before_schema_versions_is_migrated_and_keeps_every_event
     db.executemany("INSERT INTO meta VALUES (?, ?)",
                    [("store_id", "0ld5t0re1d00"), ("state", '{"phase": "idle"}')])
     db.close()
-    store = Store(journal, keep=20_000)
+    store = Journal(journal, keep=20_000)
     try:
         assert store.store_id == "0ld5t0re1d00"
         assert (store.last_seq, store.depth) == (50, 20)
@@ -301,7 +302,100 @@ def test_a_journal_made_before_schema_versions_is_migrated_and_keeps_every_event
         db.close()
 
 
-def _vm_steps(store: Store, work) -> int:
+#: A journal the controller at commit a0255d3 wrote (the last one before controller/store.py
+#: became the controller.journal package), schema version 2, kept byte for byte: the real
+#: service (SMALL_TABLE with ``keep = 5``, the broker on loopback) took ``cmd/light`` seat 2
+#: dim, then 8 edges of seats 1 and 3, all acknowledged (seqs 1-6 pruned below the window,
+#: 7-8 kept), then, with the broker stopped, 3 more (seqs 9-11, unacknowledged); the service
+#: closed, then ``controller.store.Store(path, keep=5)`` wrote two consoles' positions with
+#: ``append_console_input([], position)``.
+JOURNAL_A0255D3 = Path(__file__).parent / "data" / "journal-a0255d3.db"
+STORE_ID_A0255D3 = "02e31a922a99"
+
+
+def _rows(path: Path) -> dict[str, list[tuple]]:
+    """Every row of every table, read with a plain SQLite connection."""
+    db = sqlite3.connect(path)
+    try:
+        return {table: db.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall()
+                for table in ("events", "meta", "console_positions")}
+    finally:
+        db.close()
+
+
+def test_a_journal_written_by_the_code_at_a0255d3_opens_unchanged_with_everything_it_held(
+        tmp_path):
+    """Journals on the tables' Pis were written by the code before the journal's split: the
+    same schema version, opened without a migration or a rewrite, and read back whole."""
+    journal = tmp_path / "t1.db"
+    journal.write_bytes(JOURNAL_A0255D3.read_bytes())
+    before = _rows(journal)
+    store = Journal(journal, keep=5)
+    try:
+        assert store.store_id == STORE_ID_A0255D3
+        assert (store.last_seq, store.depth, store.oldest_kept()) == (11, 3, 7)
+        kept = store.since(0, 100)
+        assert [(e.seq, e.topic, e.payload) for e in kept] == \
+            [row[:3] for row in before["events"]]
+        assert [e.seq for e in kept] == [7, 8, 9, 10, 11]
+        assert all(json.loads(e.payload)["id"] == f"{STORE_ID_A0255D3}-{e.seq}" for e in kept)
+        assert [e.seq for e in store.unacked_after(0, 100)] == [9, 10, 11]
+        assert sorted(store.console_positions()) == [(b"\x01" * 8, 7, 12, 12),
+                                                     (b"\x02" * 8, 3, 4, 4)]
+        state = json.loads(store.load("state") or b"null")
+        assert state["seats"][1]["manual"] == {"mode": "dim", "color": None}
+        assert store.load("boot_id") == b"boot1"
+    finally:
+        store.close()
+    assert _rows(journal) == before  # opening and reading wrote nothing
+    store = Journal(journal, keep=5)
+    try:
+        assert store.append("event/seat/press", lambda seq: b"{}").seq == 12
+    finally:
+        store.close()
+    db = sqlite3.connect(journal)
+    try:
+        assert db.execute("PRAGMA user_version").fetchone() == (SCHEMA_VERSION,) == (2,)
+    finally:
+        db.close()
+
+
+def test_the_service_publishes_and_replays_a_journal_written_by_the_code_at_a0255d3(
+        tmp_path, broker):
+    """Through the real service: the old backlog goes out as it was stored, ``cmd/replay``
+    sends the kept events again, the saved table comes back, and ``seq`` goes on."""
+    journal = tmp_path / "t1.db"
+    journal.write_bytes(JOURNAL_A0255D3.read_bytes())
+    stored = {row[0]: row[2] for row in _rows(journal)["events"]}
+    watcher = Subscriber(broker.port, ["mafia/t1/#"])
+    run = Running(config_module.load(table_on(tmp_path, broker.port, journal, "keep = 5")))
+
+    def published(messages) -> list[int]:
+        return [m.json()["seq"] for m in messages if m.topic.startswith("mafia/t1/event/")]
+
+    try:
+        online(watcher)
+        watcher.wait_until(lambda ms: {9, 10, 11} <= set(published(ms)), what="the backlog")
+        state = watcher.wait_for(on_topic("mafia/t1/state"))[-1].json()
+        watcher.publish("mafia/t1/cmd/replay", '{"id": "r1", "after_seq": 6}')
+        [reply] = watcher.wait_for(on_topic("mafia/t1/reply/replay"))
+        watcher.wait_until(lambda ms: all(published(ms).count(seq) >= 2 for seq in (9, 10, 11))
+                           and {7, 8} <= set(published(ms)), what="the replay")
+        run.pin(4).drive_low()  # seat 1 pressed
+        [press] = watcher.wait_for(lambda m: m.topic == "mafia/t1/event/seat/press"
+                                   and m.json()["seq"] == 12)
+    finally:
+        run.close()
+        watcher.close()
+    assert (reply.json()["id"], reply.json()["ok"]) == ("r1", True)
+    old = watcher.matching(lambda m: m.topic.startswith("mafia/t1/event/")
+                           and m.json()["seq"] <= 11)
+    assert all(m.payload == stored[m.json()["seq"]] for m in old)  # as stored, byte for byte
+    assert state["seats"][1]["manual"] == {"mode": "dim", "color": None}
+    assert press.json()["id"] == f"{STORE_ID_A0255D3}-12"
+
+
+def _vm_steps(store: Journal, work) -> int:
     """SQLite virtual-machine instructions ``work`` runs: a count of the work done, which,
     unlike a time, a busy machine does not change."""
     steps = 0
@@ -319,9 +413,9 @@ def _vm_steps(store: Store, work) -> int:
     return steps
 
 
-def _backlogged(path: Path, backlog: int) -> Store:
+def _backlogged(path: Path, backlog: int) -> Journal:
     """A journal (keep 100) with ``backlog`` unacknowledged events, then 200 acknowledged."""
-    store = Store(path, keep=100)
+    store = Journal(path, keep=100)
     store._db.execute("PRAGMA synchronous=OFF")  # only to make it faster
     for _ in range(backlog + 200):
         store.append("event/seat/press", lambda seq: b'{"pad": "' + b"x" * 100 + b'"}')
@@ -358,7 +452,7 @@ def test_a_press_during_a_long_catch_up_overtakes_the_backlog_and_nothing_is_los
     event arrives once, and all are acknowledged in the journal."""
     backlog, rate = 3000, 1000
     journal = tmp_path / "t1.db"
-    store = Store(journal, keep=20_000)
+    store = Journal(journal, keep=20_000)
     for _ in range(backlog):
         store.append("event/seat/press", lambda seq: json.dumps({"seq": seq}).encode())
     store.close()
@@ -401,7 +495,7 @@ def test_whatever_the_disk_does_the_journal_ends_whole_and_in_order(
     and refused events took no seq. Events stored together (``append_all``) are written with
     the row that goes with them, or refused together."""
     path = small_disk / "j.db"
-    store = Store(path, keep=keep, hold_limit=hold_limit)
+    store = Journal(path, keep=keep, hold_limit=hold_limit)
     filler: Path | None = None
     last, unacked, refused, together = 0, set(), 0, []
     try:
@@ -447,7 +541,7 @@ def test_whatever_the_disk_does_the_journal_ends_whole_and_in_order(
         assert store.retry()
         assert store.dropped == refused
         store.close()
-        store = Store(path, keep=keep)
+        store = Journal(path, keep=keep)
         assert (store.last_seq, store.depth) == (last, len(unacked))
         expected = [(s, int(s not in unacked)) for s in range(1, last + 1)
                     if s > last - keep or s in unacked]
@@ -465,7 +559,7 @@ def test_a_console_position_the_full_disk_refuses_is_told_at_once(small_disk):
     """An input that caused no event writes the console's position alone: when the disk
     refuses that write, ``health`` hears of it at once (it used to wait for the next event)."""
     told = []
-    store = Store(small_disk / "position.db", keep=10, on_trouble=lambda: told.append(1))
+    store = Journal(small_disk / "position.db", keep=10, on_trouble=lambda: told.append(1))
     filler = None
     try:
         for n in range(1, 2000):  # until the WAL's frames are used up too

@@ -11,14 +11,14 @@ import sys
 import pytest
 
 from controller import config
-from controller.store import Store
+from controller.journal import Journal
 from tests.conftest import SMALL_TABLE, write_config
 
 WRITER = """
 import sys
 from pathlib import Path
-from controller.store import Store
-store = Store(Path(sys.argv[1]), keep=20000, synchronous=sys.argv[2])
+from controller.journal import Journal
+store = Journal(Path(sys.argv[1]), keep=20000, synchronous=sys.argv[2])
 while True:
     event = store.append("event/seat/press", lambda seq: b'{"seq": %d}' % seq)
     print(event.seq, flush=True)  # acknowledged: the table's logic goes on from here
@@ -40,7 +40,7 @@ def test_kill_9_keeps_every_acknowledged_event(tmp_path, synchronous):
     finally:
         child.kill()
         child.wait()
-    store = Store(journal, keep=20000)
+    store = Journal(journal, keep=20000)
     try:
         kept = [event.seq for event in store.unacked_after(0, limit=acked + 1000)]
         assert kept[:acked] == list(range(1, acked + 1))  # all there, in order, no gap
@@ -54,7 +54,7 @@ def test_the_synchronous_key_sets_sqlites_flushing(tmp_path):
                                                  'path = "t1.db"\nsynchronous = "full"')
     cfg = config.load(write_config(tmp_path, body))
     assert cfg.store.synchronous == "full"
-    store = Store(cfg.store_path(), keep=1, synchronous=cfg.store.synchronous)
+    store = Journal(cfg.store_path(), keep=1, synchronous=cfg.store.synchronous)
     try:  # a per-connection setting: asked on the store's own connection
         assert store._db.execute("PRAGMA synchronous").fetchone() == (2,)  # FULL
     finally:

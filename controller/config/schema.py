@@ -164,7 +164,8 @@ class StoreConfig(_Section):
     catch_up_rate: Annotated[int, msgspec.Meta(ge=10, le=100_000)] = 1000
     # events held in memory while the journal cannot take them (a full disk)
     hold_limit: Annotated[int, msgspec.Meta(ge=1, le=1_000_000)] = 10_000
-    # "full": every event flushed to the card before the table goes on (see controller/store.py)
+    # "full": every event flushed to the card before the table goes on
+    # (see controller/journal/checkpoint.py)
     synchronous: Literal["normal", "full"] = "normal"
 
 

@@ -27,19 +27,19 @@ from controller.core.effects import (
     SetLight,
     TypeKeys,
 )
+from controller.journal import Journal
 from controller.messages import MessageFactory
 from controller.mqtt_link import MqttLink
 from controller.shell import restore
 from controller.shell.hands import SimulatedHand
 from controller.shell.outbox import Outbox
 from controller.shell.wiring import Devices
-from controller.store import Store
 
 
 class EffectPerformer:
     """Performs effects on the loop thread (``perform`` is the loop's ``perform``)."""
 
-    def __init__(self, *, outbox: Outbox, store: Store, messages: MessageFactory,
+    def __init__(self, *, outbox: Outbox, store: Journal, messages: MessageFactory,
                  mqtt: MqttLink, devices: Devices, reply: Callable[[Reply], None],
                  hand: SimulatedHand):
         self._outbox = outbox

@@ -17,13 +17,13 @@ import msgspec
 
 from controller import api
 from controller.clock import ClockSync
+from controller.journal import Journal
 from controller.messages import MessageFactory
 from controller.mqtt_link import LinkDrops, MqttLink
 from controller.shell.clock_watch import ClockWatch
 from controller.shell.intake import CommandIntake
 from controller.shell.outbox import Outbox
 from controller.shell.wiring import Devices
-from controller.store import Store
 from firmware_bridge.link import ConsoleLink
 
 Section = TypeVar("Section")
@@ -57,7 +57,7 @@ def clock(sync: ClockSync) -> api.ClockHealth:
                            source=sync.source)
 
 
-def journal(journals: Sequence[Store], hold_limit: int) -> api.JournalHealth:
+def journal(journals: Sequence[Journal], hold_limit: int) -> api.JournalHealth:
     """Both journals together (the private one's own figures would tell about the night)."""
     return api.JournalHealth(
         ok=not any(j.problem or j.unreadable or j.dropped or j.moved_aside for j in journals),

@@ -27,8 +27,8 @@ from controller.core import events
 from controller.core.effects import Emit
 from controller.core.inputs import Input
 from controller.delivery import Delivery
+from controller.journal import Journal, StoredEvent
 from controller.messages import MessageFactory
-from controller.store import Store, StoredEvent
 from firmware_bridge.link import ConsoleLink
 from firmware_bridge.sequence import Position
 
@@ -44,10 +44,10 @@ def event_topic(effect: Emit) -> str:
 
 
 class Outbox:
-    """The journals (``{private: Store}``) and what goes out of them (loop thread, but
+    """The journals (``{private: Journal}``) and what goes out of them (loop thread, but
     ``console_input`` and the journals' trouble calls)."""
 
-    def __init__(self, journals: dict[bool, Store], *, messages: MessageFactory,
+    def __init__(self, journals: dict[bool, Journal], *, messages: MessageFactory,
                  delivery: Delivery, connected: Callable[[], bool], limit: int,
                  call_soon: Callable[[Callable[[], None]], None],
                  on_change: Callable[[], None]):
@@ -115,7 +115,7 @@ class Outbox:
         if kept:  # (held in memory under a full disk counts: see docs/protocol.md)
             link.journaled(position)
 
-    def _payload_for(self, effect: Emit, journal: Store) -> Callable[[int], bytes]:
+    def _payload_for(self, effect: Emit, journal: Journal) -> Callable[[int], bytes]:
         return lambda seq: self._messages.event(effect, seq, journal.store_id)
 
     def _published(self, events: list[StoredEvent], private: bool) -> None:

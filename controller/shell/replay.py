@@ -15,12 +15,12 @@ from controller.core.commands import parse_replay
 from controller.core.effects import Reply
 from controller.core.inputs import CommandReceived
 from controller.delivery import Delivery
-from controller.store import JournalUnreadable, Store
+from controller.journal import Journal, JournalUnreadable
 
 log = logging.getLogger(__name__)
 
 
-def replay(cmd: CommandReceived, journals: dict[bool, Store], delivery: Delivery,
+def replay(cmd: CommandReceived, journals: dict[bool, Journal], delivery: Delivery,
            reply: Callable[[Reply], None]) -> None:
     """Answer ``cmd`` (on the loop thread): start the replay it asks for, or refuse it."""
     parsed = parse_replay(cmd.payload)

@@ -23,24 +23,24 @@ from controller.core.scene import Standing
 from controller.core.table import TableSetup, TableState, initial_state
 from controller.core.timer import SpeechTimer
 from controller.core.vote import VoteSession
-from controller.store import Store
+from controller.journal import Journal
 from controller.stored_state import NIGHT_STEP, SESSION, STATE
 
 log = logging.getLogger(__name__)
 
 
-def save_state(store: Store, document: bytes) -> None:
+def save_state(store: Journal, document: bytes) -> None:
     """Keep the ``state`` document (as published) for the next start."""
     store.save(STATE, document)
 
 
-def save_session(store: Store, session: VoteSession | None, night_step: NightStep | None) -> None:
+def save_session(store: Journal, session: VoteSession | None, night_step: NightStep | None) -> None:
     """Keep the running vote and the night's step (None: there is none) for the next start."""
     store.save(SESSION, msgspec.json.encode(session))
     store.save(NIGHT_STEP, msgspec.json.encode(night_step))
 
 
-def restored_state(store: Store, config: Config, setup: TableSetup) -> TableState:
+def restored_state(store: Journal, config: Config, setup: TableSetup) -> TableState:
     """The table as it was before a restart (manual lights, standings, today's nominations, the
     running vote), if the saved state fits this table; else a new one."""
     session = _saved_session(store)
@@ -74,7 +74,7 @@ def restored_state(store: Store, config: Config, setup: TableSetup) -> TableStat
             duration=state.timer.duration_ms / 1000, ends_at=None, left=0.0))
 
 
-def _saved_session(store: Store) -> VoteSession | None:
+def _saved_session(store: Journal) -> VoteSession | None:
     """The vote that was running before a restart, to be resumed (see ``vote.resume``)."""
     saved = store.load(SESSION)
     if saved is None:
@@ -89,7 +89,7 @@ def _saved_session(store: Store) -> VoteSession | None:
     return session
 
 
-def _saved_night_step(store: Store) -> NightStep | None:
+def _saved_night_step(store: Journal) -> NightStep | None:
     saved = store.load(NIGHT_STEP)
     if saved is None:
         return None
