@@ -34,10 +34,10 @@ from pathlib import Path
 
 from bench.gpio import EventClock, percentiles
 from bench.journal_events import PRESS_TOPIC, press_payloads
-from controller.core.registry import COMMANDS
+from contract.topics import topic_prefix
+from contract.verbs import COMMANDS
 from controller.local_broker import LocalBroker
 from controller.store import Store
-from controller.topics import topic_prefix
 from tests.mqtt_helpers import Subscriber, with_json
 
 BENCH = topic_prefix("bench")  # the table the bench runs

@@ -37,10 +37,10 @@ import serial
 from paho.mqtt.enums import CallbackAPIVersion
 
 from bench.gpio import EventClock, percentiles, quantile
+from contract.topics import topic_prefix
 from controller import config
 from controller.local_broker import LocalBroker
 from controller.service import Service
-from controller.topics import topic_prefix
 from firmware_bridge import protocol as p
 
 BENCH = topic_prefix("bench")  # the table the bench runs

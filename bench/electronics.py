@@ -25,9 +25,9 @@ from gpiozero import InputDevice
 from gpiozero.pins.mock import MockFactory
 
 from bench.gpio import percentiles
+from contract.buttons import SeatButton
+from contract.lights import Light, LightMode
 from controller import config
-from controller.core.buttons import SeatButton
-from controller.core.lights import Light, LightMode
 from hardware import mcp23017, strip, ws2812
 from hardware.expander import ExpanderButtons, FakeExpanderBus
 from tests.conftest import REPO

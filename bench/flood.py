@@ -26,8 +26,8 @@ import threading
 import time
 
 from bench.gpio import EventClock, percentiles, private_broker, rss_mib, spawn, start_service
+from contract.topics import topic_prefix
 from controller.service import Service
-from controller.topics import topic_prefix
 from tests.mqtt_helpers import Subscriber, with_json
 
 BENCH = topic_prefix("bench")  # the table the bench runs

@@ -29,10 +29,10 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from contract.topics import topic_prefix
 from controller import config
 from controller.local_broker import LocalBroker
 from controller.service import Service
-from controller.topics import topic_prefix
 from tests.mqtt_helpers import Subscriber, with_json
 
 BENCH = topic_prefix("bench")  # the table the bench runs

@@ -32,8 +32,8 @@ from collections import defaultdict
 from pathlib import Path
 
 from bench.gpio import _cpu_seconds, percentiles, rss_mib
+from contract.topics import ROOT, topic_prefix
 from controller.local_broker import LocalBroker
-from controller.topics import ROOT, topic_prefix
 from hall.sim import SimulatedHall, password
 from tests.mqtt_helpers import Subscriber, with_json
 

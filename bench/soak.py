@@ -21,8 +21,8 @@ import time
 from pathlib import Path
 
 from bench.gpio import rss_mib
+from contract.topics import topic_prefix
 from controller.local_broker import LocalBroker
-from controller.topics import topic_prefix
 from tests.mqtt_helpers import Subscriber
 
 SOAK = topic_prefix("soak")  # the table the soak runs

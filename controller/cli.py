@@ -30,8 +30,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from contract.seats import no_seat
 from controller import __version__, config
-from controller.core.seats import no_seat
 from controller.local_broker import LocalBroker, is_listening
 
 log = logging.getLogger("mafia-table")

@@ -33,9 +33,9 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager, nullcontext
 
+from contract.inputs import CommandReceived, Input, Tick
 from controller.clock import Clock
 from controller.core.effects import Effect, Performed, PublishState, Reply, SetLight, WakeAt
-from controller.core.inputs import CommandReceived, Input, Tick
 from controller.core.table import TableState, step
 
 log = logging.getLogger(__name__)

@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
+from contract.buttons import JudgeButton, SeatButton
 from controller.budget import budget
 from controller.budget import render as render_budget
 from controller.config import Config, wiring_problems
-from controller.core.buttons import JudgeButton, SeatButton
 from hardware.header import ALWAYS_RESERVED, BUSES, physical
 from hardware.mcp23017 import PACKAGE_PIN, input_name
 

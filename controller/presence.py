@@ -35,9 +35,9 @@ import msgspec
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from contract.topics import topic_prefix
 from controller.config import BrokerConfig
 from controller.mqtt_link import configure_client
-from controller.topics import topic_prefix
 
 log = logging.getLogger(__name__)
 

@@ -41,9 +41,9 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
-from controller.core import events
-from controller.event_seq import missed
-from controller.topics import topic_prefix
+from contract import events
+from contract.event_seq import missed
+from contract.topics import topic_prefix
 from judge import record, table_events
 from judge.game import Action, Game, TableEvent, Timings, new_game, step
 

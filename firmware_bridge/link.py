@@ -21,10 +21,11 @@ from collections.abc import Callable, Iterable
 
 import serial
 
-from controller.core.inputs import ButtonEdge, KeyPressed
-from controller.core.lights import Light
+from contract.api import ConsoleHealth
+from contract.inputs import ButtonEdge, KeyPressed
+from contract.lights import Light
 from firmware_bridge.sequence import Position, Sequencer
-from firmware_bridge.session import ConsoleHealth, HostSession
+from firmware_bridge.session import HostSession
 
 log = logging.getLogger(__name__)
 

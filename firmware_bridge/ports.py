@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
+from contract.buttons import Button
 from controller.config import ConsoleConfig
-from controller.core.buttons import Button
 
 if TYPE_CHECKING:
     from firmware_bridge.emulator import EmulatedConsole

@@ -29,7 +29,7 @@ import paho.mqtt.client as mqtt
 from aiohttp import web
 from paho.mqtt.enums import CallbackAPIVersion
 
-from controller.topics import topic_prefix
+from contract.topics import topic_prefix
 from controller.weblogin import WebLogin
 from controller.webpages import Pages
 from hall import seating as seating_module

@@ -22,8 +22,8 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from contract.topics import ROOT, topic_prefix
 from controller.local_broker import LocalBroker, free_port
-from controller.topics import ROOT, topic_prefix
 from hall.pki import make_certificates, make_password_file
 
 REPO = Path(__file__).resolve().parent.parent

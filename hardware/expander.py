@@ -24,9 +24,9 @@ from typing import Protocol
 from gpiozero.pins import Factory
 from gpiozero.pins.mock import MockPin
 
+from contract.buttons import Button
+from contract.inputs import ButtonEdge
 from controller.config import ExpanderConfig
-from controller.core.buttons import Button
-from controller.core.inputs import ButtonEdge
 from hardware import is_worth_telling, mcp23017
 from hardware.gpio import EdgeButton
 

@@ -17,11 +17,11 @@ from gpiozero import PWMLED, RGBLED, InputDevice
 from gpiozero.pins import Factory
 from gpiozero.pins.mock import MockFactory, MockPin, MockPWMPin, PinState
 
+from contract import light_timing
+from contract.buttons import Button, SeatButton
+from contract.inputs import ButtonEdge
+from contract.lights import Light, LightMode
 from controller.config import Config
-from controller.core.buttons import Button, SeatButton
-from controller.core.inputs import ButtonEdge
-from controller.core.lights import Light, LightMode
-from firmware_bridge.firmware import light_timing
 
 log = logging.getLogger(__name__)
 

@@ -22,8 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from contract.lights import LIGHT_OFF, Light
 from controller.config import Config
-from controller.core.lights import LIGHT_OFF, Light
 from firmware_bridge.link import ConsoleLink
 from firmware_bridge.ports import ConsolePorts
 from hardware.gpio import GpioBoard

@@ -2,7 +2,7 @@
 
 The strip shows what GPIO lights show, timed the same way: ``frame`` turns each seat's light
 and the moment it was set into pixels with the consoles' own ``light_level``
-(``firmware_bridge/firmware/light_timing.py``: one definition for every light of the table),
+(``contract/light_timing.py``: one definition for every light of the table),
 so a blink starts lit and keeps its phase from when it was set. ``next_change`` says when the
 picture changes next; a thread sleeps until then (or until ``show``), encodes the frame
 (``hardware.ws2812``) and writes it to an ``SpiDevice``: ``SpidevPort`` on a Pi
@@ -20,10 +20,9 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Protocol
 
+from contract.light_timing import BLINK_MS, FAST_BLINK_MS, light_level
+from contract.lights import Light
 from controller.config import StripConfig
-from controller.core.lights import Light
-from firmware_bridge.firmware.light_timing import BLINK_MS, FAST_BLINK_MS, light_level
-from firmware_bridge.protocol import LIGHT_MODES
 from hardware import is_worth_telling, ws2812
 
 log = logging.getLogger(__name__)
@@ -93,7 +92,7 @@ class RecordingSpi:
 
 def level(light: Light, since: float, now: float) -> float:
     """How bright ``light`` (set at ``since``) is at ``now``, 0..1: the consoles' rule."""
-    return light_level(LIGHT_MODES.index(light.mode.value), _elapsed_ms(since, now))
+    return light_level(light.mode.number, _elapsed_ms(since, now))
 
 
 def _elapsed_ms(since: float, now: float) -> float:

@@ -28,9 +28,9 @@ import paho.mqtt.client as mqtt
 from aiohttp import web
 from paho.mqtt.enums import CallbackAPIVersion
 
-from controller.core import events
+from contract import events
+from contract.topics import topic_prefix
 from controller.mqtt_link import configure_client
-from controller.topics import topic_prefix
 from controller.weblogin import WebLogin
 from controller.webpages import Pages
 from judge import overlay_routes, record_routes, table_events

@@ -5,8 +5,8 @@ from __future__ import annotations
 import heapq
 from collections.abc import Iterable
 
+from contract.inputs import Input, Tick
 from controller.core.effects import Effect, WakeAt
-from controller.core.inputs import Input, Tick
 from controller.core.table import TableState, step
 
 

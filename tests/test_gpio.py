@@ -8,11 +8,11 @@ import time
 
 import pytest
 
+from contract import light_timing
+from contract.buttons import JudgeButton, SeatButton
+from contract.inputs import ButtonEdge
+from contract.lights import Light, LightMode
 from controller import config
-from controller.core.buttons import JudgeButton, SeatButton
-from controller.core.inputs import ButtonEdge
-from controller.core.lights import Light, LightMode
-from firmware_bridge.firmware import light_timing
 from hardware.gpio import MOCK_PIN_HISTORY, GpioBoard, make_pin_factory
 from tests.conftest import SMALL_TABLE, write_config
 

@@ -16,9 +16,9 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from contract import light_timing
+from contract.lights import Light, LightMode
 from controller import config
-from controller.core.lights import Light, LightMode
-from firmware_bridge.firmware import light_timing
 from firmware_bridge.link import ConsoleLink
 from firmware_bridge.ports import CONSOLE_PORTS
 from hardware import strip as strip_module

@@ -11,11 +11,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from controller.core.inputs import CommandReceived
-from controller.core.lights import Light, LightMode
+from contract import light_timing
+from contract.inputs import CommandReceived
+from contract.lights import Light, LightMode
 from controller.core.table import initial_state, step
 from controller.service import Service
-from firmware_bridge.firmware import light_timing
 from tests.mqtt_helpers import Subscriber, on_topic, with_json
 from tests.test_table import SETUP, payloads
 

@@ -9,9 +9,9 @@ import xml.etree.ElementTree as ET
 import msgspec
 import pytest
 
+from contract.buttons import JudgeButton, SeatButton
 from controller import cli
 from controller import config as config_module
-from controller.core.buttons import JudgeButton, SeatButton
 from controller.selftest import COLOURS, Press, Question, Selftest, TableClient
 from tests.conftest import REPO
 from tests.mqtt_helpers import with_json

@@ -12,7 +12,7 @@ import threading
 from hypothesis import given
 from hypothesis import strategies as st
 
-from controller.event_seq import missed
+from contract.event_seq import missed
 from controller.watch import Watcher
 from tests.mqtt_helpers import with_json
 from tests.test_service import Running, online

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import msgspec
 
+from contract import validation
 from controller.budget import budget
 from controller.config.credentials import file_problems
 from controller.config.errors import ConfigError
@@ -21,7 +22,6 @@ from controller.config.paths import sim_store_path
 from controller.config.presets import merge_preset
 from controller.config.schema import Config, table_id_problem
 from controller.config.wiring import wiring_problems
-from controller.core import validation
 
 
 def load(path: str | Path, overrides: Overrides | None = None) -> Config:

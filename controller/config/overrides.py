@@ -13,9 +13,9 @@ from typing import Any
 
 import msgspec
 
+from contract import validation
 from controller.config.errors import COMMAND_LINE, ConfigError
 from controller.config.schema import BrokerConfig, table_id_problem
-from controller.core import validation
 
 
 class Overrides(msgspec.Struct, frozen=True, kw_only=True):

@@ -14,8 +14,8 @@ from typing import Any
 
 import msgspec
 
+from contract import validation
 from controller.config.errors import ConfigError
-from controller.core import validation
 
 
 class Preset(msgspec.Struct, forbid_unknown_fields=True):

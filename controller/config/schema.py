@@ -19,8 +19,8 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from contract.buttons import JUDGE_BUTTON_NAMES, Button, JudgeButton, SeatButton
 from controller.config.paths import state_home
-from controller.core.buttons import JUDGE_BUTTON_NAMES, Button, JudgeButton, SeatButton
 from controller.core.standings import NIGHT_STEPS, NightAction, StandingRules
 from controller.core.vote import VoteRules
 from hardware import mcp23017, ws2812

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from controller.core.commands import AudioCommand
+from contract.commands import AudioCommand
 from controller.core.effects import AudioControl, Cue, Effect
 from controller.core.replies import Outcome
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from contract.commands import DayStart, NominationWithdraw
+from contract.events import DayEvent
 from controller.core import day
-from controller.core.commands import DayStart, NominationWithdraw
 from controller.core.effects import Emit
-from controller.core.events import DayEvent
 from controller.core.replies import Outcome
 
 if TYPE_CHECKING:

@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from controller.core.buttons import Button
-from controller.core.events import SECRET, Event
-from controller.core.lights import Light
+from contract.buttons import Button
+from contract.events import SECRET, Event
+from contract.lights import Light
 
 if TYPE_CHECKING:  # vote.py and night.py build these effects: no import from here
     from controller.core.night import NightStep
@@ -32,7 +32,7 @@ class Emit:
     ``t`` (host monotonic seconds).
 
     The shell stamps it with the envelope (``v``, ``ts``, ``id``, ``seq``...:
-    ``controller.api.Envelope``).
+    ``contract.api.Envelope``).
     """
 
     event: Event

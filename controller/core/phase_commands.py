@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from controller.core.commands import PhaseCommand
+from contract.commands import PhaseCommand
+from contract.events import PhaseEvent
 from controller.core.effects import CancelCues, Emit, Indicate, Music
-from controller.core.events import PhaseEvent
 from controller.core.replies import Outcome
 
 if TYPE_CHECKING:

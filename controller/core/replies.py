@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from controller.core.commands import Parsed
+from contract.commands import Parsed
+from contract.inputs import CommandReceived
 from controller.core.effects import Effect, Reply
-from controller.core.inputs import CommandReceived
 
 if TYPE_CHECKING:
     from controller.core.table import TableState

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from controller.core.buttons import JUDGE_BUTTON_NAMES, Button, JudgeButton, SeatButton
-from controller.core.commands import SimButtonCommand, SimKeysCommand
+from contract.buttons import JUDGE_BUTTON_NAMES, Button, JudgeButton, SeatButton
+from contract.commands import SimButtonCommand, SimKeysCommand
 from controller.core.effects import DrivePin, TypeKeys
 from controller.core.replies import Outcome
 

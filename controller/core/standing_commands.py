@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING
 
 import msgspec
 
+from contract.commands import SeatsCommand
+from contract.events import SeatsEvent, SeatStandingChange
+from contract.seats import seat_problem
 from controller.core import day, scene, vote
 from controller.core import standings as standings_module
-from controller.core.commands import SeatsCommand
 from controller.core.effects import Effect, Emit
-from controller.core.events import SeatsEvent, SeatStandingChange
 from controller.core.replies import Outcome
-from controller.core.seats import seat_problem
 
 if TYPE_CHECKING:
     from controller.core.table import TableState

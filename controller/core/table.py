@@ -16,18 +16,19 @@ from typing import Any
 
 import msgspec
 
-from controller.core import (
-    day,
-    events,
-    keypad,
-    night,
-    registry,
-    scene,
-    standings,
-    timer,
-    vote,
+from contract import events
+from contract.buttons import Button, JudgeButton, SeatButton
+from contract.inputs import (
+    Boot,
+    ButtonEdge,
+    CommandReceived,
+    ConsoleStatus,
+    Input,
+    KeyPressed,
+    Tick,
 )
-from controller.core.buttons import Button, JudgeButton, SeatButton
+from contract.lights import Light
+from controller.core import day, keypad, night, registry, scene, standings, timer, vote
 from controller.core.debounce import Accepted, Debounce, on_edge, settle
 from controller.core.effects import (
     Effect,
@@ -39,16 +40,6 @@ from controller.core.effects import (
     SetLight,
     WakeAt,
 )
-from controller.core.inputs import (
-    Boot,
-    ButtonEdge,
-    CommandReceived,
-    ConsoleStatus,
-    Input,
-    KeyPressed,
-    Tick,
-)
-from controller.core.lights import Light
 from controller.core.night import NightStep
 from controller.core.standings import NightAction
 

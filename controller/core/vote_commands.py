@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
+from contract.commands import VoteAction, VoteCorrect, VoteQuestion, VoteStart
+from contract.events import VoteCancelled, VoteResult
+from contract.seats import seat_problem
 from controller.core import standings, vote
-from controller.core.commands import VoteAction, VoteCorrect, VoteQuestion, VoteStart
 from controller.core.effects import Effect, Emit
-from controller.core.events import VoteCancelled, VoteResult
 from controller.core.replies import Handler, Outcome
-from controller.core.seats import seat_problem
 
 if TYPE_CHECKING:
     from controller.core.table import TableState

@@ -14,10 +14,10 @@ import logging
 
 import msgspec
 
-from controller import api
+from contract import api
+from contract.lights import Light, LightMode
 from controller.config import Config
 from controller.core.day import Day, Nomination
-from controller.core.lights import Light, LightMode
 from controller.core.night import NightStep
 from controller.core.scene import Standing
 from controller.core.table import TableSetup, TableState, initial_state

@@ -16,10 +16,10 @@ from pathlib import Path
 
 from gpiozero.pins import Factory
 
+from contract.inputs import ButtonEdge, ConsoleStatus, Input, KeyPressed
+from contract.lights import Light
 from controller.clock import Clock
 from controller.config import Config, ConsoleConfig
-from controller.core.inputs import ButtonEdge, ConsoleStatus, Input, KeyPressed
-from controller.core.lights import Light
 from controller.core.table import TableSetup
 from controller.core.vote import VoteRules
 from controller.cue_schedule import CueSchedule

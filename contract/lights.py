@@ -14,11 +14,22 @@ import msgspec
 
 
 class LightMode(StrEnum):
+    """In the order the modes are numbered (``number``): by ``light_timing`` and on the
+    consoles' wire (``firmware_bridge.protocol.LIGHT_MODES``)."""
+
     OFF = "off"
     ON = "on"
     DIM = "dim"
     BLINK = "blink"
     FAST_BLINK = "fast_blink"
+
+    @property
+    def number(self) -> int:
+        """0 off, 1 on, 2 dim, 3 blink, 4 fast blink."""
+        return _NUMBERS[self]
+
+
+_NUMBERS = {mode: number for number, mode in enumerate(LightMode)}
 
 
 class Light(msgspec.Struct, frozen=True):
