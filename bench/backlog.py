@@ -36,8 +36,8 @@ from bench.gpio import EventClock, percentiles
 from bench.journal_events import PRESS_TOPIC, press_payloads
 from contract.topics import topic_prefix
 from contract.verbs import COMMANDS
-from controller.local_broker import LocalBroker
 from controller.store import Store
+from kit.local_broker import LocalBroker
 from tests.mqtt_helpers import Subscriber, with_json
 
 BENCH = topic_prefix("bench")  # the table the bench runs

@@ -39,9 +39,9 @@ from paho.mqtt.enums import CallbackAPIVersion
 from bench.gpio import EventClock, percentiles, quantile
 from contract.topics import topic_prefix
 from controller import config
-from controller.local_broker import LocalBroker
 from controller.service import Service
 from firmware_bridge import protocol as p
+from kit.local_broker import LocalBroker
 
 BENCH = topic_prefix("bench")  # the table the bench runs
 

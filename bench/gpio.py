@@ -31,8 +31,8 @@ from pathlib import Path
 
 from contract.topics import topic_prefix
 from controller import config
-from controller.local_broker import LocalBroker
 from controller.service import Service
+from kit.local_broker import LocalBroker
 from tests.mqtt_helpers import Subscriber, with_json
 
 BENCH = topic_prefix("bench")  # the table the bench runs

@@ -33,8 +33,8 @@ from pathlib import Path
 
 from bench.gpio import _cpu_seconds, percentiles, rss_mib
 from contract.topics import ROOT, topic_prefix
-from controller.local_broker import LocalBroker
 from hall.sim import SimulatedHall, password
+from kit.local_broker import LocalBroker
 from tests.mqtt_helpers import Subscriber, with_json
 
 TICKS = os.sysconf("SC_CLK_TCK")

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from controller.local_broker import LocalBroker, free_port
+from kit.local_broker import LocalBroker, free_port
 from tests.test_judge_e2e import (
     ARGS,
     CHROMIUM,

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from bench.gpio import rss_mib
 from contract.topics import topic_prefix
-from controller.local_broker import LocalBroker
+from kit.local_broker import LocalBroker
 from tests.mqtt_helpers import Subscriber
 
 SOAK = topic_prefix("soak")  # the table the soak runs

@@ -32,7 +32,8 @@ from pathlib import Path
 
 from contract.seats import no_seat
 from controller import __version__, config
-from controller.local_broker import LocalBroker, is_listening
+from kit.config import ConfigError
+from kit.local_broker import LocalBroker, is_listening
 
 log = logging.getLogger("mafia-table")
 
@@ -162,7 +163,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "state": _state, "consoles": _consoles, "judge": _judge}
     try:
         return commands[args.command](args)
-    except config.ConfigError as exc:  # from any command: nothing has started
+    except ConfigError as exc:  # from any command: nothing has started
         print(exc.report(), file=sys.stderr)
         return 2
 

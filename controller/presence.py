@@ -36,8 +36,7 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
 from contract.topics import topic_prefix
-from controller.config import BrokerConfig
-from controller.mqtt_link import configure_client
+from kit.mqtt import BrokerConfig, configure_client
 
 log = logging.getLogger(__name__)
 

@@ -29,7 +29,7 @@ from contract import events
 from contract.buttons import JUDGE_BUTTON_NAMES, JudgeButton, SeatButton
 from contract.topics import topic_prefix
 from controller.config import Config
-from controller.mqtt_link import configure_client
+from kit.mqtt import configure_client
 
 KEYS = "123456789*0#"
 COLOURS = {"red": "#ff0000", "green": "#00ff00", "blue": "#0000ff"}

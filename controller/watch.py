@@ -21,8 +21,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 from contract import api, events
 from contract.event_seq import missed
 from contract.topics import topic_prefix
-from controller.config import BrokerConfig
-from controller.mqtt_link import configure_client
+from kit.mqtt import BrokerConfig, configure_client
 
 
 def _journal_alarm(journal: api.JournalHealth | None) -> str:

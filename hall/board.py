@@ -4,8 +4,8 @@ It reads every table's retained ``status``, ``state``, ``health`` and ``bridge``
 broker as the ``hall-board`` account, folds them with :mod:`hall.tables` (pure), and pushes the
 board to every open page over a WebSocket on each change (and each second, as waits grow).
 The organisers load the tournament's seating (:mod:`hall.seating`) and send a round to the
-tables. Same stack, login and WebSocket fan-out as the judge's panel (:mod:`controller.weblogin`:
-a password file, slowed-down wrong logins, a session cookie; :mod:`controller.webpages`), pages
+tables. Same stack, login and WebSocket fan-out as the judge's panel (:mod:`kit.weblogin`:
+a password file, slowed-down wrong logins, a session cookie; :mod:`kit.webpages`), pages
 served from ``hall/static`` (no CDN, no build step).
 
     python -m hall.board --broker 127.0.0.1:1883 --username hall-board \\
@@ -30,10 +30,10 @@ from aiohttp import web
 from paho.mqtt.enums import CallbackAPIVersion
 
 from contract.topics import topic_prefix
-from controller.weblogin import WebLogin
-from controller.webpages import Pages
 from hall import seating as seating_module
 from hall import tables
+from kit.weblogin import WebLogin
+from kit.webpages import Pages
 
 log = logging.getLogger("hall.board")
 STATIC = Path(__file__).parent / "static"

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from contract.topics import ROOT, topic_prefix
-from controller.local_broker import LocalBroker, free_port
 from hall.pki import make_certificates, make_password_file
+from kit.local_broker import LocalBroker, free_port
 
 REPO = Path(__file__).resolve().parent.parent
 SHIPPED = REPO / "config" / "mosquitto"

@@ -9,8 +9,8 @@ import sys
 import time
 from pathlib import Path
 
-from controller.local_broker import free_port
 from hardware.audio import SOUND_OUT, Music, Speaker, no_sound_device
+from kit.local_broker import free_port
 from tests.conftest import REPO
 
 

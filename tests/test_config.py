@@ -6,6 +6,7 @@ import pytest
 
 from controller import cli, config
 from controller.core.vote import VoteRules
+from kit.config import ConfigError
 from tests.conftest import EXAMPLE_CONFIG, write_config
 
 BASE = """
@@ -17,7 +18,7 @@ gpio = "mock"
 
 
 def problems_of(tmp_path, body: str, overrides: config.Overrides | None = None) -> list[str]:
-    with pytest.raises(config.ConfigError) as caught:
+    with pytest.raises(ConfigError) as caught:
         config.load(write_config(tmp_path, body), overrides)
     return caught.value.problems
 
@@ -123,7 +124,7 @@ def test_a_password_file_without_a_user_and_a_cert_without_a_key_are_refused(tmp
 
 
 def test_a_missing_file_and_bad_toml_are_reported(tmp_path):
-    with pytest.raises(config.ConfigError, match="file not found"):
+    with pytest.raises(ConfigError, match="file not found"):
         config.load(tmp_path / "nope.toml")
     assert problems_of(tmp_path, "table = \n")[0].startswith("not valid TOML:")
 

@@ -24,7 +24,7 @@ import msgspec
 import pytest
 
 from controller import config as config_module
-from controller.local_broker import free_port
+from kit.local_broker import free_port
 from tests.conftest import EXAMPLE_CONFIG
 from tests.mqtt_helpers import Received, Subscriber
 from tests.test_service import Running

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from controller.local_broker import free_port, is_listening
+from kit.local_broker import free_port, is_listening
 from tests.conftest import EXAMPLE_CONFIG, SMALL_TABLE, write_config
 from tests.mqtt_helpers import Subscriber, with_json
 

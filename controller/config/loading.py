@@ -16,12 +16,12 @@ import msgspec
 from contract import validation
 from controller.budget import budget
 from controller.config.credentials import file_problems
-from controller.config.errors import ConfigError
 from controller.config.overrides import Overrides, apply_overrides, check_flags
 from controller.config.paths import sim_store_path
 from controller.config.presets import merge_preset
 from controller.config.schema import Config, table_id_problem
 from controller.config.wiring import wiring_problems
+from kit.config import ConfigError
 
 
 def load(path: str | Path, overrides: Overrides | None = None) -> Config:

@@ -15,7 +15,7 @@ from typing import Any
 import msgspec
 
 from contract import validation
-from controller.config.errors import ConfigError
+from kit.config import ConfigError
 
 
 class Preset(msgspec.Struct, forbid_unknown_fields=True):

@@ -24,6 +24,8 @@ from controller.config.paths import state_home
 from controller.core.standings import NIGHT_STEPS, NightAction, StandingRules
 from controller.core.vote import VoteRules
 from hardware import mcp23017, ws2812
+from kit.config import Section
+from kit.mqtt import BrokerConfig
 
 #: BCM GPIO numbers on the Raspberry Pi 40-pin header.
 Pin = Annotated[int, msgspec.Meta(ge=0, le=27)]
@@ -33,33 +35,14 @@ TableId = Annotated[str, msgspec.Meta(pattern=TABLE_ID_PATTERN)]
 TABLE_ID_RULE = "a table id is 1 to 32 letters, digits, '-' or '_'"
 
 
-class _Section(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    """Base for config sections: unknown keys are errors, every field is named."""
-
-
-class TlsConfig(_Section):
-    ca_file: str
-    cert_file: str | None = None
-    key_file: str | None = None
-
-
-class BrokerConfig(_Section):
-    host: str = "127.0.0.1"
-    port: Annotated[int, msgspec.Meta(ge=1, le=65535)] = 1883
-    username: str | None = None
-    password_file: str | None = None
-    keepalive: Annotated[int, msgspec.Meta(ge=5, le=600)] = 15
-    tls: TlsConfig | None = None
-
-
-class SeatWiring(_Section):
+class SeatWiring(Section):
     seat: int
     button: Pin | None = None
     light: Pin | None = None
     rgb: Annotated[list[Pin], msgspec.Meta(min_length=3, max_length=3)] | None = None
 
 
-class JudgeWiring(_Section):
+class JudgeWiring(Section):
     confirm: Pin | None = None
     reject: Pin | None = None
     next: Pin | None = None
@@ -69,7 +52,7 @@ class JudgeWiring(_Section):
 ReservableBus = Literal["i2c", "uart", "i2s", "spi"]
 
 
-class GpioConfig(_Section):
+class GpioConfig(Section):
     debounce_ms: Annotated[float, msgspec.Meta(ge=0, le=500)] = 20.0
     pull_up: bool = True
     # the current through each directly driven LED (one pin; an RGB LED has three): the resistor
@@ -86,7 +69,7 @@ class GpioConfig(_Section):
 ExpanderInput = Annotated[int, msgspec.Meta(ge=0, le=15)]
 
 
-class StripSeat(_Section):
+class StripSeat(Section):
     """The LEDs of the strip that are one seat's light: ``count`` of them from ``first``
     (LED 0 is the one nearest the Pi)."""
 
@@ -95,7 +78,7 @@ class StripSeat(_Section):
     count: Annotated[int, msgspec.Meta(ge=1, le=16)] = 3
 
 
-class StripConfig(_Section):
+class StripConfig(Section):
     """Seat lights on one addressable LED strip (``[strip]``), fed by SPI0's MOSI (GPIO 10)
     through a 5 V level shifter; see docs/hardware.md."""
 
@@ -107,7 +90,7 @@ class StripConfig(_Section):
     seat: list[StripSeat] = msgspec.field(default_factory=list)
 
 
-class ExpanderJudge(_Section):
+class ExpanderJudge(Section):
     """Judge buttons on an expander's inputs."""
 
     confirm: ExpanderInput | None = None
@@ -115,7 +98,7 @@ class ExpanderJudge(_Section):
     next: ExpanderInput | None = None
 
 
-class ExpanderChip(_Section):
+class ExpanderChip(Section):
     """One MCP23017: its I2C address (A2..A0 strapped: 0x20..0x27), the seats whose vote
     buttons are on its inputs in order (GPA0 ... GPA6, GPB0 ... GPB6: GPA7 and GPB7 are output
     only, ``mcp23017.BUTTON_INPUTS``), and judge buttons."""
@@ -137,7 +120,7 @@ class ExpanderChip(_Section):
         return found
 
 
-class ExpanderConfig(_Section):
+class ExpanderConfig(Section):
     """Buttons on MCP23017 I2C expanders (``[expanders]``): I2C1 (GPIO 2, 3) and one shared
     interrupt line (every chip's INTA, open drain, wired together) on ``interrupt``."""
 
@@ -146,7 +129,7 @@ class ExpanderConfig(_Section):
     i2c_bus: Annotated[int, msgspec.Meta(ge=0, le=20)] = 1
 
 
-class ConsoleConfig(_Section):
+class ConsoleConfig(Section):
     """One console port: a single seat's console, or a hub scanning several keypads."""
 
     port: str
@@ -155,7 +138,7 @@ class ConsoleConfig(_Section):
     baudrate: Annotated[int, msgspec.Meta(ge=1200, le=3_000_000)] = 115200
 
 
-class StoreConfig(_Section):
+class StoreConfig(Section):
     path: str | None = None
     outbox_limit: Annotated[int, msgspec.Meta(ge=1)] = 10_000
     keep: Annotated[int, msgspec.Meta(ge=0)] = 20_000
@@ -168,14 +151,14 @@ class StoreConfig(_Section):
     synchronous: Literal["normal", "full"] = "normal"
 
 
-class DayRules(_Section):
+class DayRules(Section):
     """The day options of a rule preset (``[day]``)."""
 
     one_nomination_per_speaker: bool = True
     one_nomination_rule: str = "FIIM 4.4.3"  # what a refused second nomination cites
 
 
-class NightRules(_Section):
+class NightRules(Section):
     """The night options of a rule preset (``[night]``)."""
 
     seconds: Annotated[float, msgspec.Meta(gt=0, le=120)] = 10.0  # a step's time limit
@@ -184,7 +167,7 @@ class NightRules(_Section):
     steps: dict[str, NightAction] = msgspec.field(default_factory=lambda: dict(NIGHT_STEPS))
 
 
-class MusicConfig(_Section):
+class MusicConfig(Section):
     """The night music (``[music]``); paths are relative to the config file."""
 
     playlist: list[str] = msgspec.field(default_factory=list)  # empty: the built-in track
@@ -196,7 +179,7 @@ class MusicConfig(_Section):
     voice: Literal["ru", "en"] = "ru"
 
 
-class Backends(_Section):
+class Backends(Section):
     gpio: Literal["lgpio", "mock"] = "lgpio"
     consoles: Literal["serial", "emulated"] = "serial"
     audio: Literal["sdl", "disk", "off"] = "sdl"
@@ -212,7 +195,7 @@ class Backends(_Section):
         return self.gpio == "mock"
 
 
-class Config(_Section):
+class Config(Section):
     table: TableId
     seats: Annotated[int, msgspec.Meta(ge=4, le=24)]
     rules: str | None = None
