@@ -218,7 +218,7 @@ def _check_config(args: argparse.Namespace) -> int:
 
     path = args.file
     cfg = config.load(path)
-    parts = [f"table {cfg.table}", f"{cfg.seats} seats", f"{len(cfg.wired_buttons())} GPIO buttons"]
+    parts = [f"table {cfg.table}", f"{cfg.seats} seats", f"{len(cfg.gpio.buttons())} GPIO buttons"]
     if cfg.expanders is not None:
         parts.append(f"{len(cfg.expander_buttons())} expander buttons")
     if cfg.strip is not None:
@@ -356,7 +356,7 @@ def _run(args: argparse.Namespace) -> int:
     setup_logging(args.verbose)
 
     from controller import stored_state
-    from controller.service import Service  # after the config is known good: imports gpiozero
+    from controller.service import Service  # after the config is known good
     from controller.store import JournalUnavailable
 
     broker = None

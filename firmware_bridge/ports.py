@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
 from contract.buttons import Button
-from controller.config import ConsoleConfig
+from firmware_bridge.link import ConsoleConfig
 
 if TYPE_CHECKING:
     from firmware_bridge.emulator import EmulatedConsole

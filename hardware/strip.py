@@ -18,12 +18,14 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Mapping
-from typing import Protocol
+from typing import Annotated, Literal, Protocol
+
+import msgspec
 
 from contract.light_timing import BLINK_MS, FAST_BLINK_MS, light_level
 from contract.lights import Light
-from controller.config import StripConfig
 from hardware import is_worth_telling, ws2812
+from kit.config import Section
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +35,32 @@ _PERIOD_MS = {"blink": BLINK_MS, "fast_blink": FAST_BLINK_MS}
 #: a frame whose SPI write failed is written again this soon, change or not: a steady picture
 #: (a whole day phase) must not stay wrong on the strip until the next light changes
 RETRY_SECONDS = 1.0
+
+
+class StripSeat(Section):
+    """The LEDs of the strip that are one seat's light: ``count`` of them from ``first``
+    (LED 0 is the one nearest the Pi)."""
+
+    seat: int
+    first: Annotated[int, msgspec.Meta(ge=0, le=1023)]
+    count: Annotated[int, msgspec.Meta(ge=1, le=16)] = 3
+
+
+class StripConfig(Section):
+    """Seat lights on one addressable LED strip (``[strip]``), fed by SPI0's MOSI (GPIO 10)
+    through a 5 V level shifter; see docs/hardware.md."""
+
+    chip: ws2812.Chip = "ws2812b"
+    order: Literal["GRB", "RGB", "GRBW", "RGBW"] = "GRB"
+    spi_device: Literal[0, 1] = 0  # /dev/spidev0.N: the chip select the SPI driver claims
+    brightness: Annotated[float, msgspec.Meta(gt=0, le=1)] = 0.5  # the cap on every channel
+    supply_amps: Annotated[float, msgspec.Meta(gt=0, le=60)] | None = None  # the 5 V supply
+    seat: list[StripSeat] = msgspec.field(default_factory=list)
+
+
+#: BCM pins the strip's SPI0 takes, by ``spi_device`` (the chip select the driver claims)
+STRIP_PINS = {device: [(10, "data"), (11, "sclk"), (9, "miso"), (8 - device, f"ce{device}")]
+              for device in (0, 1)}
 
 
 class SpiDevice(Protocol):

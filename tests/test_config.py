@@ -26,7 +26,7 @@ def problems_of(tmp_path, body: str, overrides: config.Overrides | None = None) 
 def test_the_example_config_is_valid():
     cfg = config.load(EXAMPLE_CONFIG)
     assert (cfg.table, cfg.seats, cfg.backends.gpio) == ("table-1", 10, "lgpio")
-    assert len(cfg.wired_buttons()) == 13
+    assert len(cfg.gpio.buttons()) == 13
 
 
 def test_command_line_overrides_win_over_the_file(tmp_path):

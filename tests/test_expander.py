@@ -16,9 +16,15 @@ from hypothesis import strategies as st
 
 from contract.buttons import JudgeButton, SeatButton
 from contract.inputs import ButtonEdge
-from controller.config import ExpanderChip, ExpanderConfig, ExpanderJudge
 from hardware import mcp23017
-from hardware.expander import ExpanderButtons, FakeExpanderBus, open_bus
+from hardware.expander import (
+    ExpanderButtons,
+    ExpanderChip,
+    ExpanderConfig,
+    ExpanderJudge,
+    FakeExpanderBus,
+    open_bus,
+)
 
 INT_PIN = 17
 CONFIG = ExpanderConfig(interrupt=INT_PIN, chip=[

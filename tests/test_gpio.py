@@ -29,7 +29,7 @@ def factory():
 def board(tmp_path, factory):
     cfg = config.load(write_config(tmp_path, SMALL_TABLE.format(port=1883)))
     edges: queue.SimpleQueue[ButtonEdge] = queue.SimpleQueue()
-    board = GpioBoard(cfg, factory=factory, now=time.monotonic, submit=edges.put)
+    board = GpioBoard(cfg.gpio, factory=factory, now=time.monotonic, submit=edges.put)
     board.edges = edges
     yield board
     board.close()
@@ -55,7 +55,7 @@ def test_pull_down_wiring_reads_high_as_pressed(tmp_path, factory):
     cfg = config.load(write_config(tmp_path, SMALL_TABLE.format(port=1883).replace(
         "debounce_ms = 20", "debounce_ms = 20\n    pull_up = false")))
     edges: queue.SimpleQueue[ButtonEdge] = queue.SimpleQueue()
-    board = GpioBoard(cfg, factory=factory, now=time.monotonic, submit=edges.put)
+    board = GpioBoard(cfg.gpio, factory=factory, now=time.monotonic, submit=edges.put)
     try:
         factory.pin(4).drive_high()
         assert edges.get(timeout=1).pressed is True

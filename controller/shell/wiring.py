@@ -19,12 +19,12 @@ from gpiozero.pins import Factory
 from contract.inputs import ButtonEdge, ConsoleStatus, Input, KeyPressed
 from contract.lights import Light
 from controller.clock import Clock
-from controller.config import Config, ConsoleConfig
+from controller.config import Config
 from controller.core.table import TableSetup
 from controller.core.vote import VoteRules
 from controller.cue_schedule import CueSchedule
 from controller.loop import EventLoop
-from firmware_bridge.link import ConsoleLink
+from firmware_bridge.link import ConsoleConfig, ConsoleLink
 from firmware_bridge.ports import ConsolePorts
 from firmware_bridge.sequence import Position
 from hardware.audio import SOUND_OUT, Music, SoundOut
@@ -117,7 +117,7 @@ class Devices:
         configured, then the sound. ``on_error``: on the strip's or the expanders' thread, they
         are failing."""
         backends = config.backends
-        self.gpio = GpioBoard(config, factory=factory, now=clock.monotonic, submit=loop.submit)
+        self.gpio = GpioBoard(config.gpio, factory=factory, now=clock.monotonic, submit=loop.submit)
         wiring = LightsWiring(config, self.gpio, self.links, self.ports, clock.monotonic,
                               on_error)
         for name, build in SEAT_LIGHTS.items():
