@@ -1,14 +1,19 @@
-"""What a seat light shows, as a value.
+"""What a seat light shows, as a value, and what shows it.
 
 A light has a mode (``off``, ``on``, ``dim``, ``blink``, ``fast_blink``) and an optional colour
 for RGB seats.
 A single-colour LED shows the mode and ignores the colour; the colour is still kept in the table
-state so a console with an RGB light (or a hall display) can show it.
+state so a console with an RGB light (or a hall display) can show it. How each mode looks over
+time is ``light_timing``.
+
+``SeatLights`` is what every seat-light backend offers (the GPIO LEDs, the LED strip, the
+consoles' RGB LEDs), so the shell shows a light on each alike and none of them knows another.
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import Protocol
 
 import msgspec
 
@@ -49,3 +54,19 @@ class Light(msgspec.Struct, frozen=True):
 
 
 LIGHT_OFF = Light()
+
+#: what a light puts out this instant: red, green, blue in 0..1 (a single LED is white)
+Glow = tuple[float, float, float]
+
+
+class SeatLights(Protocol):
+    """A seat-light backend. ``show``: seat ``seat`` shows ``light`` from now on (a seat the
+    backend does not light is skipped). ``glow``: what it puts out this instant, read back from
+    what reached the hardware (None: not lit by it, or no way to read back). ``close``: every
+    light it drives goes off."""
+
+    def show(self, seat: int, light: Light) -> None: ...
+
+    def glow(self, seat: int) -> Glow | None: ...
+
+    def close(self) -> None: ...

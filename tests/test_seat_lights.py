@@ -1,4 +1,4 @@
-"""One behaviour, every seat-light backend of ``hardware.seat_lights.SEAT_LIGHTS``: the GPIO
+"""One behaviour, every seat-light backend of ``controller.shell.seat_lights.SEAT_LIGHTS``: the GPIO
 board (gpiozero's MockPWMPin), the LED strip (its SPI frames recorded and decoded) and the
 consoles (an emulated console running the firmware, over a real pty and the host's link) must
 show the same light the same way."""
@@ -19,12 +19,12 @@ from hypothesis import strategies as st
 from contract import light_timing
 from contract.lights import Light, LightMode
 from controller import config
+from controller.shell.seat_lights import SEAT_LIGHTS, LightsWiring
 from firmware_bridge.link import ConsoleConfig, ConsoleLink
 from firmware_bridge.ports import CONSOLE_PORTS
 from hardware import strip as strip_module
 from hardware import ws2812
 from hardware.gpio import BLINK_SECONDS, FAST_BLINK_SECONDS, GpioBoard
-from hardware.seat_lights import SEAT_LIGHTS, LightsWiring
 from hardware.strip import StripConfig, StripSeat
 from tests.conftest import SMALL_TABLE, write_config
 

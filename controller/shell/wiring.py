@@ -4,7 +4,7 @@
 ``console_links`` makes one ``ConsoleLink`` per ``[[console]]``, on the port its backend
 (``firmware_bridge.ports.CONSOLE_PORTS``) gives. ``Devices`` holds what ``start`` opens, each
 backend taken from its registry by the config's name (seat lights from
-``hardware.seat_lights.SEAT_LIGHTS``, sound from ``hardware.audio.SOUND_OUT``), and closes them
+``controller.shell.seat_lights.SEAT_LIGHTS``, sound from ``hardware.audio.SOUND_OUT``), and closes them
 again; until opened, each is None and the effects meant for it are skipped.
 """
 
@@ -17,20 +17,20 @@ from pathlib import Path
 from gpiozero.pins import Factory
 
 from contract.inputs import ButtonEdge, ConsoleStatus, Input, KeyPressed
-from contract.lights import Light
+from contract.lights import Glow, Light, SeatLights
 from controller.clock import Clock
 from controller.config import Config
 from controller.core.table import TableSetup
 from controller.core.vote import VoteRules
 from controller.cue_schedule import CueSchedule
 from controller.loop import EventLoop
+from controller.shell.seat_lights import SEAT_LIGHTS, LightsWiring
 from firmware_bridge.link import ConsoleConfig, ConsoleLink
 from firmware_bridge.ports import ConsolePorts
 from firmware_bridge.sequence import Position
 from hardware.audio import SOUND_OUT, Music, SoundOut
 from hardware.expander import ExpanderButtons, open_bus
 from hardware.gpio import GpioBoard
-from hardware.seat_lights import SEAT_LIGHTS, Glow, LightsWiring, SeatLights
 from hardware.strip import StripLights
 
 
