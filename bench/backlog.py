@@ -152,7 +152,7 @@ class Presser:
 def start_service(folder: Path, port: int, journal: Path) -> subprocess.Popen[bytes]:
     config = folder / "bench.toml"
     config.write_text(TABLE.format(port=port, journal=journal))
-    return subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--config",
+    return subprocess.Popen([sys.executable, "-m", "mafia_table.cli", "run", "--config",
                              str(config)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 

@@ -148,7 +148,7 @@ def bench_latency(port: int, presses: int, bursts: int) -> None:
 
 def spawn(port: int) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
-        [sys.executable, "-m", "controller.cli", "run", "--config", str(EXAMPLE), "--sim",
+        [sys.executable, "-m", "mafia_table.cli", "run", "--config", str(EXAMPLE), "--sim",
          "--broker", f"127.0.0.1:{port}", "--table", "bench"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 

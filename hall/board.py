@@ -220,9 +220,8 @@ async def serve(args: argparse.Namespace) -> None:
         client.disconnect()
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m hall.board",
-                                     description="The organisers' board of a tournament hall.")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The board's options, for ``python -m hall.board`` and ``mafia-table hall`` alike."""
     parser.add_argument("--broker", default="127.0.0.1:1883", metavar="HOST:PORT",
                         help="the hall broker (default 127.0.0.1:1883)")
     parser.add_argument("--username", default="hall-board", help="its account (hall-board)")
@@ -237,11 +236,28 @@ def build_parser() -> argparse.ArgumentParser:
                         help="file holding the organisers' password for the page")
     parser.add_argument("--count-wait", type=float, default=30.0, metavar="S",
                         help="alert when a vote count waits for its judge longer (default 30)")
+
+
+DESCRIPTION = "The organisers' board of a tournament hall."
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m hall.board", description=DESCRIPTION)
+    add_arguments(parser)
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``mafia-table hall``: the board, with its handler as ``run`` (``mafia_table.cli``)."""
+    board = sub.add_parser("hall", help="run the hall board: every table of a tournament hall "
+                                        "for the organisers (docs/hall.md)",
+                           description=DESCRIPTION)
+    add_arguments(board)
+    board.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve the board until Ctrl-C."""
     if not 0 < args.count_wait <= 3600:
         print("hall board: --count-wait takes seconds, 0 < S <= 3600", file=sys.stderr)
         return 2
@@ -250,6 +266,10 @@ def main(argv: list[str] | None = None) -> int:
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(serve(args))
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run(build_parser().parse_args(argv))
 
 
 if __name__ == "__main__":

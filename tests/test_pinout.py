@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from controller import cli, config
+from controller import config
 from controller.pinout import pin_map
 from kit.config import ConfigError
+from mafia_table import cli
 from tests.conftest import EXAMPLE_CONFIG, write_config
 
 TABLE = """

@@ -16,7 +16,7 @@ from tests.mqtt_helpers import Subscriber, with_json
 
 
 def start_service(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "controller.cli", "run", *args],
+    return subprocess.Popen([sys.executable, "-m", "mafia_table.cli", "run", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             env=None if env is None else {**os.environ, **env})
 

@@ -10,9 +10,9 @@ import msgspec
 import pytest
 
 from contract.buttons import JudgeButton, SeatButton
-from controller import cli
 from controller import config as config_module
 from controller.selftest import COLOURS, Press, Question, Selftest, TableClient
+from mafia_table import cli
 from tests.conftest import REPO
 from tests.mqtt_helpers import with_json
 from tests.test_consoles import until

@@ -62,7 +62,7 @@ def test_a_malformed_message_is_reported_not_fatal():
 def test_watch_shows_a_live_table_and_stops_cleanly(table_config, broker, subscriber):
     run = Running(table_config)
     watch = subprocess.Popen(
-        [sys.executable, "-m", "controller.cli", "watch", "--broker", f"127.0.0.1:{broker.port}",
+        [sys.executable, "-m", "mafia_table.cli", "watch", "--broker", f"127.0.0.1:{broker.port}",
          "--table", "t1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     lines: queue.SimpleQueue[str] = queue.SimpleQueue()
     threading.Thread(target=lambda: [lines.put(x) for x in watch.stdout], daemon=True).start()

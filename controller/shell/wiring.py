@@ -4,8 +4,8 @@
 ``console_links`` makes one ``ConsoleLink`` per ``[[console]]``, on the port its backend
 (``firmware_bridge.ports.CONSOLE_PORTS``) gives. ``Devices`` holds what ``start`` opens, each
 backend taken from its registry by the config's name (seat lights from
-``controller.shell.seat_lights.SEAT_LIGHTS``, sound from ``hardware.audio.SOUND_OUT``), and closes them
-again; until opened, each is None and the effects meant for it are skipped.
+``controller.shell.seat_lights.SEAT_LIGHTS``, sound from ``hardware.audio.SOUND_OUT``), and
+closes them again; until opened, each is None and the effects meant for it are skipped.
 """
 
 from __future__ import annotations
