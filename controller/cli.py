@@ -130,7 +130,7 @@ def _asyncapi(args: argparse.Namespace) -> int:
 
 
 def _check_config(args: argparse.Namespace) -> int:
-    from controller.budget import budget, render
+    from controller.config.budget import budget, render
 
     path = args.file
     cfg = config.load(path)

@@ -56,8 +56,9 @@ class GpioConfig(Section):
 
     debounce_ms: Annotated[float, msgspec.Meta(ge=0, le=500)] = 20.0
     pull_up: bool = True
-    # the current through each directly driven LED (one pin; an RGB LED has three): the resistor
-    # sets it, (3.3 V - the LED's forward voltage) / R; the budget (controller/budget.py) checks it
+    # the current through each directly driven LED (one pin; an RGB LED has three): the
+    # resistor sets it, (3.3 V - the LED's forward voltage) / R; the budget checks it
+    # (controller/config/budget.py)
     led_ma: Annotated[float, msgspec.Meta(gt=0, le=50)] = 4.0
     # the Pi functions whose pins stay free: ``mafia-table pinout`` flags a pin they need
     reserve: list[ReservableBus] = msgspec.field(default_factory=lambda: ["i2c", "uart"])

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from controller import budget as budget_module
 from controller import config
+from controller.config import budget as budget_module
 from controller.pinout import pin_map
 from kit.config import ConfigError
 from tests.conftest import EXAMPLE_CONFIG, write_config

@@ -15,6 +15,7 @@ starts half-configured. One module a job, in the order a file goes through them:
   ``firmware_bridge.link.ConsoleConfig``);
 - ``wiring``: how seats, pins, strip, expanders and consoles fit together;
 - ``credentials``: the files the config names exist, the password and TLS files load;
+- ``budget``: the current each rail gives and the parts draw (refused when overloaded);
 - ``loading``: ``parse`` and ``load``, which run the steps above in that order;
 - ``paths`` (the journal's default place) serves the rest.
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import msgspec
 
 from contract import validation
-from controller.budget import budget
+from controller.config.budget import budget
 from controller.config.credentials import file_problems
 from controller.config.overrides import Overrides, apply_overrides, check_flags
 from controller.config.paths import sim_store_path

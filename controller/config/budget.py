@@ -31,10 +31,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from controller.config import Config
+from controller.config.schema import Config
 
 GPIO_PIN_MAX_MA = 16.0
 GPIO_TOTAL_MAX_MA = 50.0
