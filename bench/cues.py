@@ -23,7 +23,7 @@ from pathlib import Path
 from bench.gpio import percentiles
 from controller.clock import SystemClock
 from controller.core.effects import Cue
-from controller.core.table import TableSetup, initial_state
+from controller.core.state import TableSetup, initial_state
 from controller.cue_schedule import CueSchedule
 from controller.loop import EventLoop
 from hardware.audio import SOUNDS, Music, Speaker

@@ -14,7 +14,7 @@ from pathlib import Path
 from controller import config as config_module
 from controller.clock import SystemClock
 from controller.core.effects import CancelCues, Cue
-from controller.core.table import TableSetup, initial_state
+from controller.core.state import TableSetup, initial_state
 from controller.cue_schedule import CueSchedule
 from controller.loop import EventLoop
 from hardware.audio import SOUNDS, Speaker

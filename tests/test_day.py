@@ -13,7 +13,7 @@ from contract.inputs import ButtonEdge, CommandReceived, KeyPressed
 from contract.lights import LightMode
 from controller.core import scene
 from controller.core.effects import Cue, Emit, Reply
-from controller.core.table import TableSetup, initial_state, shown
+from controller.core.state import TableSetup, initial_state, shown
 from tests.core_driver import Timeline
 
 JUDGE = frozenset({JudgeButton("confirm"), JudgeButton("reject"), JudgeButton("next")})

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from contract.buttons import SeatButton
 from contract.inputs import ButtonEdge
 from controller.core.effects import Emit
-from controller.core.table import TableSetup, initial_state
+from controller.core.state import TableSetup, initial_state
 from tests.core_driver import Timeline
 
 HOLD = 0.02

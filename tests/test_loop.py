@@ -9,7 +9,7 @@ from contract.buttons import SeatButton
 from contract.inputs import ButtonEdge
 from controller.clock import SystemClock
 from controller.core.effects import Emit, SetLight
-from controller.core.table import TableSetup, initial_state
+from controller.core.state import TableSetup, initial_state
 from controller.loop import EventLoop
 
 SEAT = SeatButton(1)

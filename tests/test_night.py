@@ -12,7 +12,7 @@ from contract.events import NightPickList
 from contract.inputs import ButtonEdge, CommandReceived, KeyPressed
 from controller.core import night
 from controller.core.effects import Cue, Emit, Indicate, SetLight
-from controller.core.table import TableSetup, initial_state
+from controller.core.state import TableSetup, initial_state
 from tests.core_driver import Timeline
 
 SEATS = frozenset(SeatButton(s) for s in range(1, 11))

@@ -30,7 +30,8 @@ from contract.inputs import CommandReceived
 from contract.verbs import COMMANDS
 from controller.core.effects import Reply
 from controller.core.registry import HANDLERS, NOT_SIMULATED
-from controller.core.table import TableSetup, initial_state, step
+from controller.core.state import TableSetup, initial_state
+from controller.core.table import step
 from tests.test_api_contract import DOC
 from tests.test_table import SETUP, WIRED
 

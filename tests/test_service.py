@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from contract import light_timing
 from contract.inputs import CommandReceived
 from contract.lights import Light, LightMode
-from controller.core.table import initial_state, step
+from controller.core.state import initial_state
+from controller.core.table import step
 from controller.service import Service
 from tests.mqtt_helpers import Subscriber, on_topic, with_json
 from tests.test_table import SETUP, payloads

@@ -14,8 +14,10 @@ from contract import api, events
 from contract.buttons import JudgeButton, SeatButton
 from contract.inputs import Boot, ButtonEdge, CommandReceived, KeyPressed
 from controller.core import scene, vote
-from controller.core.effects import Emit, PersistSession, PublishState, Reply
-from controller.core.table import TableSetup, initial_state, shown, step
+from controller.core.effects import Emit, PublishState, Reply
+from controller.core.performed import PersistSession
+from controller.core.state import TableSetup, initial_state, shown
+from controller.core.table import step
 from tests.core_driver import Timeline
 
 SEATS = range(1, 11)

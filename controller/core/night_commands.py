@@ -12,7 +12,6 @@ player sees it.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -22,9 +21,7 @@ from controller.core import night
 from controller.core import standings as standings_module
 from controller.core.effects import Indicate
 from controller.core.replies import Outcome
-
-if TYPE_CHECKING:
-    from controller.core.table import TableState
+from controller.core.state import TableState
 
 
 def open_step(state: TableState, cmd: NightStepCommand, t: float) -> Outcome:

@@ -14,8 +14,6 @@ table sees it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from contract.commands import parse, request_id
 from contract.inputs import CommandReceived
 from contract.verbs import COMMANDS
@@ -32,9 +30,7 @@ from controller.core import (
 )
 from controller.core.effects import Effect
 from controller.core.replies import Handler, answer, reply
-
-if TYPE_CHECKING:
-    from controller.core.table import TableState
+from controller.core.state import TableState
 
 NOT_SIMULATED = "this table is not simulated (start it with --sim)"
 

@@ -14,7 +14,6 @@ a change are applied here, in one place:
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 import msgspec
 
@@ -25,9 +24,7 @@ from controller.core import day, scene, vote
 from controller.core import standings as standings_module
 from controller.core.effects import Effect, Emit
 from controller.core.replies import Outcome
-
-if TYPE_CHECKING:
-    from controller.core.table import TableState
+from controller.core.state import TableState
 
 
 def set_standings(state: TableState, cmd: SeatsCommand, t: float) -> Outcome:

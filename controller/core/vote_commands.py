@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 
@@ -25,10 +25,7 @@ from contract.seats import seat_problem
 from controller.core import standings, vote
 from controller.core.effects import Effect, Emit
 from controller.core.replies import Handler, Outcome
-
-if TYPE_CHECKING:
-    from controller.core.table import TableState
-
+from controller.core.state import TableState
 
 VoteOutcome = tuple[vote.Next | None, list[Effect], str | None]
 #: a vote handler: it decides what the vote is next (None: no vote runs)

@@ -20,7 +20,7 @@ from controller.config import Config
 from controller.core.day import Day, Nomination
 from controller.core.night import NightStep
 from controller.core.scene import Standing
-from controller.core.table import TableSetup, TableState, initial_state
+from controller.core.state import TableSetup, TableState, initial_state
 from controller.core.timer import SpeechTimer
 from controller.core.vote import VoteSession
 from controller.store import Store

@@ -20,7 +20,7 @@ from contract.inputs import ButtonEdge, ConsoleStatus, Input, KeyPressed
 from contract.lights import Glow, Light, SeatLights
 from controller.clock import Clock
 from controller.config import Config
-from controller.core.table import TableSetup
+from controller.core.state import TableSetup
 from controller.core.vote import VoteRules
 from controller.cue_schedule import CueSchedule
 from controller.loop import EventLoop
