@@ -90,7 +90,7 @@ class EmulatedHub:
         """When each EVENT frame written since the last dump went onto the pty, in order."""
         assert self.process.stdin is not None and self.process.stdout is not None
         self.act("dump", 0)
-        frames = []
+        frames: list[tuple[int, float]] = []
         for line in self.process.stdout:
             if line.strip() == "end":
                 return [at for _, at in frames]

@@ -124,8 +124,11 @@ def bench_flood(port: int, rate: int, seconds: float, floor: int) -> None:
         before = peak = rss_mib("self")
         done = threading.Event()
         result: list[str] = []
-        threading.Thread(target=lambda: (result.append(flooder.result()), done.set()),
-                         daemon=True).start()
+        def wait_for_the_flood() -> None:
+            result.append(flooder.result())
+            done.set()
+
+        threading.Thread(target=wait_for_the_flood, daemon=True).start()
         flooder.start()
         began = time.monotonic()
         samples, direct_ms = time_presses(service, clock, done, 30, direct)

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from contract import events
-from contract.buttons import JudgeButton, SeatButton
+from contract.buttons import Button, JudgeButton, SeatButton
 from contract.inputs import Boot, ButtonEdge, CommandReceived
 from contract.lights import Light, LightMode
 from controller.core import scene
@@ -17,7 +17,7 @@ from controller.core.effects import DrivePin, Emit, PublishState, Reply, SetLigh
 from controller.core.state import TableSetup, initial_state
 from controller.core.table import snapshot, step
 
-WIRED = frozenset({SeatButton(1), SeatButton(2), JudgeButton("confirm")})
+WIRED: frozenset[Button] = frozenset({SeatButton(1), SeatButton(2), JudgeButton("confirm")})
 SETUP = TableSetup("t1", 6, WIRED, debounce=0.02, simulated=True)
 
 
