@@ -29,11 +29,15 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from contract.seats import no_seat
-from controller import __version__, config
+from controller import __version__
 from kit.local_broker import LocalBroker, is_listening
 from kit.logs import setup_logging
+
+if TYPE_CHECKING:
+    from controller.config import Config
 
 log = logging.getLogger("mafia-table")
 
@@ -130,6 +134,7 @@ def _asyncapi(args: argparse.Namespace) -> int:
 
 
 def _check_config(args: argparse.Namespace) -> int:
+    from controller import config
     from controller.config.budget import budget, render
 
     path = args.file
@@ -146,6 +151,7 @@ def _check_config(args: argparse.Namespace) -> int:
 
 
 def _pinout(args: argparse.Namespace) -> int:
+    from controller import config
     from controller.pinout import pin_map, render
 
     cfg = config.parse(args.config)
@@ -164,6 +170,7 @@ def _pinout(args: argparse.Namespace) -> int:
 
 
 def _selftest(args: argparse.Namespace) -> int:
+    from controller import config
     from controller.selftest import (
         Selftest,
         SelftestError,
@@ -198,6 +205,7 @@ def _selftest(args: argparse.Namespace) -> int:
 
 
 def _watch(args: argparse.Namespace) -> int:
+    from controller import config
     from controller.watch import watch
 
     if args.config is not None:
@@ -227,7 +235,7 @@ def _consoles(args: argparse.Namespace) -> int:
 
 
 def _state(args: argparse.Namespace) -> int:
-    from controller import stored_state
+    from controller import config, stored_state
     from controller.presence import UNLOCKED, lock_journal
 
     cfg = config.load(args.config, config.Overrides(simulated=args.sim))
@@ -259,6 +267,8 @@ def _state(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from controller import config
+
     simulated = args.command == "sim" or args.sim
     if args.command == "sim" and not 0 <= args.after < math.inf:
         print("mafia-table sim: --after takes a number of seconds >= 0", file=sys.stderr)
@@ -313,7 +323,7 @@ def _run(args: argparse.Namespace) -> int:
             broker.close()
 
 
-def _taken(cfg: config.Config) -> bool:
+def _taken(cfg: Config) -> bool:
     """True (and says so) when another controller runs on this journal or is online on this
     table id. On False, this process holds the journal's lock until it exits."""
     from controller import stored_state

@@ -8,8 +8,10 @@ tables. Same stack, login and WebSocket fan-out as the judge's panel (:mod:`kit.
 a password file, slowed-down wrong logins, a session cookie; :mod:`kit.webpages`), pages
 served from ``hall/static`` (no CDN, no build step).
 
-    python -m hall.board --broker 127.0.0.1:1883 --username hall-board \\
+    mafia-table hall --broker 127.0.0.1:1883 --username hall-board \\
         --password-file hall-board.pass --board-password-file board.pass --listen 0.0.0.0:8090
+
+(its options: ``hall.cli``).
 """
 
 from __future__ import annotations
@@ -220,44 +222,8 @@ async def serve(args: argparse.Namespace) -> None:
         client.disconnect()
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The board's options, for ``python -m hall.board`` and ``mafia-table hall`` alike."""
-    parser.add_argument("--broker", default="127.0.0.1:1883", metavar="HOST:PORT",
-                        help="the hall broker (default 127.0.0.1:1883)")
-    parser.add_argument("--username", default="hall-board", help="its account (hall-board)")
-    parser.add_argument("--password-file", required=True, metavar="FILE",
-                        help="file holding that account's password")
-    parser.add_argument("--ca-file", metavar="FILE", help="TLS to the broker: the hall's CA")
-    parser.add_argument("--cert-file", metavar="FILE", help="TLS client certificate")
-    parser.add_argument("--key-file", metavar="FILE", help="TLS client key")
-    parser.add_argument("--listen", default="127.0.0.1:8090", metavar="HOST:PORT",
-                        help="where the page is served (default 127.0.0.1:8090)")
-    parser.add_argument("--board-password-file", required=True, metavar="FILE",
-                        help="file holding the organisers' password for the page")
-    parser.add_argument("--count-wait", type=float, default=30.0, metavar="S",
-                        help="alert when a vote count waits for its judge longer (default 30)")
-
-
-DESCRIPTION = "The organisers' board of a tournament hall."
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m hall.board", description=DESCRIPTION)
-    add_arguments(parser)
-    return parser
-
-
-def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """``mafia-table hall``: the board, with its handler as ``run`` (``mafia_table.cli``)."""
-    board = sub.add_parser("hall", help="run the hall board: every table of a tournament hall "
-                                        "for the organisers (docs/hall.md)",
-                           description=DESCRIPTION)
-    add_arguments(board)
-    board.set_defaults(run=run)
-
-
 def run(args: argparse.Namespace) -> int:
-    """Serve the board until Ctrl-C."""
+    """Serve the board until Ctrl-C (``mafia-table hall``: ``hall.cli``)."""
     if not 0 < args.count_wait <= 3600:
         print("hall board: --count-wait takes seconds, 0 < S <= 3600", file=sys.stderr)
         return 2
@@ -266,11 +232,3 @@ def run(args: argparse.Namespace) -> int:
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(serve(args))
     return 0
-
-
-def main(argv: list[str] | None = None) -> int:
-    return run(build_parser().parse_args(argv))
-
-
-if __name__ == "__main__":
-    sys.exit(main())

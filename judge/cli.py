@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
-from judge import config as judge_config
 from kit.logs import setup_logging
+
+if TYPE_CHECKING:
+    from judge.config import JudgeConfig
 
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -33,6 +36,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
 def _judge(args: argparse.Namespace) -> int:
     import asyncio  # the panel's stack loads only for this command
 
+    from judge import config as judge_config
     from judge.service import serve
 
     cfg = judge_config.load(args.config, args.listen)
@@ -49,7 +53,7 @@ def _judge(args: argparse.Namespace) -> int:
     return 0
 
 
-def _judge_export(args: argparse.Namespace, cfg: judge_config.JudgeConfig) -> int:
+def _judge_export(args: argparse.Namespace, cfg: JudgeConfig) -> int:
     from judge.exports import command
 
     if not args.game:

@@ -3,7 +3,7 @@
     mafia-table run | sim | state | consoles | check-config | watch | pinout | selftest |
                 asyncapi                      the table's (controller.cli)
     mafia-table judge [serve | export] ...    the judge's panel (judge.cli)
-    mafia-table hall ...                      the hall board (hall.board)
+    mafia-table hall ...                      the hall board (hall.cli)
 
 Each part adds its subcommands to the one parser (``add_commands``), each with its handler
 as ``run``; this module only composes them, so the table's CLI needs nothing of the judge's
@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from controller import __version__
 from controller import cli as table
-from hall import board as hall
+from hall import cli as hall
 from judge import cli as judge
 from kit.config import ConfigError
 
