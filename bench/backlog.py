@@ -34,10 +34,10 @@ from pathlib import Path
 
 from bench.gpio import EventClock, percentiles
 from bench.journal_events import PRESS_TOPIC, press_payloads
-from controller.core.registry import COMMANDS
+from contract.topics import topic_prefix
+from contract.verbs import COMMANDS
 from controller.journal import Journal
-from controller.local_broker import LocalBroker
-from controller.topics import topic_prefix
+from kit.local_broker import LocalBroker
 from tests.mqtt_helpers import Subscriber, with_json
 
 BENCH = topic_prefix("bench")  # the table the bench runs
@@ -152,7 +152,7 @@ class Presser:
 def start_service(folder: Path, port: int, journal: Path) -> subprocess.Popen[bytes]:
     config = folder / "bench.toml"
     config.write_text(TABLE.format(port=port, journal=journal))
-    return subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--config",
+    return subprocess.Popen([sys.executable, "-m", "mafia_table.cli", "run", "--config",
                              str(config)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 

@@ -37,11 +37,11 @@ import serial
 from paho.mqtt.enums import CallbackAPIVersion
 
 from bench.gpio import EventClock, percentiles, quantile
+from contract.topics import topic_prefix
 from controller import config
-from controller.local_broker import LocalBroker
 from controller.service import Service
-from controller.topics import topic_prefix
 from firmware_bridge import protocol as p
+from kit.local_broker import LocalBroker
 
 BENCH = topic_prefix("bench")  # the table the bench runs
 
@@ -90,7 +90,7 @@ class EmulatedHub:
         """When each EVENT frame written since the last dump went onto the pty, in order."""
         assert self.process.stdin is not None and self.process.stdout is not None
         self.act("dump", 0)
-        frames = []
+        frames: list[tuple[int, float]] = []
         for line in self.process.stdout:
             if line.strip() == "end":
                 return [at for _, at in frames]

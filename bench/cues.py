@@ -23,7 +23,7 @@ from pathlib import Path
 from bench.gpio import percentiles
 from controller.clock import SystemClock
 from controller.core.effects import Cue
-from controller.core.table import TableSetup, initial_state
+from controller.core.state import TableSetup, initial_state
 from controller.cue_schedule import CueSchedule
 from controller.loop import EventLoop
 from hardware.audio import SOUNDS, Music, Speaker
@@ -52,8 +52,11 @@ def by_loop(speaker: Speaker, times: list[float], names: list[int]) -> None:
     cues = CueSchedule(speaker, now=clock.monotonic, call_at=loop.call_at)
     runner = threading.Thread(target=loop.run)
     runner.start()
-    loop.call_soon(lambda: [cues.add(Cue(f"number/{n}", t, "bench")) for n, t in zip(
-        names, times, strict=True)])
+    def schedule() -> None:
+        for n, t in zip(names, times, strict=True):
+            cues.add(Cue(f"number/{n}", t, "bench"))
+
+    loop.call_soon(schedule)
     time.sleep(max(0.0, times[-1] - time.monotonic()) + 0.1)  # a bench may wait on the wall
     loop.stop()
     runner.join()

@@ -25,9 +25,9 @@ from gpiozero import InputDevice
 from gpiozero.pins.mock import MockFactory
 
 from bench.gpio import percentiles
+from contract.buttons import SeatButton
+from contract.lights import Light, LightMode
 from controller import config
-from controller.core.buttons import SeatButton
-from controller.core.lights import Light, LightMode
 from hardware import mcp23017, strip, ws2812
 from hardware.expander import ExpanderButtons, FakeExpanderBus
 from tests.conftest import REPO
@@ -45,18 +45,18 @@ def timed(runs: int, work: Callable[[], object]) -> list[float]:
 
 
 def bench_strip(cfg: config.Config, runs: int) -> None:
-    assert cfg.strip is not None
-    seat_leds = {s.seat: range(s.first, s.first + s.count) for s in cfg.strip.seat}
+    lit = cfg.strip
+    assert lit is not None
+    seat_leds = {s.seat: range(s.first, s.first + s.count) for s in lit.seat}
     leds = max(r.stop for r in seat_leds.values())
     modes = list(LightMode)
     shown = {seat: (Light(modes[seat % len(modes)], "#ff8000"), 0.0) for seat in seat_leds}
-    encoding = ws2812.ENCODINGS[cfg.strip.chip]
-    size = ws2812.frame_size(leds, cfg.strip.order, encoding)
+    encoding = ws2812.ENCODINGS[lit.chip]
+    size = ws2812.frame_size(leds, lit.order, encoding)
     buffer = bytearray(size)
     floor = timed(runs, lambda: bytes(buffer))
     encode = timed(runs, lambda: ws2812.encode_frame(
-        strip.frame(shown, seat_leds, leds, cfg.strip.brightness, 12.34), cfg.strip.order,
-        encoding))
+        strip.frame(shown, seat_leds, leds, lit.brightness, 12.34), lit.order, encoding))
     print(f"strip frame, {leds} LEDs -> {size} SPI bytes: {percentiles(encode)}")
     print(f"  floor (copy {size} bytes):            {percentiles(floor)}")
 

@@ -26,8 +26,8 @@ import threading
 import time
 
 from bench.gpio import EventClock, percentiles, private_broker, rss_mib, spawn, start_service
+from contract.topics import topic_prefix
 from controller.service import Service
-from controller.topics import topic_prefix
 from tests.mqtt_helpers import Subscriber, with_json
 
 BENCH = topic_prefix("bench")  # the table the bench runs
@@ -124,8 +124,11 @@ def bench_flood(port: int, rate: int, seconds: float, floor: int) -> None:
         before = peak = rss_mib("self")
         done = threading.Event()
         result: list[str] = []
-        threading.Thread(target=lambda: (result.append(flooder.result()), done.set()),
-                         daemon=True).start()
+        def wait_for_the_flood() -> None:
+            result.append(flooder.result())
+            done.set()
+
+        threading.Thread(target=wait_for_the_flood, daemon=True).start()
         flooder.start()
         began = time.monotonic()
         samples, direct_ms = time_presses(service, clock, done, 30, direct)

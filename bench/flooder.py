@@ -17,7 +17,7 @@ import msgspec
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from controller.topics import topic_prefix
+from contract.topics import topic_prefix
 
 
 def main() -> None:

@@ -29,10 +29,10 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from contract.topics import topic_prefix
 from controller import config
-from controller.local_broker import LocalBroker
 from controller.service import Service
-from controller.topics import topic_prefix
+from kit.local_broker import LocalBroker
 from tests.mqtt_helpers import Subscriber, with_json
 
 BENCH = topic_prefix("bench")  # the table the bench runs
@@ -148,7 +148,7 @@ def bench_latency(port: int, presses: int, bursts: int) -> None:
 
 def spawn(port: int) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
-        [sys.executable, "-m", "controller.cli", "run", "--config", str(EXAMPLE), "--sim",
+        [sys.executable, "-m", "mafia_table.cli", "run", "--config", str(EXAMPLE), "--sim",
          "--broker", f"127.0.0.1:{port}", "--table", "bench"],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 

@@ -20,6 +20,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import socket
 import statistics
@@ -32,9 +33,9 @@ from collections import defaultdict
 from pathlib import Path
 
 from bench.gpio import _cpu_seconds, percentiles, rss_mib
-from controller.local_broker import LocalBroker
-from controller.topics import ROOT, topic_prefix
+from contract.topics import ROOT, topic_prefix
 from hall.sim import SimulatedHall, password
+from kit.local_broker import LocalBroker
 from tests.mqtt_helpers import Subscriber, with_json
 
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -118,9 +119,10 @@ def bench_hall(tables: int, rate: float, seconds: float) -> None:
                           + table.log_path.read_text(errors="replace")[-3000:])
                     raise
             ready = time.monotonic() - started
-            pids = {"hall": hall.hall._process.pid}
+            pids = {"hall": hall.hall.pid}
             for name, t in hall.tables.items():
-                pids[f"{name}/broker"] = t.broker._process.pid
+                assert t.controller is not None
+                pids[f"{name}/broker"] = t.broker.pid
                 pids[f"{name}/controller"] = t.controller.pid
             before, t0 = usage(pids), time.monotonic()
             sent = drive(hall, rate, seconds)
@@ -163,7 +165,7 @@ def bench_capacity(seconds: float, publishers: int, connections: int) -> None:
     without pause to one mosquitto_sub: C clients, so the broker is what is measured), then
     its memory per idle connection."""
     with LocalBroker() as broker:
-        pid = broker._process.pid
+        pid = broker.pid
         port = str(broker.port)
         sink = subprocess.Popen(["mosquitto_sub", "-p", port, "-q", "1", "-t", f"{ROOT}/#"],
                                 stdout=subprocess.PIPE)
@@ -225,8 +227,9 @@ def _feed(process: subprocess.Popen[bytes], stop: threading.Event) -> None:
 
 
 def _count_lines(process: subprocess.Popen[bytes], received: list[int]) -> None:
-    assert process.stdout is not None
-    for chunk in iter(lambda: process.stdout.read1(65536), b""):
+    stream = process.stdout
+    assert isinstance(stream, io.BufferedReader)  # a pipe, buffered: read1 takes what is there
+    for chunk in iter(lambda: stream.read1(65536), b""):
         received[0] += chunk.count(b"\n")
 
 

@@ -1,6 +1,6 @@
 """A seat press as the service journals it, for the benches that fill a journal.
 
-The topic is the core's (``controller.core.events.topic``) and the payload is stamped by
+The topic is the core's (``contract.events.topic``) and the payload is stamped by
 ``controller.messages.MessageFactory``, as ``controller.shell.outbox`` does for a live press, so
 a bench's journal holds what a table's would (the envelope with ``host_boot`` and ``mono_ms``,
 the event's own fields), and a change of the format reaches the benches by itself.
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from contract.events import SeatPress, topic
 from controller.clock import SystemClock, host_boot_id
 from controller.core.effects import Emit
-from controller.core.events import SeatPress, topic
 from controller.messages import MessageFactory
 
 #: Where a seat press is published, below the table's prefix, and the topic it is journaled with.

@@ -23,10 +23,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from controller.local_broker import LocalBroker, free_port
+from kit.local_broker import LocalBroker, free_port
+from tests.conftest import CHROMIUM, CHROMIUM_ARGS
 from tests.test_judge_e2e import (
-    ARGS,
-    CHROMIUM,
     PASSWORD,
     ROLES,
     TABLE,
@@ -92,6 +91,7 @@ def main() -> None:
             sent()
             taps.append(_last(hands, "cmd/seats") * 1000 - clicked)
             page.wait_for_function(f"document.body.dataset.version !== '{version}'")
+        assert judge.process is not None
         rss = _rss_mb(judge.process.pid)
     print(f"press -> judge page DOM ({n}): {percentiles(dom)}")
     print(f"  floor, press -> event on MQTT: {percentiles(floor)}")
@@ -112,7 +112,7 @@ def judged_table() -> Iterator[tuple[str, Hands, Judge, Browser]]:
         hands = Hands(broker.port)
         table = Running(table_config(tmp_path, broker.port))
         judge = Judge(judge_config(tmp_path, broker.port, listen))
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             yield listen, hands, judge, browser
         finally:

@@ -29,7 +29,7 @@ import time
 from aiohttp import web
 
 from bench.judge import _last, day_one, judged_table, percentiles
-from controller.local_broker import free_port
+from kit.local_broker import free_port
 from tests.test_judge_e2e import TABLE
 
 OBSERVER = """() => {

@@ -55,6 +55,7 @@ def writer(path: Path, synchronous: str, pace: float) -> None:
     out = os.fdopen(sys.stdout.fileno(), "w", buffering=1)
     while True:
         event = store.append(PRESS_TOPIC, lambda seq: payload(seq, time.monotonic()))
+        assert event is not None, "the journal refused an event: the disk is full?"
         out.write(f"{event.seq}\n")
         if pace:
             time.sleep(pace)
@@ -102,6 +103,7 @@ def one_cut(work: Path, synchronous: str, *, after: float, pace: float, kill_onl
 
 def _drain(child: subprocess.Popen[bytes]) -> list[str]:
     """What the writer printed before it was stopped (its pipe holds it all)."""
+    assert child.stdout is not None
     fd = child.stdout.fileno()
     os.set_blocking(fd, False)
     chunks = []

@@ -21,8 +21,8 @@ import time
 from pathlib import Path
 
 from bench.gpio import rss_mib
-from controller.local_broker import LocalBroker
-from controller.topics import topic_prefix
+from contract.topics import topic_prefix
+from kit.local_broker import LocalBroker
 from tests.mqtt_helpers import Subscriber
 
 SOAK = topic_prefix("soak")  # the table the soak runs
@@ -40,7 +40,7 @@ def main() -> None:
     args = parser.parse_args()
     with LocalBroker() as broker:
         service = subprocess.Popen(
-            [sys.executable, "-m", "controller.cli", "run", "--config", str(EXAMPLE), "--sim",
+            [sys.executable, "-m", "mafia_table.cli", "run", "--config", str(EXAMPLE), "--sim",
              "--broker", f"127.0.0.1:{broker.port}", "--table", "soak"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         client = Subscriber(broker.port, [f"{SOAK}status"])

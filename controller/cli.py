@@ -1,4 +1,5 @@
-"""``mafia-table``: run a table, or check its config.
+"""The table's commands of ``mafia-table`` (``mafia_table.cli`` composes them with the judge's
+and the hall's): run a table, or check its config.
 
     mafia-table run --config FILE [--sim [--resume]] [--broker HOST:PORT] [--table ID] [-v]
     mafia-table sim [--config FILE] [--resume] [--window] [--screenshot PNG [--after S]] ...
@@ -27,49 +28,26 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from controller import __version__, config
-from controller.core.seats import no_seat
-from controller.local_broker import LocalBroker, is_listening
+from contract.seats import no_seat
+from controller import __version__
+from kit.local_broker import LocalBroker, is_listening
+from kit.logs import setup_logging
+
+if TYPE_CHECKING:
+    from controller.config import Config
 
 log = logging.getLogger("mafia-table")
 
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 EXAMPLE = Path("config") / "table.example.toml"
 
-#: syslog priorities for systemd's stderr prefix (``<3>error``), see sd-daemon(3).
-_SD_PRIORITY = {"DEBUG": 7, "INFO": 6, "WARNING": 4, "ERROR": 3, "CRITICAL": 2}
-
-
-class _JournalFormatter(logging.Formatter):
-    """``<6>controller.service: message``: journald reads the priority and adds the time."""
-
-    def format(self, record: logging.LogRecord) -> str:
-        return f"<{_SD_PRIORITY.get(record.levelname, 6)}>{super().format(record)}"
-
-
-def setup_logging(verbose: bool) -> None:
-    handler = logging.StreamHandler(sys.stderr)
-    if os.environ.get("JOURNAL_STREAM"):
-        handler.setFormatter(_JournalFormatter("%(name)s: %(message)s"))
-    else:
-        handler.setFormatter(logging.Formatter(
-            "%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO, handlers=[handler],
-                        force=True)
-    if not verbose:
-        logging.getLogger("paho").setLevel(logging.WARNING)
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="mafia-table",
-                                     description="The controller of a sport-mafia club table.")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True)
-
+def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The table's subcommands, each with its handler as ``run``."""
     run = sub.add_parser("run", help="run the table controller")
+    run.set_defaults(run=_run)
     run.add_argument("--config", required=True, metavar="FILE", help="table config (TOML)")
     run.add_argument("--sim", action="store_true",
                      help="simulated seats: mock GPIO pins driven by mafia/<table>/sim/...; "
@@ -82,6 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sim = sub.add_parser("sim", help="run a simulated table (run --sim), optionally in a window "
                                      "to press its buttons and watch its lights")
+    sim.set_defaults(run=_run)
     sim.add_argument("--config", default=str(EXAMPLE), metavar="FILE",
                      help=f"table config (default: {EXAMPLE})")
     sim.add_argument("--resume", action="store_true",
@@ -97,6 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     state = sub.add_parser("state", help="show or reset what a table keeps between runs (day, "
                                          "standings, nominations, running vote)")
+    state.set_defaults(run=_state)
     state.add_argument("action", choices=["show", "reset"])
     state.add_argument("--config", required=True, metavar="FILE", help="table config (TOML)")
     state.add_argument("--sim", action="store_true", help="the simulated table's journal "
@@ -105,15 +85,18 @@ def build_parser() -> argparse.ArgumentParser:
 
     consoles = sub.add_parser("consoles", help="list the plugged seat consoles, ready to paste "
                                                "into the config")
+    consoles.set_defaults(run=_consoles)
     consoles.add_argument("--by-id", default="/dev/serial/by-id", metavar="DIR",
                           help="where the stable port names are (default /dev/serial/by-id)")
     consoles.add_argument("--timeout", type=float, default=2.0, metavar="S",
                           help="how long to wait for each console's answer (default 2 s)")
 
     check = sub.add_parser("check-config", help="check a config file and exit")
+    check.set_defaults(run=_check_config)
     check.add_argument("file", metavar="FILE")
 
     watch = sub.add_parser("watch", help="show a table's MQTT traffic, decoded, as it happens")
+    watch.set_defaults(run=_watch)
     watch.add_argument("--config", metavar="FILE",
                        help="take the broker (address, account, TLS) and table from this config")
     watch.add_argument("--broker", metavar="HOST:PORT", help="broker address (default "
@@ -123,11 +106,13 @@ def build_parser() -> argparse.ArgumentParser:
     watch.add_argument("--password-file", metavar="FILE", help="file holding its password")
 
     pinout = sub.add_parser("pinout", help="print the pin map seat by seat, with conflicts")
+    pinout.set_defaults(run=_pinout)
     pinout.add_argument("--config", required=True, metavar="FILE", help="table config (TOML)")
     pinout.add_argument("--svg", metavar="FILE", help="also draw the wiring into this SVG file")
 
     selftest = sub.add_parser("selftest", help="check a wired table seat by seat, with a "
                                                "technician at it (the controller must run)")
+    selftest.set_defaults(run=_selftest)
     selftest.add_argument("--config", required=True, metavar="FILE", help="table config (TOML)")
     selftest.add_argument("--seat", type=int, action="append", metavar="N",
                           help="check only this seat (repeat for more)")
@@ -137,72 +122,8 @@ def build_parser() -> argparse.ArgumentParser:
     selftest.add_argument("--username", help="broker account allowed to send commands")
     selftest.add_argument("--password-file", metavar="FILE", help="file holding its password")
 
-    sub.add_parser("asyncapi", help="print the AsyncAPI document of the MQTT API")
-
-    judge = sub.add_parser("judge", help="run the judge's panel: a FIIM game on one table, "
-                                         "from a browser (docs/judge.md); 'judge export' "
-                                         "prints a game for a rating site (docs/exports.md)")
-    judge.add_argument("action", nargs="?", choices=("serve", "export"), default="serve")
-    judge.add_argument("--config", required=True, metavar="FILE", help="judge config (TOML)")
-    judge.add_argument("--game", metavar="ID", help="export: the game's id")
-    judge.add_argument("--format", default="mafiaratings", choices=("mafiaratings",),
-                       help="export: the format (default mafiaratings)")
-    for option in ("club", "event", "tournament", "moderator"):
-        judge.add_argument(f"--{option}", metavar="ID", help=f"export: the platform's {option} id")
-    judge.add_argument("--language", metavar="XX", help="export: two letters (default: ru)")
-    judge.add_argument("--listen", metavar="HOST:PORT", help="override [panel] listen")
-    judge.add_argument("-v", "--verbose", action="store_true", help="debug logging")
-    return parser
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    commands = {"check-config": _check_config, "watch": _watch, "selftest": _selftest,
-                "pinout": _pinout, "asyncapi": _asyncapi, "run": _run, "sim": _run,
-                "state": _state, "consoles": _consoles, "judge": _judge}
-    try:
-        return commands[args.command](args)
-    except config.ConfigError as exc:  # from any command: nothing has started
-        print(exc.report(), file=sys.stderr)
-        return 2
-
-
-def _judge(args: argparse.Namespace) -> int:
-    import asyncio  # the panel's stack loads only for this command
-
-    from judge import config as judge_config
-    from judge.service import serve
-
-    cfg = judge_config.load(args.config, args.listen)
-    if args.action == "export":
-        return _judge_export(args, cfg)
-    setup_logging(args.verbose)
-    try:
-        asyncio.run(serve(cfg))
-    except KeyboardInterrupt:
-        pass
-    except OSError as exc:  # the listen address is taken or not ours
-        print(f"mafia-table judge: cannot listen on {cfg.panel.listen}: {exc}", file=sys.stderr)
-        return 1
-    return 0
-
-
-def _judge_export(args: argparse.Namespace, cfg) -> int:
-    from judge.exports import command
-
-    if not args.game:
-        print("mafia-table judge export: --game ID is needed (the ids: GET /api/games)",
-              file=sys.stderr)
-        return 2
-    options = {k: getattr(args, k) for k in ("club", "event", "tournament", "moderator",
-                                             "language") if getattr(args, k) is not None}
-    try:
-        data = command.export(cfg, args.game, options)
-    except command.ExportFailed as exc:
-        print(f"mafia-table judge export: {exc}", file=sys.stderr)
-        return 1
-    sys.stdout.write(data.decode() + "\n")
-    return 0
+    asyncapi = sub.add_parser("asyncapi", help="print the AsyncAPI document of the MQTT API")
+    asyncapi.set_defaults(run=_asyncapi)
 
 
 def _asyncapi(args: argparse.Namespace) -> int:
@@ -213,11 +134,12 @@ def _asyncapi(args: argparse.Namespace) -> int:
 
 
 def _check_config(args: argparse.Namespace) -> int:
-    from controller.budget import budget, render
+    from controller import config
+    from controller.config.budget import budget, render
 
     path = args.file
     cfg = config.load(path)
-    parts = [f"table {cfg.table}", f"{cfg.seats} seats", f"{len(cfg.wired_buttons())} GPIO buttons"]
+    parts = [f"table {cfg.table}", f"{cfg.seats} seats", f"{len(cfg.gpio.buttons())} GPIO buttons"]
     if cfg.expanders is not None:
         parts.append(f"{len(cfg.expander_buttons())} expander buttons")
     if cfg.strip is not None:
@@ -229,6 +151,7 @@ def _check_config(args: argparse.Namespace) -> int:
 
 
 def _pinout(args: argparse.Namespace) -> int:
+    from controller import config
     from controller.pinout import pin_map, render
 
     cfg = config.parse(args.config)
@@ -247,6 +170,7 @@ def _pinout(args: argparse.Namespace) -> int:
 
 
 def _selftest(args: argparse.Namespace) -> int:
+    from controller import config
     from controller.selftest import (
         Selftest,
         SelftestError,
@@ -281,6 +205,7 @@ def _selftest(args: argparse.Namespace) -> int:
 
 
 def _watch(args: argparse.Namespace) -> int:
+    from controller import config
     from controller.watch import watch
 
     if args.config is not None:
@@ -310,7 +235,7 @@ def _consoles(args: argparse.Namespace) -> int:
 
 
 def _state(args: argparse.Namespace) -> int:
-    from controller import stored_state
+    from controller import config, stored_state
     from controller.presence import UNLOCKED, lock_journal
 
     cfg = config.load(args.config, config.Overrides(simulated=args.sim))
@@ -342,6 +267,8 @@ def _state(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from controller import config
+
     simulated = args.command == "sim" or args.sim
     if args.command == "sim" and not 0 <= args.after < math.inf:
         print("mafia-table sim: --after takes a number of seconds >= 0", file=sys.stderr)
@@ -356,7 +283,7 @@ def _run(args: argparse.Namespace) -> int:
 
     from controller import stored_state
     from controller.journal import JournalUnavailable
-    from controller.service import Service  # after the config is known good: imports gpiozero
+    from controller.service import Service  # after the config is known good
 
     broker = None
     stop_requested = []
@@ -396,7 +323,7 @@ def _run(args: argparse.Namespace) -> int:
             broker.close()
 
 
-def _taken(cfg: config.Config) -> bool:
+def _taken(cfg: Config) -> bool:
     """True (and says so) when another controller runs on this journal or is online on this
     table id. On False, this process holds the journal's lock until it exits."""
     from controller import stored_state
@@ -447,7 +374,3 @@ def _run_window(service, args: argparse.Namespace) -> int:
         if loop.is_alive():
             loop.join(10)
         service.shutdown()
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -33,10 +33,12 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager, nullcontext
 
+from contract.inputs import CommandReceived, Input, Tick
 from controller.clock import Clock
-from controller.core.effects import Effect, Performed, PublishState, Reply, SetLight, WakeAt
-from controller.core.inputs import CommandReceived, Input, Tick
-from controller.core.table import TableState, step
+from controller.core.effects import PublishState, Reply, SetLight, WakeAt
+from controller.core.performed import Performed, StepEffect
+from controller.core.state import TableState
+from controller.core.table import step
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +87,7 @@ class EventLoop:
         self._command_queue = command_queue
         self._stopping = False
         self._refusing = False
-        self._batch_effects: list[Effect] | None = None  # performed at the end of the batch
+        self._batch_effects: list[StepEffect] | None = None  # performed at the end of the batch
         self._wakes: list[float] = []
         self._settles: list[float] = []  # the debounce wakes among them
         self._calls: list[tuple[float, int, Callable[[], object]]] = []  # call_at, by time
@@ -175,7 +177,7 @@ class EventLoop:
         self._stopping = True
         self._inbox.put(_STOP)
 
-    def run(self, start: Iterable[Effect] = ()) -> None:
+    def run(self, start: Iterable[StepEffect] = ()) -> None:
         """Perform ``start`` effects, then loop until ``stop``."""
         self._perform_all(start)
         while not self._run_batch(self._next_batch()):
@@ -236,7 +238,7 @@ class EventLoop:
         except Exception:
             log.exception("input %r: its effects were not all kept", inp)
 
-    def _perform_all(self, effects: Iterable[Effect]) -> None:
+    def _perform_all(self, effects: Iterable[StepEffect]) -> None:
         for effect in effects:
             if isinstance(effect, WakeAt):
                 heapq.heappush(self._wakes, effect.t)
@@ -299,7 +301,7 @@ class EventLoop:
         return ticks
 
 
-def coalesced(effects: list[Effect]) -> list[Effect]:
+def coalesced(effects: list[StepEffect]) -> list[StepEffect]:
     """``effects`` with each seat's light set once, to its last value, and one ``state``
     snapshot, the last; each kept in the place of its first (so what a consumer sees next is
     never older than the state before it)."""
@@ -310,7 +312,7 @@ def coalesced(effects: list[Effect]) -> list[Effect]:
             last_light[effect.seat] = effect
         elif isinstance(effect, PublishState):
             last_state = effect
-    out: list[Effect] = []
+    out: list[StepEffect] = []
     for effect in effects:
         if isinstance(effect, SetLight):
             if effect.seat in last_light:

@@ -1,11 +1,11 @@
-"""The JSON documents the controller publishes, built in one place through ``controller.api``.
+"""The JSON documents the controller publishes, built in one place through ``contract.api``.
 
 Every payload carries ``v`` (the schema major version) and ``ts`` (UTC ISO-8601 to the ms).
 Events also carry ``seq`` (this table's event counter, kept across restarts by the store),
 ``id`` (``<store id>-<seq>``, the same on every redelivery, so consumers drop duplicates by it),
 and ``host_boot`` with ``mono_ms`` (the host's monotonic clock: ``ts`` can step, these do not).
-The core's events are typed already (``controller.core.events``): this module only stamps
-them. Each document is built as its ``controller.api`` type, so what goes out is what the AsyncAPI
+The core's events are typed already (``contract.events``): this module only stamps
+them. Each document is built as its ``contract.api`` type, so what goes out is what the AsyncAPI
 document describes.
 """
 
@@ -15,7 +15,8 @@ from typing import Any, Literal
 
 import msgspec
 
-from controller import __version__, api
+from contract import api
+from controller import __version__
 from controller.clock import Clock
 from controller.core.effects import Emit, Reply
 

@@ -20,14 +20,11 @@ What it promises:
 from __future__ import annotations
 
 import logging
-import socket
-import ssl
 import threading
 import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
@@ -35,7 +32,7 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
-from controller.config import BrokerConfig
+from kit.mqtt import BrokerConfig, configure_client
 
 log = logging.getLogger(__name__)
 
@@ -240,25 +237,3 @@ def _reply_topic_ok(topic: str, prefix: str) -> bool:
     controller write), so no request can make it publish on ``status``, ``cmd/`` or elsewhere."""
     return (topic.startswith(prefix + "reply/") and len(topic) > len(prefix) + 6
             and not any(c in topic for c in "+#\0"))
-
-
-def configure_client(client: mqtt.Client, broker: BrokerConfig) -> None:
-    """Credentials, TLS and no-delay sockets from the ``[broker]`` config, for any client.
-
-    The password is read from its file here and handed to paho only; it is never logged.
-    """
-    if broker.username is not None:
-        password = None
-        if broker.password_file is not None:
-            password = Path(broker.password_file).read_text(encoding="utf-8").strip()
-        client.username_pw_set(broker.username, password)
-    if broker.tls is not None:
-        client.tls_set(ca_certs=broker.tls.ca_file, certfile=broker.tls.cert_file,
-                       keyfile=broker.tls.key_file, tls_version=ssl.PROTOCOL_TLS_CLIENT)
-    client.on_socket_open = _no_delay
-
-
-def _no_delay(client: mqtt.Client, userdata: object, sock: object) -> None:
-    """Turn off Nagle's algorithm on the broker connection (TCP only; a no-op for others)."""
-    if isinstance(sock, socket.socket) and sock.family in (socket.AF_INET, socket.AF_INET6):
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)

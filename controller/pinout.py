@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from controller.budget import budget
-from controller.budget import render as render_budget
+from contract.buttons import JudgeButton, SeatButton
 from controller.config import Config, wiring_problems
-from controller.core.buttons import JudgeButton, SeatButton
+from controller.config.budget import budget
+from controller.config.budget import render as render_budget
 from hardware.header import ALWAYS_RESERVED, BUSES, physical
 from hardware.mcp23017 import PACKAGE_PIN, input_name
 
@@ -108,7 +108,7 @@ BUS_OWNERS = {"spi": "strip.", "i2c": "expanders."}
 
 def conflicts(config: Config) -> list[str]:
     """What cannot work, one line each: every wiring mistake the config check refuses (a pin or
-    a seat used twice...), what overloads the Pi (``controller.budget``), then each pin a
+    a seat used twice...), what overloads the Pi (``controller.config.budget``), then each pin a
     reserved function of the Pi needs (unless the strip or the expanders use it as that
     function)."""
     users: dict[int, list[str]] = defaultdict(list)

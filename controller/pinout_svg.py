@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
+from contract.buttons import JudgeButton, SeatButton
 from controller.config import Config
-from controller.core.buttons import JudgeButton, SeatButton
 from controller.pinout import PinMap
 from hardware.header import PHYSICAL
 from hardware.mcp23017 import BUTTON_INPUTS, PACKAGE_PIN, input_name

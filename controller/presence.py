@@ -35,9 +35,8 @@ import msgspec
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from controller.config import BrokerConfig
-from controller.mqtt_link import configure_client
-from controller.topics import topic_prefix
+from contract.topics import topic_prefix
+from kit.mqtt import BrokerConfig, configure_client
 
 log = logging.getLogger(__name__)
 

@@ -25,11 +25,11 @@ from typing import Any, Protocol
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from contract import events
+from contract.buttons import JUDGE_BUTTON_NAMES, JudgeButton, SeatButton
+from contract.topics import topic_prefix
 from controller.config import Config
-from controller.core import events
-from controller.core.buttons import JUDGE_BUTTON_NAMES, JudgeButton, SeatButton
-from controller.mqtt_link import configure_client
-from controller.topics import topic_prefix
+from kit.mqtt import configure_client
 
 KEYS = "123456789*0#"
 COLOURS = {"red": "#ff0000", "green": "#00ff00", "blue": "#0000ff"}

@@ -23,10 +23,11 @@ import uuid
 from collections.abc import Callable
 from functools import partial
 
+from contract.buttons import Button
+from contract.inputs import Boot
+from contract.topics import topic_prefix
 from controller.clock import Clock, ClockSync, SystemClock, clock_sync, host_boot_id
 from controller.config import Config
-from controller.core.buttons import Button
-from controller.core.inputs import Boot
 from controller.core.vote import VoteRules
 from controller.delivery import Delivery
 from controller.journal import Journal
@@ -43,7 +44,6 @@ from controller.shell.intake import CommandIntake
 from controller.shell.outbox import Outbox
 from controller.shell.replay import replay
 from controller.stored_state import LAST_BOOT
-from controller.topics import topic_prefix
 from firmware_bridge.ports import CONSOLE_PORTS
 from firmware_bridge.sequence import Position
 from hardware.audio import SoundOut

@@ -28,15 +28,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from controller.core.buttons import (
-    JUDGE_BUTTON_NAMES,
-    Button,
-    JudgeButton,
-    JudgeButtonName,
-    SeatButton,
-)
+from contract.buttons import JUDGE_BUTTON_NAMES, Button, JudgeButton, JudgeButtonName, SeatButton
+from contract.light_timing import indicator_on
 from controller.core.vote import propose
-from firmware_bridge.firmware.light_timing import indicator_on
 
 if TYPE_CHECKING:
     from controller.service import Service

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import msgspec
 
-from controller import api
+from contract import api
 from controller.config import Config
 from controller.journal import Journal
 

@@ -1,7 +1,7 @@
 """``mafia-table watch``: a table's MQTT traffic, decoded, one line per message.
 
 For technicians at the table. It is an ordinary client of the API (it decodes with the types of
-``controller.api``: an event's envelope, and the event itself as the core's type), so it also
+``contract.api``: an event's envelope, and the event itself as the core's type), so it also
 shows what a rules core would see: events with their ``seq`` (a gap is called out, a duplicate
 by ``id`` is skipped), the table state as a row of lights, status, health and command replies.
 An observer account is enough for it.
@@ -18,12 +18,10 @@ import msgspec
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
-from controller import api
-from controller.config import BrokerConfig
-from controller.core import events
-from controller.event_seq import missed
-from controller.mqtt_link import configure_client
-from controller.topics import topic_prefix
+from contract import api, events
+from contract.event_seq import missed
+from contract.topics import topic_prefix
+from kit.mqtt import BrokerConfig, configure_client
 
 
 def _journal_alarm(journal: api.JournalHealth | None) -> str:

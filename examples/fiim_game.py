@@ -41,9 +41,9 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
-from controller.core import events
-from controller.event_seq import missed
-from controller.topics import topic_prefix
+from contract import events
+from contract.event_seq import missed
+from contract.topics import topic_prefix
 from judge import record, table_events
 from judge.game import Action, Game, TableEvent, Timings, new_game, step
 
@@ -108,9 +108,9 @@ class Table:
     def _fresh(self, topic: str, body: dict[str, Any]) -> bool:
         """Keep the seq up to date and ask for what was missed; False for an event we have."""
         if topic == "status" and body.get("state") == "online":
-            for journal, last in self.last_seq.items():
+            for kept, last in self.last_seq.items():
                 if last:  # the table came back: whatever it said meanwhile, after our last
-                    self._replay(journal, last)
+                    self._replay(kept, last)
             return True
         journal = next((j for j in self.last_seq if topic.startswith(j)), None)
         if journal is None or "seq" not in body:
@@ -166,9 +166,11 @@ class Table:
             self.client.publish(f"{self.prefix}cmd/{verb}", json.dumps({"id": id, **fields}),
                                 qos=1)
         for id, fields in zip(ids, each, strict=True):
-            reply = self.wait(lambda m, id=id: m.topic in (f"reply/{verb}",
-                                                           f"private/reply/{verb}")
-                              and m.body.get("id") == id, since)
+            def answers(m: Message, id: str = id) -> bool:
+                return m.topic in (f"reply/{verb}", f"private/reply/{verb}") \
+                    and m.body.get("id") == id
+
+            reply = self.wait(answers, since)
             if not reply.body["ok"]:
                 raise GameError(f"cmd/{verb} {fields}: {reply.body['error']}")
         return ids
@@ -317,6 +319,7 @@ class Judge:
                  "night": self.night_step}
         while self.game.stage != "over":
             turns[self.game.stage]()
+        assert self.game.winner is not None  # a game is over once a side has won
         winner = {"red": "town", "black": "mafia"}[self.game.winner]
         alive = list(self.game.alive)
         self.say(f"the {winner} wins, alive: {alive}")
@@ -363,6 +366,7 @@ class Judge:
         """Each player puts a fist up in the window of their candidate; the judge confirms
         every count on the station's button (and, once a game, rejects one first)."""
         game, players = self.game, self.players
+        assert game.vote is not None  # the vote stage has its vote
         voters, candidates = list(game.alive), list(game.vote.candidates)
         if game.vote.kind == "question":
             ballots = {v: 0 if players.rng.random() < 0.6 else None for v in voters}
@@ -461,9 +465,10 @@ def main(argv: list[str] | None = None) -> int:
             with open(args.report, "w", encoding="utf-8") as out:
                 json.dump(game.report, out, indent=1)
         if args.record:
-            with open(args.record, "wb") as out:
-                out.write(record.encode(record.build(game.inputs, args.table,
-                                                     game.game.timings)))
+            played = record.build(game.inputs, args.table, game.game.timings)
+            if played is not None:  # None: the game never began
+                with open(args.record, "wb") as out:
+                    out.write(record.encode(played))
     return 0
 
 

@@ -26,10 +26,10 @@ import tty
 from collections import deque
 from pathlib import Path
 
-from controller.config import ConsoleConfig
-from controller.core.buttons import Button, SeatButton
+from contract.buttons import Button, SeatButton
+from contract.light_timing import light_level
 from firmware_bridge.firmware.console import Console, elapsed
-from firmware_bridge.firmware.light_timing import light_level
+from firmware_bridge.link import ConsoleConfig
 
 POLL_S = 0.001  # the firmware's main loop period while an input settles
 IDLE_S = 0.2  # ...and while nothing moves (a hand wakes it at once): an idle table costs ~nothing

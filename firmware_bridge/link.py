@@ -18,19 +18,32 @@ import contextlib
 import logging
 import threading
 from collections.abc import Callable, Iterable
+from typing import Annotated
 
+import msgspec
 import serial
 
-from controller.core.inputs import ButtonEdge, KeyPressed
-from controller.core.lights import Light
+from contract.api import ConsoleHealth
+from contract.inputs import ButtonEdge, KeyPressed
+from contract.lights import Light
 from firmware_bridge.sequence import Position, Sequencer
-from firmware_bridge.session import ConsoleHealth, HostSession
+from firmware_bridge.session import HostSession
+from kit.config import Section
 
 log = logging.getLogger(__name__)
 
 WRITE_TIMEOUT = 0.5  # a console that stops reading is taken as unplugged, not waited for
 READ_TIMEOUT = 0.1  # the longest the thread sleeps when nothing comes (the timer's resolution)
 BACKOFF_MIN, BACKOFF_MAX = 0.2, 5.0
+
+
+class ConsoleConfig(Section):
+    """One console port: a single seat's console, or a hub scanning several keypads."""
+
+    port: str
+    seats: Annotated[list[int], msgspec.Meta(min_length=1, max_length=24)]
+    keys_only: bool = False
+    baudrate: Annotated[int, msgspec.Meta(ge=1200, le=3_000_000)] = 115200
 
 
 class ConsoleLink:

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
-from controller.config import ConsoleConfig
-from controller.core.buttons import Button
+from contract.buttons import Button
+from firmware_bridge.link import ConsoleConfig
 
 if TYPE_CHECKING:
     from firmware_bridge.emulator import EmulatedConsole

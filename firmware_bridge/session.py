@@ -20,13 +20,14 @@ again from the console's ring buffer, exactly once.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, field
-from typing import Any, Literal, cast
+from dataclasses import dataclass
+from typing import Literal, cast
 
-from controller.core.buttons import SeatButton
-from controller.core.events import Key
-from controller.core.inputs import ButtonEdge, KeyPressed
-from controller.core.lights import Light
+from contract.api import ConsoleHealth
+from contract.buttons import SeatButton
+from contract.events import Key
+from contract.inputs import ButtonEdge, KeyPressed
+from contract.lights import Light
 from firmware_bridge import protocol as p
 from firmware_bridge.clockmap import ClockMap
 from firmware_bridge.sequence import Position, Sequencer
@@ -37,28 +38,6 @@ PING_EVERY = 1.0
 MISSED_PONGS = 3
 
 State = Literal["connecting", "refused", "welcomed", "online"]
-
-
-@dataclass
-class ConsoleHealth:
-    """What ``health`` shows of one console port."""
-
-    port: str
-    seats: list[int]
-    online: bool = False
-    refused: str | None = None
-    firmware: str | None = None
-    unique_id: str | None = None
-    boot_id: int | None = None
-    rtt_ms: float | None = None
-    clock_offset_ms: float | None = None
-    counts: dict[str, int] = field(default_factory=dict)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"port": self.port, "seats": self.seats, "online": self.online,
-                "refused": self.refused, "firmware": self.firmware, "unique_id": self.unique_id,
-                "boot_id": self.boot_id, "rtt_ms": self.rtt_ms,
-                "clock_offset_ms": self.clock_offset_ms, "counts": dict(self.counts)}
 
 
 @dataclass(frozen=True)
@@ -77,7 +56,9 @@ class HostSession:
                  sequencer: Sequencer | None = None):
         self.seats = seats
         self.keys_only = keys_only
-        self.health = ConsoleHealth(port, sorted(seats))
+        self.health = ConsoleHealth(
+            port=port, seats=sorted(seats), online=False, refused=None, firmware=None,
+            unique_id=None, boot_id=None, rtt_ms=None, clock_offset_ms=None, counts={})
         self.state: State = "connecting"
         self.health_changed = False  # ``online`` or ``refused`` changed: the link tells
         self._sequencer = sequencer or Sequencer()

@@ -4,12 +4,14 @@ It reads every table's retained ``status``, ``state``, ``health`` and ``bridge``
 broker as the ``hall-board`` account, folds them with :mod:`hall.tables` (pure), and pushes the
 board to every open page over a WebSocket on each change (and each second, as waits grow).
 The organisers load the tournament's seating (:mod:`hall.seating`) and send a round to the
-tables. Same stack, login and WebSocket fan-out as the judge's panel (:mod:`controller.weblogin`:
-a password file, slowed-down wrong logins, a session cookie; :mod:`controller.webpages`), pages
+tables. Same stack, login and WebSocket fan-out as the judge's panel (:mod:`kit.weblogin`:
+a password file, slowed-down wrong logins, a session cookie; :mod:`kit.webpages`), pages
 served from ``hall/static`` (no CDN, no build step).
 
-    python -m hall.board --broker 127.0.0.1:1883 --username hall-board \\
+    mafia-table hall --broker 127.0.0.1:1883 --username hall-board \\
         --password-file hall-board.pass --board-password-file board.pass --listen 0.0.0.0:8090
+
+(its options: ``hall.cli``).
 """
 
 from __future__ import annotations
@@ -29,11 +31,11 @@ import paho.mqtt.client as mqtt
 from aiohttp import web
 from paho.mqtt.enums import CallbackAPIVersion
 
-from controller.topics import topic_prefix
-from controller.weblogin import WebLogin
-from controller.webpages import Pages
+from contract.topics import topic_prefix
 from hall import seating as seating_module
 from hall import tables
+from kit.weblogin import WebLogin
+from kit.webpages import Pages
 
 log = logging.getLogger("hall.board")
 STATIC = Path(__file__).parent / "static"
@@ -220,28 +222,8 @@ async def serve(args: argparse.Namespace) -> None:
         client.disconnect()
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m hall.board",
-                                     description="The organisers' board of a tournament hall.")
-    parser.add_argument("--broker", default="127.0.0.1:1883", metavar="HOST:PORT",
-                        help="the hall broker (default 127.0.0.1:1883)")
-    parser.add_argument("--username", default="hall-board", help="its account (hall-board)")
-    parser.add_argument("--password-file", required=True, metavar="FILE",
-                        help="file holding that account's password")
-    parser.add_argument("--ca-file", metavar="FILE", help="TLS to the broker: the hall's CA")
-    parser.add_argument("--cert-file", metavar="FILE", help="TLS client certificate")
-    parser.add_argument("--key-file", metavar="FILE", help="TLS client key")
-    parser.add_argument("--listen", default="127.0.0.1:8090", metavar="HOST:PORT",
-                        help="where the page is served (default 127.0.0.1:8090)")
-    parser.add_argument("--board-password-file", required=True, metavar="FILE",
-                        help="file holding the organisers' password for the page")
-    parser.add_argument("--count-wait", type=float, default=30.0, metavar="S",
-                        help="alert when a vote count waits for its judge longer (default 30)")
-    return parser
-
-
-def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+def run(args: argparse.Namespace) -> int:
+    """Serve the board until Ctrl-C (``mafia-table hall``: ``hall.cli``)."""
     if not 0 < args.count_wait <= 3600:
         print("hall board: --count-wait takes seconds, 0 < S <= 3600", file=sys.stderr)
         return 2
@@ -250,7 +232,3 @@ def main(argv: list[str] | None = None) -> int:
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(serve(args))
     return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

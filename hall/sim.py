@@ -22,9 +22,9 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from controller.local_broker import LocalBroker, free_port
-from controller.topics import ROOT, topic_prefix
+from contract.topics import ROOT, topic_prefix
 from hall.pki import make_certificates, make_password_file
+from kit.local_broker import LocalBroker, free_port
 
 REPO = Path(__file__).resolve().parent.parent
 SHIPPED = REPO / "config" / "mosquitto"
@@ -86,7 +86,7 @@ class SimulatedTable:
         env = {**os.environ, "STATE_DIRECTORY": str(self.state_dir), "SDL_AUDIODRIVER": "dummy"}
         with self.log_path.open("ab") as log:
             self.controller = subprocess.Popen(
-                [sys.executable, "-m", "controller.cli", "run", "--sim",
+                [sys.executable, "-m", "mafia_table.cli", "run", "--sim",
                  "--config", str(EXAMPLE_TABLE), "--table", self.table,
                  "--broker", f"127.0.0.1:{self.broker.port}"],
                 stdout=log, stderr=subprocess.STDOUT, env=env, cwd=REPO)
@@ -207,8 +207,9 @@ def start_board(hall: SimulatedHall, port: int, *, count_wait: float = 30.0,
     log_path = log_path or hall.root / "board.log"
     with log_path.open("ab") as log:
         return subprocess.Popen(
-            [sys.executable, "-m", "hall.board", "--broker", f"127.0.0.1:{hall.port}",
-             "--listen", f"127.0.0.1:{port}", "--count-wait", str(count_wait), *args],
+            [sys.executable, "-m", "mafia_table.cli", "hall", "--broker",
+             f"127.0.0.1:{hall.port}", "--listen", f"127.0.0.1:{port}", "--count-wait",
+             str(count_wait), *args],
             stdout=log, stderr=subprocess.STDOUT, cwd=REPO)
 
 

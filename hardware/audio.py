@@ -22,7 +22,11 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Annotated, Any, Literal, Protocol
+
+import msgspec
+
+from kit.config import Section
 
 log = logging.getLogger(__name__)
 
@@ -30,9 +34,22 @@ SOUNDS = Path(__file__).resolve().parent / "sounds"
 CUES = ("tick", "window", "warning", "end")
 
 
+class MusicConfig(Section):
+    """The night music (``[music]``); paths are relative to the config file."""
+
+    playlist: list[str] = msgspec.field(default_factory=list)  # empty: the built-in track
+    shuffle: bool = False
+    fade_in: Annotated[float, msgspec.Meta(ge=0, le=60)] = 4.0
+    fade_out: Annotated[float, msgspec.Meta(ge=0, le=60)] = 4.0
+    volume: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.6
+    duck: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.3
+    voice: Literal["ru", "en"] = "ru"
+
+
 @dataclass(frozen=True)
 class Music:
-    """The night playlist and how it plays (config ``[music]``)."""
+    """The night playlist and how it plays, as the speaker takes it: ``[music]``
+    (``MusicConfig``) with its playlist as paths (the built-in track when it names none)."""
 
     playlist: list[Path] = field(default_factory=lambda: [SOUNDS / "night.wav"])
     shuffle: bool = False

@@ -19,16 +19,18 @@ import errno
 import logging
 import threading
 from collections.abc import Callable, Iterable
-from typing import Protocol
+from typing import Annotated, Protocol
 
+import msgspec
 from gpiozero.pins import Factory
 from gpiozero.pins.mock import MockPin
 
-from controller.config import ExpanderConfig
-from controller.core.buttons import Button
-from controller.core.inputs import ButtonEdge
+from contract.buttons import JUDGE_BUTTON_NAMES, Button, JudgeButton, SeatButton
+from contract.inputs import ButtonEdge
 from hardware import is_worth_telling, mcp23017
 from hardware.gpio import EdgeButton
+from hardware.header import Pin
+from kit.config import Section
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +39,50 @@ MAX_READS_PER_EDGE = 4
 #: how often the INT line is looked at without an edge: a read that failed leaves the interrupt
 #: uncleared, and a line that stays low brings no new edge
 STUCK_CHECK_SECONDS = 0.5
+
+
+#: an MCP23017 pin: 0..7 are GPA0..GPA7, 8..15 are GPB0..GPB7 (7 and 15 are output only:
+#: the config check refuses a button there)
+ExpanderInput = Annotated[int, msgspec.Meta(ge=0, le=15)]
+
+
+class ExpanderJudge(Section):
+    """Judge buttons on an expander's inputs."""
+
+    confirm: ExpanderInput | None = None
+    reject: ExpanderInput | None = None
+    next: ExpanderInput | None = None
+
+
+class ExpanderChip(Section):
+    """One MCP23017: its I2C address (A2..A0 strapped: 0x20..0x27), the seats whose vote
+    buttons are on its inputs in order (GPA0 ... GPA6, GPB0 ... GPB6: GPA7 and GPB7 are output
+    only, ``mcp23017.BUTTON_INPUTS``), and judge buttons."""
+
+    address: Annotated[int, msgspec.Meta(ge=0x20, le=0x27)]
+    seats: Annotated[list[int], msgspec.Meta(max_length=16)] = msgspec.field(
+        default_factory=list)  # at most 14: the config check says why
+    judge: ExpanderJudge = msgspec.field(default_factory=ExpanderJudge)
+
+    def buttons(self) -> dict[int, Button]:
+        """Input (0..15) -> the button wired to it: the seats in order, then the judge's."""
+        found: dict[int, Button] = {  # (the config check refuses a 15th seat)
+            pin: SeatButton(seat)
+            for pin, seat in zip(mcp23017.BUTTON_INPUTS, self.seats, strict=False)}
+        for name in JUDGE_BUTTON_NAMES:
+            pin = getattr(self.judge, name)
+            if pin is not None:
+                found[pin] = JudgeButton(name)
+        return found
+
+
+class ExpanderConfig(Section):
+    """Buttons on MCP23017 I2C expanders (``[expanders]``): I2C1 (GPIO 2, 3) and one shared
+    interrupt line (every chip's INTA, open drain, wired together) on ``interrupt``."""
+
+    interrupt: Pin
+    chip: Annotated[list[ExpanderChip], msgspec.Meta(min_length=1, max_length=8)]
+    i2c_bus: Annotated[int, msgspec.Meta(ge=0, le=20)] = 1
 
 
 class I2cBus(Protocol):

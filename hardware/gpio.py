@@ -12,16 +12,19 @@ import logging
 from collections import deque
 from collections.abc import Callable
 from functools import partial
+from typing import Annotated
 
+import msgspec
 from gpiozero import PWMLED, RGBLED, InputDevice
 from gpiozero.pins import Factory
 from gpiozero.pins.mock import MockFactory, MockPin, MockPWMPin, PinState
 
-from controller.config import Config
-from controller.core.buttons import Button, SeatButton
-from controller.core.inputs import ButtonEdge
-from controller.core.lights import Light, LightMode
-from firmware_bridge.firmware import light_timing
+from contract import light_timing
+from contract.buttons import JUDGE_BUTTON_NAMES, Button, JudgeButton, SeatButton
+from contract.inputs import ButtonEdge
+from contract.lights import Light, LightMode
+from hardware.header import Pin, ReservableBus
+from kit.config import Section
 
 log = logging.getLogger(__name__)
 
@@ -32,6 +35,46 @@ FAST_BLINK_SECONDS = light_timing.FAST_BLINK_MS / 1000
 MAX_EDGE_AGE = 5.0
 #: Level changes a simulated pin remembers (gpiozero's ``MockPin.states``), newest last.
 MOCK_PIN_HISTORY = 64
+
+
+class SeatWiring(Section):
+    seat: int
+    button: Pin | None = None
+    light: Pin | None = None
+    rgb: Annotated[list[Pin], msgspec.Meta(min_length=3, max_length=3)] | None = None
+
+
+class JudgeWiring(Section):
+    confirm: Pin | None = None
+    reject: Pin | None = None
+    next: Pin | None = None
+
+
+class GpioConfig(Section):
+    """The Pi's own pins (``[gpio]``): each seat's vote button and light, the judge's buttons,
+    and how they are wired."""
+
+    debounce_ms: Annotated[float, msgspec.Meta(ge=0, le=500)] = 20.0
+    pull_up: bool = True
+    # the current through each directly driven LED (one pin; an RGB LED has three): the
+    # resistor sets it, (3.3 V - the LED's forward voltage) / R; the budget checks it
+    # (controller/config/budget.py)
+    led_ma: Annotated[float, msgspec.Meta(gt=0, le=50)] = 4.0
+    # the Pi functions whose pins stay free: ``mafia-table pinout`` flags a pin they need
+    reserve: list[ReservableBus] = msgspec.field(default_factory=lambda: ["i2c", "uart"])
+    judge: JudgeWiring = msgspec.field(default_factory=JudgeWiring)
+    seat: list[SeatWiring] = msgspec.field(default_factory=list)
+
+    def buttons(self) -> dict[Button, int]:
+        """Every button that has a pin, with its BCM pin number."""
+        wired: dict[Button, int] = {
+            SeatButton(s.seat): s.button for s in self.seat if s.button is not None
+        }
+        for name in JUDGE_BUTTON_NAMES:
+            pin = getattr(self.judge, name)
+            if pin is not None:
+                wired[JudgeButton(name)] = pin
+        return wired
 
 
 class RecentMockPin(MockPWMPin):
@@ -102,25 +145,25 @@ class EdgeButton(InputDevice):
 
 
 class GpioBoard:
-    """Every GPIO part of one table, built from the config's ``[gpio]`` map.
+    """Every GPIO part of one table, built from its ``[gpio]`` map (``GpioConfig``).
 
     Edges go to ``submit`` as ``ButtonEdge`` inputs (from gpiozero's callback thread); lights are
     set with ``show`` (from the loop thread).
     """
 
-    def __init__(self, config: Config, *, factory: Factory, now: Callable[[], float],
+    def __init__(self, gpio: GpioConfig, *, factory: Factory, now: Callable[[], float],
                  submit: Callable[[ButtonEdge], object]):
         self._factory = factory
-        self._pull_up = config.gpio.pull_up
+        self._pull_up = gpio.pull_up
         self._buttons: dict[Button, EdgeButton] = {}
         self._lights: dict[int, PWMLED | RGBLED] = {}
         try:
-            for button, pin in config.wired_buttons().items():
+            for button, pin in gpio.buttons().items():
                 self._buttons[button] = EdgeButton(
                     pin, pull_up=self._pull_up, now=now, pin_factory=factory,
                     on_edge=partial(_submit_edge, submit, button),
                 )
-            for wiring in config.gpio.seat:
+            for wiring in gpio.seat:
                 if wiring.rgb is not None:
                     self._lights[wiring.seat] = RGBLED(*wiring.rgb, pin_factory=factory)
                 elif wiring.light is not None:

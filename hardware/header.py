@@ -8,6 +8,12 @@ GPIO pins, so a tool can warn before a button ends up on the pin a HAT needs.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Annotated, Literal
+
+import msgspec
+
+#: BCM GPIO numbers on the Raspberry Pi 40-pin header.
+Pin = Annotated[int, msgspec.Meta(ge=0, le=27)]
 
 #: BCM GPIO number -> physical pin number on the 40-pin header (every model since the B+).
 PHYSICAL: dict[int, int] = {
@@ -38,6 +44,9 @@ BUSES: dict[str, Bus] = {bus.name: bus for bus in (
     Bus("spi", {7: "SPI0 CE1", 8: "SPI0 CE0", 9: "SPI0 MISO", 10: "SPI0 MOSI", 11: "SPI0 SCLK"},
         "SPI displays and LED drivers"),
 )}
+
+#: the Pi functions a table can keep free of its buttons and lights (``BUSES``)
+ReservableBus = Literal["i2c", "uart", "i2s", "spi"]
 
 #: always kept free, whatever the config says
 ALWAYS_RESERVED = ("id_eeprom",)

@@ -2,7 +2,7 @@
 
 The strip shows what GPIO lights show, timed the same way: ``frame`` turns each seat's light
 and the moment it was set into pixels with the consoles' own ``light_level``
-(``firmware_bridge/firmware/light_timing.py``: one definition for every light of the table),
+(``contract/light_timing.py``: one definition for every light of the table),
 so a blink starts lit and keeps its phase from when it was set. ``next_change`` says when the
 picture changes next; a thread sleeps until then (or until ``show``), encodes the frame
 (``hardware.ws2812``) and writes it to an ``SpiDevice``: ``SpidevPort`` on a Pi
@@ -18,13 +18,14 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Mapping
-from typing import Protocol
+from typing import Annotated, Literal, Protocol
 
-from controller.config import StripConfig
-from controller.core.lights import Light
-from firmware_bridge.firmware.light_timing import BLINK_MS, FAST_BLINK_MS, light_level
-from firmware_bridge.protocol import LIGHT_MODES
+import msgspec
+
+from contract.light_timing import BLINK_MS, FAST_BLINK_MS, light_level
+from contract.lights import Light
 from hardware import is_worth_telling, ws2812
+from kit.config import Section
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +35,32 @@ _PERIOD_MS = {"blink": BLINK_MS, "fast_blink": FAST_BLINK_MS}
 #: a frame whose SPI write failed is written again this soon, change or not: a steady picture
 #: (a whole day phase) must not stay wrong on the strip until the next light changes
 RETRY_SECONDS = 1.0
+
+
+class StripSeat(Section):
+    """The LEDs of the strip that are one seat's light: ``count`` of them from ``first``
+    (LED 0 is the one nearest the Pi)."""
+
+    seat: int
+    first: Annotated[int, msgspec.Meta(ge=0, le=1023)]
+    count: Annotated[int, msgspec.Meta(ge=1, le=16)] = 3
+
+
+class StripConfig(Section):
+    """Seat lights on one addressable LED strip (``[strip]``), fed by SPI0's MOSI (GPIO 10)
+    through a 5 V level shifter; see docs/hardware.md."""
+
+    chip: ws2812.Chip = "ws2812b"
+    order: Literal["GRB", "RGB", "GRBW", "RGBW"] = "GRB"
+    spi_device: Literal[0, 1] = 0  # /dev/spidev0.N: the chip select the SPI driver claims
+    brightness: Annotated[float, msgspec.Meta(gt=0, le=1)] = 0.5  # the cap on every channel
+    supply_amps: Annotated[float, msgspec.Meta(gt=0, le=60)] | None = None  # the 5 V supply
+    seat: list[StripSeat] = msgspec.field(default_factory=list)
+
+
+#: BCM pins the strip's SPI0 takes, by ``spi_device`` (the chip select the driver claims)
+STRIP_PINS = {device: [(10, "data"), (11, "sclk"), (9, "miso"), (8 - device, f"ce{device}")]
+              for device in (0, 1)}
 
 
 class SpiDevice(Protocol):
@@ -93,7 +120,7 @@ class RecordingSpi:
 
 def level(light: Light, since: float, now: float) -> float:
     """How bright ``light`` (set at ``since``) is at ``now``, 0..1: the consoles' rule."""
-    return light_level(LIGHT_MODES.index(light.mode.value), _elapsed_ms(since, now))
+    return light_level(light.mode.number, _elapsed_ms(since, now))
 
 
 def _elapsed_ms(since: float, now: float) -> float:

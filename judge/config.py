@@ -33,26 +33,23 @@ from typing import Annotated
 
 import msgspec
 
-from controller.config import BrokerConfig, ConfigError
 from judge.game import Timings
+from kit.config import ConfigError, Section
+from kit.mqtt import BrokerConfig
 
 Seconds = Annotated[float, msgspec.Meta(gt=0, le=600)]
 
 
-class _Section(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    pass
-
-
-class PanelConfig(_Section):
+class PanelConfig(Section):
     password_file: str
     listen: str = "127.0.0.1:8080"
 
 
-class JournalConfig(_Section):
+class JournalConfig(Section):
     path: str = "judge.db"
 
 
-class TimingsConfig(_Section):
+class TimingsConfig(Section):
     speech: Seconds = 60.0
     defence: Seconds = 30.0
     last_words: Seconds = 60.0
@@ -61,7 +58,7 @@ class TimingsConfig(_Section):
     best_move: Seconds = 20.0
 
 
-class OverlayConfig(_Section):
+class OverlayConfig(Section):
     """The spectator overlay: public by default; roles and night actions only when ``secrets``
     is on, then ``delay`` seconds late and only with the ``token_file``'s token."""
 
@@ -79,7 +76,7 @@ class OverlayConfig(_Section):
         return Path(self.token_file).read_text(encoding="utf-8").strip()
 
 
-class JudgeConfig(_Section):
+class JudgeConfig(Section):
     table: Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
     panel: PanelConfig
     broker: BrokerConfig = msgspec.field(default_factory=BrokerConfig)

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, NamedTuple
 
-from controller.core import events
+from contract import events
 
 MAFIA, DON, SHERIFF, CIVILIAN = "mafia", "don", "sheriff", "civilian"
 BLACK = (MAFIA, DON)
@@ -147,7 +147,7 @@ class Action:
 @dataclass(frozen=True)
 class TableEvent:
     """What the table published: ``topic`` below ``mafia/<table>/`` and the event, decoded
-    (``judge.table_events``) into the controller's own type (``controller.core.events``). The
+    (``judge.table_events``) into the controller's own type (``contract.events``). The
     table's ``state`` comes as the ``DayEvent`` of its day, the only thing the game reads of it."""
 
     topic: str

@@ -29,10 +29,10 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from aiohttp import web
 
-from controller.webpages import Pages
 from judge.game import new_game, replay
 from judge.overlay import History, overlay_view, remember
 from judge.overlay_mafiaratings import VERSION, current_game
+from kit.webpages import Pages
 
 if TYPE_CHECKING:
     from judge.service import Panel

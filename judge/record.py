@@ -22,7 +22,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from controller.core import events
+from contract import events
 from judge.game import Action, Game, Refused, Replayed, TableEvent, Timings, new_game, replay
 
 SCHEMA = 1

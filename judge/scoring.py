@@ -15,41 +15,37 @@ from typing import Annotated
 
 import msgspec
 
-from controller.config import ConfigError
 from judge.game import BLACK
 from judge.record import Record
+from kit.config import ConfigError, Section
 
 PRESETS = Path(__file__).resolve().parent.parent / "config" / "scoring"
 
 Points = Annotated[float, msgspec.Meta(ge=-100, le=100)]
 
 
-class _Section(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    pass
-
-
-class Win(_Section, kw_only=True):
+class Win(Section, kw_only=True):
     points: Points
 
 
-class BestMove(_Section, kw_only=True):
+class BestMove(Section, kw_only=True):
     guessed: Annotated[list[Points], msgspec.Meta(min_length=4, max_length=4)]
     red_only: bool = True
 
 
-class Penalty(_Section, kw_only=True):
+class Penalty(Section, kw_only=True):
     fouls: Points = 0.0
     disqualified: Points = 0.0
 
 
-class Compensation(_Section, kw_only=True):
+class Compensation(Section, kw_only=True):
     """The player shot on night 1; ``only_if_lost``: when the game ended and their side lost."""
 
     first_shot: Points = 0.0
     only_if_lost: bool = True
 
 
-class Preset(_Section, kw_only=True):
+class Preset(Section, kw_only=True):
     name: str
     source: str = ""
     win: Win

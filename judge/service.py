@@ -28,11 +28,8 @@ import paho.mqtt.client as mqtt
 from aiohttp import web
 from paho.mqtt.enums import CallbackAPIVersion
 
-from controller.core import events
-from controller.mqtt_link import configure_client
-from controller.topics import topic_prefix
-from controller.weblogin import WebLogin
-from controller.webpages import Pages
+from contract import events
+from contract.topics import topic_prefix
 from judge import overlay_routes, record_routes, table_events
 from judge.config import JudgeConfig, split_listen
 from judge.game import Action, Game, Refused, TableEvent, new_game, replay, step
@@ -40,6 +37,9 @@ from judge.journal import Journal
 from judge.record import Edit, Record
 from judge.store import GameStore
 from judge.views import judge_view
+from kit.mqtt import configure_client
+from kit.weblogin import WebLogin
+from kit.webpages import Pages
 
 log = logging.getLogger("judge")
 STATIC = Path(__file__).with_name("static")

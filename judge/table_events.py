@@ -2,7 +2,7 @@
 own types.
 
 Every event the table publishes on ``event/<kind>`` or ``private/<kind>`` is the struct of that
-kind in ``controller.core.events`` with the envelope beside it (``controller.api.EVENT_TYPES``
+kind in ``contract.events`` with the envelope beside it (``contract.api.EVENT_TYPES``
 has each stamped type, a subclass of the core's). ``decode`` reads one MQTT payload into a
 ``judge.game.TableEvent`` holding that struct, or refuses it with ``BadEvent`` naming the field;
 the game core then reads attributes, never dict keys. Of the retained ``state`` the game reads
@@ -20,8 +20,7 @@ from typing import Any
 
 import msgspec
 
-from controller import api
-from controller.core import events
+from contract import api, events
 from judge.game import TableEvent
 
 #: the topics below ``mafia/<table>/`` that carry events: ``event/<kind>``, ``private/<kind>``

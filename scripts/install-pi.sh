@@ -109,7 +109,8 @@ make_secret() {
 }
 
 code_stamp() {  # what the venv was built from: changes when any shipped Python file changes
-    (cd "$SRC" && find pyproject.toml controller hardware firmware_bridge -type f \
+    (cd "$SRC" && find pyproject.toml contract kit controller hardware firmware_bridge judge hall \
+        mafia_table -type f \
         ! -path '*/__pycache__/*' -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-64)
 }
 

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, settings
 from playwright.sync_api import Browser, sync_playwright
 
 from controller import config as config_module
-from controller.local_broker import LocalBroker
+from kit.local_broker import LocalBroker
 from tests.mqtt_helpers import Subscriber
 
 settings.register_profile("default", deadline=None, print_blob=True,

@@ -31,8 +31,8 @@ class Subscriber:
     """Connects to the broker, subscribes to ``topics`` and keeps every message in order."""
 
     def __init__(self, port: int, topics: list[str], *, client_id: str = "",
-                 protocol: int = mqtt.MQTTv5, persistent: bool = False,
-                 auth: tuple[str, str] | None = None, tls: dict[str, str] | None = None):
+                 protocol: mqtt.MQTTProtocolVersion = mqtt.MQTTv5, persistent: bool = False,
+                 auth: tuple[str, str] | None = None, tls: dict[str, Any] | None = None):
         """``persistent``: keep the session (subscriptions, queued QoS 1 messages) on the
         broker across disconnects, so nothing published while we are away is missed."""
         self.messages: list[Received] = []

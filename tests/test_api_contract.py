@@ -14,10 +14,10 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from controller import api
+from contract import api
+from contract.events import KINDS
+from contract.verbs import COMMANDS
 from controller.asyncapi import render
-from controller.core.events import KINDS
-from controller.core.registry import COMMANDS
 from tests.mqtt_helpers import on_topic, with_json
 from tests.test_service import Running, online
 
@@ -141,7 +141,7 @@ def test_the_prose_document_names_every_command_and_no_other():
 
 
 def test_the_prose_document_names_every_event_kind_and_no_other():
-    """Likewise for the events: each kind of `controller.core.events.KINDS` is named in full
+    """Likewise for the events: each kind of `contract.events.KINDS` is named in full
     (`event/vote/result` or `private/night/pick`), and no other."""
     named = set(re.findall(r"`(?:event|private)/([a-z_]+(?:/[a-z_]+)*)`", MQTT_API))
     assert sorted(set(KINDS) - named) == [], "emitted, but not named in docs/mqtt-api.md"

@@ -9,8 +9,8 @@ import sys
 import time
 from pathlib import Path
 
-from controller.local_broker import free_port
 from hardware.audio import SOUND_OUT, Music, Speaker, no_sound_device
+from kit.local_broker import free_port
 from tests.conftest import REPO
 
 
@@ -82,7 +82,7 @@ def test_no_sound_card_and_no_server_means_no_device_and_no_alsa_noise(tmp_path)
 
 def test_a_headless_start_prints_no_alsa_lines(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "SDL_AUDIODRIVER"}
-    done = subprocess.run([sys.executable, "-m", "controller.cli", "sim", "--screenshot",
+    done = subprocess.run([sys.executable, "-m", "mafia_table.cli", "sim", "--screenshot",
                            str(tmp_path / "t.png"), "--after", "0", "--broker",
                            f"127.0.0.1:{free_port()}"],
                           env={**env, "XDG_STATE_HOME": str(tmp_path)}, cwd=REPO,

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import get_args, get_type_hints
 
-from controller.config import Backends, ConsoleConfig
-from controller.core.buttons import SeatButton
+from contract.buttons import SeatButton
+from controller.config import Backends
+from firmware_bridge.link import ConsoleConfig
 from firmware_bridge.ports import CONSOLE_PORTS
 from hardware.audio import SOUND_OUT, Silence, Speaker
 from hardware.expander import I2C_BUSES

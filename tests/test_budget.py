@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from controller import budget as budget_module
 from controller import config
+from controller.config import budget as budget_module
 from controller.pinout import pin_map
+from kit.config import ConfigError
 from tests.conftest import EXAMPLE_CONFIG, write_config
 
 BASE = """
@@ -16,7 +17,7 @@ seats = 12
 
 
 def _problems(tmp_path, body: str) -> list[str]:
-    with pytest.raises(config.ConfigError) as refused:
+    with pytest.raises(ConfigError) as refused:
         config.load(write_config(tmp_path, BASE + body))
     return refused.value.problems
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from controller import cli, config
+from controller import config
 from controller.core.vote import VoteRules
+from kit.config import ConfigError
+from mafia_table import cli
 from tests.conftest import EXAMPLE_CONFIG, write_config
 
 BASE = """
@@ -17,7 +19,7 @@ gpio = "mock"
 
 
 def problems_of(tmp_path, body: str, overrides: config.Overrides | None = None) -> list[str]:
-    with pytest.raises(config.ConfigError) as caught:
+    with pytest.raises(ConfigError) as caught:
         config.load(write_config(tmp_path, body), overrides)
     return caught.value.problems
 
@@ -25,7 +27,7 @@ def problems_of(tmp_path, body: str, overrides: config.Overrides | None = None) 
 def test_the_example_config_is_valid():
     cfg = config.load(EXAMPLE_CONFIG)
     assert (cfg.table, cfg.seats, cfg.backends.gpio) == ("table-1", 10, "lgpio")
-    assert len(cfg.wired_buttons()) == 13
+    assert len(cfg.gpio.buttons()) == 13
 
 
 def test_command_line_overrides_win_over_the_file(tmp_path):
@@ -123,7 +125,7 @@ def test_a_password_file_without_a_user_and_a_cert_without_a_key_are_refused(tmp
 
 
 def test_a_missing_file_and_bad_toml_are_reported(tmp_path):
-    with pytest.raises(config.ConfigError, match="file not found"):
+    with pytest.raises(ConfigError, match="file not found"):
         config.load(tmp_path / "nope.toml")
     assert problems_of(tmp_path, "table = \n")[0].startswith("not valid TOML:")
 

@@ -9,9 +9,9 @@ import tty
 
 import pytest
 
-from controller import cli
 from firmware_bridge import protocol as p
 from firmware_bridge.emulator import EmulatedConsole
+from mafia_table import cli
 
 NAME = "usb-MicroPython_Board_in_FS_mode_e6614c311b7e6f35-if00"
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from controller.core.inputs import KeyPressed
-from controller.core.lights import Light, LightMode
+from contract.inputs import KeyPressed
+from contract.lights import Light, LightMode
 from firmware_bridge import protocol as p
 from firmware_bridge.firmware.console import RESEND_MS
 from firmware_bridge.sequence import Sequencer

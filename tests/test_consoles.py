@@ -9,9 +9,9 @@ from datetime import datetime
 
 import pytest
 
+from contract.inputs import ButtonEdge, KeyPressed
+from contract.lights import Light, LightMode
 from controller import config as config_module
-from controller.core.inputs import ButtonEdge, KeyPressed
-from controller.core.lights import Light, LightMode
 from firmware_bridge.emulator import EmulatedConsole
 from firmware_bridge.link import ConsoleLink
 from tests.conftest import SMALL_TABLE, write_config

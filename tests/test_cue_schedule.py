@@ -9,12 +9,13 @@ import json
 import math
 import threading
 import wave
+from collections.abc import Callable
 from pathlib import Path
 
 from controller import config as config_module
 from controller.clock import SystemClock
 from controller.core.effects import CancelCues, Cue
-from controller.core.table import TableSetup, initial_state
+from controller.core.state import TableSetup, initial_state
 from controller.cue_schedule import CueSchedule
 from controller.loop import EventLoop
 from hardware.audio import SOUNDS, Speaker
@@ -54,7 +55,7 @@ class FakeLoop:
 
     def __init__(self, speaker: FakeSpeaker) -> None:
         self.speaker = speaker
-        self.calls: list[tuple[float, object]] = []
+        self.calls: list[tuple[float, Callable[[], object]]] = []
 
     def call_at(self, t: float, fn) -> None:
         self.calls.append((t, fn))
@@ -234,7 +235,7 @@ def test_fiim_4_5_3_numbers_spoken_cadence_apart_in_counting_order(tmp_path, bro
         written = out.read_bytes()
         onsets = [onset(written, voice / f"{n}.wav", mark) for n in (1, 2, 3, 4)]
         assert None not in onsets, onsets
-        gaps = [b - a for a, b in itertools.pairwise(onsets)]  # type: ignore[operator]
+        gaps = [b - a for a, b in itertools.pairwise(onsets)]
         assert all(abs(gap - cadence) <= TOLERANCE for gap in gaps), gaps
 
         # a step stopped after its first number: the rest are never spoken (a long cadence, so

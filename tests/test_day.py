@@ -8,12 +8,12 @@ import msgspec
 from hypothesis import given
 from hypothesis import strategies as st
 
+from contract.buttons import JudgeButton
+from contract.inputs import ButtonEdge, CommandReceived, KeyPressed
+from contract.lights import LightMode
 from controller.core import scene
-from controller.core.buttons import JudgeButton
 from controller.core.effects import Cue, Emit, Reply
-from controller.core.inputs import ButtonEdge, CommandReceived, KeyPressed
-from controller.core.lights import LightMode
-from controller.core.table import TableSetup, initial_state, shown
+from controller.core.state import TableSetup, initial_state, shown
 from tests.core_driver import Timeline
 
 JUDGE = frozenset({JudgeButton("confirm"), JudgeButton("reject"), JudgeButton("next")})

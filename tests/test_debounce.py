@@ -5,10 +5,10 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from controller.core.buttons import SeatButton
+from contract.buttons import SeatButton
+from contract.inputs import ButtonEdge
 from controller.core.effects import Emit
-from controller.core.inputs import ButtonEdge
-from controller.core.table import TableSetup, initial_state
+from controller.core.state import TableSetup, initial_state
 from tests.core_driver import Timeline
 
 HOLD = 0.02

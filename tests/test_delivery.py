@@ -9,7 +9,7 @@ import time
 import pytest
 
 from controller.journal import Journal
-from controller.local_broker import LocalBroker
+from kit.local_broker import LocalBroker
 from tests.conftest import SMALL_TABLE, make_table_config, write_config
 from tests.mqtt_helpers import Consumer, Subscriber, with_json
 from tests.test_process import finish, kill_if_running, start_service, stop_cleanly

@@ -1,4 +1,4 @@
-"""The core's events (controller/core/events.py) are the API's: every one is documented, and
+"""The core's events (contract/events.py) are the API's: every one is documented, and
 whatever the core may put in one is published, validated by the document and decoded back
 unchanged."""
 
@@ -13,9 +13,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from controller import api
+from contract import api, events
 from controller.clock import SystemClock
-from controller.core import events
 from controller.core.effects import Emit
 from controller.messages import MessageFactory
 from tests.test_api_contract import DOC, schema_for

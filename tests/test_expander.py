@@ -14,11 +14,17 @@ from gpiozero.pins.mock import MockFactory
 from hypothesis import given
 from hypothesis import strategies as st
 
-from controller.config import ExpanderChip, ExpanderConfig, ExpanderJudge
-from controller.core.buttons import JudgeButton, SeatButton
-from controller.core.inputs import ButtonEdge
+from contract.buttons import JudgeButton, SeatButton
+from contract.inputs import ButtonEdge
 from hardware import mcp23017
-from hardware.expander import ExpanderButtons, FakeExpanderBus, open_bus
+from hardware.expander import (
+    ExpanderButtons,
+    ExpanderChip,
+    ExpanderConfig,
+    ExpanderJudge,
+    FakeExpanderBus,
+    open_bus,
+)
 
 INT_PIN = 17
 CONFIG = ExpanderConfig(interrupt=INT_PIN, chip=[

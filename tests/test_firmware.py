@@ -185,7 +185,7 @@ def test_hello_tells_the_first_unacknowledged_seq():
 
 def test_lights_blink_on_the_console_itself_as_they_do_on_gpio():
     """The host sends a mode once; the console times the blinking (as gpiozero does on GPIO)."""
-    from firmware_bridge.firmware.light_timing import indicator_on, light_level
+    from contract.light_timing import indicator_on, light_level
 
     assert [light_level(0, 0), light_level(1, 12345), light_level(2, 7)] == [0.0, 1.0, 0.15]
     blink = [light_level(3, t) for t in (0, 499, 500, 999, 1000)]

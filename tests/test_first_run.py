@@ -9,9 +9,10 @@ import time
 
 import pytest
 
-from controller import cli, config, stored_state
+from controller import config, stored_state
 from controller.presence import live_controller
 from controller.service import Service
+from mafia_table import cli
 from tests.conftest import SMALL_TABLE, write_config
 from tests.mqtt_helpers import Subscriber, with_json
 from tests.test_process import finish, kill_if_running, start_service, stop_cleanly

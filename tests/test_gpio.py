@@ -8,11 +8,11 @@ import time
 
 import pytest
 
+from contract import light_timing
+from contract.buttons import JudgeButton, SeatButton
+from contract.inputs import ButtonEdge
+from contract.lights import Light, LightMode
 from controller import config
-from controller.core.buttons import JudgeButton, SeatButton
-from controller.core.inputs import ButtonEdge
-from controller.core.lights import Light, LightMode
-from firmware_bridge.firmware import light_timing
 from hardware.gpio import MOCK_PIN_HISTORY, GpioBoard, make_pin_factory
 from tests.conftest import SMALL_TABLE, write_config
 
@@ -29,7 +29,7 @@ def factory():
 def board(tmp_path, factory):
     cfg = config.load(write_config(tmp_path, SMALL_TABLE.format(port=1883)))
     edges: queue.SimpleQueue[ButtonEdge] = queue.SimpleQueue()
-    board = GpioBoard(cfg, factory=factory, now=time.monotonic, submit=edges.put)
+    board = GpioBoard(cfg.gpio, factory=factory, now=time.monotonic, submit=edges.put)
     board.edges = edges
     yield board
     board.close()
@@ -55,7 +55,7 @@ def test_pull_down_wiring_reads_high_as_pressed(tmp_path, factory):
     cfg = config.load(write_config(tmp_path, SMALL_TABLE.format(port=1883).replace(
         "debounce_ms = 20", "debounce_ms = 20\n    pull_up = false")))
     edges: queue.SimpleQueue[ButtonEdge] = queue.SimpleQueue()
-    board = GpioBoard(cfg, factory=factory, now=time.monotonic, submit=edges.put)
+    board = GpioBoard(cfg.gpio, factory=factory, now=time.monotonic, submit=edges.put)
     try:
         factory.pin(4).drive_high()
         assert edges.get(timeout=1).pressed is True

@@ -11,8 +11,8 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import expect
 
-from controller.local_broker import free_port, is_listening
 from hall.sim import SimulatedHall, password, start_board
+from kit.local_broker import free_port, is_listening
 from tests.mqtt_helpers import Received, Subscriber, on_topic, with_json
 
 TABLES = 5

@@ -24,7 +24,7 @@ import msgspec
 import pytest
 
 from controller import config as config_module
-from controller.local_broker import free_port
+from kit.local_broker import free_port
 from tests.conftest import EXAMPLE_CONFIG
 from tests.mqtt_helpers import Received, Subscriber
 from tests.test_service import Running
@@ -67,7 +67,8 @@ class Judge:
     """``mafia-table judge`` as a process: started, stopped, started again."""
 
     def __init__(self, config: Path):
-        self.config, self.process = config, None
+        self.config = config
+        self.process: subprocess.Popen[str] | None = None
         self.start()
 
     def start(self) -> None:
@@ -75,6 +76,7 @@ class Judge:
         self.process = subprocess.Popen([str(exe), "judge", "--config", str(self.config)],
                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                         text=True)
+        assert self.process.stdout is not None
         for line in self.process.stdout:  # the address is printed once it listens
             if line.startswith("judge panel:"):
                 return
@@ -83,6 +85,7 @@ class Judge:
     def stop(self) -> None:
         # SIGTERM: a test run started in the background (``cmd &``) hands its children an
         # ignored SIGINT, and the judge would never stop
+        assert self.process is not None
         self.process.send_signal(signal.SIGTERM)
         self.process.wait(10)
 

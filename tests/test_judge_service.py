@@ -9,10 +9,10 @@ import time
 
 import pytest
 
-from controller.config import ConfigError
 from judge import config as judge_config
 from judge.service import Panel, handle_message
 from judge.views import judge_view
+from kit.config import ConfigError
 
 PASSWORD = "s3cret"
 

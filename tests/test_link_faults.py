@@ -17,13 +17,14 @@ from datetime import UTC, datetime, timedelta
 from hypothesis import given
 from hypothesis import strategies as st
 
+from contract import commands
+from contract.buttons import JudgeButton, SeatButton
+from contract.inputs import ButtonEdge, CommandReceived
+from contract.verbs import COMMANDS
 from controller.clock import ClockSync, SystemClock, clock_sync, host_boot_id, iso_ms
-from controller.core import commands
-from controller.core.buttons import JudgeButton, SeatButton
 from controller.core.effects import Emit, Reply
-from controller.core.inputs import ButtonEdge, CommandReceived
-from controller.core.registry import COMMANDS
-from controller.core.table import TableSetup, initial_state, step
+from controller.core.state import TableSetup, initial_state
+from controller.core.table import step
 from controller.loop import COMMAND_QUEUE, COMMANDS_PER_BATCH, EventLoop
 from tests.conftest import REPO
 from tests.mqtt_helpers import Subscriber, on_topic, with_json

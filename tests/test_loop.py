@@ -5,11 +5,11 @@ from __future__ import annotations
 import threading
 import time
 
+from contract.buttons import SeatButton
+from contract.inputs import ButtonEdge
 from controller.clock import SystemClock
-from controller.core.buttons import SeatButton
 from controller.core.effects import Emit, SetLight
-from controller.core.inputs import ButtonEdge
-from controller.core.table import TableSetup, initial_state
+from controller.core.state import TableSetup, initial_state
 from controller.loop import EventLoop
 
 SEAT = SeatButton(1)

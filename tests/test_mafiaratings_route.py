@@ -92,7 +92,7 @@ def test_bad_options_and_unknown_games_get_a_clear_4xx(tmp_path) -> None:
 
 def test_the_cli_prints_a_game_or_says_why_not(tmp_path, capsys) -> None:
     """``mafia-table judge export --config FILE --game ID --format mafiaratings``."""
-    from controller.cli import main
+    from mafia_table.cli import main
 
     inputs = whole_game().inputs
     panel = panel_with(tmp_path, inputs)

@@ -22,7 +22,11 @@ from tests import micropython_node, test_firmware, test_protocol
 REPO = micropython_node.REPO
 FIRMWARE = REPO / "firmware_bridge" / "firmware"
 PROTOCOL = REPO / "firmware_bridge" / "protocol.py"
-DEVICE_FILES = {"protocol.py": PROTOCOL, **{f.name: f for f in FIRMWARE.glob("*.py")}}
+#: how the lights look over time: the contract's, which the host's lights read too
+LIGHT_TIMING = REPO / "contract" / "light_timing.py"
+#: every file copied onto the Pico (firmware_bridge/firmware/README.md), by its name there
+DEVICE_FILES = {"protocol.py": PROTOCOL, "light_timing.py": LIGHT_TIMING,
+                **{f.name: f for f in FIRMWARE.glob("*.py")}}
 FIRMWARE_TESTS = sorted(n for n in dir(test_firmware) if n.startswith("test_"))
 
 
@@ -100,7 +104,8 @@ for name in {FIRMWARE_TESTS!r}:
         "/firmware_bridge/protocol.py": PROTOCOL,
         "/firmware_bridge/firmware/__init__.py": micropython_node.HERE / "future_stub.py",
         "/firmware_bridge/firmware/console.py": FIRMWARE / "console.py",
-        "/firmware_bridge/firmware/light_timing.py": FIRMWARE / "light_timing.py",
+        "/contract/__init__.py": micropython_node.HERE / "future_stub.py",
+        "/contract/light_timing.py": LIGHT_TIMING,
         "/test_firmware.py": REPO / "tests" / "test_firmware.py",
     }, code)
     results = {}

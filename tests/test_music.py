@@ -9,10 +9,11 @@ import time
 import wave
 from pathlib import Path
 
+from contract.inputs import CommandReceived
 from controller.core import scene
 from controller.core.effects import AudioControl, Cue, Emit, Music, Reply
-from controller.core.inputs import CommandReceived
-from controller.core.table import TableSetup, initial_state, shown, step
+from controller.core.state import TableSetup, initial_state, shown
+from controller.core.table import step
 from hardware.audio import SOUNDS, Speaker
 from hardware.audio import Music as MusicConfig
 

@@ -7,12 +7,12 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
+from contract.buttons import SeatButton
+from contract.events import NightPickList
+from contract.inputs import ButtonEdge, CommandReceived, KeyPressed
 from controller.core import night
-from controller.core.buttons import SeatButton
 from controller.core.effects import Cue, Emit, Indicate, SetLight
-from controller.core.events import NightPickList
-from controller.core.inputs import ButtonEdge, CommandReceived, KeyPressed
-from controller.core.table import TableSetup, initial_state
+from controller.core.state import TableSetup, initial_state
 from tests.core_driver import Timeline
 
 SEATS = frozenset(SeatButton(s) for s in range(1, 11))
@@ -236,7 +236,7 @@ def test_fiim_4_2_3_the_sheriffs_20_s_and_no_countdown_by_day():
 
 
 def test_a_step_cut_by_a_restart_reports_what_it_had():
-    from controller.core.inputs import Boot
+    from contract.inputs import Boot
     from controller.core.table import step
 
     tl = table()

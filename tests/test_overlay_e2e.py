@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.local_broker import free_port
+from kit.local_broker import free_port
 from tests.test_judge_e2e import (
     PASSWORD,
     ROLES,

@@ -10,12 +10,12 @@ import json
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from controller.config import ConfigError
 from judge import config as judge_config
 from judge.game import Action
 from judge.overlay import overlay_view
 from judge.overlay_routes import OVERLAY
 from judge.service import Panel, handle_message, make_app
+from kit.config import ConfigError
 from tests.test_judge_service import GOOD, PASSWORD, write
 
 SECRET = GOOD + """[overlay]

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from controller import cli, config
+from controller import config
 from controller.pinout import pin_map
+from kit.config import ConfigError
+from mafia_table import cli
 from tests.conftest import EXAMPLE_CONFIG, write_config
 
 TABLE = """
@@ -68,7 +70,7 @@ def test_conflicts_exit_non_zero_and_a_broken_config_is_an_argument_error(tmp_pa
 
 
 def test_the_config_check_still_refuses_a_pin_used_twice(tmp_path):
-    with pytest.raises(config.ConfigError) as refused:
+    with pytest.raises(ConfigError) as refused:
         config.load(write_config(tmp_path, TABLE.replace("button = 0\n", "")))
     assert refused.value.problems == [
         "gpio.seat[1].button: pin 4 is already used by gpio.seat[0].button"]
@@ -110,7 +112,7 @@ keys_only = true
         (3, "", "", ""), (4, "", "", ""),
         (9, "", "GPIO16 (pin 36)", ""),
     ]
-    with pytest.raises(config.ConfigError) as refused:
+    with pytest.raises(ConfigError) as refused:
         config.load(write_config(tmp_path, body, "same.toml"))
     assert pins.conflicts == refused.value.problems  # the same words as check-config
     assert pins.used == 7

@@ -12,6 +12,7 @@ import pytest
 
 from controller import config
 from controller.journal import Journal
+from kit.config import ConfigError
 from tests.conftest import SMALL_TABLE, write_config
 
 WRITER = """
@@ -59,5 +60,5 @@ def test_the_synchronous_key_sets_sqlites_flushing(tmp_path):
         assert store._db.execute("PRAGMA synchronous").fetchone() == (2,)  # FULL
     finally:
         store.close()
-    with pytest.raises(config.ConfigError, match=r"store\.synchronous: invalid enum value"):
+    with pytest.raises(ConfigError, match=r"store\.synchronous: invalid enum value"):
         config.load(write_config(tmp_path, body.replace('"full"', '"off"')))

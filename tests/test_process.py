@@ -10,13 +10,13 @@ import time
 
 import pytest
 
-from controller.local_broker import free_port, is_listening
+from kit.local_broker import free_port, is_listening
 from tests.conftest import EXAMPLE_CONFIG, SMALL_TABLE, write_config
 from tests.mqtt_helpers import Subscriber, with_json
 
 
 def start_service(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "controller.cli", "run", *args],
+    return subprocess.Popen([sys.executable, "-m", "mafia_table.cli", "run", *args],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             env=None if env is None else {**os.environ, **env})
 

@@ -10,6 +10,7 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
+from contract.lights import LightMode
 from firmware_bridge import protocol as p
 
 DOC = (Path(__file__).resolve().parent.parent / "docs" / "protocol.md").read_text()
@@ -117,6 +118,12 @@ def test_the_documented_bad_inputs_are_counted_and_the_next_frame_survives():
         decoder = p.Decoder()
         assert decoder.feed(data + good) == [p.Frame(p.T_PING, 0, 5, p.pack_ping(7))], kind
         assert decoder.counts[kind] == 1, (kind, decoder.counts)
+
+
+def test_the_wire_numbers_light_modes_as_the_contract_does():
+    """LIGHT's mode byte, ``light_timing``'s mode numbers and ``LightMode.number`` agree."""
+    assert tuple(mode.value for mode in LightMode) == p.LIGHT_MODES
+    assert [mode.number for mode in LightMode] == list(range(len(p.LIGHT_MODES)))
 
 
 def test_message_payloads_round_trip():

@@ -19,10 +19,10 @@ import pytest
 from aiohttp import ClientSession, CookieJar, web
 from aiohttp.test_utils import BaseTestServer, TestServer
 
-from controller.local_broker import free_port
 from judge import config as judge_config
 from judge import record as rec
 from judge.service import Panel, handle_message, make_app
+from kit.local_broker import free_port
 from tests.record_game import Script, whole_game
 from tests.test_judge_service import GOOD, PASSWORD, write
 

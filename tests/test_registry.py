@@ -1,22 +1,37 @@
-"""The command registry: what dispatch serves is what docs/asyncapi.yaml documents, verb for
-verb, and any payload on any command topic gets one reply and, when refused, changes nothing."""
+"""The command registry: the contract's verbs (``contract.verbs``) are what docs/asyncapi.yaml
+documents and what the core's handlers serve, verb for verb, and any payload on any command
+topic gets one reply and, when refused, changes nothing."""
 
 from __future__ import annotations
 
 import inspect
 import json
+from datetime import UTC, datetime
 
 import msgspec
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from controller.core import registry
-from controller.core.commands import parse, request_id
+from contract import verbs
+from contract.commands import (
+    LightCommand,
+    LightSpec,
+    SeatsCommand,
+    SeatStanding,
+    SimButtonCommand,
+    TimerStart,
+    VoteStart,
+    encode,
+    parse,
+    request_id,
+)
+from contract.inputs import CommandReceived
+from contract.verbs import COMMANDS
 from controller.core.effects import Reply
-from controller.core.inputs import CommandReceived
-from controller.core.registry import COMMANDS, NOT_SIMULATED
-from controller.core.table import TableSetup, initial_state, step
+from controller.core.registry import HANDLERS, NOT_SIMULATED
+from controller.core.state import TableSetup, initial_state
+from controller.core.table import step
 from tests.test_api_contract import DOC
 from tests.test_table import SETUP, WIRED
 
@@ -44,23 +59,22 @@ def test_the_registry_and_the_asyncapi_document_agree_verb_for_verb():
         assert DOC["channels"][reply]["address"] == f"mafia/{{table}}/reply/{entry.verb}"
 
 
-def test_every_registered_verb_has_a_handler():
+def test_the_core_handles_every_verb_of_the_contract_but_the_shells_one():
     """The table serves every verb but the shell's one (cmd/replay, answered by the service
-    from its journal: tests/test_api_contract.py sends it to a running service)."""
-    assert [verb for verb, entry in COMMANDS.items() if entry.handler is None] == ["replay"]
-    for verb, entry in COMMANDS.items():
-        if entry.handler is None:
-            continue
+    from its journal: tests/test_api_contract.py sends it to a running service), and nothing
+    the contract does not name."""
+    assert [verb for verb in COMMANDS if verb not in HANDLERS] == ["replay"]
+    assert set(HANDLERS) <= set(COMMANDS)
+    for verb in HANDLERS:
         _, effects = step(initial_state(SETUP), CommandReceived(verb, b'{"id": "x"}', 1.0))
         [answer] = [e for e in effects if isinstance(e, Reply)]
         assert answer.verb == verb and "unknown command" not in (answer.error or ""), answer
 
 
 def test_each_handler_takes_the_payload_type_registered_with_it():
-    for verb, entry in COMMANDS.items():
-        if entry.handler is not None:
-            annotation = inspect.signature(entry.handler).parameters["cmd"].annotation
-            assert entry.payload.__name__ in annotation.split(" | "), (verb, annotation)
+    for verb, handler in HANDLERS.items():
+        annotation = inspect.signature(handler).parameters["cmd"].annotation
+        assert COMMANDS[verb].payload.__name__ in annotation.split(" | "), (verb, annotation)
 
 
 FIELDS = sorted({field.name for entry in COMMANDS.values()
@@ -77,8 +91,7 @@ payloads = st.one_of(
     .map(lambda doc: json.dumps(doc).encode()))
 
 
-@given(verb=st.sampled_from([v for v, e in COMMANDS.items() if e.handler is not None]),
-       payload=payloads)
+@given(verb=st.sampled_from(list(HANDLERS)), payload=payloads)
 def test_a_registered_command_gets_one_reply_and_a_refused_one_changes_nothing(verb, payload):
     state = initial_state(SETUP)
     after, effects = step(state, CommandReceived(verb, payload, 1.0))
@@ -89,6 +102,19 @@ def test_a_registered_command_gets_one_reply_and_a_refused_one_changes_nothing(v
     if not answer.ok:
         assert after == state and effects == [answer]
         assert answer.id in (None, request_id(payload))
+
+
+@pytest.mark.parametrize("command", [
+    LightCommand(id="l1", lights=[LightSpec(seat=3, mode="blink", color="#00ff00")]),
+    VoteStart(id="v1", nominees=[3, 5], voters=[1, 2, 3, 4, 5, 6], day=2, pacing="judge"),
+    SeatsCommand(id="s1", seats=[SeatStanding(seat=2, fouls=3)]),
+    TimerStart(id="t1", seconds=60, seat=4, ts=datetime(2026, 11, 29, 21, 15, tzinfo=UTC)),
+    SimButtonCommand(judge="confirm"),
+], ids=lambda command: type(command).__name__)
+def test_a_command_encoded_by_the_contract_parses_back_as_the_same_struct(command):
+    """The one encoding a client sends (``contract.commands.encode``) is what the table
+    decodes: the same struct comes back."""
+    assert parse(encode(command), type(command)).value == command
 
 
 @given(verb=st.sampled_from(["no/such", "vote/nope", "timer", "cmd/light", "sim/nope"]),
@@ -112,4 +138,4 @@ def test_a_verb_registered_twice_is_refused_at_import():
     """A second entry for a verb would silently replace the first in a dict literal."""
     light = COMMANDS["light"]
     with pytest.raises(ValueError, match="command 'light' registered twice"):
-        registry._registry(light, light)
+        verbs._catalog(light, light)

@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.config import ConfigError
 from judge import record as rec
 from judge import scoring
+from kit.config import ConfigError
 
 ROLES = ["don", "mafia", "mafia", "sheriff", *["civilian"] * 6]
 PRESETS = scoring.presets()

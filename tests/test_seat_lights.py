@@ -1,4 +1,4 @@
-"""One behaviour, every seat-light backend of ``hardware.seat_lights.SEAT_LIGHTS``: the GPIO
+"""One behaviour, every seat-light backend of ``controller.shell.seat_lights.SEAT_LIGHTS``: the GPIO
 board (gpiozero's MockPWMPin), the LED strip (its SPI frames recorded and decoded) and the
 consoles (an emulated console running the firmware, over a real pty and the host's link) must
 show the same light the same way."""
@@ -16,19 +16,20 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from contract import light_timing
+from contract.lights import Light, LightMode
 from controller import config
-from controller.core.lights import Light, LightMode
-from firmware_bridge.firmware import light_timing
-from firmware_bridge.link import ConsoleLink
+from controller.shell.seat_lights import SEAT_LIGHTS, LightsWiring
+from firmware_bridge.link import ConsoleConfig, ConsoleLink
 from firmware_bridge.ports import CONSOLE_PORTS
 from hardware import strip as strip_module
 from hardware import ws2812
 from hardware.gpio import BLINK_SECONDS, FAST_BLINK_SECONDS, GpioBoard
-from hardware.seat_lights import SEAT_LIGHTS, LightsWiring
+from hardware.strip import StripConfig, StripSeat
 from tests.conftest import SMALL_TABLE, write_config
 
-STRIP = config.StripConfig(chip="ws2812b", order="GRB", brightness=0.4, seat=[
-    config.StripSeat(seat=1, first=0, count=3), config.StripSeat(seat=2, first=3, count=3)])
+STRIP = StripConfig(chip="ws2812b", order="GRB", brightness=0.4, seat=[
+    StripSeat(seat=1, first=0, count=3), StripSeat(seat=2, first=3, count=3)])
 
 
 @dataclass
@@ -45,7 +46,7 @@ class Lights:
 def _gpio(tmp_path) -> Lights:
     factory = MockFactory(pin_class=MockPWMPin)
     cfg = config.load(write_config(tmp_path, SMALL_TABLE.format(port=1883)))
-    board = GpioBoard(cfg, factory=factory, now=time.monotonic, submit=lambda edge: None)
+    board = GpioBoard(cfg.gpio, factory=factory, now=time.monotonic, submit=lambda edge: None)
     pins = {1: factory.pin(18), 2: factory.pin(22)}  # seat 1's LED, seat 2's red
 
     def close() -> None:
@@ -75,7 +76,7 @@ def _consoles(tmp_path) -> Lights:
     """Seats 1 and 2 on one emulated console, built by the registry as ``--sim`` builds it."""
     cfg = config.load(write_config(tmp_path, SMALL_TABLE.format(port=1883)))
     ports = CONSOLE_PORTS["emulated"]()
-    console = config.ConsoleConfig(port="", seats=[1, 2])
+    console = ConsoleConfig(port="", seats=[1, 2])
     link = ConsoleLink(ports.port(0, console), frozenset(console.seats), keys_only=False,
                        now=time.monotonic, submit=lambda inp, position: None,
                        on_health=lambda: None)

@@ -14,8 +14,8 @@ import pytest
 from paho.mqtt.enums import CallbackAPIVersion
 
 from controller import config as config_module
-from controller.local_broker import LocalBroker, free_port
 from hall.pki import make_certificates
+from kit.local_broker import LocalBroker, free_port
 from tests.conftest import REPO, SMALL_TABLE, write_config
 from tests.mqtt_helpers import Subscriber, on_topic, with_json
 from tests.test_consoles import until

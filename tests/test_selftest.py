@@ -186,7 +186,7 @@ def test_the_command_line_reports_faults_with_a_non_zero_exit(tmp_path, broker):
     run = Running(config_module.load(cfg))
     try:
         done = subprocess.run(
-            [sys.executable, "-m", "controller.cli", "selftest", "--config", str(cfg),
+            [sys.executable, "-m", "mafia_table.cli", "selftest", "--config", str(cfg),
              "--seat", "6", "--timeout", "0.3"],
             capture_output=True, text=True, timeout=60, cwd=REPO,
             env={**os.environ, "PYTHONPATH": str(REPO)})
@@ -197,10 +197,10 @@ def test_the_command_line_reports_faults_with_a_non_zero_exit(tmp_path, broker):
     rows = [" ".join(line.split()) for line in done.stdout.splitlines()]
     assert "judge FAULT confirm, reject, next" in rows and "speaker FAULT sound" in rows
     assert "sound: audio is off in the config" in rows and rows[-1] == "4 fault(s)"
-    bad = subprocess.run([sys.executable, "-m", "controller.cli", "selftest", "--config",
+    bad = subprocess.run([sys.executable, "-m", "mafia_table.cli", "selftest", "--config",
                           str(cfg), "--seat", "9"], capture_output=True, text=True, cwd=REPO)
     assert bad.returncode == 2 and "--seat takes 1..6" in bad.stderr
-    endless = subprocess.run([sys.executable, "-m", "controller.cli", "selftest", "--config",
+    endless = subprocess.run([sys.executable, "-m", "mafia_table.cli", "selftest", "--config",
                               str(cfg), "--timeout", "nan"], capture_output=True, text=True,
                              cwd=REPO)
     assert endless.returncode == 2 and "--timeout seconds > 0" in endless.stderr

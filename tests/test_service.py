@@ -11,11 +11,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from controller.core.inputs import CommandReceived
-from controller.core.lights import Light, LightMode
-from controller.core.table import initial_state, step
+from contract import light_timing
+from contract.inputs import CommandReceived
+from contract.lights import Light, LightMode
+from controller.core.effects import Reply
+from controller.core.state import initial_state
+from controller.core.table import step
 from controller.service import Service
-from firmware_bridge.firmware import light_timing
 from tests.mqtt_helpers import Subscriber, on_topic, with_json
 from tests.test_table import SETUP, payloads
 
@@ -150,7 +152,9 @@ def test_a_retained_command_is_never_applied(table_config, broker, subscriber):
 
 def refused_light(payload: bytes) -> bool:
     """The 6-seat table refuses this cmd/light (its reply is the last effect)."""
-    return not step(initial_state(SETUP), CommandReceived("light", payload, 1.0))[1][-1].ok
+    answer = step(initial_state(SETUP), CommandReceived("light", payload, 1.0))[1][-1]
+    assert isinstance(answer, Reply)
+    return not answer.ok
 
 
 bad_light_payloads = payloads.filter(refused_light)

@@ -90,16 +90,16 @@ def test_the_command_line_saves_a_headless_screenshot(tmp_path, broker):
     shot = tmp_path / "sim.png"
     env = {**os.environ, "XDG_STATE_HOME": str(tmp_path), "SDL_AUDIODRIVER": "dummy"}
     done = subprocess.run(
-        [sys.executable, "-m", "controller.cli", "sim", "--config", str(EXAMPLE_CONFIG),
+        [sys.executable, "-m", "mafia_table.cli", "sim", "--config", str(EXAMPLE_CONFIG),
          "--broker", f"127.0.0.1:{broker.port}", "--screenshot", str(shot), "--after", "0.5"],
         env=env, capture_output=True, text=True, timeout=30)
     assert done.returncode == 0, done.stderr
     assert pygame.image.load(str(shot)).get_size() == (1280, 800)
     nowhere = subprocess.run(
-        [sys.executable, "-m", "controller.cli", "sim", "--config", str(EXAMPLE_CONFIG),
+        [sys.executable, "-m", "mafia_table.cli", "sim", "--config", str(EXAMPLE_CONFIG),
          "--broker", f"127.0.0.1:{broker.port}", "--screenshot", str(tmp_path / "no" / "x.png"),
          "--after", "0"], env=env, capture_output=True, text=True, timeout=30)
     assert nowhere.returncode == 1 and "cannot save the screenshot" in nowhere.stderr
-    never = subprocess.run([sys.executable, "-m", "controller.cli", "sim", "--screenshot",
+    never = subprocess.run([sys.executable, "-m", "mafia_table.cli", "sim", "--screenshot",
                             str(shot), "--after", "nan"], capture_output=True, text=True)
     assert never.returncode == 2 and "--after takes a number of seconds" in never.stderr

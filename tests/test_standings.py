@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from contract.inputs import CommandReceived
 from controller import config
 from controller.core import standings, vote
 from controller.core.effects import Emit, Reply
-from controller.core.inputs import CommandReceived
-from controller.core.table import TableSetup, initial_state
+from controller.core.state import TableSetup, initial_state
 from tests.core_driver import Timeline
 from tests.test_day import typed
 from tests.test_vote import WIRED, judge, press

@@ -8,14 +8,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from controller.core import events, scene
-from controller.core.buttons import JudgeButton, SeatButton
+from contract import events
+from contract.buttons import Button, JudgeButton, SeatButton
+from contract.inputs import Boot, ButtonEdge, CommandReceived
+from contract.lights import Light, LightMode
+from controller.core import scene
 from controller.core.effects import DrivePin, Emit, PublishState, Reply, SetLight
-from controller.core.inputs import Boot, ButtonEdge, CommandReceived
-from controller.core.lights import Light, LightMode
-from controller.core.table import TableSetup, initial_state, snapshot, step
+from controller.core.state import TableSetup, initial_state
+from controller.core.table import snapshot, step
 
-WIRED = frozenset({SeatButton(1), SeatButton(2), JudgeButton("confirm")})
+WIRED: frozenset[Button] = frozenset({SeatButton(1), SeatButton(2), JudgeButton("confirm")})
 SETUP = TableSetup("t1", 6, WIRED, debounce=0.02, simulated=True)
 
 

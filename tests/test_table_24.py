@@ -9,10 +9,10 @@ import xml.etree.ElementTree as ET
 import msgspec
 import pytest
 
-from controller import cli
+from contract.buttons import JudgeButton, SeatButton
 from controller import config as config_module
-from controller.core.buttons import JudgeButton, SeatButton
 from controller.selftest import COLOURS, Press, Question, Selftest, TableClient
+from mafia_table import cli
 from tests.conftest import REPO
 from tests.mqtt_helpers import with_json
 from tests.test_consoles import until

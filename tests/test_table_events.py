@@ -10,8 +10,7 @@ import sqlite3
 import msgspec
 import pytest
 
-from controller import api
-from controller.core import events
+from contract import api, events
 from judge import config as judge_config
 from judge import record as rec
 from judge import table_events

@@ -10,12 +10,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from controller import api
-from controller.core import events, scene, vote
-from controller.core.buttons import JudgeButton, SeatButton
-from controller.core.effects import Emit, PersistSession, PublishState, Reply
-from controller.core.inputs import Boot, ButtonEdge, CommandReceived, KeyPressed
-from controller.core.table import TableSetup, initial_state, shown, step
+from contract import api, events
+from contract.buttons import JudgeButton, SeatButton
+from contract.inputs import Boot, ButtonEdge, CommandReceived, KeyPressed
+from controller.core import scene, vote
+from controller.core.effects import Emit, PublishState, Reply
+from controller.core.performed import PersistSession
+from controller.core.state import TableSetup, initial_state, shown
+from controller.core.table import step
 from tests.core_driver import Timeline
 
 SEATS = range(1, 11)
@@ -509,7 +511,7 @@ def test_seeded_random_days_never_lose_or_double_a_vote():
 
 
 def test_a_voter_whose_console_is_offline_is_flagged_for_the_judge():
-    from controller.core.inputs import ConsoleStatus
+    from contract.inputs import ConsoleStatus
 
     tl = table()
     tl.feed([ConsoleStatus(frozenset({7, 8}), False, -1.0)])

@@ -12,7 +12,7 @@ import threading
 from hypothesis import given
 from hypothesis import strategies as st
 
-from controller.event_seq import missed
+from contract.event_seq import missed
 from controller.watch import Watcher
 from tests.mqtt_helpers import with_json
 from tests.test_service import Running, online
@@ -62,7 +62,7 @@ def test_a_malformed_message_is_reported_not_fatal():
 def test_watch_shows_a_live_table_and_stops_cleanly(table_config, broker, subscriber):
     run = Running(table_config)
     watch = subprocess.Popen(
-        [sys.executable, "-m", "controller.cli", "watch", "--broker", f"127.0.0.1:{broker.port}",
+        [sys.executable, "-m", "mafia_table.cli", "watch", "--broker", f"127.0.0.1:{broker.port}",
          "--table", "t1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     lines: queue.SimpleQueue[str] = queue.SimpleQueue()
     threading.Thread(target=lambda: [lines.put(x) for x in watch.stdout], daemon=True).start()

@@ -1,4 +1,4 @@
-"""The password gate shared by the judge's panel and the hall board (controller/weblogin)."""
+"""The password gate shared by the judge's panel and the hall board (kit/weblogin)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import logging
 from aiohttp import ClientSession, CookieJar, web
 from aiohttp.test_utils import TestServer
 
-from controller.weblogin import MAX_WAIT, MemorySessions, WebLogin, wrong_wait
+from kit.weblogin import MAX_WAIT, MemorySessions, WebLogin, wrong_wait
 
 
 def test_a_wrong_password_waits_twice_as_long_each_time_up_to_a_cap():

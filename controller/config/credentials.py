@@ -11,7 +11,8 @@ from __future__ import annotations
 import ssl
 from pathlib import Path
 
-from controller.config.schema import BrokerConfig, Config
+from controller.config.schema import Config
+from kit.mqtt import BrokerConfig
 
 
 def file_problems(config: Config, base: Path) -> list[str]:

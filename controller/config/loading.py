@@ -13,15 +13,15 @@ from pathlib import Path
 
 import msgspec
 
-from controller.budget import budget
+from contract import validation
+from controller.config.budget import budget
 from controller.config.credentials import file_problems
-from controller.config.errors import ConfigError
 from controller.config.overrides import Overrides, apply_overrides, check_flags
 from controller.config.paths import sim_store_path
 from controller.config.presets import merge_preset
 from controller.config.schema import Config, table_id_problem
 from controller.config.wiring import wiring_problems
-from controller.core import validation
+from kit.config import ConfigError
 
 
 def load(path: str | Path, overrides: Overrides | None = None) -> Config:

@@ -13,9 +13,10 @@ from typing import Any
 
 import msgspec
 
-from controller.config.errors import COMMAND_LINE, ConfigError
-from controller.config.schema import BrokerConfig, table_id_problem
-from controller.core import validation
+from contract import validation
+from controller.config.schema import table_id_problem
+from kit.config import COMMAND_LINE, ConfigError
+from kit.mqtt import BrokerConfig
 
 
 class Overrides(msgspec.Struct, frozen=True, kw_only=True):

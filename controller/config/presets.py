@@ -14,8 +14,8 @@ from typing import Any
 
 import msgspec
 
-from controller.config.errors import ConfigError
-from controller.core import validation
+from contract import validation
+from kit.config import ConfigError
 
 
 class Preset(msgspec.Struct, forbid_unknown_fields=True):

@@ -19,143 +19,25 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from contract.buttons import JUDGE_BUTTON_NAMES, Button, SeatButton
 from controller.config.paths import state_home
-from controller.core.buttons import JUDGE_BUTTON_NAMES, Button, JudgeButton, SeatButton
 from controller.core.standings import NIGHT_STEPS, NightAction, StandingRules
 from controller.core.vote import VoteRules
-from hardware import mcp23017, ws2812
+from firmware_bridge.link import ConsoleConfig
+from hardware.audio import MusicConfig
+from hardware.expander import ExpanderConfig
+from hardware.gpio import GpioConfig
+from hardware.strip import STRIP_PINS, StripConfig
+from kit.config import Section
+from kit.mqtt import BrokerConfig
 
-#: BCM GPIO numbers on the Raspberry Pi 40-pin header.
-Pin = Annotated[int, msgspec.Meta(ge=0, le=27)]
 TABLE_ID_PATTERN = "^[A-Za-z0-9_-]{1,32}$(?!\n)"
 TableId = Annotated[str, msgspec.Meta(pattern=TABLE_ID_PATTERN)]
 #: what a table id may be, in the words the errors use
 TABLE_ID_RULE = "a table id is 1 to 32 letters, digits, '-' or '_'"
 
 
-class _Section(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    """Base for config sections: unknown keys are errors, every field is named."""
-
-
-class TlsConfig(_Section):
-    ca_file: str
-    cert_file: str | None = None
-    key_file: str | None = None
-
-
-class BrokerConfig(_Section):
-    host: str = "127.0.0.1"
-    port: Annotated[int, msgspec.Meta(ge=1, le=65535)] = 1883
-    username: str | None = None
-    password_file: str | None = None
-    keepalive: Annotated[int, msgspec.Meta(ge=5, le=600)] = 15
-    tls: TlsConfig | None = None
-
-
-class SeatWiring(_Section):
-    seat: int
-    button: Pin | None = None
-    light: Pin | None = None
-    rgb: Annotated[list[Pin], msgspec.Meta(min_length=3, max_length=3)] | None = None
-
-
-class JudgeWiring(_Section):
-    confirm: Pin | None = None
-    reject: Pin | None = None
-    next: Pin | None = None
-
-
-#: the Pi functions a table can keep free of its buttons and lights (``hardware.header.BUSES``)
-ReservableBus = Literal["i2c", "uart", "i2s", "spi"]
-
-
-class GpioConfig(_Section):
-    debounce_ms: Annotated[float, msgspec.Meta(ge=0, le=500)] = 20.0
-    pull_up: bool = True
-    # the current through each directly driven LED (one pin; an RGB LED has three): the resistor
-    # sets it, (3.3 V - the LED's forward voltage) / R; the budget (controller/budget.py) checks it
-    led_ma: Annotated[float, msgspec.Meta(gt=0, le=50)] = 4.0
-    # the Pi functions whose pins stay free: ``mafia-table pinout`` flags a pin they need
-    reserve: list[ReservableBus] = msgspec.field(default_factory=lambda: ["i2c", "uart"])
-    judge: JudgeWiring = msgspec.field(default_factory=JudgeWiring)
-    seat: list[SeatWiring] = msgspec.field(default_factory=list)
-
-
-#: an MCP23017 pin: 0..7 are GPA0..GPA7, 8..15 are GPB0..GPB7 (7 and 15 are output only:
-#: the config check refuses a button there)
-ExpanderInput = Annotated[int, msgspec.Meta(ge=0, le=15)]
-
-
-class StripSeat(_Section):
-    """The LEDs of the strip that are one seat's light: ``count`` of them from ``first``
-    (LED 0 is the one nearest the Pi)."""
-
-    seat: int
-    first: Annotated[int, msgspec.Meta(ge=0, le=1023)]
-    count: Annotated[int, msgspec.Meta(ge=1, le=16)] = 3
-
-
-class StripConfig(_Section):
-    """Seat lights on one addressable LED strip (``[strip]``), fed by SPI0's MOSI (GPIO 10)
-    through a 5 V level shifter; see docs/hardware.md."""
-
-    chip: ws2812.Chip = "ws2812b"
-    order: Literal["GRB", "RGB", "GRBW", "RGBW"] = "GRB"
-    spi_device: Literal[0, 1] = 0  # /dev/spidev0.N: the chip select the SPI driver claims
-    brightness: Annotated[float, msgspec.Meta(gt=0, le=1)] = 0.5  # the cap on every channel
-    supply_amps: Annotated[float, msgspec.Meta(gt=0, le=60)] | None = None  # the 5 V supply
-    seat: list[StripSeat] = msgspec.field(default_factory=list)
-
-
-class ExpanderJudge(_Section):
-    """Judge buttons on an expander's inputs."""
-
-    confirm: ExpanderInput | None = None
-    reject: ExpanderInput | None = None
-    next: ExpanderInput | None = None
-
-
-class ExpanderChip(_Section):
-    """One MCP23017: its I2C address (A2..A0 strapped: 0x20..0x27), the seats whose vote
-    buttons are on its inputs in order (GPA0 ... GPA6, GPB0 ... GPB6: GPA7 and GPB7 are output
-    only, ``mcp23017.BUTTON_INPUTS``), and judge buttons."""
-
-    address: Annotated[int, msgspec.Meta(ge=0x20, le=0x27)]
-    seats: Annotated[list[int], msgspec.Meta(max_length=16)] = msgspec.field(
-        default_factory=list)  # at most 14: the config check says why
-    judge: ExpanderJudge = msgspec.field(default_factory=ExpanderJudge)
-
-    def buttons(self) -> dict[int, Button]:
-        """Input (0..15) -> the button wired to it: the seats in order, then the judge's."""
-        found: dict[int, Button] = {  # (the config check refuses a 15th seat)
-            pin: SeatButton(seat)
-            for pin, seat in zip(mcp23017.BUTTON_INPUTS, self.seats, strict=False)}
-        for name in JUDGE_BUTTON_NAMES:
-            pin = getattr(self.judge, name)
-            if pin is not None:
-                found[pin] = JudgeButton(name)
-        return found
-
-
-class ExpanderConfig(_Section):
-    """Buttons on MCP23017 I2C expanders (``[expanders]``): I2C1 (GPIO 2, 3) and one shared
-    interrupt line (every chip's INTA, open drain, wired together) on ``interrupt``."""
-
-    interrupt: Pin
-    chip: Annotated[list[ExpanderChip], msgspec.Meta(min_length=1, max_length=8)]
-    i2c_bus: Annotated[int, msgspec.Meta(ge=0, le=20)] = 1
-
-
-class ConsoleConfig(_Section):
-    """One console port: a single seat's console, or a hub scanning several keypads."""
-
-    port: str
-    seats: Annotated[list[int], msgspec.Meta(min_length=1, max_length=24)]
-    keys_only: bool = False
-    baudrate: Annotated[int, msgspec.Meta(ge=1200, le=3_000_000)] = 115200
-
-
-class StoreConfig(_Section):
+class StoreConfig(Section):
     path: str | None = None
     outbox_limit: Annotated[int, msgspec.Meta(ge=1)] = 10_000
     keep: Annotated[int, msgspec.Meta(ge=0)] = 20_000
@@ -169,14 +51,14 @@ class StoreConfig(_Section):
     synchronous: Literal["normal", "full"] = "normal"
 
 
-class DayRules(_Section):
+class DayRules(Section):
     """The day options of a rule preset (``[day]``)."""
 
     one_nomination_per_speaker: bool = True
     one_nomination_rule: str = "FIIM 4.4.3"  # what a refused second nomination cites
 
 
-class NightRules(_Section):
+class NightRules(Section):
     """The night options of a rule preset (``[night]``)."""
 
     seconds: Annotated[float, msgspec.Meta(gt=0, le=120)] = 10.0  # a step's time limit
@@ -185,19 +67,7 @@ class NightRules(_Section):
     steps: dict[str, NightAction] = msgspec.field(default_factory=lambda: dict(NIGHT_STEPS))
 
 
-class MusicConfig(_Section):
-    """The night music (``[music]``); paths are relative to the config file."""
-
-    playlist: list[str] = msgspec.field(default_factory=list)  # empty: the built-in track
-    shuffle: bool = False
-    fade_in: Annotated[float, msgspec.Meta(ge=0, le=60)] = 4.0
-    fade_out: Annotated[float, msgspec.Meta(ge=0, le=60)] = 4.0
-    volume: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.6
-    duck: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.3
-    voice: Literal["ru", "en"] = "ru"
-
-
-class Backends(_Section):
+class Backends(Section):
     gpio: Literal["lgpio", "mock"] = "lgpio"
     consoles: Literal["serial", "emulated"] = "serial"
     audio: Literal["sdl", "disk", "off"] = "sdl"
@@ -213,7 +83,7 @@ class Backends(_Section):
         return self.gpio == "mock"
 
 
-class Config(_Section):
+class Config(Section):
     table: TableId
     seats: Annotated[int, msgspec.Meta(ge=4, le=24)]
     rules: str | None = None
@@ -234,7 +104,7 @@ class Config(_Section):
         """Every button the table can read: GPIO ones, the expanders' and the consoles' (not
         ``keys_only``)."""
         consoles = {SeatButton(seat) for c in self.console if not c.keys_only for seat in c.seats}
-        return frozenset(self.wired_buttons()) | frozenset(self.expander_buttons()) | consoles
+        return frozenset(self.gpio.buttons()) | frozenset(self.expander_buttons()) | consoles
 
     def expander_buttons(self) -> dict[Button, tuple[int, int]]:
         """Every button on an expander, with (chip address, input 0..15)."""
@@ -279,22 +149,6 @@ class Config(_Section):
             uses += [(2, "expanders.sda"), (3, "expanders.scl"),
                      (self.expanders.interrupt, "expanders.interrupt")]
         return uses
-
-    def wired_buttons(self) -> dict[Button, int]:
-        """Every button that has a pin, with its BCM pin number."""
-        wired: dict[Button, int] = {
-            SeatButton(s.seat): s.button for s in self.gpio.seat if s.button is not None
-        }
-        for name in JUDGE_BUTTON_NAMES:
-            pin = getattr(self.gpio.judge, name)
-            if pin is not None:
-                wired[JudgeButton(name)] = pin
-        return wired
-
-
-#: BCM pins the strip's SPI0 takes, by ``spi_device`` (the chip select the driver claims)
-STRIP_PINS = {device: [(10, "data"), (11, "sclk"), (9, "miso"), (8 - device, f"ce{device}")]
-              for device in (0, 1)}
 
 
 def table_id_problem(table: str) -> str | None:

@@ -9,9 +9,9 @@ them all, so one run of ``check-config`` shows every mistake.
 
 from __future__ import annotations
 
+from contract.buttons import JUDGE_BUTTON_NAMES
+from contract.seats import no_seat
 from controller.config.schema import Config
-from controller.core.buttons import JUDGE_BUTTON_NAMES
-from controller.core.seats import no_seat
 from hardware import mcp23017, ws2812
 
 

@@ -9,15 +9,10 @@ once, so a busy table still spaces the tone and the number ``SAY_AFTER_CUE`` apa
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from controller.core.commands import AudioCommand
+from contract.commands import AudioCommand
 from controller.core.effects import AudioControl, Cue, Effect
 from controller.core.replies import Outcome
-
-if TYPE_CHECKING:
-    from controller.core.table import TableState
-
+from controller.core.state import TableState
 
 SAY_AFTER_CUE = 1.0  # s: cmd/audio with both a cue and a number speaks after the cue
 #: s: cmd/audio's sounds start this long after the command, scheduled ahead so that the tone

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import msgspec
 
+from contract.events import NominationEvent
+from contract.events import NominationOutcome as Outcome
+from contract.seats import no_seat
 from controller.core import standings as blocking
 from controller.core.effects import Emit
-from controller.core.events import NominationEvent
-from controller.core.events import NominationOutcome as Outcome
 from controller.core.scene import Standing
-from controller.core.seats import no_seat
 
 
 class Nomination(msgspec.Struct, frozen=True):

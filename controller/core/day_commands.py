@@ -9,16 +9,13 @@ table accepted from a keypad: the judge's correction, refused for a seat not nom
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
+from contract.commands import DayStart, NominationWithdraw
+from contract.events import DayEvent
 from controller.core import day
-from controller.core.commands import DayStart, NominationWithdraw
 from controller.core.effects import Emit
-from controller.core.events import DayEvent
 from controller.core.replies import Outcome
-
-if TYPE_CHECKING:
-    from controller.core.table import TableState
+from controller.core.state import TableState
 
 
 def start(state: TableState, cmd: DayStart, t: float) -> Outcome:

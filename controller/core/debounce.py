@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import msgspec
 
-from controller.core.events import Source
+from contract.events import Source
 
 
 class Debounce(msgspec.Struct, frozen=True):

@@ -1,21 +1,20 @@
 """Effects: what the core wants the shell to do, as plain data.
 
-The event loop performs them in the order given: lights through the GPIO adapter, messages
-through the MQTT link, timers itself.
+The event loop performs them in the order given: lights through the seat-light backends,
+messages through the MQTT link, timers itself. These are the effects the game's parts (``vote``,
+``night``, ``timer``, ``day``) and the command handlers make; the one the table's step adds
+about their own state, ``PersistSession``, and the closed union the shell performs are
+``controller.core.performed``, above the parts whose state it names.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from controller.core.buttons import Button
-from controller.core.events import SECRET, Event
-from controller.core.lights import Light
-
-if TYPE_CHECKING:  # vote.py and night.py build these effects: no import from here
-    from controller.core.night import NightStep
-    from controller.core.vote import VoteSession
+from contract.buttons import Button
+from contract.events import SECRET, Event
+from contract.lights import Light
 
 
 @dataclass(frozen=True)
@@ -32,7 +31,7 @@ class Emit:
     ``t`` (host monotonic seconds).
 
     The shell stamps it with the envelope (``v``, ``ts``, ``id``, ``seq``...:
-    ``controller.api.Envelope``).
+    ``contract.api.Envelope``).
     """
 
     event: Event
@@ -144,18 +143,10 @@ class TypeKeys:
     keys: str
 
 
-@dataclass(frozen=True)
-class PersistSession:
-    """Save the running vote session and night step (``None``: none) so a restart can resume
-    the vote and report the step."""
-
-    session: VoteSession | None
-    night_step: NightStep | None = None
-
-
-#: The effects the shell performs (``controller.service``): its match over them is exhaustive,
-#: checked by mypy, so an effect added here that nobody performs is a type error.
-Performed = (SetLight | Emit | PublishState | Reply | DrivePin | TypeKeys | PersistSession | Cue
-             | CancelCues | Music | AudioControl | Indicate)
-#: Everything the core may ask for: ``WakeAt`` the event loop keeps for itself.
-Effect = Performed | WakeAt
+#: What the game's parts and the command handlers ask the shell to perform (``table.step``
+#: adds ``performed.PersistSession``, and ``performed.Performed`` is the whole union the shell's
+#: match covers).
+ShellEffect = (SetLight | Emit | PublishState | Reply | DrivePin | TypeKeys | Cue | CancelCues
+               | Music | AudioControl | Indicate)
+#: Everything they may ask for: ``WakeAt`` the event loop keeps for itself.
+Effect = ShellEffect | WakeAt

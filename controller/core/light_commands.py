@@ -9,15 +9,12 @@ command names each seat at most once; all its seats change together or none does
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
-from controller.core.commands import LightCommand
-from controller.core.lights import Light, LightMode
+from contract.commands import LightCommand
+from contract.lights import Light, LightMode
+from contract.seats import seat_problem
 from controller.core.replies import Outcome
-from controller.core.seats import seat_problem
-
-if TYPE_CHECKING:
-    from controller.core.table import TableState
+from controller.core.state import TableState
 
 
 def set_lights(state: TableState, cmd: LightCommand, t: float) -> Outcome:

@@ -20,14 +20,8 @@ from typing import Literal
 
 import msgspec
 
+from contract.events import Miss, NightPickEvent, NightPickList, NightResultEvent, NightStepEvent
 from controller.core.effects import CancelCues, Cue, Effect, Emit, Indicate, WakeAt
-from controller.core.events import (
-    Miss,
-    NightPickEvent,
-    NightPickList,
-    NightResultEvent,
-    NightStepEvent,
-)
 
 Mode = Literal["keypad", "count"]
 #: how long after a step's end its result waits for inputs already on their way (a console's

@@ -12,19 +12,16 @@ player sees it.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 import msgspec
 
+from contract.commands import NightStepCommand, RevealCommand, VoteAction
+from contract.seats import no_seat, seat_problem
 from controller.core import night
 from controller.core import standings as standings_module
-from controller.core.commands import NightStepCommand, RevealCommand, VoteAction
 from controller.core.effects import Indicate
 from controller.core.replies import Outcome
-from controller.core.seats import no_seat, seat_problem
-
-if TYPE_CHECKING:
-    from controller.core.table import TableState
+from controller.core.state import TableState
 
 
 def open_step(state: TableState, cmd: NightStepCommand, t: float) -> Outcome:

@@ -11,15 +11,12 @@ cannot blink into the day.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
-from controller.core.commands import PhaseCommand
+from contract.commands import PhaseCommand
+from contract.events import PhaseEvent
 from controller.core.effects import CancelCues, Emit, Indicate, Music
-from controller.core.events import PhaseEvent
 from controller.core.replies import Outcome
-
-if TYPE_CHECKING:
-    from controller.core.table import TableState
+from controller.core.state import TableState
 
 
 def switch(state: TableState, cmd: PhaseCommand, t: float) -> Outcome:

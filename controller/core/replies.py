@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from controller.core.commands import Parsed
+from contract.commands import Parsed
+from contract.inputs import CommandReceived
 from controller.core.effects import Effect, Reply
-from controller.core.inputs import CommandReceived
-
-if TYPE_CHECKING:
-    from controller.core.table import TableState
+from controller.core.state import TableState
 
 #: what a command handler returns: the new state, its effects, and the refusal (None: accepted).
 #: A refused command's state and effects are dropped by ``answer``; only its error is replied.

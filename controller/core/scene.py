@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import msgspec
 
-from controller.core.lights import Light, LightMode
+from contract.lights import Light, LightMode
 
 
 class Standing(msgspec.Struct, frozen=True, kw_only=True):

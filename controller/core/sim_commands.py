@@ -9,15 +9,11 @@ registry refuses them on a table that is not simulated.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from controller.core.buttons import JUDGE_BUTTON_NAMES, Button, JudgeButton, SeatButton
-from controller.core.commands import SimButtonCommand, SimKeysCommand
+from contract.buttons import JUDGE_BUTTON_NAMES, Button, JudgeButton, SeatButton
+from contract.commands import SimButtonCommand, SimKeysCommand
 from controller.core.effects import DrivePin, TypeKeys
 from controller.core.replies import Outcome
-
-if TYPE_CHECKING:
-    from controller.core.table import TableState
+from controller.core.state import TableState
 
 
 def press(state: TableState, cmd: SimButtonCommand, t: float) -> Outcome:

@@ -14,20 +14,17 @@ a change are applied here, in one place:
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 import msgspec
 
+from contract.commands import SeatsCommand
+from contract.events import SeatsEvent, SeatStandingChange
+from contract.seats import seat_problem
 from controller.core import day, scene, vote
 from controller.core import standings as standings_module
-from controller.core.commands import SeatsCommand
 from controller.core.effects import Effect, Emit
-from controller.core.events import SeatsEvent, SeatStandingChange
 from controller.core.replies import Outcome
-from controller.core.seats import seat_problem
-
-if TYPE_CHECKING:
-    from controller.core.table import TableState
+from controller.core.state import TableState
 
 
 def set_standings(state: TableState, cmd: SeatsCommand, t: float) -> Outcome:

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import msgspec
 
+from contract.events import TimerEvent, TimerMoment
+from contract.events import TimerKind as Kind
 from controller.core.effects import Cue, Effect, Emit, WakeAt
-from controller.core.events import TimerEvent, TimerMoment
-from controller.core.events import TimerKind as Kind
 
 WARN = 10.0
 FINAL = 5.0

@@ -13,17 +13,14 @@ only check the command against the table and hand over.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
+from contract.commands import TimerAdd, TimerStart, VoteAction
+from contract.seats import no_seat
 from controller.core import standings as standings_module
 from controller.core import timer
-from controller.core.commands import TimerAdd, TimerStart, VoteAction
 from controller.core.effects import Effect
 from controller.core.replies import Outcome
-from controller.core.seats import no_seat
-
-if TYPE_CHECKING:
-    from controller.core.table import TableState
+from controller.core.state import TableState
 
 
 def start(state: TableState, cmd: TimerStart, t: float) -> Outcome:

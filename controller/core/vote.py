@@ -40,9 +40,9 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from controller.core import events
+from contract import events
+from contract.events import AnomalyKind, Stage
 from controller.core.effects import Cue, Effect, Emit, WakeAt
-from controller.core.events import AnomalyKind, Stage
 
 #: The candidate number of the "against all" window (club rules 003).
 AGAINST_ALL = 0

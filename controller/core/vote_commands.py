@@ -15,20 +15,17 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 
+from contract.commands import VoteAction, VoteCorrect, VoteQuestion, VoteStart
+from contract.events import VoteCancelled, VoteResult
+from contract.seats import seat_problem
 from controller.core import standings, vote
-from controller.core.commands import VoteAction, VoteCorrect, VoteQuestion, VoteStart
 from controller.core.effects import Effect, Emit
-from controller.core.events import VoteCancelled, VoteResult
 from controller.core.replies import Handler, Outcome
-from controller.core.seats import seat_problem
-
-if TYPE_CHECKING:
-    from controller.core.table import TableState
-
+from controller.core.state import TableState
 
 VoteOutcome = tuple[vote.Next | None, list[Effect], str | None]
 #: a vote handler: it decides what the vote is next (None: no vote runs)

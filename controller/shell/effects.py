@@ -20,13 +20,12 @@ from controller.core.effects import (
     Emit,
     Indicate,
     Music,
-    Performed,
-    PersistSession,
     PublishState,
     Reply,
     SetLight,
     TypeKeys,
 )
+from controller.core.performed import Performed, PersistSession
 from controller.journal import Journal
 from controller.messages import MessageFactory
 from controller.mqtt_link import MqttLink

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from controller.core.buttons import Button
+from contract.buttons import Button
 from controller.shell.wiring import Devices
 
 

@@ -1,6 +1,6 @@
 """The retained ``health`` document: one builder for each of its sections.
 
-Each section has one shape, its ``controller.api`` struct (``OutboxHealth``, ``ConsoleHealth``,
+Each section has one shape, its ``contract.api`` struct (``OutboxHealth``, ``ConsoleHealth``,
 ``AudioHealth``...), and one function here that builds it from the part it describes; a part
 that is not configured (no ``[strip]``, no ``[expanders]``) has no section. ``HealthReport``
 gathers them whenever something in them changes and on every connect, and
@@ -15,7 +15,7 @@ from typing import Any, Protocol, TypeVar
 
 import msgspec
 
-from controller import api
+from contract import api
 from controller.clock import ClockSync
 from controller.journal import Journal
 from controller.messages import MessageFactory
@@ -38,7 +38,9 @@ def outbox(depth: int, limit: int) -> api.OutboxHealth:
 
 
 def consoles(links: Iterable[ConsoleLink]) -> list[api.ConsoleHealth]:
-    return [msgspec.convert(link.health.as_dict(), api.ConsoleHealth) for link in links]
+    """Each link's own ``ConsoleHealth``, copied: its port's thread goes on counting."""
+    return [msgspec.structs.replace(link.health, counts=dict(link.health.counts))
+            for link in links]
 
 
 def device(part: _Reporting | None, shape: type[Section]) -> Section | None:

@@ -18,11 +18,12 @@ import logging
 import time
 from collections.abc import Callable
 
-from controller import api
-from controller.core.commands import request_id, stale
+from contract import api
+from contract.commands import request_id, stale
+from contract.inputs import CommandReceived
+from contract.verbs import COMMANDS
 from controller.core.effects import Reply
-from controller.core.inputs import CommandReceived
-from controller.core.registry import COMMANDS
+from controller.core.registry import HANDLERS
 from controller.loop import COMMAND_QUEUE, EventLoop
 from controller.messages import MessageFactory
 from controller.mqtt_link import MqttLink
@@ -132,7 +133,6 @@ class CommandIntake:
 
 
 def _the_shells(verb: str) -> bool:
-    """The registry leaves this verb to the shell (no core handler): ``cmd/replay``, the one
+    """A verb of the contract that the core has no handler for: ``cmd/replay``, the one
     command that reads the journal (``controller.shell.replay``)."""
-    entry = COMMANDS.get(verb)
-    return entry is not None and entry.handler is None
+    return verb in COMMANDS and verb not in HANDLERS

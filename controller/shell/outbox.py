@@ -23,9 +23,9 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from controller.core import events
+from contract import events
+from contract.inputs import Input
 from controller.core.effects import Emit
-from controller.core.inputs import Input
 from controller.delivery import Delivery
 from controller.journal import Journal, StoredEvent
 from controller.messages import MessageFactory

@@ -11,9 +11,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
-from controller.core.commands import parse_replay
+from contract.commands import parse_replay
+from contract.inputs import CommandReceived
 from controller.core.effects import Reply
-from controller.core.inputs import CommandReceived
 from controller.delivery import Delivery
 from controller.journal import Journal, JournalUnreadable
 

@@ -14,13 +14,13 @@ import logging
 
 import msgspec
 
-from controller import api
+from contract import api
+from contract.lights import Light, LightMode
 from controller.config import Config
 from controller.core.day import Day, Nomination
-from controller.core.lights import Light, LightMode
 from controller.core.night import NightStep
 from controller.core.scene import Standing
-from controller.core.table import TableSetup, TableState, initial_state
+from controller.core.state import TableSetup, TableState, initial_state
 from controller.core.timer import SpeechTimer
 from controller.core.vote import VoteSession
 from controller.journal import Journal

@@ -4,8 +4,8 @@
 ``console_links`` makes one ``ConsoleLink`` per ``[[console]]``, on the port its backend
 (``firmware_bridge.ports.CONSOLE_PORTS``) gives. ``Devices`` holds what ``start`` opens, each
 backend taken from its registry by the config's name (seat lights from
-``hardware.seat_lights.SEAT_LIGHTS``, sound from ``hardware.audio.SOUND_OUT``), and closes them
-again; until opened, each is None and the effects meant for it are skipped.
+``controller.shell.seat_lights.SEAT_LIGHTS``, sound from ``hardware.audio.SOUND_OUT``), and
+closes them again; until opened, each is None and the effects meant for it are skipped.
 """
 
 from __future__ import annotations
@@ -16,21 +16,21 @@ from pathlib import Path
 
 from gpiozero.pins import Factory
 
+from contract.inputs import ButtonEdge, ConsoleStatus, Input, KeyPressed
+from contract.lights import Glow, Light, SeatLights
 from controller.clock import Clock
-from controller.config import Config, ConsoleConfig
-from controller.core.inputs import ButtonEdge, ConsoleStatus, Input, KeyPressed
-from controller.core.lights import Light
-from controller.core.table import TableSetup
+from controller.config import Config
+from controller.core.state import TableSetup
 from controller.core.vote import VoteRules
 from controller.cue_schedule import CueSchedule
 from controller.loop import EventLoop
-from firmware_bridge.link import ConsoleLink
+from controller.shell.seat_lights import SEAT_LIGHTS, LightsWiring
+from firmware_bridge.link import ConsoleConfig, ConsoleLink
 from firmware_bridge.ports import ConsolePorts
 from firmware_bridge.sequence import Position
 from hardware.audio import SOUND_OUT, Music, SoundOut
 from hardware.expander import ExpanderButtons, open_bus
 from hardware.gpio import GpioBoard
-from hardware.seat_lights import SEAT_LIGHTS, Glow, LightsWiring, SeatLights
 from hardware.strip import StripLights
 
 
@@ -117,7 +117,7 @@ class Devices:
         configured, then the sound. ``on_error``: on the strip's or the expanders' thread, they
         are failing."""
         backends = config.backends
-        self.gpio = GpioBoard(config, factory=factory, now=clock.monotonic, submit=loop.submit)
+        self.gpio = GpioBoard(config.gpio, factory=factory, now=clock.monotonic, submit=loop.submit)
         wiring = LightsWiring(config, self.gpio, self.links, self.ports, clock.monotonic,
                               on_error)
         for name, build in SEAT_LIGHTS.items():

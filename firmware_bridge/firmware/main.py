@@ -1,7 +1,7 @@
 """Console firmware entry point for a Raspberry Pi Pico (RP2040) running MicroPython.
 
-Copy ``main.py``, ``console.py``, ``light_timing.py``, ``board.py`` (your wiring) and
-``../protocol.py`` to the Pico
+Copy ``main.py``, ``console.py``, ``board.py`` (your wiring), ``../protocol.py`` and
+``contract/light_timing.py`` to the Pico
 (``mpremote cp ...``, see README.md in this folder). This file is the *pin layer*: it reads the
 keypad matrix and the vote button, drives the public RGB light and the private indicator, talks
 USB serial, feeds the watchdog, and leaves every decision to ``console.Console``.

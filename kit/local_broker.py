@@ -105,6 +105,13 @@ class LocalBroker:
                 raise RuntimeError(f"mosquitto did not listen on {self.port} within {timeout} s")
             time.sleep(0.02)
 
+    @property
+    def pid(self) -> int:
+        """The running mosquitto's process id (what a bench measures)."""
+        if self._process is None:
+            raise RuntimeError("mosquitto is not running")
+        return self._process.pid
+
     def stop(self) -> None:
         """Stop mosquitto (SIGTERM, so a persistent broker saves its database) and wait."""
         if self._process is None:

@@ -1,8 +1,8 @@
 """The table's events as types: one msgspec struct per event, the very types the MQTT API documents.
 
 The core builds them (``Emit(VoteProposed(...), t)``); the shell stamps each with the envelope
-(``controller.api.Envelope``: ``v``, ``ts``, ``id``, ``seq``, ``host_boot``, ``mono_ms``) and
-publishes it on ``event/<kind>`` (``private/<kind>``). ``controller.api`` derives the payload
+(``contract.api.Envelope``: ``v``, ``ts``, ``id``, ``seq``, ``host_boot``, ``mono_ms``) and
+publishes it on ``event/<kind>`` (``private/<kind>``). ``contract.api`` derives the payload
 types of the AsyncAPI document from these, so a field added here is documented, encoded and
 decoded alike. Field descriptions here become the documentation.
 

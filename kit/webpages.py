@@ -1,6 +1,6 @@
 """Pages watching a web app over WebSockets: the judge's panel tabs, the stream overlays, the
 hall board's pages. One fan-out for all of them (next to their one login,
-:mod:`controller.weblogin`).
+:mod:`kit.weblogin`).
 
 Each page gets a first message when it connects, then every push; what a page sends is handed
 to ``answer`` and its reply (if any) goes back to that page alone. A push never waits for a slow

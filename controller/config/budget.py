@@ -31,10 +31,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from controller.config import Config
+from controller.config.schema import Config
 
 GPIO_PIN_MAX_MA = 16.0
 GPIO_TOTAL_MAX_MA = 50.0
@@ -99,7 +97,7 @@ def budget(config: Config) -> Budget:
     for i, wiring in enumerate(config.gpio.seat):
         pins = ([wiring.light] if wiring.light is not None else []) + list(wiring.rgb or [])
         loads += [Load(RAIL_GPIO, f"gpio.seat[{i}] LED on GPIO{pin}", led_ma) for pin in pins]
-    gpio_buttons = len(config.wired_buttons())
+    gpio_buttons = len(config.gpio.buttons())
     if gpio_buttons:
         loads.append(Load(RAIL_3V3, f"{gpio_buttons} GPIO buttons held (Pi pull-ups)",
                           gpio_buttons * PI_PULLUP_MA))

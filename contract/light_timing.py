@@ -1,13 +1,15 @@
 """How the table's lights look over time: one definition for the consoles and the host.
 
-The console firmware reads it on the Pico (copied beside ``console.py``, see README.md in this
-folder), and the host reads the same file for its own lights: the GPIO LEDs
-(``hardware/gpio.py``), the LED strip (``hardware/strip.py``) and the virtual table's window
+Part of what a light shows, so it lives in the table's contract: the console firmware reads it
+on the Pico (copied beside ``console.py``, see firmware_bridge/firmware/README.md), and the host
+reads the same file for its own lights: the GPIO LEDs (``hardware/gpio.py``), the LED strip
+(``hardware/strip.py``), the emulated consoles and the virtual table's window
 (``controller/sim_window.py``). So a seat blinks alike whichever of them lights it. Plain
-MicroPython: no imports, no annotations.
+MicroPython: no imports (MicroPython reads the annotations and ignores them).
 
-Light modes are indexes into ``protocol.LIGHT_MODES``: 0 off, 1 on, 2 dim, 3 blink, 4 fast
-blink. Indicator patterns: 0 off, 1 on (taken), 2 blink, 3 double blink (not taken).
+Light modes are numbered as ``contract.lights.LightMode.number`` and the console protocol's
+LIGHT message number them: 0 off, 1 on, 2 dim, 3 blink, 4 fast blink. Indicator patterns: 0
+off, 1 on (taken), 2 blink, 3 double blink (not taken).
 """
 
 DIM = 0.15  # the share of full brightness that "dim" shows
@@ -18,7 +20,7 @@ INDICATOR_BLINK_MS = 500  # pattern 2: lit for the first half of the second
 INDICATOR_FLASH_MS = 120  # pattern 3: two flashes this long, this far apart
 
 
-def light_level(mode, t_ms):
+def light_level(mode: int, t_ms: float) -> float:
     """How bright a public light in mode ``mode`` is (0..1), ``t_ms`` after it was set: a
     blink starts lit."""
     if mode == 1:
@@ -32,7 +34,7 @@ def light_level(mode, t_ms):
     return 0.0
 
 
-def indicator_on(pattern, t_ms):
+def indicator_on(pattern: int, t_ms: float) -> bool:
     """Whether the private indicator is lit ``t_ms`` after ``pattern`` was set."""
     phase = t_ms % INDICATOR_PERIOD_MS
     if pattern == 1:

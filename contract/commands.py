@@ -1,8 +1,9 @@
-"""Parsing and validation of command payloads, pure and total.
+"""The command payloads as structs, their one encoding, and their parsing, pure and total.
 
-Every function here takes the raw bytes of an MQTT message and returns either a typed command or
-an error sentence for the reply. Nothing raises to the caller: a malformed command is an answer,
-not a crash. Shapes are declared as msgspec structs, so the wire format is written down once.
+A client builds a command as its verb's struct (``contract.verbs``) and sends ``encode(it)``;
+the table reads it back with ``parse``: one shape, written down once, for both ends. Parsing
+takes the raw bytes of an MQTT message and returns either a typed command or an error sentence
+for the reply. Nothing raises to the caller: a malformed command is an answer, not a crash.
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from typing import Annotated, Generic, Literal, TypeVar
 
 import msgspec
 
-from controller.core import validation
-from controller.core.events import TimerKind
+from contract import validation
+from contract.events import TimerKind
 
 CommandId = Annotated[str, msgspec.Meta(
     min_length=1, max_length=64, description="Chosen by the sender; echoed in the reply.")]
@@ -122,6 +123,15 @@ class SimKeysCommand(Stamped):
 
 
 T = TypeVar("T")
+
+_encoder = msgspec.json.Encoder()
+
+
+def encode(command: Stamped) -> bytes:
+    """The payload of ``command`` on its verb's topic: what ``parse`` reads back as the same
+    struct. A client that builds its commands as these structs has a wrong field fail mypy,
+    not come back as a refusal."""
+    return _encoder.encode(command)
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from controller.core.buttons import Button
-from controller.core.events import Key, Source
+from contract.buttons import Button
+from contract.events import Key, Source
 
 
 @dataclass(frozen=True)

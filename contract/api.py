@@ -2,10 +2,10 @@
 
 These msgspec structs are the single source of truth. ``controller.messages`` builds every
 outgoing payload through them (so a message that does not fit its type is a bug caught at the
-source), and ``controller.asyncapi`` writes ``docs/asyncapi.yaml`` from them. Field descriptions
-here become the documentation. What the controller accepts is in the command registry
-(``controller.core.registry``): each verb's payload struct (``controller.core.commands``),
-which the registry decodes with and the document describes.
+source), a client decodes them with the same types, and ``controller.asyncapi`` writes
+``docs/asyncapi.yaml`` from them. Field descriptions here become the documentation. What the
+controller accepts is in ``contract.verbs``: each verb's payload struct (``contract.commands``),
+which the table decodes with and the document describes.
 """
 
 from __future__ import annotations
@@ -14,9 +14,9 @@ from typing import Annotated, Final, Literal, TypeVar, cast
 
 import msgspec
 
-from controller.core import events
-from controller.core.commands import Color
-from controller.core.events import (
+from contract import events
+from contract.commands import Color
+from contract.events import (
     Candidate,
     Event,
     NightPickList,
@@ -120,6 +120,8 @@ class OutboxHealth(msgspec.Struct, forbid_unknown_fields=True):
                     "Nothing is dropped; events keep being stored on disk.")]
 
 
+# The host's session of each port keeps one and updates it as the conversation goes
+# (firmware_bridge.session); health publishes a copy.
 class ConsoleHealth(msgspec.Struct, forbid_unknown_fields=True):
     """One configured console port."""
 
@@ -257,7 +259,7 @@ class Health(_Payload):
 
 class Envelope(_Payload, kw_only=True, forbid_unknown_fields=False):
     """The stamp the shell puts on every event the core emits (``controller.messages``): the
-    published payload is these fields beside the event's own (``controller.core.events``).
+    published payload is these fields beside the event's own (``contract.events``).
     Decoding a payload as ``Envelope`` reads the stamp alone; as its ``EVENT_TYPES`` type, the
     whole event."""
 
@@ -308,7 +310,7 @@ _PUBLISHED: dict[type[Event], type[Event]] = {p: _stamped(p) for p in events.PAY
 EVENT_TYPES: dict[str, type[Event]] = {
     kind: _PUBLISHED[events.payload_type(event)] for kind, event in events.KINDS.items()}
 
-#: Events published on ``private/<kind>`` (``controller.core.events.PRIVATE``).
+#: Events published on ``private/<kind>`` (``contract.events.PRIVATE``).
 PRIVATE_KINDS = tuple(event.KIND for event in events.PRIVATE)
 
 __all__ = [

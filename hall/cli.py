@@ -1,0 +1,38 @@
+"""``mafia-table hall``: the hall board (docs/hall.md). ``mafia_table.cli`` composes this command
+with the table's and the judge's; the board's web and MQTT stack (``hall.board``) loads only
+when it runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+DESCRIPTION = "The organisers' board of a tournament hall."
+
+
+def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The hall's subcommand, with its handler as ``run``."""
+    board = sub.add_parser("hall", help="run the hall board: every table of a tournament hall "
+                                        "for the organisers (docs/hall.md)",
+                           description=DESCRIPTION)
+    board.set_defaults(run=_board)
+    board.add_argument("--broker", default="127.0.0.1:1883", metavar="HOST:PORT",
+                       help="the hall broker (default 127.0.0.1:1883)")
+    board.add_argument("--username", default="hall-board", help="its account (hall-board)")
+    board.add_argument("--password-file", required=True, metavar="FILE",
+                       help="file holding that account's password")
+    board.add_argument("--ca-file", metavar="FILE", help="TLS to the broker: the hall's CA")
+    board.add_argument("--cert-file", metavar="FILE", help="TLS client certificate")
+    board.add_argument("--key-file", metavar="FILE", help="TLS client key")
+    board.add_argument("--listen", default="127.0.0.1:8090", metavar="HOST:PORT",
+                       help="where the page is served (default 127.0.0.1:8090)")
+    board.add_argument("--board-password-file", required=True, metavar="FILE",
+                       help="file holding the organisers' password for the page")
+    board.add_argument("--count-wait", type=float, default=30.0, metavar="S",
+                       help="alert when a vote count waits for its judge longer (default 30)")
+
+
+def _board(args: argparse.Namespace) -> int:
+    from hall.board import run
+
+    return run(args)
