@@ -1,0 +1,189 @@
+"""The judge's actions as typed structs: every tap the live channel takes, and its arguments.
+
+An action comes as ``{"action": kind, "args": {...}, "version": N}`` (docs/judge-api.md) and is
+kept in the journal as its kind and arguments (``state.Action``). ``decode`` reads it into the
+struct of its kind once, at the engine's door; a missing or mistyped argument is refused with
+its name and changes nothing. The live channel's JSON Schema is generated from these structs
+(``judge.api_schema``), so the page, a club's app and the engine read one description.
+
+Most actions are the rules' (``engine.step`` runs them); ``Timer`` and ``NewGame`` are the
+panel's own (the floor's clock and a fresh game are not rule decisions).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, ClassVar, Literal
+
+import msgspec
+
+from contract.commands import MAX_SEATS
+from judge.engine.state import Action, Refused
+
+Seat = Annotated[int, msgspec.Meta(ge=1, le=MAX_SEATS, description="A seat, 1..seats.")]
+Seats = Annotated[list[Seat], msgspec.Meta(max_length=MAX_SEATS)]
+Text = Annotated[str, msgspec.Meta(max_length=200)]
+
+
+class JudgeAction(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """One action's arguments; ``kind`` is its ``action``."""
+
+    kind: ClassVar[str]
+    #: whether ``undo`` can take it back: the table has nothing of it it cannot be told again
+    undoable: ClassVar[bool] = False
+
+
+class Name(JudgeAction):
+    """Setup: a seat's player name (40 characters kept)."""
+
+    kind = "name"
+    undoable = True
+    seat: Seat
+    name: Text = ""
+
+
+class Deal(JudgeAction):
+    """Setup: the cards. ``roles``: those dealt by hand, seat by seat; else at random by
+    ``seed``. ``add``: optional cards of the book's deck, each in place of the card it replaces."""
+
+    kind = "deal"
+    undoable = True
+    seed: Annotated[int, msgspec.Meta(ge=0, le=2**53)] = 0
+    roles: Annotated[list[Annotated[str, msgspec.Meta(max_length=32)]],
+                     msgspec.Meta(max_length=MAX_SEATS)] | None = None
+    add: Annotated[list[Annotated[str, msgspec.Meta(max_length=32)]],
+                   msgspec.Meta(max_length=MAX_SEATS)] = []
+
+
+class Start(JudgeAction):
+    """Setup done: every seat in the game, the first night (or day) begins."""
+
+    kind = "start"
+
+
+class Next(JudgeAction):
+    """Whatever comes next: the next speaker, the vote, the next night step, the morning."""
+
+    kind = "next"
+
+
+class Nominate(JudgeAction):
+    """The judge accepts a nomination the table did not catch."""
+
+    kind = "nominate"
+    undoable = True
+    seat: Seat
+
+
+class Withdraw(JudgeAction):
+    kind = "withdraw"
+    undoable = True
+    seat: Seat
+
+
+class Foul(JudgeAction):
+    kind = "foul"
+    undoable = True
+    seat: Seat
+
+
+class Disqualify(JudgeAction):
+    """The judge takes a player out now (a grave violation), with the reason."""
+
+    kind = "disqualify"
+    undoable = True
+    seat: Seat
+    reason: Text = ""
+
+
+class ShowCard(JudgeAction):
+    """The judge shows a player's card to the table (the player stays in the game)."""
+
+    kind = "show_card"
+    seat: Seat
+
+
+class Confirm(JudgeAction):
+    """The table's proposed count is final."""
+
+    kind = "confirm"
+
+
+class Reject(JudgeAction):
+    """The proposed count is thrown away; the table counts that candidate again."""
+
+    kind = "reject"
+
+
+class Correct(JudgeAction):
+    """The judge's own count for the proposed candidate: its voters, and why."""
+
+    kind = "correct"
+    voters: Seats = []
+    reason: Text = ""
+
+
+class NightPick(JudgeAction):
+    """The judge enters ``actor``'s pick in the running night step (or the one just ended):
+    ``targets`` as the player showed them (none: no pick)."""
+
+    kind = "night_pick"
+    actor: Seat
+    targets: Annotated[list[Annotated[int, msgspec.Meta(ge=1, le=MAX_SEATS)]],
+                       msgspec.Meta(max_length=3)] = []
+
+
+class EndStep(JudgeAction):
+    """The running night step ends now (the table sends its result)."""
+
+    kind = "end_step"
+
+
+class NightInput(JudgeAction):
+    """How the table takes night picks from now on: on the keypads, or by the vote buttons
+    while it speaks the numbers (``count``: a table with buttons only)."""
+
+    kind = "night_input"
+    mode: Literal["keypad", "count"]
+
+
+class Undo(JudgeAction):
+    """Take back the judge's last undoable action (a name, a deal, a nomination, a withdrawal,
+    a foul, a disqualification), keeping what the table reported since."""
+
+    kind = "undo"
+
+
+class Timer(JudgeAction):
+    """The floor's clock: pause, resume, or 10 s more (the panel's, not a rule decision)."""
+
+    kind = "timer"
+    op: Literal["pause", "resume", "add"]
+
+
+class NewGame(JudgeAction):
+    """End this game (kept in the games, abandoned if unfinished) and start a new one."""
+
+    kind = "new_game"
+
+
+ACTIONS: dict[str, type[JudgeAction]] = {a.kind: a for a in (
+    Name, Deal, Start, Next, Nominate, Withdraw, Foul, Disqualify, ShowCard, Confirm, Reject,
+    Correct, NightPick, EndStep, NightInput, Undo, Timer, NewGame)}
+#: what an undo can take back
+UNDOABLE = tuple(kind for kind, a in ACTIONS.items() if a.undoable)
+
+
+def decode(given: Action) -> JudgeAction:
+    """The typed action of a tap; ``Refused`` names the argument that is wrong."""
+    kind = ACTIONS.get(given.kind)
+    if kind is None:
+        raise Refused(f"no such action: {given.kind!r}")
+    try:
+        return msgspec.convert(dict(given.args), kind)
+    except msgspec.ValidationError as exc:
+        where = str(exc).partition(" - at `$")
+        path = where[2].rstrip("`").lstrip(".")
+        field = f"args.{path}: " if path else ""
+        raise Refused(f"{given.kind}: malformed arguments: {field}{where[0]}") from None
+    except TypeError as exc:  # args that are not an object
+        raise Refused(f"{given.kind}: malformed arguments ({exc})") from None
