@@ -29,7 +29,21 @@ from aiohttp import web
 from paho.mqtt.enums import CallbackAPIVersion
 
 from contract import events
+from contract.commands import PhaseCommand, ReplayCommand, TimerAdd, encode
 from contract.topics import topic_prefix
+from contract.verbs import (
+    NIGHT_STOP,
+    PHASE,
+    REPLAY,
+    TIMER_ADD,
+    TIMER_PAUSE,
+    TIMER_RESUME,
+    TIMER_STOP,
+    UNSTAMPED,
+    VOTE_CANCEL,
+    TableCommand,
+    bare_command,
+)
 from judge import overlay_routes, record_routes, table_events
 from judge.config import JudgeConfig, split_listen
 from judge.game import Action, Game, Refused, TableEvent, new_game, replay, step
@@ -49,6 +63,11 @@ TOPICS = ("status", "health", "state", "event/#", "private/#", "reply/#")
 #: ``final`` keep what it was doing)
 _TIMER_RUNS = {"started": True, "resumed": True, "paused": False, "stopped": False,
                "ended": False}
+
+#: the judge's buttons for the floor's clock, as the table's commands (the Reject adds 10 s)
+_TIMER_OPS: dict[str, TableCommand[Any]] = {
+    "pause": bare_command(TIMER_PAUSE), "resume": bare_command(TIMER_RESUME),
+    "add": TableCommand(TIMER_ADD, TimerAdd(id=UNSTAMPED, seconds=10))}
 
 
 def _refused_on_replay(given: Action | TableEvent, exc: Refused) -> None:
@@ -114,13 +133,16 @@ class Panel:
         self.game = game
         self.log_lines.extend(records)
         for command in commands:
-            self.send(command.verb, dict(command.fields))
+            self.send(command)
         self.broadcast()
 
-    def send(self, verb: str, fields: dict[str, Any]) -> str:
+    def send(self, command: TableCommand[Any]) -> str:
+        """Publish ``command`` stamped with a fresh id (this run's, so a reply to a command of
+        an earlier run is not taken for one of ours), encoded as the table decodes it; its
+        reply is matched by that id. Returns the id."""
         id = f"j{self._run}-{next(self._ids)}"
-        self.pending[id] = verb
-        self.client.publish(f"{self.prefix}cmd/{verb}", json.dumps({"id": id, **fields}), qos=1)
+        self.pending[id] = command.spec.verb
+        self.client.publish(self.prefix + command.spec.topic, encode(command.stamped(id)), qos=1)
         return id
 
     def timer_command(self, op: str) -> None:
@@ -129,9 +151,9 @@ class Panel:
         it as it is."""
         if self.game.floor is None and not self.game.countdown:
             raise Refused("4.3.1: nobody has the floor")
-        if op not in ("pause", "resume", "add"):
+        if op not in _TIMER_OPS:
             raise Refused(f"timer: no such operation {op!r} (pause, resume, add)")
-        self.send(f"timer/{op}", {"seconds": 10} if op == "add" else {})
+        self.send(_TIMER_OPS[op])
 
     def record(self) -> Record | None:
         """The record of the game being played (docs/record.md), built from the journal."""
@@ -145,13 +167,13 @@ class Panel:
             kind="abandon", at=time.time(), by="judge", reason="a new game was started"))
         state, old = self.table_state, self.game
         if state.get("vote") is not None:
-            self.send("vote/cancel", {})
+            self.send(bare_command(VOTE_CANCEL))
         if state.get("timer") is not None:
-            self.send("timer/stop", {})
+            self.send(bare_command(TIMER_STOP))
         if old.running_step is not None:
-            self.send("night/stop", {})
+            self.send(bare_command(NIGHT_STOP))
         if state.get("phase") == "night":
-            self.send("phase", {"phase": "day"})
+            self.send(TableCommand(PHASE, PhaseCommand(id=UNSTAMPED, phase="day")))
         self.journal.clear()
         self.game, self.log_lines = new_game(timings=self.cfg.game_timings), deque(maxlen=200)
         self.apply(TableEvent("state", events.DayEvent(day=self.table_day)))
@@ -186,8 +208,8 @@ class Panel:
             for kind, private in (("event", False), ("private", True)):
                 seq = self.journal.last_seq(kind)
                 if seq is not None:
-                    self.send("replay", {"after_seq": seq, **({"private": True} if private
-                                                              else {})})
+                    self.send(TableCommand(REPLAY, ReplayCommand(
+                        id=UNSTAMPED, after_seq=seq, private=private)))
         self.broadcast()
 
     def _on_table(self, topic: str, payload: bytes) -> None:
