@@ -485,7 +485,7 @@ def main(argv: list[str] | None = None) -> int:
             with open(args.report, "w", encoding="utf-8") as out:
                 json.dump(game.report, out, indent=1)
         if args.record:
-            played = record.build(game.inputs, args.table, game.game.timings)
+            played = record.build(game.inputs, args.table, game.game.rules)
             if played is not None:  # None: the game never began
                 with open(args.record, "wb") as out:
                     out.write(record.encode(played))

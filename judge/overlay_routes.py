@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 from aiohttp import web
 
-from judge.game import new_game, replay
+from judge.game import replay
 from judge.overlay import History, overlay_view, remember
 from judge.overlay_mafiaratings import VERSION, current_game
 from kit.webpages import Pages
@@ -61,7 +61,7 @@ class Overlay:
         # the start: its secrets wait a full delay again (the public view needs only order)
         start = self.now()
         self.history: History = ()
-        for _, _, game, _ in replay(new_game(timings=panel.cfg.game_timings),
+        for _, _, game, _ in replay(panel.cfg.new_game(),
                                     panel.journal.inputs(), lambda given, exc: None):
             self.history = remember(self.history, game, start)
         self.history = remember(self.history, panel.game, start)

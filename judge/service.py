@@ -46,7 +46,7 @@ from contract.verbs import (
 )
 from judge import overlay_routes, record_routes, table_events
 from judge.config import JudgeConfig, split_listen
-from judge.game import Action, Game, Refused, TableEvent, new_game, replay, step
+from judge.game import Action, Game, Refused, TableEvent, replay, step
 from judge.journal import Journal
 from judge.record import Edit, Record
 from judge.store import GameStore
@@ -82,7 +82,7 @@ class Panel:
         self.cfg = cfg
         self.prefix = topic_prefix(cfg.table)
         self.journal = Journal(cfg.journal.path)
-        self.games = GameStore(cfg.journal.path, cfg.table, cfg.game_timings)
+        self.games = GameStore(cfg.journal.path, cfg.table, cfg.game_rules, cfg.game.seats)
         self.game, self.log_lines = self._restore()
         self.gate = WebLogin(
             password=Path(cfg.panel.password_file).read_text(encoding="utf-8").strip(),
@@ -116,7 +116,7 @@ class Panel:
 
     def _restore(self) -> tuple[Game, deque[str]]:
         """The game as the journal left it: its inputs replayed through the pure core."""
-        game, lines = new_game(timings=self.cfg.game_timings), deque[str](maxlen=200)
+        game, lines = self.cfg.new_game(), deque[str](maxlen=200)
         for _, _, after, records in replay(game, self.journal.inputs(), _refused_on_replay):
             game = after
             lines.extend(records)
@@ -175,7 +175,7 @@ class Panel:
         if state.get("phase") == "night":
             self.send(TableCommand(PHASE, PhaseCommand(id=UNSTAMPED, phase="day")))
         self.journal.clear()
-        self.game, self.log_lines = new_game(timings=self.cfg.game_timings), deque(maxlen=200)
+        self.game, self.log_lines = self.cfg.new_game(), deque(maxlen=200)
         self.apply(TableEvent("state", events.DayEvent(day=self.table_day)))
         self.broadcast()
 

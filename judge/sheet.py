@@ -13,8 +13,8 @@ import io
 import time
 from html import escape
 
-from judge.record import Departure, Foul, Night, Nomination, Record, VoteRound
-from judge.scoring import PlayerScore, side
+from judge.record import Departure, Foul, Night, Nomination, Record, VoteRound, team_of
+from judge.scoring import PlayerScore
 
 CSV_COLUMNS = ("game", "table", "date", "status", "winner", "seat", "name", "role", "side",
                "won", "fouls", "left", "win", "best_move", "penalty", "compensation", "extra",
@@ -57,7 +57,7 @@ def results_csv(record: Record, scores: list[PlayerScore]) -> str:
     for player, s in zip(record.players, scores, strict=True):
         writer.writerow([record.id, record.table, when(record.started or record.created)[:10],
                          record.status, record.winner or "", player.seat,
-                         _cell(player.name), player.role, side(player.role),
+                         _cell(player.name), player.role, team_of(player),
                          int(s.won), len(player.fouls), departure(player.left),
                          f"{s.win:g}", f"{s.best_move:g}", f"{s.penalty:g}",
                          f"{s.compensation:g}", f"{s.extra:g}", f"{s.total:g}"])

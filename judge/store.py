@@ -18,7 +18,7 @@ from pathlib import Path
 import msgspec
 
 from judge import record as rec
-from judge.game import Action, TableEvent, Timings
+from judge.game import Action, Rules, TableEvent
 
 log = logging.getLogger("judge.store")
 
@@ -37,9 +37,10 @@ CREATE TABLE IF NOT EXISTS edits (
 
 
 class GameStore:
-    def __init__(self, path: str | Path, table: str, timings: Timings | None = None):
+    def __init__(self, path: str | Path, table: str, rules: Rules | None = None,
+                 seats: int | None = None):
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-        self.table, self.timings = table, timings
+        self.table, self.rules, self.seats = table, rules, seats
         self._db = sqlite3.connect(path, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.executescript(_SCHEMA)
@@ -48,7 +49,7 @@ class GameStore:
 
     def current(self, inputs: Iterable[tuple[Action | TableEvent, float]]) -> rec.Record | None:
         """The game being played, from the journal's ``inputs``, with its edits so far."""
-        built = rec.build(inputs, self.table, self.timings)
+        built = rec.build(inputs, self.table, self.rules, self.seats)
         if built is None:
             return None
         for edit in self._edits(built.id):

@@ -21,7 +21,8 @@ def find(cfg: JudgeConfig, id: str) -> rec.Record:
     """Game ``id``: the one being played (from the journal) or an archived one."""
     if not Path(cfg.journal.path).exists():
         raise ExportFailed(f"no games yet: {cfg.journal.path} does not exist")
-    store, journal = GameStore(cfg.journal.path, cfg.table, cfg.game_timings), None
+    store, journal = GameStore(cfg.journal.path, cfg.table, cfg.game_rules,
+                                      cfg.game.seats), None
     try:
         journal = Journal(cfg.journal.path)
         current = store.current(journal.inputs())

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import msgspec
 
-from judge.engine.book import Book, Name, Step
-from judge.engine.mechanisms.base import Acted, Mechanism
-from judge.engine.state import Act, Game, Picks, seats_text
+from judge.game.book import Book, Name, Step
+from judge.game.mechanisms.base import Acted, Mechanism
+from judge.game.state import Act, Game, Picks, seats_text
 
 
 class BestMoveOptions(msgspec.Struct, forbid_unknown_fields=True, frozen=True):

@@ -17,7 +17,7 @@ from typing import Annotated, ClassVar, Literal
 import msgspec
 
 from contract.commands import MAX_SEATS
-from judge.engine.state import Action, Refused
+from judge.game.state import Action, Refused
 
 Seat = Annotated[int, msgspec.Meta(ge=1, le=MAX_SEATS, description="A seat, 1..seats.")]
 Seats = Annotated[list[Seat], msgspec.Meta(max_length=MAX_SEATS)]

@@ -17,12 +17,12 @@ from typing import Any
 import msgspec
 
 from contract import validation
-from judge.engine import book as books
-from judge.engine.book import Book
-from judge.engine.endgames import ENDGAMES
-from judge.engine.mechanisms import MECHANISMS
-from judge.engine.state import Refused, Rules, Timings
-from judge.engine.votes import PROCEDURES
+from judge.game import book as books
+from judge.game.book import Book
+from judge.game.endgames import ENDGAMES
+from judge.game.mechanisms import MECHANISMS
+from judge.game.state import Refused, Rules, Timings
+from judge.game.votes import PROCEDURES
 from kit.config import ConfigError
 
 #: the ``[cite]`` keys the engine itself cites (a vote procedure adds its own)

@@ -3,9 +3,9 @@ to it. Adding one is adding a module (docs/judge-engine.md)."""
 
 from __future__ import annotations
 
-from judge.engine.discovery import discover
-from judge.engine.state import Game
-from judge.engine.votes.base import Procedure
+from judge.game.discovery import discover
+from judge.game.state import Game
+from judge.game.votes.base import Procedure
 
 PROCEDURES: dict[str, Procedure] = discover(__name__, __path__, "PROCEDURE", Procedure)
 

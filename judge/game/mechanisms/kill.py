@@ -22,9 +22,9 @@ from typing import Literal
 
 import msgspec
 
-from judge.engine.book import Book, Cite, Name, Step
-from judge.engine.mechanisms.base import Acted, Fate, Mechanism, own
-from judge.engine.state import Act, Game, Picks
+from judge.game.book import Book, Cite, Name, Step
+from judge.game.mechanisms.base import Acted, Fate, Mechanism, own
+from judge.game.state import Act, Game, Picks
 
 
 class KillOptions(msgspec.Struct, forbid_unknown_fields=True, frozen=True):

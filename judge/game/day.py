@@ -12,12 +12,13 @@ the last words are, the leavers leave.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from contract import events
-from judge.engine import table
-from judge.engine.book import Round
-from judge.engine.state import Game, Go, Refused, Result, need, set_player
+from contract.commands import SeatStanding
+from contract.events import TimerKind
+from judge.game import table
+from judge.game.book import Round
+from judge.game.state import Game, Go, Refused, Result, need, set_player
 
 
 def rounds(game: Game) -> tuple[Round, ...]:
@@ -58,7 +59,7 @@ def _next_round(game: Game) -> Result:
                              f"{game.day}, seat {opener} opens"])
 
 
-def _speech(game: Game, seat: int) -> tuple[str, float]:
+def _speech(game: Game, seat: int) -> tuple[TimerKind, float]:
     """The timer kind and seconds of ``seat``'s turn now."""
     timings = game.timings
     if game.stage == "defence":
@@ -78,12 +79,12 @@ def next_speaker(game: Game) -> Result:
     """Give the floor to the next speaker in order (FIIM 4.3.2), or close the round."""
     speakers = game.speakers
     lines: list[str] = []
-    unsilenced: list[dict[str, Any]] = []
+    unsilenced: list[SeatStanding] = []
     if game.stage == "day":  # the foul ladder: a silenced player skips this speech
         while speakers and game.player(speakers[0]).silenced:
             lines.append(f"seat {speakers[0]} is silenced by fouls: no speech today")
             game = set_player(game, speakers[0], silenced=False)
-            unsilenced.append({"seat": speakers[0], "silenced": False})
+            unsilenced.append(SeatStanding(seat=speakers[0], silenced=False))
             speakers = speakers[1:]
         game = replace(game, speakers=speakers)
     # the table blocks a silenced seat's floor: it is told the silence is served

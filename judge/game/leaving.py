@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from judge.engine import table
-from judge.engine.end import counted_out, win_check
-from judge.engine.state import Game, Go, Result
+from judge.game import table
+from judge.game.end import counted_out, win_check
+from judge.game.state import Game, Go, Result
 
 
 def last_words(game: Game, seats: tuple[int, ...], why: str, after: str) -> Result:

@@ -1,7 +1,7 @@
-"""What a vote procedure is: the protocol every module of ``judge.engine.votes`` keeps.
+"""What a vote procedure is: the protocol every module of ``judge.game.votes`` keeps.
 
 The table counts the fists and proposes each candidate's count; the judge confirms, rejects or
-corrects it, whatever the procedure (``judge.engine.counting``). A procedure is what the
+corrects it, whatever the procedure (``judge.game.counting``). A procedure is what the
 book's day does with the results: which vote starts after the speeches (``start``), which after
 the defence speeches (``revote``), and what each ``event/vote/result`` leads to
 (``on_result``: a leaver's last words, defence speeches, a question, the night). It answers
@@ -16,12 +16,12 @@ from typing import Any, ClassVar
 import msgspec
 
 from contract import events
-from judge.engine.book import NoOptions
-from judge.engine.state import Game, Result
+from judge.game.book import NoOptions
+from judge.game.state import Game, Result
 
 
 class Procedure:
-    """One vote procedure. A module of ``judge.engine.votes`` defines a subclass and an instance
+    """One vote procedure. A module of ``judge.game.votes`` defines a subclass and an instance
     of it as ``PROCEDURE``; its ``name`` is what a book's ``[vote] procedure`` names."""
 
     name: ClassVar[str]

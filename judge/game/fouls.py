@@ -10,11 +10,11 @@ whatever runs at the table for the game ends with it.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
-from judge.engine import table
-from judge.engine.end import win_check
-from judge.engine.state import Game, Refused, Result, set_player
+from contract.commands import SeatStanding
+from judge.game import table
+from judge.game.end import win_check
+from judge.game.state import Game, Refused, Result, set_player
 
 _ORDINALS = ("first", "second", "third", "fourth")
 
@@ -35,10 +35,10 @@ def foul(game: Game, seat: int) -> Result:
     fouls = player.fouls + 1
     silenced = fouls == ladder.silence_at
     game = set_player(game, seat, fouls=fouls, silenced=player.silenced or silenced)
-    standing: dict[str, Any] = {"seat": seat, "fouls": fouls}
+    standing = SeatStanding(seat=seat, fouls=fouls)
     lines = [f"seat {seat}: foul {fouls}"]
     if silenced:
-        standing["silenced"] = True
+        standing.silenced = True
         lines.append(f"seat {seat}: {_ORDINALS[fouls - 1]} foul, silenced for the next speech")
     commands = [table.seats([standing])]
     if fouls == ladder.out_at:

@@ -8,10 +8,10 @@ same line. ``settle_night`` settles tonight's acts in the book's resolution orde
 
 from __future__ import annotations
 
-from judge.engine.book import Book
-from judge.engine.discovery import discover
-from judge.engine.mechanisms.base import Fate, Mechanism
-from judge.engine.state import Game
+from judge.game.book import Book
+from judge.game.discovery import discover
+from judge.game.mechanisms.base import Fate, Mechanism
+from judge.game.state import Game
 
 MECHANISMS: dict[str, Mechanism] = discover(__name__, __path__, "MECHANISM", Mechanism)
 

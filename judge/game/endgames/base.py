@@ -1,8 +1,8 @@
-"""What a win condition is: the protocol every module of ``judge.engine.endgames`` keeps.
+"""What a win condition is: the protocol every module of ``judge.game.endgames`` keeps.
 
 A book lists its ``[[endgames]]`` in the order they are checked, each naming a ``kind`` (a
 module here), the ``team`` that wins by it (or ``draw``), the ``rule`` it cites and its own
-``options``. ``judge.engine.end`` asks each in turn, after every removal (a vote, the morning,
+``options``. ``judge.game.end`` asks each in turn, after every removal (a vote, the morning,
 fouls, the judge's disqualification): the first that ``holds`` ends the game. The game it is
 asked about already counts out whoever is leaving after their last words (FIIM 1.4: "the
 moment of removal is the vote or the night's kill").
@@ -14,13 +14,13 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from judge.engine.book import Endgame as EndgameRow
-from judge.engine.book import NoOptions
-from judge.engine.state import Game
+from judge.game.book import Endgame as EndgameRow
+from judge.game.book import NoOptions
+from judge.game.state import Game
 
 
 class Endgame:
-    """One kind of win. A module of ``judge.engine.endgames`` defines a subclass and an
+    """One kind of win. A module of ``judge.game.endgames`` defines a subclass and an
     instance of it as ``ENDGAME``; its ``name`` is what a book's ``[[endgames]] kind`` names."""
 
     name: ClassVar[str]

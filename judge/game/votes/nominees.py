@@ -17,10 +17,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from contract import events
-from judge.engine import table
-from judge.engine.leaving import last_words
-from judge.engine.state import Game, Go, Result, Vote, seats_text
-from judge.engine.votes.base import Procedure
+from judge.game import table
+from judge.game.leaving import last_words
+from judge.game.state import Game, Go, Result, Vote, seats_text
+from judge.game.votes.base import Procedure
 
 
 class Nominees(Procedure):

@@ -15,7 +15,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 from contract import events
-from judge.engine.book import Book, TablePreset
+from contract.verbs import TableCommand
+from judge.game.book import Book, TablePreset
+
+#: a command for the table (``judge.game.table`` makes each one)
+Command = TableCommand[Any]
 
 
 class Refused(Exception):
@@ -252,17 +256,9 @@ class Mark:
 
 
 @dataclass(frozen=True)
-class Command:
-    """``cmd/<verb>`` with its fields (the shell adds the ``id``)."""
-
-    verb: str
-    fields: Mapping[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
 class Action:
     """A judge's tap as it comes and as the journal keeps it: ``kind`` and its arguments
-    (``seat``, ``name``, ``roles``, ``seed``...); ``judge.engine.actions`` reads it into its
+    (``seat``, ``name``, ``roles``, ``seed``...); ``judge.game.actions`` reads it into its
     typed struct."""
 
     kind: str

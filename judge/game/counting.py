@@ -5,32 +5,32 @@ corrects it, and the confirmed counts are kept with the vote."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Literal
 
 from contract import events
-from judge.engine import table
-from judge.engine.state import Game, Refused, Result
-from judge.engine.votes import procedure
+from judge.game import table
+from judge.game.state import Game, Refused, Result
+from judge.game.votes import procedure
 
 
-def decide(game: Game, verb: str, voters: tuple[int, ...] = (), reason: str = "") -> Result:
+def decide(game: Game, verb: Literal["confirm", "reject", "correct"],
+           voters: tuple[int, ...] = (), reason: str = "") -> Result:
     """FIIM 4.4.6: the judge announces the count: the table's proposal confirmed, thrown away
     (counted again) or corrected."""
     count = game.rules.cite("count")
     if game.vote is None or game.vote.proposed is None or not _voting(game):
         raise Refused(f"{count}: there is no proposed count to decide on")
-    fields: dict[str, Any] = {}
     if verb == "correct":
         chosen = sorted(set(voters))
         bad = [v for v in chosen if v not in game.alive]
         if bad:
             raise Refused(f"{game.rules.cite('voters')}: seats {bad} do not vote (out of the "
                           "game)")
-        fields = {"voters": chosen, "reason": reason or "judge's count"}
+        voters, reason = tuple(chosen), reason or "judge's count"
     candidate = game.vote.proposed.candidate
     # the count is decided: a second tap (another tab's) finds nothing proposed
     return Result(replace(game, vote=replace(game.vote, proposed=None)),
-                  [table.vote_decision(verb, **fields)],
+                  [table.vote_decision(verb, voters, reason)],
                   [f"{count}: the judge {verb}s the count for {candidate}"])
 
 

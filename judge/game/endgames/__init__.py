@@ -3,7 +3,7 @@ Adding one is adding a module (docs/judge-engine.md)."""
 
 from __future__ import annotations
 
-from judge.engine.discovery import discover
-from judge.engine.endgames.base import Endgame
+from judge.game.discovery import discover
+from judge.game.endgames.base import Endgame
 
 ENDGAMES: dict[str, Endgame] = discover(__name__, __path__, "ENDGAME", Endgame)

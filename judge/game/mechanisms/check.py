@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import msgspec
 
-from judge.engine.book import Book, Name, Step
-from judge.engine.mechanisms.base import Acted, Mechanism
-from judge.engine.state import Act, Game, Picks
-from judge.engine.table import NO, YES, reveal
+from judge.game.book import Book, Name, Step
+from judge.game.mechanisms.base import Acted, Mechanism
+from judge.game.state import Act, Game, Picks
+from judge.game.table import NO, YES, reveal
 
 
 class Answers(msgspec.Struct, forbid_unknown_fields=True, frozen=True):

@@ -17,10 +17,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from contract import events
-from judge.engine import table
-from judge.engine.leaving import last_words
-from judge.engine.mechanisms import dying, mechanism, settle_night
-from judge.engine.state import Game, Go, Pick, Picks, Refused, Result, seats_text
+from judge.game import table
+from judge.game.leaving import last_words
+from judge.game.mechanisms import dying, mechanism, settle_night
+from judge.game.state import Game, Go, Pick, Picks, Refused, Result, seats_text
 
 
 def nightfall(game: Game, why: str) -> Result:

@@ -1,6 +1,6 @@
 """The end of a game: the book's win conditions, checked after every removal.
 
-``win_check(game)`` asks the book's ``[[endgames]]`` in order (``judge.engine.endgames``) and
+``win_check(game)`` asks the book's ``[[endgames]]`` in order (``judge.game.endgames``) and
 ends the game with the first that holds. Whoever is leaving after their last words is already
 out of the count (FIIM 1.4: "the moment of removal is the vote or the night's kill"), and
 leaves with the game's end if it comes in their minute (the table is told).
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from judge.engine import table
-from judge.engine.endgames import ENDGAMES
-from judge.engine.state import Game, Result, set_player
+from judge.game import table
+from judge.game.endgames import ENDGAMES
+from judge.game.state import Game, Result, set_player
 
 
 def how_leaving(game: Game) -> str:

@@ -14,10 +14,10 @@ judge may do now), ``table`` (the commands to the table).
 
 from __future__ import annotations
 
-from judge.engine.engine import Replayed, replay, step
-from judge.engine.rules import fiim, load_rules
-from judge.engine.setup import new_game as _new_game
-from judge.engine.state import (
+from judge.game.engine import Replayed, replay, step
+from judge.game.rules import fiim, load_rules
+from judge.game.setup import new_game as _new_game
+from judge.game.state import (
     Action,
     Command,
     Game,
@@ -27,7 +27,7 @@ from judge.engine.state import (
     TableEvent,
     Timings,
 )
-from judge.engine.table import NO, YES
+from judge.game.table import NO, YES
 
 #: FIIM's cards (1.1), as the tests and the FIIM scoring name them
 MAFIA, DON, SHERIFF, CIVILIAN = "mafia", "don", "sheriff", "civilian"

@@ -1,4 +1,4 @@
-"""What a night mechanism is: the protocol every module of ``judge.engine.mechanisms`` keeps.
+"""What a night mechanism is: the protocol every module of ``judge.game.mechanisms`` keeps.
 
 A mechanism is one kind of night action (a kill, a check, a best move; a heal, a poison, a
 silence...) or a trait a role carries (an immortal survives the night). A book's wake order
@@ -29,8 +29,8 @@ from typing import ClassVar, NamedTuple
 
 import msgspec
 
-from judge.engine.book import Book, NoOptions, Step
-from judge.engine.state import Act, Command, Game, Picks, seats_text
+from judge.game.book import Book, NoOptions, Step
+from judge.game.state import Act, Command, Game, Picks, seats_text
 
 
 class Fate(NamedTuple):
@@ -53,7 +53,7 @@ class Acted:
 
 
 class Mechanism:
-    """One mechanism. A module of ``judge.engine.mechanisms`` defines a subclass and an instance
+    """One mechanism. A module of ``judge.game.mechanisms`` defines a subclass and an instance
     of it as ``MECHANISM``; its ``name`` is what a book's step names as ``mechanism``."""
 
     name: ClassVar[str]

@@ -19,9 +19,10 @@ from dataclasses import replace
 from typing import NamedTuple
 
 from contract import events
-from judge.engine import counting, day, fouls, leaving, night, setup, table
-from judge.engine.actions import UNDOABLE as _UNDOABLE
-from judge.engine.actions import (
+from contract.commands import SeatStanding
+from judge.game import counting, day, fouls, leaving, night, setup, table
+from judge.game.actions import UNDOABLE as _UNDOABLE
+from judge.game.actions import (
     Confirm,
     Correct,
     Deal,
@@ -41,8 +42,8 @@ from judge.engine.actions import (
     Withdraw,
     decode,
 )
-from judge.engine.state import Action, Command, Game, Go, Mark, Refused, Result, TableEvent
-from judge.engine.votes import procedure
+from judge.game.state import Action, Command, Game, Go, Mark, Refused, Result, TableEvent
+from judge.game.votes import procedure
 
 
 def step(game: Game, given: Action | TableEvent, now: float
@@ -204,7 +205,7 @@ def _undo(game: Game) -> Result:
     commands = []
     if game.stage != "setup":
         commands.append(table.seats(
-            {"seat": p.seat, "in_game": p.in_game, "fouls": p.fouls, "silenced": p.silenced}
+            SeatStanding(seat=p.seat, in_game=p.in_game, fouls=p.fouls, silenced=p.silenced)
             for p in before.players))
     return Result(before, commands, [f"undo: {mark.kind}"])
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import msgspec
 
-from judge.engine.book import Endgame as EndgameRow
-from judge.engine.book import Name
-from judge.engine.endgames.base import Endgame, count
-from judge.engine.state import Game
+from judge.game.book import Endgame as EndgameRow
+from judge.game.book import Name
+from judge.game.endgames.base import Endgame, count
+from judge.game.state import Game
 
 
 class NoneLeftOptions(msgspec.Struct, forbid_unknown_fields=True, frozen=True):

@@ -12,9 +12,10 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from judge.engine import table
-from judge.engine.night import plan
-from judge.engine.state import Game, Go, Player, Refused, Result, Rules, need, set_player
+from contract.commands import SeatStanding
+from judge.game import table
+from judge.game.night import plan
+from judge.game.state import Game, Go, Player, Refused, Result, Rules, need, set_player
 
 
 def new_game(rules: Rules, seats: int | None = None) -> Game:
@@ -70,8 +71,8 @@ def start(game: Game) -> Result:
     need(game, "setup", f"{cite('start')}: the game has already started")
     if not all(p.role for p in game.players):
         raise Refused(f"{cite('deal')}: deal the cards before the night falls")
-    seats = table.seats({"seat": p.seat, "in_game": True, "fouls": 0, "silenced": False,
-                         "immune": False} for p in game.players)
+    seats = table.seats(SeatStanding(seat=p.seat, in_game=True, fouls=0, silenced=False,
+                                     immune=False) for p in game.players)
     first = game.book.first_night
     if first is None:
         return Result(game, [seats], [f"{cite('start')}: the game begins"], Go("new_day"))

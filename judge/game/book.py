@@ -15,7 +15,7 @@ book names (``table_preset``) and the judge reads (``TablePreset``), so no rule 
 ``load(path)`` reads a file and checks it whole: every problem is reported at once, each with
 its key path (``night.steps[1].options.yes.roles: ...``), as a ``kit.config.ConfigError``.
 The checks that need the mechanisms (a step's options, a mechanism that does not exist) are
-made by ``judge.engine.rules`` when a book is put to use; this module is the schema alone.
+made by ``judge.game.rules`` when a book is put to use; this module is the schema alone.
 """
 
 from __future__ import annotations
@@ -178,7 +178,7 @@ class Day(_Table, frozen=True):
 
 
 class Vote(_Table, frozen=True):
-    """The day's vote: the ``procedure`` (a module of ``judge.engine.votes``) and its own
+    """The day's vote: the ``procedure`` (a module of ``judge.game.votes``) and its own
     ``options``."""
 
     procedure: Name
@@ -203,7 +203,7 @@ class Fouls(_Table, frozen=True):
 
 
 class Endgame(_Table, frozen=True):
-    """A win condition (a module of ``judge.engine.endgames``) for ``team`` (or ``draw``),
+    """A win condition (a module of ``judge.game.endgames``) for ``team`` (or ``draw``),
     checked in the book's order after every removal."""
 
     kind: Name
@@ -233,6 +233,11 @@ class Book(_Table, frozen=True):
     fouls: Fouls = Fouls()
     #: where the file came from (set by ``load``; not a key of the file)
     path: str = ""
+
+    @property
+    def id(self) -> str:
+        """The book's name in records and configs: its file's (``fiim``, ``crow-club``)."""
+        return Path(self.path).stem if self.path else ""
 
     def team_of(self, role: str) -> str:
         return self.roles[role].team if role in self.roles else ""
