@@ -153,7 +153,8 @@ class FirstNight(_Table, frozen=True):
 
 
 class Round(_Table, frozen=True):
-    """One speaking round of a day: every player in the game once, in seat order from the
+    """One speaking round of a day (``kind``: ``speeches``, the one the engine plays; another
+    must be in the book's ``unbuilt``): every player in the game once, in seat order from the
     round's opener, for ``timing`` seconds (the opener and the closer for ``opener_timing``
     and ``closer_timing`` when given); ``nominations``: whether a speaker may nominate in it
     (the judge's Nominate is refused otherwise); ``timer``: the table's timer kind (a round
@@ -161,6 +162,7 @@ class Round(_Table, frozen=True):
     hold it (``first``: day 1 only, ``later``: from day 2)."""
 
     timing: Name
+    kind: Name = "speeches"
     opener_timing: Name | None = None
     closer_timing: Name | None = None
     nominations: bool = True
@@ -195,8 +197,10 @@ class Leaving(_Table, frozen=True):
 
 class Fouls(_Table, frozen=True):
     """The foul ladder: ``silence_at`` fouls silence the player for their next speech (0:
-    never), ``out_at`` take them out (4: the table's own rule), ``show_role`` on that removal."""
+    never), ``out_at`` take them out (4: the table's own rule), ``show_role`` on that removal;
+    ``given = false``: the book has no fouls (the judge's Foul is refused)."""
 
+    given: bool = True
     silence_at: Annotated[int, msgspec.Meta(ge=0, le=4)] = 0
     out_at: Annotated[int, msgspec.Meta(ge=1, le=4)] = 4
     show_role: bool = False
@@ -231,6 +235,9 @@ class Book(_Table, frozen=True):
     first_night: FirstNight | None = None
     leaving: Leaving = Leaving()
     fouls: Fouls = Fouls()
+    #: what the book needs and the engine has no module for yet (mechanisms, a procedure,
+    #: endgames, round kinds): such a book loads and deals, and a game of it is refused
+    unbuilt: tuple[Name, ...] = ()
     #: where the file came from (set by ``load``; not a key of the file)
     path: str = ""
 
@@ -354,6 +361,9 @@ def check(book: Book) -> list[str]:
         if [s.name for s in book.night.steps].count(step.name) > 1:
             problems.append(f"{where}.name: {step.name!r} is in the wake order twice")
     for i, rnd in enumerate(book.day.rounds):
+        if rnd.kind != "speeches" and rnd.kind not in book.unbuilt:
+            problems.append(f"day.rounds[{i}].kind: no round {rnd.kind!r} (the engine plays "
+                            "speeches; another goes in `unbuilt` until it is built)")
         for key in ("timing", "opener_timing", "closer_timing"):
             value = getattr(rnd, key)
             if value is not None and value not in book.timings:

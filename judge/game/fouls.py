@@ -30,6 +30,8 @@ def _in_play(game: Game, seat: int) -> None:
 def foul(game: Game, seat: int) -> Result:
     """One foul, and what the book's ladder makes of it."""
     _in_play(game, seat)
+    if not game.book.fouls.given:
+        raise Refused(f"{game.rules.cite('fouls')}: {game.book.name} gives no fouls")
     ladder = game.book.fouls
     player = game.player(seat)
     fouls = player.fouls + 1

@@ -36,7 +36,12 @@ def load_rules(name_or_path: str | Path = "fiim", base: Path | None = None,
                night_input: str = "keypad") -> Rules:
     """The rules of a book: a shipped one by name or a file (relative to ``base``), with the
     ``timings`` given over the book's."""
-    book = _book(str(name_or_path), None if base is None else str(base))
+    path = books.book_path(str(name_or_path), base)
+    try:
+        stamp = path.stat().st_mtime_ns
+    except OSError:
+        stamp = 0  # the loader says what is wrong with it
+    book = _book(str(path), stamp)
     preset = books.load_preset(book)
     try:
         settled = Timings(**dict(timings or {})).over(book, preset)
@@ -46,8 +51,8 @@ def load_rules(name_or_path: str | Path = "fiim", base: Path | None = None,
 
 
 @cache
-def _book(name_or_path: str, base: str | None) -> Book:
-    path = books.book_path(name_or_path, None if base is None else Path(base))
+def _book(path: str, stamp: int) -> Book:
+    """A book put to use, once per version of its file (``stamp``: its modification time)."""
     book = books.load(path)
     checked, problems = put_to_use(book)
     if problems:
@@ -61,25 +66,35 @@ def put_to_use(book: Book) -> tuple[Book, list[str]]:
     a citation the engine needs and the book does not give."""
     problems: list[str] = []
     steps = []
+    known = {*MECHANISMS, *PROCEDURES, *ENDGAMES}
+    problems += [f"unbuilt: {name!r} is built now: take it off the list" for name in
+                 book.unbuilt if name in known]
     for i, step in enumerate(book.night.steps):
         where = f"night.steps[{i}]"
         mechanism = MECHANISMS.get(step.mechanism)
+        if mechanism is None and step.mechanism in book.unbuilt:
+            steps.append(step)
+            continue
         if mechanism is None:
             problems.append(f"{where}.mechanism: no mechanism {step.mechanism!r} (there are: "
                             f"{', '.join(sorted(MECHANISMS))})")
             continue
         step = msgspec.structs.replace(
             step, options=_options(step.options, mechanism.Options, where, problems))
-        problems += [f"{where}.{p}" for p in mechanism.check(book, step)]
+        if isinstance(step.options, mechanism.Options):
+            problems += [f"{where}.{p}" for p in mechanism.check(book, step)]
         steps.append(step)
+    built = {*MECHANISMS, *book.unbuilt}
     for name, role in book.roles.items():
         problems += [f"roles.{name}.traits: no mechanism {t!r}" for t in role.traits
-                     if t not in MECHANISMS]
+                     if t not in built]
     problems += [f"night.resolution: no mechanism {m!r}" for m in book.night.resolution
-                 if m not in MECHANISMS]
+                 if m not in built]
     vote = book.vote
     procedure = PROCEDURES.get(vote.procedure)
-    if procedure is None:
+    if procedure is None and vote.procedure in book.unbuilt:
+        pass
+    elif procedure is None:
         problems.append(f"vote.procedure: no procedure {vote.procedure!r} (there are: "
                         f"{', '.join(sorted(PROCEDURES))})")
     else:
@@ -88,6 +103,9 @@ def put_to_use(book: Book) -> tuple[Book, list[str]]:
     endgames = []
     for i, row in enumerate(book.endgames):
         endgame = ENDGAMES.get(row.kind)
+        if endgame is None and row.kind in book.unbuilt:
+            endgames.append(row)
+            continue
         if endgame is None:
             problems.append(f"endgames[{i}].kind: no endgame {row.kind!r} (there are: "
                             f"{', '.join(sorted(ENDGAMES))})")

@@ -69,6 +69,9 @@ def start(game: Game) -> Result:
     no shot), or, in a book without one, the first day begins."""
     cite = game.rules.cite
     need(game, "setup", f"{cite('start')}: the game has already started")
+    if game.book.unbuilt:
+        raise Refused(f"{game.book.name} needs what the engine does not have yet: "
+                      f"{', '.join(game.book.unbuilt)} (docs/judge-engine.md)")
     if not all(p.role for p in game.players):
         raise Refused(f"{cite('deal')}: deal the cards before the night falls")
     seats = table.seats(SeatStanding(seat=p.seat, in_game=True, fouls=0, silenced=False,

@@ -36,7 +36,8 @@ def settle_night(game: Game) -> tuple[Fate, ...]:
     order += [m for m in used(game.book) if m not in order]
     fates: tuple[Fate, ...] = ()
     for name in order:
-        fates = MECHANISMS[name].settle(game, tonight, fates)
+        if name in MECHANISMS:  # an unbuilt one's book plays no game
+            fates = MECHANISMS[name].settle(game, tonight, fates)
     return fates
 
 
