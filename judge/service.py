@@ -24,6 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import paho.mqtt.client as mqtt
 from aiohttp import web
 from paho.mqtt.enums import CallbackAPIVersion
@@ -47,10 +48,20 @@ from contract.verbs import (
 from judge import overlay_routes, record_routes, table_events
 from judge.config import JudgeConfig, split_listen
 from judge.game import Action, Game, Refused, TableEvent, replay, step
+from judge.game.actions import NewGame, Offer, Timer, decode
+from judge.game.state import BadArgument
 from judge.journal import Journal
 from judge.record import Edit, Record
 from judge.store import GameStore
-from judge.views import judge_view
+from judge.views import (
+    ActionMessage,
+    Clock,
+    PanelSettings,
+    Refusal,
+    TableStatus,
+    ViewMessage,
+    judge_game,
+)
 from kit.mqtt import configure_client
 from kit.weblogin import WebLogin
 from kit.webpages import Pages
@@ -150,7 +161,7 @@ class Panel:
         resume, or 10 s more. Not a rule decision, so not the core's: the table's timer takes
         it as it is."""
         if self.game.floor is None and not self.game.countdown:
-            raise Refused("4.3.1: nobody has the floor")
+            raise Refused(f"{self.game.rules.cite('floor')}: nobody has the floor")
         if op not in _TIMER_OPS:
             raise Refused(f"timer: no such operation {op!r} (pause, resume, add)")
         self.send(_TIMER_OPS[op])
@@ -278,16 +289,27 @@ class Panel:
     # ------------------------------------------------------------------ pages
 
     def view(self) -> dict[str, Any]:
-        status = self.table["status"]
+        """The view every page is sent (``judge.views.ViewMessage``, docs/judge-api.md)."""
         health = self.table["health"] or {}
         consoles = health.get("consoles") or []
-        return {"type": "view", "game": judge_view(self.game), "log": list(self.log_lines)[-60:],
-                "table": {"broker": self.table["broker"], "status": status,
-                          "consoles": [c.get("online") for c in consoles],
-                          "audio": (health.get("audio") or {}).get("ok"),
-                          "bad_events": self.bad_events},
-                "down": sorted(self.down), "timer": self.timer,
-                "notices": list(self.notices)}
+        game = judge_game(self.game)
+        game.offers += self.own_offers()
+        return msgspec.to_builtins(ViewMessage(
+            game=game, log=list(self.log_lines)[-60:],
+            table=TableStatus(broker=self.table["broker"], status=self.table["status"],
+                              consoles=[c.get("online") for c in consoles],
+                              audio=(health.get("audio") or {}).get("ok"),
+                              bad_events=self.bad_events),
+            down=sorted(self.down), timer=None if self.timer is None else Clock(**self.timer),
+            notices=list(self.notices), panel=PanelSettings(hide_roles=self.cfg.game.hide_roles)))
+
+    def own_offers(self) -> list[Offer]:
+        """The panel's own actions the judge may take now: the floor's clock, a new game."""
+        offers = [Offer(action="timer", key=op, label=label, args={"op": op}, group="clock")
+                  for op, label in (("pause", "Pause"), ("resume", "Resume"), ("add", "+10 s"))
+                  if self.game.floor is not None or self.game.countdown]
+        return [*offers, Offer(action="new_game", key="new-game", label="New game",
+                               group="panel")]
 
     def broadcast(self) -> None:
         for watch in self.watchers:
@@ -316,30 +338,42 @@ async def live(request: web.Request) -> web.StreamResponse:
 
 
 def handle_message(panel: Panel, text: str) -> dict[str, Any] | None:
-    """One message from a page: ``{"action", "args"?, "version"}``. A malformed one, an action
-    made on a page older than the game, and one the rules refuse get a ``refused`` answer."""
+    """One message from a page (``judge.views.ActionMessage``: ``{"action", "args"?,
+    "version"}``, docs/judge-api.md). A malformed one, an action made on a page older than the
+    game, and one the rules refuse get a ``refused`` answer naming why, and the argument at
+    fault when one is; nothing changes."""
     try:
-        message = json.loads(text)
-        kind, args, version = message["action"], message.get("args") or {}, message["version"]
-        if not isinstance(kind, str) or not isinstance(args, dict) \
-                or not isinstance(version, int):
-            raise TypeError
-    except (ValueError, KeyError, TypeError):
-        return {"type": "refused", "message": "malformed message: expected "
-                                              '{"action": "...", "args": {...}, "version": N}'}
-    if version != panel.game.version:
-        return {"type": "refused", "message": "the game moved on (another tab acted first); "
-                                              "look again and tap again if still needed"}
+        message = msgspec.json.decode(text, type=ActionMessage)
+    except msgspec.ValidationError as exc:
+        said, _, where = str(exc).partition(" - at `$")
+        field = where.rstrip("`").lstrip(".") or None
+        return _refusal(f"malformed message: {field + ': ' if field else ''}{said}; expected "
+                        '{"action": "...", "args": {...}, "version": N}', field)
+    except msgspec.DecodeError:
+        return _refusal('malformed message: not JSON; expected {"action": "...", "args": '
+                        '{...}, "version": N}')
+    if message.version != panel.game.version:
+        return _refusal("the game moved on (another tab acted first); look again and tap "
+                        "again if still needed", "version")
+    given = Action(message.action, message.args)
     try:
-        if kind == "timer":
-            panel.timer_command(str(args.get("op")))
-        elif kind == "new_game":
-            panel.new_game()
+        if message.action in (Timer.kind, NewGame.kind):
+            own = decode(given)
+            if isinstance(own, Timer):
+                panel.timer_command(own.op)
+            else:
+                panel.new_game()
         else:
-            panel.apply(Action(kind, args))
+            panel.apply(given)
+    except BadArgument as exc:
+        return _refusal(str(exc), exc.field)
     except Refused as exc:
-        return {"type": "refused", "message": str(exc)}
+        return _refusal(str(exc))
     return None
+
+
+def _refusal(message: str, field: str | None = None) -> dict[str, Any]:
+    return msgspec.to_builtins(Refusal(message=message, field=field))
 
 
 def make_app(panel: Panel) -> web.Application:

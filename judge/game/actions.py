@@ -12,12 +12,12 @@ panel's own (the floor's clock and a fresh game are not rule decisions).
 
 from __future__ import annotations
 
-from typing import Annotated, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 import msgspec
 
 from contract.commands import MAX_SEATS
-from judge.game.state import Action, Refused
+from judge.game.state import Action, BadArgument, Refused
 
 Seat = Annotated[int, msgspec.Meta(ge=1, le=MAX_SEATS, description="A seat, 1..seats.")]
 Seats = Annotated[list[Seat], msgspec.Meta(max_length=MAX_SEATS)]
@@ -146,6 +146,15 @@ class NightInput(JudgeAction):
     mode: Literal["keypad", "count"]
 
 
+class Choose(JudgeAction):
+    """The judge's decision a mechanism or the vote procedure asked for (its ``choose``
+    offer): ``of`` is the night step, or ``vote``; ``value`` what the judge chose."""
+
+    kind = "choose"
+    of: Annotated[str, msgspec.Meta(pattern="^[a-z][a-z0-9_]{0,31}$")]
+    value: int | bool | Annotated[str, msgspec.Meta(max_length=200)] | Seats
+
+
 class Undo(JudgeAction):
     """Take back the judge's last undoable action (a name, a deal, a nomination, a withdrawal,
     a foul, a disqualification), keeping what the table reported since."""
@@ -168,9 +177,41 @@ class NewGame(JudgeAction):
 
 ACTIONS: dict[str, type[JudgeAction]] = {a.kind: a for a in (
     Name, Deal, Start, Next, Nominate, Withdraw, Foul, Disqualify, ShowCard, Confirm, Reject,
-    Correct, NightPick, EndStep, NightInput, Undo, Timer, NewGame)}
+    Correct, NightPick, EndStep, NightInput, Choose, Undo, Timer, NewGame)}
 #: what an undo can take back
 UNDOABLE = tuple(kind for kind, a in ACTIONS.items() if a.undoable)
+
+
+Group = Literal["setup", "game", "vote", "night", "seat", "clock", "panel"]
+
+
+# ------------------------------------------------------------------ offers
+
+
+class Param(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """An argument the judge gives: ``seat`` (one of ``seats``), ``seats`` (any of ``seats``, at
+    most ``max``), ``number``, ``text``, ``roles`` (a card per seat, of ``choices``), ``choice``
+    (one of ``choices``), ``choices`` (any of ``choices``)."""
+
+    name: str
+    kind: Literal["seat", "seats", "number", "text", "roles", "choice", "choices"]
+    seats: list[int] = []
+    choices: list[str] = []
+    max: int | None = None
+
+
+class Offer(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """One action the judge may take now (``judge.game.offers``): its ``action`` kind, the
+    ``args`` it carries, the ``params`` the judge gives; ``key`` names it on a page."""
+
+    action: str
+    key: str
+    label: str
+    args: dict[str, Any] = {}
+    params: list[Param] = []
+    enabled: bool = True
+    primary: bool = False
+    group: Group = "game"
 
 
 def decode(given: Action) -> JudgeAction:
@@ -181,9 +222,9 @@ def decode(given: Action) -> JudgeAction:
     try:
         return msgspec.convert(dict(given.args), kind)
     except msgspec.ValidationError as exc:
-        where = str(exc).partition(" - at `$")
-        path = where[2].rstrip("`").lstrip(".")
-        field = f"args.{path}: " if path else ""
-        raise Refused(f"{given.kind}: malformed arguments: {field}{where[0]}") from None
-    except TypeError as exc:  # args that are not an object
-        raise Refused(f"{given.kind}: malformed arguments ({exc})") from None
+        said, _, where = str(exc).partition(" - at `$")
+        path = where.rstrip("`").lstrip(".")
+        field = f"args.{path}" if path else "args"
+        raise BadArgument(f"{given.kind}: malformed arguments: {field}: {said}", field) from None
+    except (TypeError, ValueError) as exc:  # args that are not an object
+        raise BadArgument(f"{given.kind}: malformed arguments ({exc})", "args") from None

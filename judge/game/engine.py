@@ -23,6 +23,7 @@ from contract.commands import SeatStanding
 from judge.game import counting, day, fouls, leaving, night, setup, table
 from judge.game.actions import UNDOABLE as _UNDOABLE
 from judge.game.actions import (
+    Choose,
     Confirm,
     Correct,
     Deal,
@@ -42,6 +43,7 @@ from judge.game.actions import (
     Withdraw,
     decode,
 )
+from judge.game.mechanisms import mechanism
 from judge.game.state import Action, Command, Game, Go, Mark, Refused, Result, TableEvent
 from judge.game.votes import procedure
 
@@ -133,9 +135,21 @@ def act(game: Game, action: JudgeAction) -> Result:
                 return Result(game, [], [])
             return Result(replace(game, night_input=action.mode), [],
                           [f"night picks from now on: {action.mode}"])
+        case Choose():
+            return _choose(game, action.of, action.value)
         case Undo():
             return _undo(game)
     raise Refused(f"{action.kind}: the panel's own action, not the game's")
+
+
+def _choose(game: Game, of: str, value: object) -> Result:
+    """The judge's decision for a night step's mechanism, or for the vote procedure."""
+    if of == "vote":
+        return procedure(game).choose(game, value)
+    step = next((s for s in game.book.night.steps if s.name == of), None)
+    if step is None:
+        raise Refused(f"{game.rules.cite('night')}: no step {of!r} in {game.book.name}")
+    return mechanism(step.mechanism).choose(game, step, value)
 
 
 def _next(game: Game) -> Result:

@@ -26,6 +26,15 @@ class Refused(Exception):
     """An action the rules do not allow now; the message cites the book's paragraph."""
 
 
+class BadArgument(Refused):
+    """An action whose arguments are not its type: ``field`` names the one at fault
+    (``args.seat``)."""
+
+    def __init__(self, message: str, field: str | None):
+        super().__init__(message)
+        self.field = field
+
+
 class Timings:
     """Seconds by name (``speech``, ``defence``, ``night_step``...): the book's ``[timings]``,
     with ``preset`` ones read from the table preset, and any given here over them. Read as

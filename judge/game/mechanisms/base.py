@@ -25,12 +25,13 @@ land"): a role killed tonight still acts tonight. See docs/judge-engine.md for a
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple
 
 import msgspec
 
+from judge.game.actions import Offer
 from judge.game.book import Book, NoOptions, Step
-from judge.game.state import Act, Command, Game, Picks, seats_text
+from judge.game.state import Act, Command, Game, Picks, Refused, Result, seats_text
 
 
 class Fate(NamedTuple):
@@ -89,6 +90,15 @@ class Mechanism:
 
     def describe(self, act: Act) -> str:
         return f"{act.step} {seats_text(act.targets)}"
+
+    def offers(self, game: Game, step: Step) -> list[Offer]:
+        """The judge's decisions the step asks for now (``choose`` offers with ``args`` ``{"of":
+        step.name}``; the thief's "black?", a successor...). Default: none."""
+        return []
+
+    def choose(self, game: Game, step: Step, value: Any) -> Result:
+        """The judge's decision for this step (``Choose``)."""
+        raise Refused(f"{step.rule}: the {step.name} step asks the judge nothing")
 
 
 def own(acts: tuple[Act, ...], mechanism: Mechanism) -> tuple[Act, ...]:

@@ -16,8 +16,9 @@ from typing import Any, ClassVar
 import msgspec
 
 from contract import events
+from judge.game.actions import Offer
 from judge.game.book import NoOptions
-from judge.game.state import Game, Result
+from judge.game.state import Game, Refused, Result
 
 
 class Procedure:
@@ -41,3 +42,11 @@ class Procedure:
 
     def options(self, game: Game) -> Any:
         return game.book.vote.options
+
+    def offers(self, game: Game) -> list[Offer]:
+        """The judge's decisions the procedure asks for now (``choose`` offers with ``args``
+        ``{"of": "vote"}``: the classic club's hidden roulette number...). Default: none."""
+        return []
+
+    def choose(self, game: Game, value: Any) -> Result:
+        raise Refused("the vote asks the judge nothing now")
