@@ -64,9 +64,10 @@ def next_step(game: Game) -> Result:
 def end_step(game: Game) -> Result:
     """The judge ends the running step early (``cmd/night/stop``: the table sends its result
     with the picks it has)."""
-    if game.running_step is None:
+    if game.running_step is None or game.ending:
         raise Refused(f"{game.rules.cite('night')}: no night step runs")
-    return Result(game, [table.night_stop()], [f"the judge ends the {game.running_step} step"])
+    return Result(replace(game, ending=True), [table.night_stop()],
+                  [f"the judge ends the {game.running_step} step"])
 
 
 def enter_pick(game: Game, actor: int, targets: tuple[int, ...]) -> Result:
@@ -115,7 +116,7 @@ def on_result(game: Game, result: events.NightResultEvent) -> Result | None:
                   tuple(result.missing), result.agreed)
     for entry in game.entries:
         picks = picks.entered(entry)
-    return _count(replace(game, running_step=None, entries=()), result.step, picks)
+    return _count(replace(game, running_step=None, entries=(), ending=False), result.step, picks)
 
 
 def _count(game: Game, name: str, picks: Picks) -> Result:

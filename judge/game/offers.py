@@ -126,7 +126,7 @@ def _night(game: Game) -> list[Offer]:
         step = game.book.step(game.running_step)
         actors = list(mechanism(step.mechanism).actors(game, step))
         offers.append(Offer(action="end_step", key="end-step", label="End the step now",
-                            group="night"))
+                            group="night", enabled=not game.ending))
     elif game.tonight and game.opened and game.tonight[-1].step == game.opened[-1]:
         step = game.book.step(game.opened[-1])
         last = game.tonight[-1]
