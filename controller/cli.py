@@ -9,6 +9,7 @@
     mafia-table pinout --config FILE [--svg FILE]
     mafia-table selftest --config FILE [--seat N ...] [--timeout S] [--username U ...]
     mafia-table asyncapi
+    mafia-table hall seating --players N --rounds R [--tables T] ...  (hall/seating_cli.py)
 
 Exit codes: 0 clean stop (SIGTERM / Ctrl-C) or a good config, 2 bad arguments or config, a
 journal folder it cannot write, or another controller already running on the journal or online
@@ -33,6 +34,7 @@ from pathlib import Path
 from controller import __version__, config
 from controller.core.seats import no_seat
 from controller.local_broker import LocalBroker, is_listening
+from hall import seating_cli
 
 log = logging.getLogger("mafia-table")
 
@@ -152,6 +154,10 @@ def build_parser() -> argparse.ArgumentParser:
     judge.add_argument("--language", metavar="XX", help="export: two letters (default: ru)")
     judge.add_argument("--listen", metavar="HOST:PORT", help="override [panel] listen")
     judge.add_argument("-v", "--verbose", action="store_true", help="debug logging")
+
+    hall = sub.add_parser("hall", help="the tournament hall's tools").add_subparsers(
+        dest="hall_command", required=True)
+    seating_cli.add_arguments(hall.add_parser("seating", help="make a tournament's seating"))
     return parser
 
 
@@ -159,7 +165,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     commands = {"check-config": _check_config, "watch": _watch, "selftest": _selftest,
                 "pinout": _pinout, "asyncapi": _asyncapi, "run": _run, "sim": _run,
-                "state": _state, "consoles": _consoles, "judge": _judge}
+                "state": _state, "consoles": _consoles, "judge": _judge,
+                "hall": lambda args: args.run(args)}
     try:
         return commands[args.command](args)
     except config.ConfigError as exc:  # from any command: nothing has started
