@@ -7,12 +7,13 @@
 
 ``DIR`` is a snapshot of szotin/mafiaratings (a checkout or a bare git directory); its PHP runs
 under Debian's ``php-cli`` (bench/seating_platform.py). For each instance (players x games each,
-every player at a table each round) the platform gets ``--seconds`` of wall time for its
-generator and optimizers, and ours gets ``--seconds`` of work (hall/seating_plan/plan.py), one
-core each, one after the other. Both seatings are scored by our port of the platform's scores
-and, with ``--platform``, by the platform's PHP too, which must agree to the last bit. The
-floor printed is the least players score any seating can have, where it is known
-(hall/seating_plan/floor.py), with our score's ratio to it.
+every player at a table each round) the platform's generator and optimizers get ``--seconds``
+of CPU time (its job runner counts wall-clock seconds; on a machine shared with other work CPU
+time is the fair measure), and ours gets ``--seconds`` of work (hall/seating_plan/plan.py), one
+after the other on one core; both times are printed. Both seatings are scored by our port of
+the platform's scores and, with ``--platform``, by the platform's PHP too, which must agree to
+the last bit. The floor printed is the least players score any seating can have, where it is
+known (hall/seating_plan/floor.py), with our score's ratio to it.
 
 ``--record`` writes score vectors the platform's PHP computed (random seatings of all shapes,
 the quirks included) for tests/test_seating_scores.py. ``--calibrate`` measures the step costs
@@ -52,15 +53,16 @@ def apart_pairs(players: int, count: int, seed: int = 5) -> list[tuple[int, int]
     return pairs
 
 
-def ours(inst: Instance, seed: int, seconds: float) -> tuple[Layout, float]:
-    started = time.monotonic()
+def ours(inst: Instance, seed: int, seconds: float) -> tuple[Layout, float, float]:
+    """Our seating, and the CPU and wall seconds it took."""
+    started, cpu = time.monotonic(), time.process_time()
     made = plan.make(inst, seed, seconds)
-    return made.layout, time.monotonic() - started
+    return made.layout, time.process_time() - cpu, time.monotonic() - started
 
 
-def row(name: str, scores: Scores, elapsed: float, note: str = "") -> str:
+def row(name: str, scores: Scores, cpu: float, wall: float, note: str = "") -> str:
     return (f"  {name:<9} {scores.players:>10.2f} {scores.numbers:>10.2f} {scores.tables:>9.2f}"
-            f" {scores.total:>10.2f} {elapsed:>7.1f} s{note}")
+            f" {scores.total:>10.2f} {cpu:>7.1f} s {wall:>7.1f} s{note}")
 
 
 def compare(instances: tuple[tuple[int, int, int], ...], seconds: float, seed: int,
@@ -71,7 +73,8 @@ def compare(instances: tuple[tuple[int, int, int], ...], seconds: float, seed: i
 
     print(f"bench.seating: {seconds:g} s each, seed {seed}, load average "
           f"{os.getloadavg()[0]:.2f}", flush=True)
-    print(f"  {'':<9} {'players':>10} {'numbers':>10} {'tables':>9} {'sum':>10} {'time':>9}")
+    print(f"  {'':<9} {'players':>10} {'numbers':>10} {'tables':>9} {'sum':>10} {'cpu':>9}"
+          f" {'wall':>9}")
     good = True
     with ExitStack() as stack:
         php = None
@@ -88,7 +91,7 @@ def compare(instances: tuple[tuple[int, int, int], ...], seconds: float, seed: i
             label = f"{players} players x {games} games" + (
                 f", {pairs} pairs kept apart" if pairs else "")
             print(label, flush=True)
-            layout, elapsed = ours(inst, seed, seconds)
+            layout, cpu, wall = ours(inst, seed, seconds)
             mine = score(defn, layout)
             floor = players_floor(inst)
             note = f"   players floor {floor:.2f}, ratio {mine.players / floor:.3f}" if floor \
@@ -100,9 +103,9 @@ def compare(instances: tuple[tuple[int, int, int], ...], seconds: float, seed: i
                 if checked != [mine, their_scores] or theirs["scores"] != their_scores:
                     raise SystemExit(f"the port's scores differ from the platform's: "
                                      f"{checked} vs {[mine, their_scores]}")
-                print(row("platform", their_scores, theirs["elapsed"],
+                print(row("platform", their_scores, theirs["cpu"], theirs["elapsed"],
                           f"   ({theirs['passes']} passes, swaps tried {theirs['items']})"))
-                print(row("ours", mine, elapsed, note), flush=True)
+                print(row("ours", mine, cpu, wall, note), flush=True)
                 better = [a <= b + 1e-9 * max(1.0, b) for a, b in zip(
                     (mine.players, mine.numbers, mine.tables),
                     (their_scores.players, their_scores.numbers, their_scores.tables),
@@ -113,7 +116,7 @@ def compare(instances: tuple[tuple[int, int, int], ...], seconds: float, seed: i
                       f"; better on the sum: {'yes' if mine.total < their_scores.total else 'NO'}"
                       f" ({mine.total / their_scores.total:.3f} of the platform's)")
             else:
-                print(row("ours", mine, elapsed, note), flush=True)
+                print(row("ours", mine, cpu, wall, note), flush=True)
     print(f"bench.seating: done, load average {os.getloadavg()[0]:.2f}")
     return good
 

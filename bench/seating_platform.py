@@ -5,8 +5,8 @@ Nothing of the platform is in this repository: its ``include/seating.php`` and
 checkout, or a bare git directory: then from its ``HEAD``), copied into a temporary directory
 beside this bench's stand-ins for its database and job runner (``bench/seating_php/``), and run
 there by ``bench/seating_php/run.php``: ``score`` asks its ``SeatingDef`` for the three scores of
-seatings, ``optimize`` runs its generator and optimizers on a new tournament for a wall-clock
-budget.
+seatings, ``optimize`` runs its generator and optimizers on a new tournament for a budget of CPU
+seconds.
 """
 
 from __future__ import annotations
@@ -82,8 +82,9 @@ class Platform:
         return [Scores(*triple) for triple in answer["scores"]]
 
     def optimize(self, defn: Definition, seconds: float, seed: int) -> dict[str, Any]:
-        """The platform's generator and optimizers for ``seconds``: its answer (``seating``,
-        ``scores``, ``elapsed``, ``passes``, ``items``, ``runs``, ``errors``)."""
+        """The platform's generator and optimizers for ``seconds`` of CPU time: its answer
+        (``seating``, ``scores``, ``elapsed`` and ``cpu`` seconds, ``passes``, ``items``,
+        ``runs``, ``errors``)."""
         answer = self._ask({"op": "optimize", **self._definition(defn), "seconds": seconds,
                             "seed": seed}, timeout=seconds * 3 + 120)
         answer["scores"] = Scores(*answer["scores"])

@@ -35,7 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the same seed gives the same seating (default 1)")
     parser.add_argument("--seconds", type=float, default=DEFAULT_SECONDS, metavar="S",
                         help=f"work to spend, in seconds of the reference machine (default "
-                             f"{DEFAULT_SECONDS:g}; a Raspberry Pi 4 takes 3-5 times longer)")
+                             f"{DEFAULT_SECONDS:g}; a slower machine takes longer for the same "
+                             "seating)")
     parser.add_argument("--restrictions", metavar="FILE",
                         help="pairs kept apart / meeting rarely (docs/hall.md)")
     parser.add_argument("--names", metavar="FILE", help="the players' names, one a line")

@@ -6,8 +6,8 @@
 //   {"op": "score", "players", "tables", "games", "restrictions": [[a, b], ...],
 //    "seatings": [layout, ...]}  ->  {"scores": [[players, numbers, tables], ...]}
 //   {"op": "optimize", same definition, "seconds": S, "seed": N}  ->  the platform's seating
-//    after S seconds of its generator and optimizers, in the request's player numbers, with
-//    its three scores and what ran.
+//    after S CPU seconds of its generator and optimizers, in the request's player numbers,
+//    with its three scores and what ran.
 // Scores come from a SeatingDef built on the request's numbering (no normalisation), so both
 // sides of the bench are scored by the same definition.
 
@@ -38,13 +38,15 @@ if ($request->op == 'score')
 // op == optimize: what the platform does for a new tournament (api/ops/event.php set_seating_op:
 // normalise the restrictions, findSeating: generate, renumber, store), then its optimizers.
 mt_srand($request->seed);
+require_once 'include/updater.php';
 $start = microtime(true);
 $def = $definition();
 $mapping = empty($request->restrictions) ? array() : $def->normalizeRestrictions();
-$GLOBALS['bench'] = (object)array('hash' => $def->hash, 'deadline' => $start + $request->seconds);
+$GLOBALS['bench'] = (object)array('hash' => $def->hash, 'deadline' => bench_cpu() + $request->seconds);
 $found = $def->findSeating(true);
 require 'seating_optimization.php';  // its last line runs the updater (updater.php)
 $elapsed = microtime(true) - $start;
+$cpu = bench_cpu();
 $updater = $GLOBALS['bench_updater'];
 $row = $GLOBALS['seatings'][$def->hash];
 
@@ -62,6 +64,7 @@ echo json_encode(array(
 	'seating' => $seating,
 	'scores' => $scores($definition(), $seating),
 	'elapsed' => $elapsed,
+	'cpu' => $cpu,
 	'passes' => $updater->passes,
 	'items' => $updater->items,
 	'runs' => array($row['players_runs'], $row['tables_runs'], $row['numbers_runs']),

@@ -103,6 +103,8 @@ class Search:
         self.table_of = start.copy()
         self.present = [np.flatnonzero(row >= 0) for row in self.table_of]
         n, t = inst.players, inst.tables
+        self.meetings: Array  # [p][q]: games together
+        self.at_table: Array  # [p][t]: games at table t
         self._recount()
         self.expected = self._expected()
         self.expected_table = round(inst.games * SCALE / t)
@@ -112,9 +114,15 @@ class Search:
             for a, b in pairs:
                 grid[a, b] = grid[b, a] = 1
         self.cost = 0  # relative to the start; only differences matter
-        self.best_cost = 0
-        self.best = self.table_of.copy()
         self.progress = Progress()
+        self._keep()
+
+    def _keep(self) -> None:
+        """The current seating is the best yet: keep it and its counts."""
+        self.best_cost = self.cost
+        self.best = self.table_of.copy()
+        self.best_counts = (self.meetings.copy(), self.at_table.copy())
+        self.progress.best_step = self.progress.steps
 
     def _expected(self) -> Array:
         """Each pair's expected meetings x``SCALE``, read from its lower-numbered player as
@@ -196,9 +204,7 @@ class Search:
             calm = 0
         self.progress.steps += scored
         if self.cost < self.best_cost:
-            self.best_cost = self.cost
-            self.best = self.table_of.copy()
-            self.progress.best_step = self.progress.steps
+            self._keep()
         return scored
 
     def kick(self, swaps: int) -> int:
@@ -222,7 +228,8 @@ class Search:
     def restore(self) -> None:
         """Back to the best seating found."""
         self.table_of = self.best.copy()
-        self._recount()
+        self.meetings = self.best_counts[0].copy()
+        self.at_table = self.best_counts[1].copy()
         self.cost = self.best_cost
 
     def _recount(self) -> None:

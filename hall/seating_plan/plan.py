@@ -9,7 +9,8 @@
 
 The work is counted, not timed: ``seconds`` buys a number of steps of each phase at the rates
 the development machine runs them (``RATES``), so the same seed and seconds give the same
-seating on any machine, however busy; a Raspberry Pi 4 takes some 3-5 times as long.
+seating on any machine (with the same numpy: its generators' streams may change between
+versions), however busy; a slower machine, a Raspberry Pi, takes longer for it.
 """
 
 from __future__ import annotations
