@@ -129,6 +129,9 @@ def test_more_kept_apart_from_each_other_than_tables_is_refused_naming_them() ->
     with pytest.raises(Refused, match=r"players 1, 2, 3, 4 are all kept apart from each other"):
         split(instance(30, 10, apart=group))
     assert len(split(instance(40, 10, apart=group))) == 4
+    with pytest.raises(Refused, match="players 1 and 2 are kept apart, and every round has one "
+                                      "table"):
+        split(instance(15, 2, apart=[(0, 1)]))
 
 
 @given(st.integers(0, 60), st.integers(0, 15), st.integers(-1, 7))

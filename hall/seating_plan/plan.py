@@ -25,7 +25,7 @@ from hall.seating_plan.instance import Instance
 from hall.seating_plan.scores import SEATS, Layout, Scores, score
 from hall.seating_plan.split import split
 
-#: microseconds a step of each phase takes on the development VM (one core of an AMD EPYC,
+#: microseconds a step of each phase takes on the development VM (one core of its Intel Xeon,
 #: Python 3.11, numpy 2; measured by ``python -m bench.seating --calibrate``): scoring one
 #: round's swaps costs ``a + b * players²`` (``APART_FACTOR`` times that with kept-apart pairs),
 #: renumbering one round's tables ``a + b * tables³``

@@ -76,10 +76,13 @@ def _why(inst: Instance, partners: dict[int, set[int]]) -> str:
             return (f"player {p + 1} is kept apart from {len(others)} players: their table "
                     f"needs 9 of the other {inst.players - 1 - len(others)}")
     clique = _clique(partners, inst.tables + 1)
+    if len(clique) == 2:
+        return (f"players {clique[0] + 1} and {clique[1] + 1} are kept apart, and every "
+                "round has one table")
     if clique:
         names = ", ".join(str(p + 1) for p in clique)
         return (f"players {names} are all kept apart from each other: {len(clique)} players "
-                f"for {inst.tables} table{'s' if inst.tables > 1 else ''}")
+                f"for {inst.tables} tables")
     return (f"the kept-apart pairs cannot be split over {inst.tables} tables of 10 "
             "(an exhaustive search found no way)")
 
