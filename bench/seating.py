@@ -29,7 +29,6 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 from hall.seating_plan import plan
 from hall.seating_plan.floor import players_floor
