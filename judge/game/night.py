@@ -53,7 +53,7 @@ def next_step(game: Game) -> Result:
     step = game.book.step(steps[0])
     actors = mechanism(step.mechanism).actors(game, step)
     opened = replace(game, running_step=step.name, opened=(*game.opened, step.name),
-                     entries=())
+                     entries=(), step_actors=actors)
     commands = [table.timer_stop()] if game.countdown else []
     command = table.night_step(step.name, actors, step.picks, step.targets,
                                game.timings[step.seconds], game.night_input)
@@ -82,11 +82,7 @@ def enter_pick(game: Game, actor: int, targets: tuple[int, ...]) -> Result:
     if name is None:
         raise Refused(f"{night}: no night step to enter a pick for")
     step = game.book.step(name)
-    if game.running_step is not None:
-        actors = mechanism(step.mechanism).actors(game, step)
-    else:
-        last = game.tonight[-1]
-        actors = tuple(sorted({p.actor for p in last.picks} | set(last.missing)))
+    actors = game.step_actors
     if actor not in actors:
         raise Refused(f"{night}: seat {actor} does not act in the {name} step "
                       f"({seats_text(actors)})")

@@ -94,8 +94,9 @@ def _playing(game: Game) -> list[Offer]:
 
 
 def _seat(action: str, label: str, seats: list[int]) -> Offer:
+    """An action on one seat; not possible now when no seat is eligible for it."""
     return Offer(action=action, key=action.replace("_", "-"), label=label, group="seat",
-                 params=[Param(name="seat", kind="seat", seats=seats)])
+                 params=[Param(name="seat", kind="seat", seats=seats)], enabled=bool(seats))
 
 
 def _next(game: Game) -> Offer:
@@ -124,15 +125,13 @@ def _night(game: Game) -> list[Offer]:
     offers = [_night_input(game)]
     if game.running_step is not None:
         step = game.book.step(game.running_step)
-        actors = list(mechanism(step.mechanism).actors(game, step))
         offers.append(Offer(action="end_step", key="end-step", label="End the step now",
                             group="night", enabled=not game.ending))
     elif game.tonight and game.opened and game.tonight[-1].step == game.opened[-1]:
         step = game.book.step(game.opened[-1])
-        last = game.tonight[-1]
-        actors = sorted({p.actor for p in last.picks} | set(last.missing))
     else:
         return offers
+    actors = list(game.step_actors)
     offers.append(Offer(
         action="night_pick", key="night-pick", label=f"Enter a pick: {step.words}",
         group="night", params=[Param(name="actor", kind="seat", seats=actors),

@@ -190,6 +190,7 @@ class Game:
     after_last_words: str = "night"  # day (a night's leavers) or night (a vote's)
     night_steps: tuple[str, ...] = ()  # the steps still to open tonight, in wake order
     running_step: str | None = None
+    step_actors: tuple[int, ...] = ()  # who the running (or last) step was opened for
     ending: bool = False  # the judge ended the running step; its result is on its way
     opened: tuple[str, ...] = ()  # the steps opened tonight
     entries: tuple[Pick, ...] = ()  # the judge's picks for the running step
