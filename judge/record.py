@@ -430,7 +430,7 @@ class _Builder:
     def record(self) -> Record:
         game = self.game
         players = [Player(seat=p.seat, name=p.name, role=p.role,
-                          team=game.book.team_of(p.role),
+                          team=game.team(p.seat) if p.role else "",
                           fouls=list(self.fouls.get(p.seat, [])), left=self.left.get(p.seat))
                    for p in game.players]
         return Record(

@@ -139,7 +139,7 @@ def judge_game(game: Game) -> JudgeGame:
     public = _public(game)
     for seat, player in zip(public.seats, game.players, strict=True):
         seat.role = player.role
-        seat.team = game.book.team_of(player.role)
+        seat.team = game.team(player.seat) if player.role else ""
         seat.tags = list(player.tags)
     book = game.book
     tonight = [mechanism(a.mechanism).describe(a) for a in game.acts if a.night == game.night] \

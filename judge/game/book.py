@@ -113,7 +113,9 @@ class Nights(_Table, frozen=True):
 class Step(_Table, frozen=True):
     """One night step in the wake order: the table's ``cmd/night/step`` named ``name``, for the
     living holders of ``roles`` (or whoever the mechanism says: the best move's victim), on the
-    ``nights`` given, with ``picks`` numbers each, for ``seconds`` (a timing's name). The
+    ``nights`` given, with ``picks`` numbers each, for ``seconds`` (a timing's name); when no
+    holder of ``roles`` is in the game, the first of ``take_over`` that has one acts instead
+    (the classic club's detective after the chief, the online book's sergeant). The
     ``mechanism`` decides what the picks do; ``options`` are its own (checked by the
     mechanism's ``Options`` struct when the book is put to use). ``rule`` is cited when the step
     opens; ``label`` names it in the record lines (default: its name, words for underscores)."""
@@ -122,6 +124,7 @@ class Step(_Table, frozen=True):
     mechanism: Name
     rule: Cite
     roles: tuple[Name, ...] = ()
+    take_over: tuple[Name, ...] = ()
     nights: Nights = Nights()
     picks: Annotated[int, msgspec.Meta(ge=1, le=3)] = 1
     seconds: Name = "night_step"
@@ -356,6 +359,8 @@ def check(book: Book) -> list[str]:
     for i, step in enumerate(book.night.steps):
         where = f"night.steps[{i}]"
         problems += [f"{where}.roles: no role {r!r}" for r in step.roles if r not in book.roles]
+        problems += [f"{where}.take_over: no role {r!r}" for r in step.take_over
+                     if r not in book.roles]
         if step.seconds not in book.timings:
             problems.append(f"{where}.seconds: no timing {step.seconds!r}")
         if [s.name for s in book.night.steps].count(step.name) > 1:

@@ -18,7 +18,16 @@ from contract.commands import SeatStanding
 from contract.events import TimerKind
 from judge.game import table
 from judge.game.book import Round
-from judge.game.state import Game, Go, Refused, Result, need, set_player
+from judge.game.state import (
+    NO_LAST_WORDS,
+    NO_SPEECH,
+    Game,
+    Go,
+    Refused,
+    Result,
+    need,
+    set_player,
+)
 
 
 def rounds(game: Game) -> tuple[Round, ...]:
@@ -80,13 +89,21 @@ def next_speaker(game: Game) -> Result:
     speakers = game.speakers
     lines: list[str] = []
     unsilenced: list[SeatStanding] = []
-    if game.stage == "day":  # the foul ladder: a silenced player skips this speech
-        while speakers and game.player(speakers[0]).silenced:
-            lines.append(f"seat {speakers[0]} is silenced by fouls: no speech today")
-            game = set_player(game, speakers[0], silenced=False)
-            unsilenced.append(SeatStanding(seat=speakers[0], silenced=False))
-            speakers = speakers[1:]
-        game = replace(game, speakers=speakers)
+    barred = NO_LAST_WORDS if game.stage == "last_words" else NO_SPEECH
+    while speakers:
+        player = game.player(speakers[0])
+        standing = next((t for t in player.tags if t in barred), None)
+        if standing is not None:  # the night's standing: no speech today
+            lines.append(f"seat {player.seat} is {standing}: no "
+                         f"{'last words' if game.stage == 'last_words' else 'speech'} today")
+        elif game.stage == "day" and player.silenced:  # the foul ladder: one speech skipped
+            lines.append(f"seat {player.seat} is silenced by fouls: no speech today")
+            game = set_player(game, player.seat, silenced=False)
+            unsilenced.append(SeatStanding(seat=player.seat, silenced=False))
+        else:
+            break
+        speakers = speakers[1:]
+    game = replace(game, speakers=speakers)
     # the table blocks a silenced seat's floor: it is told the silence is served
     stop = [table.seats(unsilenced)] if unsilenced else []
     if speakers:

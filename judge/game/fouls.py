@@ -54,9 +54,10 @@ def foul(game: Game, seat: int) -> Result:
 
 def disqualify(game: Game, seat: int, reason: str) -> Result:
     """The judge takes a player out (a grave violation): out at once, no last words; the card
-    shown when the book says so (the Crow Club's «вскрытие карты»)."""
+    shown when the book says so (the Crow Club's «вскрытие карты»; the online book's
+    «инфаркт», whose leavers all show theirs)."""
     _in_play(game, seat)
-    if game.book.fouls.show_role:
+    if game.book.fouls.show_role or game.book.leaving.show_role:
         game = set_player(game, seat, shown=True)
     why = f" ({reason})" if reason else ""
     return remove(game, seat, "disqualified", f"seat {seat} is disqualified{why}")

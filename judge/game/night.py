@@ -17,18 +17,36 @@ from __future__ import annotations
 from dataclasses import replace
 
 from contract import events
+from contract.commands import SeatStanding
 from judge.game import table
 from judge.game.leaving import last_words
 from judge.game.mechanisms import dying, mechanism, settle_night
-from judge.game.state import Game, Go, Pick, Picks, Refused, Result, seats_text
+from judge.game.state import (
+    DAY_STANDINGS,
+    Game,
+    Go,
+    Pick,
+    Picks,
+    Refused,
+    Result,
+    seats_text,
+    set_player,
+)
 
 
 def nightfall(game: Game, why: str) -> Result:
     """Night falls (FIIM 4.5.1): the day's floor, vote and nominations end."""
     night = game.night + 1
+    commands = [table.phase("night")]
+    served = [p for p in game.players if p.tags]  # the day's standings end with the day
+    for player in served:
+        game = set_player(game, player.seat, tags=())
+    if served:
+        commands.insert(0, table.seats(SeatStanding(seat=p.seat, silenced=p.silenced)
+                                       for p in served))
     game = replace(game, stage="night", night=night, floor=None, speakers=(), vote=None,
                    nominees=(), running_step=None, opened=(), entries=(), tonight=(), dying=())
-    return Result(replace(game, night_steps=plan(game)), [table.phase("night")],
+    return Result(replace(game, night_steps=plan(game)), commands,
                   [why, f"{game.rules.cite('nightfall')}: night {night}"])
 
 
@@ -131,14 +149,40 @@ def morning(game: Game) -> Result:
     # the table keeps the night while its countdown runs: it ends first
     commands = [table.timer_stop()] if game.countdown else []
     leavers = game.dying
+    standings = _standings(game, leavers)
     game = replace(game, running_step=None, night_steps=(), countdown=False, entries=(),
                    dying=())
     commands.append(table.phase("day"))
+    said = [f"{game.rules.cite('morning')}: {line}" for line in _announced(game)]
+    for seat, tags in standings.items():  # announced: the table must know who is silent
+        game = set_player(game, seat, tags=tags)
+        said.append(f"{game.rules.cite('morning')}: seat {seat} is {' and '.join(tags)} for "
+                    "the day")
+    if standings:  # the table blocks their floor (and the judge leaves the frozen out of votes)
+        commands.append(table.seats(SeatStanding(seat=s, silenced=True) for s in standings))
     if leavers:
         killed = game.rules.cite("killed")
         lines = [f"{killed}: seat {s} was killed; a last minute" if game.book.leaving.last_words
                  else f"{killed}: seat {s} was killed" for s in leavers]
         words = last_words(game, leavers, lines[0], "day")
-        return Result(words.game, commands + words.commands, [*words.lines, *lines[1:]],
-                      words.then)
-    return Result(game, commands, [f"{game.rules.cite('morning')}: morning"], Go("new_day"))
+        return Result(words.game, commands + words.commands,
+                      [*words.lines, *lines[1:], *said], words.then)
+    return Result(game, commands, [f"{game.rules.cite('morning')}: morning", *said],
+                  Go("new_day"))
+
+
+def _announced(game: Game) -> list[str]:
+    """The mechanisms' morning words on tonight's acts (``Mechanism.announce``)."""
+    tonight = [a for a in game.acts if a.night == game.night]
+    said = (mechanism(a.mechanism).announce(game, a) for a in tonight)
+    return [line for line in said if line]
+
+
+def _standings(game: Game, leavers: tuple[int, ...]) -> dict[int, tuple[str, ...]]:
+    """The day standings the night leaves (``state.DAY_STANDINGS``), on who stays."""
+    out: dict[int, tuple[str, ...]] = {}
+    for fate in settle_night(game):
+        if fate.what in DAY_STANDINGS and fate.seat not in leavers \
+                and game.player(fate.seat).in_game:
+            out[fate.seat] = tuple(dict.fromkeys((*out.get(fate.seat, ()), fate.what)))
+    return out

@@ -21,6 +21,15 @@ from judge.game.book import Book, TablePreset
 #: a command for the table (``judge.game.table`` makes each one)
 Command = TableCommand[Any]
 
+#: the day standings a night may leave on a player (a mechanism's fate names one), for the coming
+#: day only: what each takes away. ``silenced`` (the Crow Club's firefighter): no speech, so no
+#: nomination and no defence; ``frozen`` (the classic club's Laura, the online book's boss): no
+#: speech, no defence, no vote, no last words
+NO_SPEECH = ("silenced", "frozen")
+NO_VOTE = ("frozen",)
+NO_LAST_WORDS = ("frozen",)
+DAY_STANDINGS = ("silenced", "frozen")
+
 
 class Refused(Exception):
     """An action the rules do not allow now; the message cites the book's paragraph."""
@@ -96,7 +105,9 @@ class Player:
     """A seat and its player: ``role`` is the card (``""`` before the deal); ``left`` says how
     they left (``voted_out``, ``shot``, ``fouls``, ``disqualified``; ``""`` in the game);
     ``shown``: the card is shown to the table; ``tags``: standings a mechanism set for the
-    coming day (``frozen``...)."""
+    coming day (``frozen``...). A mechanism may make a player act as another role (``acts``:
+    the Crow Club's thief, a Don named by the last) or play for another side (``side``: the
+    classic club's Laura gone over); the card stays what it is (a check answers by it)."""
 
     seat: int
     name: str = ""
@@ -107,6 +118,8 @@ class Player:
     left: str = ""
     shown: bool = False
     tags: tuple[str, ...] = ()
+    acts: str = ""
+    side: str = ""
 
 
 @dataclass(frozen=True)
@@ -227,12 +240,22 @@ class Game:
     def alive(self) -> tuple[int, ...]:
         return tuple(p.seat for p in self.players if p.in_game)
 
+    @property
+    def voters(self) -> tuple[int, ...]:
+        """Who votes today: the players in the game but the frozen (``NO_VOTE``)."""
+        return tuple(p.seat for p in self.players if p.in_game
+                     and not set(p.tags) & set(NO_VOTE))
+
     def with_role(self, *roles: str) -> tuple[int, ...]:
-        return tuple(p.seat for p in self.players if p.in_game and p.role in roles)
+        """The players in the game holding one of ``roles``, or acting as one (``acts``)."""
+        return tuple(p.seat for p in self.players if p.in_game
+                     and (p.role in roles or (p.acts and p.acts in roles)))
 
     def team(self, seat: int) -> str:
-        """The side ``seat`` plays for now (its card's, unless a mechanism changed it)."""
-        return self.book.team_of(self.player(seat).role)
+        """The side ``seat`` plays for now: its own (``side``) if a mechanism changed it, else
+        the role it acts as, else its card's."""
+        player = self.player(seat)
+        return player.side or self.book.team_of(player.acts or player.role)
 
     def note(self, key: str) -> tuple[int, ...]:
         return dict(self.notes).get(key, ())

@@ -67,8 +67,9 @@ class Mechanism:
         return []
 
     def actors(self, game: Game, step: Step) -> tuple[int, ...]:
-        """Who wakes for ``step`` tonight: the living holders of its roles."""
-        return game.with_role(*step.roles)
+        """Who wakes for ``step`` tonight: the living holders of its roles, or, when there is
+        none, of the first of its ``take_over`` roles that has one."""
+        return holders(game, step)
 
     def opens(self, game: Game, step: Step) -> bool:
         """Whether ``step`` opens tonight (its nights are checked before)."""
@@ -91,6 +92,12 @@ class Mechanism:
     def describe(self, act: Act) -> str:
         return f"{act.step} {seats_text(act.targets)}"
 
+    def announce(self, game: Game, act: Act) -> str | None:
+        """What the judge says of ``act`` at morning, to the whole table (the online book's
+        "врач лечил Г", the Crow Club's poisoned player), or ``None``: nothing (FIIM tells
+        nothing of the night but who leaves). Called for tonight's acts in wake order."""
+        return None
+
     def offers(self, game: Game, step: Step) -> list[Offer]:
         """The judge's decisions the step asks for now (``choose`` offers with ``args`` ``{"of":
         step.name}``; the thief's "black?", a successor...). Default: none."""
@@ -99,6 +106,15 @@ class Mechanism:
     def choose(self, game: Game, step: Step, value: Any) -> Result:
         """The judge's decision for this step (``Choose``)."""
         raise Refused(f"{step.rule}: the {step.name} step asks the judge nothing")
+
+
+def holders(game: Game, step: Step) -> tuple[int, ...]:
+    """The living holders of the step's roles, or of the first ``take_over`` role held."""
+    for roles in ((*step.roles,), *((r,) for r in step.take_over)):
+        seats = game.with_role(*roles)
+        if seats:
+            return seats
+    return ()
 
 
 def own(acts: tuple[Act, ...], mechanism: Mechanism) -> tuple[Act, ...]:

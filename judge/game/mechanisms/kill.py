@@ -13,7 +13,9 @@ Who decides, by the step's ``options``:
   picks are recorded only. With no decider awake, ``agree`` decides among the actors but those
   of the ``ignore`` roles (the classic club's joker).
 
-A seat out of the game is no kill. The record lines cite ``hit`` and ``miss``.
+A seat out of the game is no kill. The record lines cite ``hit`` and ``miss``; ``announce``:
+the morning names who killed (the online book's «Утром ведущий произносит…»: the maniac killed
+one, the mafia another), a kill the heal took back included.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ class KillOptions(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     agree: Literal["all", "named"] = "all"
     deciders: tuple[Name, ...] = ()
     ignore: tuple[Name, ...] = ()
+    announce: bool = False  # the morning names the killers (the online book's morning)
 
 
 class Kill(Mechanism):
@@ -78,6 +81,12 @@ class Kill(Mechanism):
 
     def describe(self, act: Act) -> str:
         return f"shot: {act.targets[0]}" if act.outcome == "kill" else f"{act.step}: miss"
+
+    def announce(self, game: Game, act: Act) -> str | None:
+        options: KillOptions = game.book.step(act.step).options
+        if not options.announce or act.outcome != "kill":
+            return None
+        return f"{options.who} killed seat {act.targets[0]}"
 
 
 def _agreed(standing: dict[int, tuple[int, ...]], complete: bool) -> int | None:

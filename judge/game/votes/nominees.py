@@ -46,7 +46,7 @@ class Nominees(Procedure):
                 "nightfall",
                 f"{cite('one_nominee')}: one nominee (seat {candidates[0]}) on day 1: no vote"))
         return Result(replace(game, stage="vote", vote=Vote("nominees", candidates)),
-                      [table.vote_start(candidates, game.alive, game.table_day)],
+                      [table.vote_start(candidates, game.voters, game.table_day)],
                       [f"{cite('vote')}: the vote on {seats_text(candidates)}"])
 
     def on_result(self, game: Game, result: events.VoteResult) -> Result:
@@ -62,7 +62,7 @@ class Nominees(Procedure):
             tied = tuple(s for s in result.tied if s in game.alive)
             if tied and set(tied) == set(game.previous_tie):
                 return Result(replace(game, stage="question", vote=Vote("question", tied)),
-                              [table.vote_question(tied, game.alive)],
+                              [table.vote_question(tied, game.voters)],
                               [f"{cite('question')}: the same seats tie again: shall "
                                f"{seats_text(tied)} all leave?"])
             return Result(replace(game, stage="defence", speakers=tied, floor=None,
