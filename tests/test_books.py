@@ -73,19 +73,26 @@ def test_a_book_with_mechanisms_not_built_yet_deals_but_plays_no_game(name):
 
 # ------------------------------------------------------------------ a role from data alone
 
-DETECTIVE = """
-[roles.detective]
-team = "red"
-title = "Детектив"
+def card(role: str, team: str, step: str, mechanism: str, rule: str, options: str,
+         label: str = "") -> str:
+    """A book's tables for a new card and its night step (every night from night 1)."""
+    words = f'label = "{label}"\n' if label else ""
+    return f"""
+[roles.{role}]
+team = "{team}"
 
 [[night.steps]]
-name = "detective_check"
-mechanism = "check"
-roles = ["detective"]
-nights = { first = 1 }
-rule = "our rules, «Детектив»"
-options = { yes = { teams = ["black"] }, says = { yes = "black", no = "red" } }
+name = "{step}"
+mechanism = "{mechanism}"
+roles = ["{role}"]
+nights = {{ first = 1 }}
+rule = "{rule}"
+{words}options = {options}
 """
+
+
+DETECTIVE = card("detective", "red", "detective_check", "check", "our rules, «Детектив»",
+                 '{ yes = { teams = ["black"] }, says = { yes = "black", no = "red" } }')
 
 
 def club_book(tmp_path: Path, extra: str, deck: str) -> Path:

@@ -13,37 +13,13 @@ from judge.game import Game, load_rules, new_game
 from judge.game.end import win_check
 from judge.game.state import set_player
 from tests.table_event import table_event
-from tests.test_books import club_book
+from tests.test_books import card, club_book
 from tests.test_judge_game import run, tap
 
-DOCTOR = """
-[roles.doctor]
-team = "red"
-title = "Доктор"
-
-[[night.steps]]
-name = "doctor"
-mechanism = "heal"
-roles = ["doctor"]
-nights = { first = 1 }
-rule = "«Доктор»"
-label = "doctor's heal"
-options = { self_times = 2, twice_running = false }
-"""
-BOSS = """
-[roles.boss]
-team = "black"
-title = "the boss"
-
-[[night.steps]]
-name = "boss"
-mechanism = "mark"
-roles = ["boss"]
-nights = { first = 1 }
-rule = "«Утром ведущий произносит…»"
-label = "boss's freeze"
-options = { what = "frozen" }
-"""
+DOCTOR = card("doctor", "red", "doctor", "heal", "«Доктор»",
+              "{ self_times = 2, twice_running = false }", label="doctor's heal")
+BOSS = card("boss", "black", "boss", "mark", "«Утром ведущий произносит…»",
+            '{ what = "frozen" }', label="boss's freeze")
 
 
 def book(tmp_path, extra: str, deck: str, resolution: str):

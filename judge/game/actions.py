@@ -66,40 +66,43 @@ class Next(JudgeAction):
     kind = "next"
 
 
-class Nominate(JudgeAction):
+class OnSeat(JudgeAction):
+    """An action on one seat."""
+
+    seat: Seat
+
+
+class Nominate(OnSeat):
     """The judge accepts a nomination the table did not catch."""
 
     kind = "nominate"
     undoable = True
-    seat: Seat
 
 
-class Withdraw(JudgeAction):
+class Withdraw(OnSeat):
+    """The judge takes a nomination back."""
+
     kind = "withdraw"
     undoable = True
-    seat: Seat
 
 
-class Foul(JudgeAction):
+class Foul(OnSeat):
     kind = "foul"
     undoable = True
-    seat: Seat
 
 
-class Disqualify(JudgeAction):
+class Disqualify(OnSeat):
     """The judge takes a player out now (a grave violation), with the reason."""
 
     kind = "disqualify"
     undoable = True
-    seat: Seat
     reason: Text = ""
 
 
-class ShowCard(JudgeAction):
+class ShowCard(OnSeat):
     """The judge shows a player's card to the table (the player stays in the game)."""
 
     kind = "show_card"
-    seat: Seat
 
 
 class Confirm(JudgeAction):

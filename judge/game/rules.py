@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import msgspec
 
@@ -24,6 +24,8 @@ from judge.game.mechanisms import MECHANISMS
 from judge.game.state import Refused, Rules, Timings
 from judge.game.votes import PROCEDURES
 from kit.config import ConfigError
+
+T = TypeVar("T")
 
 #: the ``[cite]`` keys the engine itself cites (a vote procedure adds its own)
 CORE_CITES = ("seats", "players", "deck", "deal", "start", "day", "opener", "floor",
@@ -71,13 +73,11 @@ def put_to_use(book: Book) -> tuple[Book, list[str]]:
                  book.unbuilt if name in known]
     for i, step in enumerate(book.night.steps):
         where = f"night.steps[{i}]"
-        mechanism = MECHANISMS.get(step.mechanism)
-        if mechanism is None and step.mechanism in book.unbuilt:
-            steps.append(step)
-            continue
+        mechanism = _module(MECHANISMS, "mechanism", step.mechanism, f"{where}.mechanism",
+                            book, problems)
         if mechanism is None:
-            problems.append(f"{where}.mechanism: no mechanism {step.mechanism!r} (there are: "
-                            f"{', '.join(sorted(MECHANISMS))})")
+            if step.mechanism in book.unbuilt:
+                steps.append(step)
             continue
         step = msgspec.structs.replace(
             step, options=_options(step.options, mechanism.Options, where, problems))
@@ -91,24 +91,17 @@ def put_to_use(book: Book) -> tuple[Book, list[str]]:
     problems += [f"night.resolution: no mechanism {m!r}" for m in book.night.resolution
                  if m not in built]
     vote = book.vote
-    procedure = PROCEDURES.get(vote.procedure)
-    if procedure is None and vote.procedure in book.unbuilt:
-        pass
-    elif procedure is None:
-        problems.append(f"vote.procedure: no procedure {vote.procedure!r} (there are: "
-                        f"{', '.join(sorted(PROCEDURES))})")
-    else:
+    procedure = _module(PROCEDURES, "procedure", vote.procedure, "vote.procedure", book,
+                        problems)
+    if procedure is not None:
         vote = msgspec.structs.replace(
             vote, options=_options(vote.options, procedure.Options, "vote", problems))
     endgames = []
     for i, row in enumerate(book.endgames):
-        endgame = ENDGAMES.get(row.kind)
-        if endgame is None and row.kind in book.unbuilt:
-            endgames.append(row)
-            continue
+        endgame = _module(ENDGAMES, "endgame", row.kind, f"endgames[{i}].kind", book, problems)
         if endgame is None:
-            problems.append(f"endgames[{i}].kind: no endgame {row.kind!r} (there are: "
-                            f"{', '.join(sorted(ENDGAMES))})")
+            if row.kind in book.unbuilt:
+                endgames.append(row)
             continue
         endgames.append(msgspec.structs.replace(
             row, options=_options(row.options, endgame.Options, f"endgames[{i}]", problems)))
@@ -118,6 +111,16 @@ def put_to_use(book: Book) -> tuple[Book, list[str]]:
     night = msgspec.structs.replace(book.night, steps=tuple(steps))
     return msgspec.structs.replace(book, night=night, vote=vote,
                                    endgames=tuple(endgames)), problems
+
+
+def _module(registry: Mapping[str, T], kind: str, name: str, where: str, book: Book,
+            problems: list[str]) -> T | None:
+    """The module ``name`` of a folder (``registry``), or ``None``: a problem named at
+    ``where`` unless the book lists it as ``unbuilt``."""
+    module = registry.get(name)
+    if module is None and name not in book.unbuilt:
+        problems.append(f"{where}: no {kind} {name!r} (there are: {', '.join(sorted(registry))})")
+    return module
 
 
 def _options(raw: Any, kind: type[msgspec.Struct], where: str, problems: list[str]) -> Any:
