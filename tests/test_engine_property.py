@@ -121,7 +121,8 @@ def play(name: str, seed: int, draws: st.DataObject) -> None:
         if game.stage == "over":
             break
         offers = [o for o in offered(game) if o.enabled and o.action != "name"
-                  and (o.action != "undo" or at >= undo_from)]
+                  and (o.action != "undo" or at >= undo_from)
+                  and all(p.seats for p in o.params if p.kind == "seat")]
         hear = bool(table.pending) and (at >= RANDOM_INPUTS or rng.random() < 0.5)
         if at >= RANDOM_INPUTS and not hear:  # the judge ends it: fouls, else removals
             ending = [o for o in offers if o.action in ("foul", "disqualify")]

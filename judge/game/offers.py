@@ -94,9 +94,10 @@ def _playing(game: Game) -> list[Offer]:
 
 
 def _seat(action: str, label: str, seats: list[int]) -> Offer:
-    """An action on one seat; not possible now when no seat is eligible for it."""
+    """An action on one seat of ``seats`` (none eligible: still offered, and refused with the
+    paragraph whichever seat the judge picks, as the page shows)."""
     return Offer(action=action, key=action.replace("_", "-"), label=label, group="seat",
-                 params=[Param(name="seat", kind="seat", seats=seats)], enabled=bool(seats))
+                 params=[Param(name="seat", kind="seat", seats=seats)])
 
 
 def _next(game: Game) -> Offer:
@@ -122,7 +123,7 @@ def _next(game: Game) -> Offer:
 
 
 def _night(game: Game) -> list[Offer]:
-    offers = [_night_input(game)]
+    offers = []
     if game.running_step is not None:
         step = game.book.step(game.running_step)
         offers.append(Offer(action="end_step", key="end-step", label="End the step now",
@@ -130,14 +131,14 @@ def _night(game: Game) -> list[Offer]:
     elif game.tonight and game.opened and game.tonight[-1].step == game.opened[-1]:
         step = game.book.step(game.opened[-1])
     else:
-        return offers
+        return [_night_input(game)]
     actors = list(game.step_actors)
     offers.append(Offer(
         action="night_pick", key="night-pick", label=f"Enter a pick: {step.words}",
         group="night", params=[Param(name="actor", kind="seat", seats=actors),
                                Param(name="targets", kind="seats", seats=list(game.alive),
                                      max=step.picks)]))
-    return offers
+    return [*offers, _night_input(game)]
 
 
 def _night_input(game: Game) -> Offer:

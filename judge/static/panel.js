@@ -152,10 +152,16 @@ function renderOffers(offers, g) {
       button.id = offer.key;
       button.className = "big";
       button.onclick = () => tap(button.offer);
-      $(GROUPS[offer.group || "game"]).appendChild(button);
       (offer.params || []).filter((p) => ["number", "choice", "choices"].includes(p.kind))
-        .forEach((p) => button.before(paramInput(offer, p)));
+        .forEach((p) => $(GROUPS[offer.group || "game"]).appendChild(paramInput(offer, p)));
     }
+    // in the order offered: the inputs of its params, then the button
+    const box = $(GROUPS[offer.group || "game"]);
+    (offer.params || []).forEach((p) => {
+      const input = $(`${offer.key}-${p.name}`);
+      if (input) box.appendChild(input);
+    });
+    box.appendChild(button);
     button.offer = offer;
     button.textContent = offer.label;
     button.disabled = offer.enabled === false;
