@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from aiohttp import ClientSession, CookieJar, web
+from aiohttp import ClientSession, web
 from aiohttp.test_utils import BaseTestServer, TestServer
 
 from judge import config as judge_config
@@ -25,6 +25,7 @@ from judge.service import Panel, handle_message, make_app
 from kit.local_broker import free_port
 from tests.record_game import Script, whole_game
 from tests.test_judge_service import GOOD, PASSWORD, write
+from tests.web_client import browser
 
 
 def played(tmp_path, script: Script | None = None) -> Panel:
@@ -42,7 +43,7 @@ def act(panel: Panel, action: str, **args) -> dict | None:
 
 
 async def logged_in(server: BaseTestServer) -> ClientSession:
-    http = ClientSession(cookie_jar=CookieJar(unsafe=True))
+    http = browser(server)
     async with http.post(server.make_url("/login"), data={"password": PASSWORD},
                          allow_redirects=False) as right:
         assert right.status == 302
@@ -64,7 +65,7 @@ def test_nothing_without_login(tmp_path):
     panel = played(tmp_path)
 
     async def main() -> None:
-        async with TestServer(make_app(panel)) as server, ClientSession() as http:
+        async with TestServer(make_app(panel)) as server, browser(server) as http:
             async with http.get(server.make_url("/api/games")) as r:
                 assert r.status == 401 and (await r.json())["error"] == "log in first"
             async with http.get(server.make_url("/games"), allow_redirects=False) as r:
