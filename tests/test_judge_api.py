@@ -11,7 +11,6 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from aiohttp import ClientSession, CookieJar
 from aiohttp.test_utils import TestServer
 
 from judge import config as judge_config
@@ -19,6 +18,7 @@ from judge.api_schema import render
 from judge.game.actions import ACTIONS
 from judge.service import Panel, make_app
 from tests.test_judge_service import GOOD, PASSWORD, write
+from tests.web_client import browser
 
 DOC_PATH = Path(__file__).resolve().parent.parent / "docs" / "judge-api.schema.json"
 DOC = json.loads(DOC_PATH.read_text(encoding="utf-8"))
@@ -54,8 +54,7 @@ def session(tmp_path, script) -> list[dict]:
 
     async def main() -> None:
         panel.loop = asyncio.get_running_loop()
-        async with TestServer(make_app(panel)) as server, ClientSession(
-                cookie_jar=CookieJar(unsafe=True)) as http:
+        async with TestServer(make_app(panel)) as server, browser(server) as http:
             url = str(server.make_url("/"))
             async with http.post(url + "login", data={"password": PASSWORD},
                                  allow_redirects=False) as login:

@@ -67,8 +67,9 @@ def test_a_fiim_game_over_the_live_channel_alone(tmp_path, broker):
     judge = Judge(config)
 
     async def game() -> None:
-        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
-            url = f"http://{listen}/"
+        url = f"http://{listen}/"
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True),
+                                         headers={"Origin": url.rstrip("/")}) as http:
             async with http.post(url + "login", data={"password": PASSWORD}) as login:
                 assert login.status == 200
             async with http.ws_connect(url + "live") as ws:
