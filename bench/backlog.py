@@ -38,7 +38,7 @@ from contract.topics import topic_prefix
 from contract.verbs import COMMANDS
 from controller.journal import Journal
 from kit.local_broker import LocalBroker
-from tests.mqtt_helpers import Subscriber, with_json
+from tests.support.mqtt import Subscriber, with_json
 
 BENCH = topic_prefix("bench")  # the table the bench runs
 

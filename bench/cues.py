@@ -27,8 +27,7 @@ from controller.core.state import TableSetup, initial_state
 from controller.cue_schedule import CueSchedule
 from controller.loop import EventLoop
 from hardware.audio import SOUNDS, Music, Speaker
-from tests.test_cue_schedule import onset
-from tests.test_music import RATE, wait_for_bytes
+from tests.support.disk_audio import RATE, onset, wait_for_bytes
 
 VOICE = SOUNDS / "numbers" / "ru"
 

@@ -30,7 +30,7 @@ from contract.lights import Light, LightMode
 from controller import config
 from hardware import mcp23017, strip, ws2812
 from hardware.expander import ExpanderButtons, FakeExpanderBus
-from tests.conftest import REPO
+from tests.support.paths import REPO
 
 EXAMPLE_24 = REPO / "config" / "table-24.example.toml"
 

@@ -22,8 +22,8 @@ from bench.record import timed
 from judge import record as rec
 from judge.exports.mafiaratings import export_json
 from judge.exports.mafiaratings_check import check
-from tests.mafiaratings_games import random_game
-from tests.record_game import whole_game
+from tests.support.mafiaratings_games import random_game
+from tests.support.record_game import whole_game
 
 
 def games() -> dict[str, rec.Record]:

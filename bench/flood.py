@@ -28,7 +28,7 @@ import time
 from bench.gpio import EventClock, percentiles, private_broker, rss_mib, spawn, start_service
 from contract.topics import topic_prefix
 from controller.service import Service
-from tests.mqtt_helpers import Subscriber, with_json
+from tests.support.mqtt import Subscriber, with_json
 
 BENCH = topic_prefix("bench")  # the table the bench runs
 

@@ -33,7 +33,7 @@ from contract.topics import topic_prefix
 from controller import config
 from controller.service import Service
 from kit.local_broker import LocalBroker
-from tests.mqtt_helpers import Subscriber, with_json
+from tests.support.mqtt import Subscriber, with_json
 
 BENCH = topic_prefix("bench")  # the table the bench runs
 

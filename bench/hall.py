@@ -36,7 +36,7 @@ from bench.gpio import _cpu_seconds, percentiles, rss_mib
 from contract.topics import ROOT, topic_prefix
 from hall.sim import SimulatedHall, password
 from kit.local_broker import LocalBroker
-from tests.mqtt_helpers import Subscriber, with_json
+from tests.support.mqtt import Subscriber, with_json
 
 TICKS = os.sysconf("SC_CLK_TCK")
 HOLD = 0.04  # seconds between a simulated press and its release

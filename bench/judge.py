@@ -24,17 +24,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kit.local_broker import LocalBroker, free_port
-from tests.conftest import CHROMIUM, CHROMIUM_ARGS
-from tests.test_judge_e2e import (
-    PASSWORD,
-    ROLES,
-    TABLE,
-    Hands,
-    Judge,
-    judge_config,
-    table_config,
-)
-from tests.test_service import Running
+from tests.support.chromium import CHROMIUM, CHROMIUM_ARGS
+from tests.support.judge_panel import PASSWORD, TABLE, Hands, Judge, judge_config, table_config
+from tests.support.record_game import ROLES
+from tests.support.running import Running
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page

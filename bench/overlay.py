@@ -30,7 +30,7 @@ from aiohttp import web
 
 from bench.judge import _last, day_one, judged_table, percentiles
 from kit.local_broker import free_port
-from tests.test_judge_e2e import TABLE
+from tests.support.judge_panel import TABLE
 
 OBSERVER = """() => {
   window.fistAt = []; window.echoAt = [];

@@ -26,8 +26,8 @@ from judge import config as judge_config
 from judge.game import new_game, replay
 from judge.record import build
 from judge.service import Panel, make_app
-from tests.record_game import whole_game
-from tests.test_judge_service import GOOD, PASSWORD, write
+from tests.support.judge_configs import GOOD, PASSWORD, write
+from tests.support.record_game import whole_game
 
 
 def timed(fn, n: int) -> list[float]:

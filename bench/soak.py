@@ -23,7 +23,7 @@ from pathlib import Path
 from bench.gpio import rss_mib
 from contract.topics import topic_prefix
 from kit.local_broker import LocalBroker
-from tests.mqtt_helpers import Subscriber
+from tests.support.mqtt import Subscriber
 
 SOAK = topic_prefix("soak")  # the table the soak runs
 

@@ -5,12 +5,10 @@ from __future__ import annotations
 import json
 import re
 import typing
-from pathlib import Path
 
 import jsonschema
 import msgspec
 import pytest
-import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -18,32 +16,14 @@ from contract import api
 from contract.events import KINDS
 from contract.verbs import COMMANDS
 from controller.asyncapi import render
-from tests.mqtt_helpers import on_topic, with_json
-from tests.test_service import Running, online
-
-DOC_PATH = Path(__file__).resolve().parent.parent / "docs" / "asyncapi.yaml"
-DOC = yaml.safe_load(DOC_PATH.read_text(encoding="utf-8"))
+from tests.support.asyncapi import DOC_PATH, schema_for, validate
+from tests.support.mqtt import on_topic, with_json
+from tests.support.running import Running, online
 
 
 def test_the_committed_document_is_what_the_code_generates():
     assert DOC_PATH.read_text(encoding="utf-8") == render(), (
         "docs/asyncapi.yaml is stale: run `mafia-table asyncapi > docs/asyncapi.yaml`")
-
-
-def schema_for(topic: str, table: str = "t1") -> dict:
-    """The payload schema of the channel whose address matches ``topic``."""
-    for channel in DOC["channels"].values():
-        pattern = re.escape(channel["address"]).replace(re.escape("{table}"), re.escape(table))
-        if re.fullmatch(pattern, topic):
-            [ref] = channel["messages"].values()
-            message = DOC["components"]["messages"][ref["$ref"].rsplit("/", 1)[1]]
-            return {**message["payload"], "components": DOC["components"]}
-    raise AssertionError(f"no channel in docs/asyncapi.yaml for {topic}")
-
-
-def validate(topic: str, payload: bytes) -> None:
-    jsonschema.validate(json.loads(payload), schema_for(topic),
-                        cls=jsonschema.Draft202012Validator)
 
 
 def test_every_message_the_controller_publishes_fits_the_document(table_config, subscriber):

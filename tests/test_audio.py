@@ -11,7 +11,7 @@ from pathlib import Path
 
 from hardware.audio import SOUND_OUT, Music, Speaker, no_sound_device
 from kit.local_broker import free_port
-from tests.conftest import REPO
+from tests.support.paths import REPO
 
 
 def rms(path: Path, start: int = 0) -> float:

@@ -8,7 +8,8 @@ from controller import config
 from controller.config import budget as budget_module
 from controller.pinout import pin_map
 from kit.config import ConfigError
-from tests.conftest import EXAMPLE_CONFIG, write_config
+from tests.support.paths import EXAMPLE_CONFIG
+from tests.support.table_configs import write_config
 
 BASE = """
 table = "t1"

@@ -8,7 +8,8 @@ from controller import config
 from controller.core.vote import VoteRules
 from kit.config import ConfigError
 from mafia_table import cli
-from tests.conftest import EXAMPLE_CONFIG, write_config
+from tests.support.paths import EXAMPLE_CONFIG
+from tests.support.table_configs import write_config
 
 BASE = """
 table = "t1"

@@ -15,7 +15,7 @@ from firmware_bridge import protocol as p
 from firmware_bridge.firmware.console import RESEND_MS
 from firmware_bridge.sequence import Sequencer
 from firmware_bridge.session import MISSED_PONGS, PING_EVERY, HostSession
-from tests.console_wire import Wire
+from tests.support.console_wire import Wire
 
 SECOND_MS = int(PING_EVERY * 1000)
 

@@ -14,33 +14,14 @@ from contract.lights import Light, LightMode
 from controller import config as config_module
 from firmware_bridge.emulator import EmulatedConsole
 from firmware_bridge.link import ConsoleLink
-from tests.conftest import SMALL_TABLE, write_config
-from tests.mqtt_helpers import with_json
-from tests.test_service import Running, online
-
-CONSOLES = """
-    [[console]]
-    port = "/dev/serial/by-id/usb-hub-keypads"
-    seats = [1, 2, 3]
-    keys_only = true
-
-    [[console]]
-    port = "/dev/serial/by-id/usb-seat-4-5"
-    seats = [4, 5]
-"""
+from tests.support.mqtt import with_json
+from tests.support.running import Running, online
+from tests.support.table_configs import CONSOLES, SMALL_TABLE, write_config
+from tests.support.waiting import until
 
 
 def epoch(ts: str) -> float:
     return datetime.fromisoformat(ts.replace("Z", "+00:00")).timestamp()
-
-
-def until(predicate, timeout: float = 5.0, what: str = "condition"):
-    deadline = time.monotonic() + timeout
-    while not (result := predicate()):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.005)
-    return result
 
 
 @pytest.fixture
@@ -234,7 +215,7 @@ def test_a_press_journaled_but_not_yet_acknowledged_is_published_once_across_a_k
     """The controller journals and publishes a press, then is killed (SIGKILL) before the
     console hears the acknowledgement; the console still holds the press and sends it to the
     next controller, which knows it from the journal: one event, one id, one time."""
-    from tests.test_process import finish, kill_if_running, start_service
+    from tests.support.process import finish, kill_if_running, start_service
 
     console = EmulatedConsole(tmp_path / "seat-4", [4])
     config = write_config(tmp_path, SMALL_TABLE.format(port=broker.port).replace(

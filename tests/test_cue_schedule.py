@@ -10,7 +10,6 @@ import math
 import threading
 import wave
 from collections.abc import Callable
-from pathlib import Path
 
 from controller import config as config_module
 from controller.clock import SystemClock
@@ -20,11 +19,11 @@ from controller.cue_schedule import CueSchedule
 from controller.loop import EventLoop
 from hardware.audio import SOUNDS, Speaker
 from hardware.audio import Music as MusicConfig
-from tests.conftest import SMALL_TABLE, write_config
-from tests.mqtt_helpers import with_json
-from tests.test_consoles import until
-from tests.test_music import RATE, wait_for_bytes
-from tests.test_service import Running, online
+from tests.support.disk_audio import RATE, onset, wait_for_bytes
+from tests.support.mqtt import with_json
+from tests.support.running import Running, online
+from tests.support.table_configs import SMALL_TABLE, write_config
+from tests.support.waiting import until
 
 TOLERANCE = 0.030  # s, onset to onset
 
@@ -180,26 +179,6 @@ def test_the_music_ducks_under_each_number_and_comes_back_between_them(tmp_path)
         if runner.is_alive():
             runner.join(5)
         speaker.close()
-
-
-def samples(path: Path) -> tuple[bytes, int]:
-    """A sound file's frames, and where its sound begins (the first sample over the floor)."""
-    with wave.open(str(path)) as w:
-        frames = w.readframes(w.getnframes())
-    for i in range(0, len(frames), 2):
-        if abs(int.from_bytes(frames[i:i + 2], "little", signed=True)) > 1000:
-            return frames, i
-    raise AssertionError(f"{path} is silent")
-
-
-def onset(out: bytes, sound: Path, after: int = 0) -> float | None:
-    """When (s from the start of ``out``) ``sound`` began playing, found by its own samples:
-    with the music silent, the mixer writes a lone sound's samples unchanged."""
-    frames, lead = samples(sound)
-    at = out.find(frames[lead:lead + 256], after)
-    while at != -1 and at % 2:
-        at = out.find(frames[lead:lead + 256], at + 1)
-    return None if at == -1 else (at - lead) / 2 / RATE
 
 
 def test_fiim_4_5_3_numbers_spoken_cadence_apart_in_counting_order(tmp_path, broker,

@@ -9,12 +9,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from contract.buttons import JudgeButton
-from contract.inputs import ButtonEdge, CommandReceived, KeyPressed
+from contract.inputs import CommandReceived
 from contract.lights import LightMode
 from controller.core import scene
 from controller.core.effects import Cue, Emit, Reply
 from controller.core.state import TableSetup, initial_state, shown
-from tests.core_driver import Timeline
+from tests.support.core_driver import Timeline, judge, typed
 
 JUDGE = frozenset({JudgeButton("confirm"), JudgeButton("reject"), JudgeButton("next")})
 
@@ -34,14 +34,6 @@ def timer_events(tl: Timeline) -> list[tuple[str, float, int]]:
 
 def replies(tl: Timeline) -> list[Reply]:
     return [e for e in tl.effects if isinstance(e, Reply)]
-
-
-def judge(name: str, t: float) -> list[ButtonEdge]:
-    return [ButtonEdge(JudgeButton(name), True, t), ButtonEdge(JudgeButton(name), False, t + 0.2)]
-
-
-def typed(seat: int, keys: str, t: float) -> list[KeyPressed]:
-    return [KeyPressed(seat, k, t + i * 0.1) for i, k in enumerate(keys)]
 
 
 def test_a_minute_warns_at_ten_seconds_blinks_fast_at_five_and_ends_on_time():

@@ -9,7 +9,7 @@ from contract.buttons import SeatButton
 from contract.inputs import ButtonEdge
 from controller.core.effects import Emit
 from controller.core.state import TableSetup, initial_state
-from tests.core_driver import Timeline
+from tests.support.core_driver import Timeline
 
 HOLD = 0.02
 SEAT = SeatButton(1)

@@ -10,10 +10,10 @@ import pytest
 
 from controller.journal import Journal
 from kit.local_broker import LocalBroker
-from tests.conftest import SMALL_TABLE, make_table_config, write_config
-from tests.mqtt_helpers import Consumer, Subscriber, with_json
-from tests.test_process import finish, kill_if_running, start_service, stop_cleanly
-from tests.test_service import Running, online
+from tests.support.mqtt import Consumer, Subscriber, with_json
+from tests.support.process import finish, kill_if_running, start_service, stop_cleanly
+from tests.support.running import Running, online
+from tests.support.table_configs import SMALL_TABLE, make_table_config, write_config
 
 SEAT_PINS = (4, 17, 27)
 TOGGLE_EVERY = 0.04  # longer than the 20 ms debounce: every edge is a separate event

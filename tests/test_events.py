@@ -17,7 +17,7 @@ from contract import api, events
 from controller.clock import SystemClock
 from controller.core.effects import Emit
 from controller.messages import MessageFactory
-from tests.test_api_contract import DOC, schema_for
+from tests.support.asyncapi import DOC, schema_for
 
 
 def _kinds_in_the_module() -> set[type[events.Event]]:

@@ -13,11 +13,10 @@ from controller import config, stored_state
 from controller.presence import live_controller
 from controller.service import Service
 from mafia_table import cli
-from tests.conftest import SMALL_TABLE, write_config
-from tests.mqtt_helpers import Subscriber, with_json
-from tests.test_process import finish, kill_if_running, start_service, stop_cleanly
-from tests.test_security import hall as shipped_acl  # noqa: F401  (a fixture, by its name)
-from tests.test_service import Running
+from tests.support.mqtt import Subscriber, with_json
+from tests.support.process import finish, kill_if_running, start_service, stop_cleanly
+from tests.support.running import Running
+from tests.support.table_configs import SMALL_TABLE, write_config
 
 
 @pytest.fixture
@@ -164,8 +163,7 @@ def test_resume_needs_sim(config_file, capsys):
     assert "--resume goes with --sim" in capsys.readouterr().err
 
 
-def test_under_the_shipped_acl_the_probe_never_throws_the_live_controller_off(shipped_acl):  # noqa: F811
-    hall = shipped_acl
+def test_under_the_shipped_acl_the_probe_never_throws_the_live_controller_off(hall):
     cfg = hall.table_config()
     run = Running(cfg)
     try:

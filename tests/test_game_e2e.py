@@ -14,42 +14,15 @@ import subprocess
 import sys
 from collections import defaultdict
 
-import msgspec
 import pytest
 
-from controller import config as config_module
-from tests.conftest import EXAMPLE_CONFIG, REPO
-from tests.mqtt_helpers import Subscriber, with_json
-from tests.test_service import Running
+from tests.support.audit import events
+from tests.support.mqtt import Subscriber, with_json
+from tests.support.paths import REPO
+from tests.support.running import Running
+from tests.support.table_configs import quick_table
 
 NIGHT_INPUTS = ("seat/press", "seat/release", "seat/key", "seat/entry")
-
-
-def quick_table(tmp_path, port: int) -> config_module.Config:
-    """The example table, simulated, with short vote windows so that a game takes seconds."""
-    cfg = config_module.load(EXAMPLE_CONFIG, config_module.Overrides(
-        broker=f"127.0.0.1:{port}", simulated=True))
-    return msgspec.structs.replace(
-        cfg,
-        vote=msgspec.structs.replace(cfg.vote, window=0.4, gap=0.15),
-        store=msgspec.structs.replace(cfg.store, path=str(tmp_path / "game.db")),
-        backends=msgspec.structs.replace(cfg.backends, audio="off"))
-
-
-def events(record: Subscriber, kind: str) -> list[dict]:
-    """Events of one journal (``event`` or ``private``), one per id, in ``seq`` order."""
-    by_id: dict[str, tuple[str, dict]] = {}
-    for m in record.matching(lambda m: m.topic.startswith(f"mafia/table-1/{kind}/")):
-        body = m.json()
-        if "seq" not in body:
-            continue  # replies under private/reply/
-        earlier = by_id.setdefault(body["id"], (m.topic, body))
-        assert earlier == (m.topic, body), f"id {body['id']} came twice, differently"
-    ordered = sorted(({"topic": t.split(f"/{kind}/", 1)[1], **b} for t, b in by_id.values()),
-                     key=lambda e: e["seq"])
-    seqs = [e["seq"] for e in ordered]
-    assert seqs == list(range(seqs[0], seqs[0] + len(seqs))), f"{kind} seq has gaps"
-    return ordered
 
 
 @pytest.mark.timeout(240)

@@ -14,7 +14,7 @@ from contract.inputs import ButtonEdge
 from contract.lights import Light, LightMode
 from controller import config
 from hardware.gpio import MOCK_PIN_HISTORY, GpioBoard, make_pin_factory
-from tests.conftest import SMALL_TABLE, write_config
+from tests.support.table_configs import SMALL_TABLE, write_config
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from hall.sim import SimulatedHall, password, start_board
 from kit.local_broker import free_port, is_listening
-from tests.mqtt_helpers import Received, Subscriber, on_topic, with_json
+from tests.support.mqtt import Received, Subscriber, on_topic, with_json
 
 TABLES = 5
 NOT_AUTHORIZED = 135  # MQTT 5 reason code

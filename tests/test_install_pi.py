@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO
+from tests.support.paths import REPO
 
 SCRIPT = REPO / "scripts" / "install-pi.sh"
 STUBBED = ["apt-get", "useradd", "usermod", "userdel", "chown", "systemctl", "udevadm"]

@@ -19,10 +19,11 @@ from hypothesis import strategies as st
 from controller import config as config_module
 from controller.journal import Journal, JournalUnavailable
 from controller.journal.schema import SCHEMA_VERSION
-from tests.conftest import SMALL_TABLE, write_config
-from tests.mqtt_helpers import Subscriber, on_topic
-from tests.test_process import finish, kill_if_running, start_service, stop_cleanly
-from tests.test_service import Running, online
+from tests.support.mqtt import Subscriber, on_topic
+from tests.support.paths import REPO
+from tests.support.process import finish, kill_if_running, start_service, stop_cleanly
+from tests.support.running import Running, online
+from tests.support.table_configs import SMALL_TABLE, write_config
 
 PAGE = 4096  # SQLite's default page size
 
@@ -309,7 +310,7 @@ def test_a_journal_made_before_schema_versions_is_migrated_and_keeps_every_event
 #: 7-8 kept), then, with the broker stopped, 3 more (seqs 9-11, unacknowledged); the service
 #: closed, then ``controller.store.Store(path, keep=5)`` wrote two consoles' positions with
 #: ``append_console_input([], position)``.
-JOURNAL_A0255D3 = Path(__file__).parent / "data" / "journal-a0255d3.db"
+JOURNAL_A0255D3 = REPO / "tests" / "data" / "journal-a0255d3.db"
 STORE_ID_A0255D3 = "02e31a922a99"
 
 

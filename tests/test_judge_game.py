@@ -20,56 +20,25 @@ from judge.game import (
     Command,
     Game,
     Refused,
-    TableEvent,
     new_game,
     step,
 )
 from judge.views import judge_view, public_view
-from tests.table_event import table_event
-
-# seats 1 don, 2 mafia, 3 mafia, 4 sheriff, 5..10 civilians
-ROLES = ["don", "mafia", "mafia", "sheriff", *["civilian"] * 6]
-
-
-def run(game: Game, *inputs: Action | TableEvent) -> tuple[Game, list[Command], list[str]]:
-    commands: list[Command] = []
-    records: list[str] = []
-    for i, given_input in enumerate(inputs):
-        game, more, lines = step(game, given_input, float(i))
-        commands += more
-        records += lines
-    return game, commands, records
-
-
-def tap(kind: str, **args) -> Action:
-    return Action(kind, args)
-
-
-def started() -> Game:
-    game, _, _ = run(new_game(), tap("deal", roles=ROLES), tap("start"))
-    return game
-
-
-def day_one() -> Game:
-    game, _, _ = run(started(), tap("next"))
-    return game
-
-
-def speeches(game: Game, nominations: dict[int, int] | None = None) -> tuple[Game, list[Command]]:
-    """Every speaker of the day in turn, nominating as given (speaker -> seat)."""
-    commands: list[Command] = []
-    while game.speakers or game.floor is not None:
-        game, more, _ = run(game, tap("next"))
-        commands += more
-        if game.floor in (nominations or {}):
-            target = nominations[game.floor]
-            game, more, _ = run(game, table_event("event/nomination", {
-                "by": game.floor, "seat": target, "outcome": "accepted"}))
-    return game, commands
-
-
-def result(**body) -> TableEvent:
-    return table_event("event/vote/result", body)
+from tests.support.judge_game import (
+    actions,
+    day_one,
+    ended_in_last_words,
+    events,
+    night_one,
+    result,
+    run,
+    shot,
+    speeches,
+    started,
+    tap,
+)
+from tests.support.record_game import ROLES
+from tests.support.table_event import table_event
 
 
 def test_fiim_1_1_the_deck_is_three_black_and_seven_red():
@@ -215,11 +184,6 @@ def test_fiim_4_4_12_2_a_tie_among_fewer_is_voted_again_not_asked():
     assert game.stage == "defence" and game.speakers == (7, 5)
 
 
-def night_one() -> Game:
-    game, _ = speeches(day_one())
-    return game
-
-
 def test_fiim_4_5_3_the_shot_is_a_keypad_step_for_the_blacks():
     game, commands, _ = run(night_one(), tap("next"))
     assert commands == [Command("night/step", {"step": "mafia_shot", "actors": [1, 2, 3],
@@ -227,13 +191,6 @@ def test_fiim_4_5_3_the_shot_is_a_keypad_step_for_the_blacks():
                                                "seconds": 10.0})]
     with pytest.raises(Refused, match=r"4.5"):
         run(game, tap("next"))
-
-
-def shot(game: Game, picks: dict[int, int]) -> Game:
-    game, _, _ = run(game, tap("next"), table_event("private/night/result", {
-        "step": "mafia_shot", "picks": [{"actor": a, "picks": [p]} for a, p in picks.items()],
-        "missing": [], "agreed": len(set(picks.values())) == 1}))
-    return game
 
 
 def test_fiim_4_5_4_all_blacks_on_one_seat_kill_it_and_4_5_9_best_move_after_the_first():
@@ -357,20 +314,6 @@ def test_undo_after_a_speech_or_a_count_is_refused_the_table_already_did_it():
         run(new_game(), tap("undo"))
 
 
-def ended_in_last_words() -> list[Action | TableEvent]:
-    """A whole game: seats 5 and 6 out on fouls on day 1, seat 7 voted out, and in seat 7's
-    last words seat 8's fourth foul ends it (1.4)."""
-    return [tap("deal", roles=ROLES), tap("start"), tap("next"),
-            *[tap("foul", seat=5)] * 4, *[tap("foul", seat=6)] * 4,
-            tap("next"), table_event("event/nomination", {"by": 1, "seat": 7,
-                                                         "outcome": "accepted"}),
-            tap("next"), table_event("event/nomination", {"by": 2, "seat": 9,
-                                                         "outcome": "accepted"}),
-            *[tap("next")] * 7,  # seats 3, 4, 7, 8, 9, 10, then the vote
-            result(outcome="eliminated", eliminated=7, tied=[]), tap("next"),
-            *[tap("foul", seat=8)] * 3]
-
-
 def test_fiim_1_4_and_4_4_13_a_game_ending_in_last_words_takes_the_voted_out_player_out():
     """1.4: "the moment of removal is the vote". Seat 7 is voted out; in their last words seat
     8's fourth foul ends the game: with seat 7 already out, three black against three red."""
@@ -417,37 +360,6 @@ def test_public_view_holds_no_role_no_check_no_night_pick():
 
 
 # ------------------------------------------------------------------ property
-
-
-actions = st.one_of(
-    st.builds(lambda: tap("next")), st.builds(lambda: tap("confirm")),
-    st.builds(lambda: tap("reject")), st.builds(lambda: tap("undo")),
-    st.builds(lambda s: tap("foul", seat=s), st.integers(0, 11)),
-    st.builds(lambda s: tap("nominate", seat=s), st.integers(1, 10)),
-    st.builds(lambda s: tap("withdraw", seat=s), st.integers(1, 10)),
-    st.builds(lambda v: tap("correct", voters=v), st.lists(st.integers(1, 10), max_size=4)),
-)
-seats = st.integers(0, 11)
-in_range = st.integers(1, 11)  # a seat the event's type takes (1..24), not always at the table
-events = st.one_of(
-    st.builds(lambda b, s: table_event("event/nomination", {"by": b, "seat": s,
-                                                          "outcome": "accepted"}),
-              in_range, seats),
-    st.builds(lambda c, n: table_event("event/vote/proposed", {"candidate": c, "count": n,
-                                                             "voters": []}), seats,
-              st.integers(0, 10)),
-    st.builds(lambda s: table_event("event/vote/result", {"outcome": "eliminated",
-                                                         "eliminated": s}), in_range),
-    st.builds(lambda t: table_event("event/vote/result", {"outcome": "tie", "tied": t}),
-              st.lists(seats, min_size=2, max_size=3, unique=True)),
-    st.sampled_from([table_event("event/vote/result", {"outcome": o})
-                     for o in ("yes", "no", "no_vote", "against_all")]),
-    st.builds(lambda name, picks: table_event("private/night/result", {
-        "step": name, "picks": [{"actor": 1, "picks": picks}, {"actor": 2, "picks": picks}],
-        "missing": []}), st.sampled_from(["mafia_shot", "don_check", "sheriff_check",
-                                          "best_move"]),
-        st.lists(seats, max_size=3)),
-)
 
 
 @settings(max_examples=300, deadline=None)

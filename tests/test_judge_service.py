@@ -13,28 +13,7 @@ from judge import config as judge_config
 from judge.service import Panel, handle_message
 from judge.views import judge_view
 from kit.config import ConfigError
-
-PASSWORD = "s3cret"
-
-
-def write(tmp_path, body: str, password: str | None = PASSWORD):
-    if password is not None:
-        (tmp_path / "judge.pass").write_text(password + "\n")
-    path = tmp_path / "judge.toml"
-    path.write_text(body)
-    return path
-
-
-GOOD = """
-table = "table-1"
-[panel]
-listen = "127.0.0.1:0"
-password_file = "judge.pass"
-[journal]
-path = "state/judge.db"
-[timings]
-speech = 45
-"""
+from tests.support.judge_configs import GOOD, PASSWORD, write
 
 
 def test_config_paths_are_relative_to_the_file_and_timings_reach_the_game(tmp_path):

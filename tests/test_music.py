@@ -5,7 +5,6 @@ from __future__ import annotations
 import array
 import json
 import shutil
-import time
 import wave
 from pathlib import Path
 
@@ -16,8 +15,7 @@ from controller.core.state import TableSetup, initial_state, shown
 from controller.core.table import step
 from hardware.audio import SOUNDS, Speaker
 from hardware.audio import Music as MusicConfig
-
-RATE = 22050  # the mixer runs at 22050 Hz, 16-bit mono: 44100 bytes a second
+from tests.support.disk_audio import RATE, wait_for_bytes
 
 
 def cmd(verb: str, **doc) -> CommandReceived:
@@ -60,13 +58,6 @@ def rms_windows(path: Path, start: int, seconds: float, window: float = 0.1) -> 
     size = int(window * RATE)
     return [(sum(s * s for s in samples[i:i + size]) / size) ** 0.5
             for i in range(0, len(samples) - size + 1, size)]
-
-
-def wait_for_bytes(path: Path, size: int, timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not path.exists() or path.stat().st_size < size:
-        assert time.monotonic() < deadline, "the disk audio driver stopped writing"
-        time.sleep(0.02)
 
 
 def test_night_music_fades_in_and_out_on_time(tmp_path):

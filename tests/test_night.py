@@ -9,11 +9,11 @@ from hypothesis import strategies as st
 
 from contract.buttons import SeatButton
 from contract.events import NightPickList
-from contract.inputs import ButtonEdge, CommandReceived, KeyPressed
+from contract.inputs import ButtonEdge, CommandReceived
 from controller.core import night
 from controller.core.effects import Cue, Emit, Indicate, SetLight
 from controller.core.state import TableSetup, initial_state
-from tests.core_driver import Timeline
+from tests.support.core_driver import Timeline, typed
 
 SEATS = frozenset(SeatButton(s) for s in range(1, 11))
 
@@ -26,10 +26,6 @@ def table() -> Timeline:
 
 def cmd(verb: str, t: float, **doc) -> CommandReceived:
     return CommandReceived(verb, json.dumps({"id": f"{verb}@{t}", **doc}).encode(), t)
-
-
-def typed(seat: int, keys: str, t: float) -> list[KeyPressed]:
-    return [KeyPressed(seat, k, t + i * 0.1) for i, k in enumerate(keys)]
 
 
 def emitted(tl: Timeline, kind: str) -> list[Emit]:

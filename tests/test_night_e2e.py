@@ -6,10 +6,10 @@ import json
 import time
 
 from controller import config as config_module
-from tests.conftest import SMALL_TABLE, write_config
-from tests.mqtt_helpers import on_topic, with_json
-from tests.test_consoles import CONSOLES, until
-from tests.test_service import Running, online
+from tests.support.mqtt import on_topic, with_json
+from tests.support.running import Running, online
+from tests.support.table_configs import CONSOLES, SMALL_TABLE, write_config
+from tests.support.waiting import until
 
 
 def test_a_night_on_keypads_shot_checks_and_best_move(tmp_path, broker, subscriber):

@@ -17,9 +17,7 @@ from hypothesis import strategies as st
 from judge.game import FIIM_DECK, Game, Refused, new_game, step
 from judge.overlay import History, overlay_view, remember
 from judge.overlay_mafiaratings import current_game
-from tests.table_event import table_event
-from tests.test_judge_game import (
-    ROLES,
+from tests.support.judge_game import (
     actions,
     ended_in_last_words,
     events,
@@ -29,6 +27,8 @@ from tests.test_judge_game import (
     speeches,
     tap,
 )
+from tests.support.record_game import ROLES
+from tests.support.table_event import table_event
 
 ROLE_WORDS = ("don", "sheriff", "mafia", "civilian", "maf", "town", "legacy", "checkedBy",
               "secrets", "killed", "shot", "check")

@@ -24,9 +24,8 @@ from pathlib import Path
 import pytest
 
 from kit.local_broker import free_port
-from tests.test_judge_e2e import (
+from tests.support.judge_panel import (
     PASSWORD,
-    ROLES,
     Hands,
     Judge,
     Panel,
@@ -34,7 +33,8 @@ from tests.test_judge_e2e import (
     night_step,
     table_config,
 )
-from tests.test_service import Running
+from tests.support.record_game import ROLES
+from tests.support.running import Running
 
 SECRET_WORDS = re.compile(r"\b(don|sheriff|mafia|maf|civilian|town|legacy|checkedBy\w*|"
                           r"secrets|shots?|checks?|best_move|role)\b", re.IGNORECASE)

@@ -16,7 +16,7 @@ from judge.overlay import overlay_view
 from judge.overlay_routes import OVERLAY
 from judge.service import Panel, handle_message, make_app
 from kit.config import ConfigError
-from tests.test_judge_service import GOOD, PASSWORD, write
+from tests.support.judge_configs import GOOD, PASSWORD, write
 
 SECRET = GOOD + """[overlay]
 secrets = true

@@ -13,7 +13,7 @@ import pytest
 from controller import config
 from controller.journal import Journal
 from kit.config import ConfigError
-from tests.conftest import SMALL_TABLE, write_config
+from tests.support.table_configs import SMALL_TABLE, write_config
 
 WRITER = """
 import sys

@@ -2,46 +2,17 @@
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
-import sys
 import time
 
 import pytest
 
 from kit.local_broker import free_port, is_listening
-from tests.conftest import EXAMPLE_CONFIG, SMALL_TABLE, write_config
-from tests.mqtt_helpers import Subscriber, with_json
-
-
-def start_service(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
-    return subprocess.Popen([sys.executable, "-m", "mafia_table.cli", "run", *args],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            env=None if env is None else {**os.environ, **env})
-
-
-def stop_cleanly(process: subprocess.Popen[str]) -> str:
-    """SIGTERM, as systemd stops it: the service must exit 0. Returns what it printed."""
-    process.send_signal(signal.SIGTERM)
-    code, out = finish(process)
-    assert code == 0, out
-    return out
-
-
-def kill_if_running(process: subprocess.Popen[str]) -> None:
-    if process.poll() is None:
-        process.kill()
-        finish(process)
-
-
-def finish(process: subprocess.Popen[str]) -> tuple[int, str]:
-    try:
-        out, _ = process.communicate(timeout=15)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        out, _ = process.communicate()
-    return process.returncode, out
+from tests.support.mqtt import Subscriber, with_json
+from tests.support.paths import EXAMPLE_CONFIG
+from tests.support.process import finish, start_service
+from tests.support.table_configs import SMALL_TABLE, write_config
 
 
 @pytest.fixture

@@ -4,16 +4,13 @@ from __future__ import annotations
 
 import binascii
 import re
-import struct
-from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
 
 from contract.lights import LightMode
 from firmware_bridge import protocol as p
-
-DOC = (Path(__file__).resolve().parent.parent / "docs" / "protocol.md").read_text()
+from tests.support.protocol_vectors import BAD_INPUTS, DOC
 
 # bytes biased toward what breaks framing: zeros, COBS group codes, 0xFF runs
 nasty_bytes = st.lists(st.one_of(st.just(0), st.sampled_from([1, 2, 0xFE, 0xFF]),
@@ -97,18 +94,6 @@ def test_the_documented_vectors():
         assert frame.seq == (int(stated_seq[1]) if stated_seq else 0), name
         assert frame.ack == int(re.search(r"\(ack (\d+)", name)[1]), name  # every row says it
         assert p.encode_frame(frame.type, frame.seq, frame.ack, frame.payload) == data, name
-
-
-_OTHER_MAJOR = bytes((2, p.T_PING, 0, 5)) + p.pack_ping(7)
-#: the edge cases of docs/protocol.md, by what they are counted as
-BAD_INPUTS = {
-    "bad_crc": bytes.fromhex("0003018102050101040736c600"),
-    "bad_cobs": bytes.fromhex("000501020000"),
-    "short": bytes.fromhex("00020100"),
-    "oversize": b"\x00" + b"\x01" * 66 + b"\x00",
-    "bad_version": b"\x00" + p.cobs_encode(
-        _OTHER_MAJOR + struct.pack(">H", p.crc16(_OTHER_MAJOR))) + b"\x00",
-}
 
 
 def test_the_documented_bad_inputs_are_counted_and_the_next_frame_survives():

@@ -4,16 +4,16 @@ sequences of taps and table events, the record agrees with the game the core rea
 
 from __future__ import annotations
 
-import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from judge import record as rec
 from judge.game import Action, Refused, TableEvent, new_game, step
-from tests.record_game import NAMES, ROLES, Script, whole_game
-from tests.table_event import table_event
-from tests.test_judge_game import actions, ended_in_last_words, events
+from tests.support.judge_game import actions, ended_in_last_words, events
+from tests.support.record_edits import paths, values
+from tests.support.record_game import NAMES, ROLES, Script, whole_game
+from tests.support.table_event import table_event
 
 
 @pytest.fixture(scope="module")
@@ -213,30 +213,6 @@ def test_the_record_agrees_with_the_game_the_core_reached(seed, inputs):
     for day in built.days:
         assert [v.round for v in day.votes] == list(range(1, len(day.votes) + 1))
     assert rec.decode(rec.encode(built)) == built
-
-
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-20, 20) | st.floats(allow_nan=False) | st.text(
-        max_size=8),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner,
-                                                               max_size=3), max_leaves=8)
-def pointers(node, at: str = "") -> list[str]:
-    """Every JSON pointer into a record's document (its fields, their items, their leaves)."""
-    inside = node.items() if isinstance(node, dict) else enumerate(node) \
-        if isinstance(node, list) else ()
-    found = [at] if at else []
-    for key, child in inside:
-        found += pointers(child, f"{at}/{key}")
-    return found
-
-
-WHOLE = rec.build(whole_game().inputs, "table-1")
-assert WHOLE is not None
-RECORD_POINTERS = pointers(msgspec.to_builtins(WHOLE))
-paths = st.sampled_from(RECORD_POINTERS) | st.lists(st.sampled_from(
-    ["players", "days", "0", "12", "name", "left", "", "~1", "votes"]), max_size=5).map(
-    lambda keys: "/" + "/".join(keys))
-values = json_values | st.sampled_from(RECORD_POINTERS).map(lambda p: rec.read(WHOLE, p))
 
 
 @settings(max_examples=300, deadline=None)

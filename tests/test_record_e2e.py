@@ -11,10 +11,11 @@ from collections import defaultdict
 import pytest
 
 from judge import record as rec
-from tests.conftest import REPO
-from tests.mqtt_helpers import Subscriber, with_json
-from tests.test_game_e2e import events, quick_table
-from tests.test_service import Running
+from tests.support.audit import events
+from tests.support.mqtt import Subscriber, with_json
+from tests.support.paths import REPO
+from tests.support.running import Running
+from tests.support.table_configs import quick_table
 
 
 @pytest.mark.timeout(240)

@@ -23,8 +23,8 @@ from judge import config as judge_config
 from judge import record as rec
 from judge.service import Panel, handle_message, make_app
 from kit.local_broker import free_port
-from tests.record_game import Script, whole_game
-from tests.test_judge_service import GOOD, PASSWORD, write
+from tests.support.judge_configs import GOOD, PASSWORD, write
+from tests.support.record_game import Script, whole_game
 
 
 def played(tmp_path, script: Script | None = None) -> Panel:

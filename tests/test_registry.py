@@ -32,8 +32,8 @@ from controller.core.effects import Reply
 from controller.core.registry import HANDLERS, NOT_SIMULATED
 from controller.core.state import TableSetup, initial_state
 from controller.core.table import step
-from tests.test_api_contract import DOC
-from tests.test_table import SETUP, WIRED
+from tests.support.asyncapi import DOC
+from tests.support.core_tables import SETUP, WIRED
 
 REAL = TableSetup("t1", 6, WIRED)  # not simulated
 

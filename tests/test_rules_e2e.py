@@ -8,10 +8,10 @@ import itertools
 import json
 
 from controller import config as config_module
-from tests.conftest import SMALL_TABLE, write_config
-from tests.mqtt_helpers import with_json
-from tests.test_consoles import CONSOLES, until
-from tests.test_service import Running, online
+from tests.support.mqtt import with_json
+from tests.support.running import Running, online
+from tests.support.table_configs import CONSOLES, SMALL_TABLE, write_config
+from tests.support.waiting import until
 
 
 def test_standings_refusals_and_several_shots_end_to_end(tmp_path, broker, subscriber):

@@ -26,7 +26,7 @@ from hardware import strip as strip_module
 from hardware import ws2812
 from hardware.gpio import BLINK_SECONDS, FAST_BLINK_SECONDS, GpioBoard
 from hardware.strip import StripConfig, StripSeat
-from tests.conftest import SMALL_TABLE, write_config
+from tests.support.table_configs import SMALL_TABLE, write_config
 
 STRIP = StripConfig(chip="ws2812b", order="GRB", brightness=0.4, seat=[
     StripSeat(seat=1, first=0, count=3), StripSeat(seat=2, first=3, count=3)])

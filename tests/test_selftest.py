@@ -20,9 +20,10 @@ import pytest
 
 from controller import config as config_module
 from controller.selftest import COLOURS, Finding, Press, Question, Selftest, TableClient, summary
-from tests.conftest import REPO, SMALL_TABLE, write_config
-from tests.test_consoles import CONSOLES, until
-from tests.test_service import Running, online
+from tests.support.paths import REPO
+from tests.support.running import Running, online
+from tests.support.table_configs import CONSOLES, SMALL_TABLE, write_config
+from tests.support.waiting import until
 
 BUTTONS = {1: 4, 2: 17, 3: 27}  # as soldered
 LIGHTS = {1: (18,), 2: (22, 23, 24), 3: (25,)}

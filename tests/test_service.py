@@ -17,35 +17,13 @@ from contract.lights import Light, LightMode
 from controller.core.effects import Reply
 from controller.core.state import initial_state
 from controller.core.table import step
-from controller.service import Service
-from tests.mqtt_helpers import Subscriber, on_topic, with_json
-from tests.test_table import SETUP, payloads
+from tests.support.core_tables import SETUP, payloads
+from tests.support.mqtt import Subscriber, on_topic, with_json
+from tests.support.running import Running, online
 
 
 def epoch(ts: str) -> float:
     return datetime.fromisoformat(ts.replace("Z", "+00:00")).timestamp()
-
-
-class Running:
-    """A service with its loop on a thread; ``close`` stops it and waits."""
-
-    def __init__(self, config, **service_options):
-        self.service = Service(config, boot_id="boot1", **service_options)
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.service.start()
-        self.thread.start()
-
-    def _run(self) -> None:
-        self.service.run_loop()
-
-    def pin(self, number: int):
-        return self.service.factory.pin(number)
-
-    def close(self) -> None:
-        if self.thread.is_alive():
-            self.service.stop()
-            self.thread.join(10)
-        self.service.shutdown()
 
 
 @pytest.fixture
@@ -53,10 +31,6 @@ def running(table_config):
     run = Running(table_config)
     yield run
     run.close()
-
-
-def online(sub: Subscriber, count: int = 1) -> None:
-    sub.wait_for(with_json("mafia/t1/status", state="online"), count=count)
 
 
 def test_a_press_is_one_event_stamped_with_the_edge_time_not_the_processing_time(

@@ -14,8 +14,8 @@ from judge import record as rec
 from judge import scoring
 from judge.exports import mafiaratings
 from judge.sheet import moment, protocol, results_csv
-from tests.record_game import NAMES, Script, whole_game
-from tests.test_record import WHOLE, paths, values
+from tests.support.record_edits import WHOLE, paths, values
+from tests.support.record_game import NAMES, Script, whole_game
 
 FIIM = scoring.presets()["fiim"]
 

@@ -13,10 +13,11 @@ import pytest
 
 from controller import config as config_module
 from controller.sim_window import DARK, TableWindow, layout
-from tests.conftest import EXAMPLE_CONFIG, SMALL_TABLE, write_config
-from tests.mqtt_helpers import with_json
-from tests.test_consoles import CONSOLES, until
-from tests.test_service import Running, online
+from tests.support.mqtt import with_json
+from tests.support.paths import EXAMPLE_CONFIG
+from tests.support.running import Running, online
+from tests.support.table_configs import CONSOLES, SMALL_TABLE, write_config
+from tests.support.waiting import until
 
 
 @pytest.fixture

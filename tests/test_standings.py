@@ -16,11 +16,11 @@ from controller import config
 from controller.core import standings, vote
 from controller.core.effects import Emit, Reply
 from controller.core.state import TableSetup, initial_state
-from tests.core_driver import Timeline
-from tests.test_day import typed
-from tests.test_vote import WIRED, judge, press
+from tests.support.core_driver import Timeline, judge, press, typed
+from tests.support.core_tables import TEN_SEATS_WIRED as WIRED
+from tests.support.paths import REPO
 
-PRESETS = Path(__file__).resolve().parent.parent / "config" / "rules"
+PRESETS = REPO / "config" / "rules"
 
 
 def preset(name: str, tmp_path: Path) -> config.Config:

@@ -9,16 +9,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from contract import events
-from contract.buttons import Button, JudgeButton, SeatButton
+from contract.buttons import JudgeButton, SeatButton
 from contract.inputs import Boot, ButtonEdge, CommandReceived
 from contract.lights import Light, LightMode
 from controller.core import scene
 from controller.core.effects import DrivePin, Emit, PublishState, Reply, SetLight
 from controller.core.state import TableSetup, initial_state
 from controller.core.table import snapshot, step
-
-WIRED: frozenset[Button] = frozenset({SeatButton(1), SeatButton(2), JudgeButton("confirm")})
-SETUP = TableSetup("t1", 6, WIRED, debounce=0.02, simulated=True)
+from tests.support.core_tables import SETUP, WIRED, payloads
 
 
 def cmd(verb: str, doc: object) -> CommandReceived:
@@ -99,24 +97,6 @@ def test_a_bad_light_command_gets_an_error_reply_and_changes_nothing(payload, re
     reply = effects[0]
     assert isinstance(reply, Reply) and not reply.ok and reply.id == reply_id
     assert error in reply.error
-
-
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-5, 30) | st.floats(allow_nan=False)
-    | st.sampled_from(["on", "off", "dim", "blink", "#00ff00", "x", "", "id"]),
-    lambda inner: st.lists(inner, max_size=4)
-    | st.dictionaries(st.sampled_from(["id", "lights", "seat", "mode", "color", "z"]), inner,
-                      max_size=4),
-    max_leaves=12,
-)
-payloads = st.one_of(
-    st.binary(max_size=64),
-    json_values.map(lambda v: json.dumps(v).encode()),
-    st.builds(lambda ls: json.dumps({"id": "h", "lights": ls}).encode(),
-              st.lists(st.fixed_dictionaries({"seat": st.integers(-1, 8),
-                                              "mode": st.sampled_from(["on", "off", "x"])}),
-                       max_size=3)),
-)
 
 
 @given(payloads, st.sampled_from(["light", "sim/press", "sim/release", "nonsense"]))

@@ -13,10 +13,10 @@ from contract.buttons import JudgeButton, SeatButton
 from controller import config as config_module
 from controller.selftest import COLOURS, Press, Question, Selftest, TableClient
 from mafia_table import cli
-from tests.conftest import REPO
-from tests.mqtt_helpers import with_json
-from tests.test_consoles import until
-from tests.test_service import Running
+from tests.support.mqtt import with_json
+from tests.support.paths import REPO
+from tests.support.running import Running
+from tests.support.waiting import until
 
 EXAMPLE_24 = REPO / "config" / "table-24.example.toml"
 SVG = "{http://www.w3.org/2000/svg}"

@@ -17,9 +17,9 @@ from judge import table_events
 from judge.game import Action, TableEvent, new_game, replay
 from judge.journal import Journal
 from judge.service import Panel
-from tests.record_game import whole_game
-from tests.table_event import table_event
-from tests.test_judge_service import GOOD, write
+from tests.support.judge_configs import GOOD, write
+from tests.support.record_game import whole_game
+from tests.support.table_event import table_event
 
 STAMP = {"v": 1, "ts": "2026-12-01T09:00:00.000Z"}
 

@@ -11,19 +11,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from contract import api, events
-from contract.buttons import JudgeButton, SeatButton
 from contract.inputs import Boot, ButtonEdge, CommandReceived, KeyPressed
 from controller.core import scene, vote
 from controller.core.effects import Emit, PublishState, Reply
 from controller.core.performed import PersistSession
 from controller.core.state import TableSetup, initial_state, shown
 from controller.core.table import step
-from tests.core_driver import Timeline
+from tests.support.core_driver import Timeline, judge, press
+from tests.support.core_tables import TEN_SEATS_WIRED as WIRED
 
 SEATS = range(1, 11)
 RULES = vote.VoteRules(window=1.5, gap=1.0)
-WIRED = frozenset({*(SeatButton(s) for s in SEATS), JudgeButton("confirm"),
-                   JudgeButton("reject"), JudgeButton("next")})
 
 
 def table(rules: vote.VoteRules = RULES) -> Timeline:
@@ -32,15 +30,6 @@ def table(rules: vote.VoteRules = RULES) -> Timeline:
 
 def cmd(verb: str, t: float, **doc) -> CommandReceived:
     return CommandReceived(f"vote/{verb}", json.dumps({"id": f"{verb}@{t}", **doc}).encode(), t)
-
-
-def press(seat: int, t: float, hold: float = 0.3) -> list[ButtonEdge]:
-    """A fist on the table at ``t``, lifted ``hold`` seconds later."""
-    return [ButtonEdge(SeatButton(seat), True, t), ButtonEdge(SeatButton(seat), False, t + hold)]
-
-
-def judge(name: str, t: float) -> list[ButtonEdge]:
-    return [ButtonEdge(JudgeButton(name), True, t), ButtonEdge(JudgeButton(name), False, t + 0.2)]
 
 
 def emitted(tl: Timeline, kind: str) -> list[dict]:
@@ -507,7 +496,6 @@ def test_seeded_random_days_never_lose_or_double_a_vote():
         result = run_vote(table(), [5, 2, 8], {k: [s for s, n in chosen.items() if n == i]
                                                for i, k in enumerate([5, 2, 8])}, t0=0.0)
         assert sum(c["count"] for c in result["counts"]) == 10
-
 
 
 def test_a_voter_whose_console_is_offline_is_flagged_for_the_judge():

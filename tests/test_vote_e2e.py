@@ -6,12 +6,12 @@ import json
 import signal
 
 from controller import config as config_module
-from tests.conftest import SMALL_TABLE, write_config
-from tests.mqtt_helpers import Consumer, Subscriber, with_json
-from tests.test_api_contract import validate
-from tests.test_consoles import until
-from tests.test_process import finish, kill_if_running, start_service, stop_cleanly
-from tests.test_service import Running, online
+from tests.support.asyncapi import validate
+from tests.support.mqtt import Consumer, Subscriber, with_json
+from tests.support.process import finish, kill_if_running, start_service, stop_cleanly
+from tests.support.running import Running, online
+from tests.support.table_configs import SMALL_TABLE, write_config
+from tests.support.waiting import until
 
 QUICK_VOTE = "\n    [vote]\n    window = 0.8\n    gap = 0.3\n"
 

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 
 from contract.event_seq import missed
 from controller.watch import Watcher
-from tests.mqtt_helpers import with_json
-from tests.test_service import Running, online
+from tests.support.mqtt import with_json
+from tests.support.running import Running, online
 
 
 def event(seq: int, kind: str = "seat/press", **fields) -> tuple[str, bytes]:

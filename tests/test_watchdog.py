@@ -11,8 +11,8 @@ import pytest
 
 from controller import config as config_module
 from controller.sd_notify import Notifier
-from tests.conftest import SMALL_TABLE, write_config
-from tests.test_service import Running
+from tests.support.running import Running
+from tests.support.table_configs import SMALL_TABLE, write_config
 
 
 class FakeSystemd:

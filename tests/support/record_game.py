@@ -1,5 +1,6 @@
 """A whole FIIM game as the journal keeps it: the judge's taps and the table's events, in order,
-with the times they came at. The record tests and the panel's tests replay it.
+with the times they came at. The record tests and the panel's tests replay it; ``built``
+makes a record of a journal's inputs.
 
 Seats: 1 Don, 2 and 3 mafia, 4 Sheriff, 5..10 civilians. What happens (the e2e panel test's
 game, told by the table's events): day 1 seat 1 nominates 5, seat 2 nominates 6; 5 is voted
@@ -11,8 +12,9 @@ lone mafioso shoots 6, the Sheriff checks 8 (no); day 3 seat 2 is voted out: red
 
 from __future__ import annotations
 
+from judge import record as rec
 from judge.game import Action, TableEvent
-from tests.table_event import table_event
+from tests.support.table_event import table_event
 
 ROLES = ["don", "mafia", "mafia", "sheriff", *["civilian"] * 6]
 NAMES = {1: "Anna", 2: "Boris", 4: "Dmitry"}
@@ -106,3 +108,10 @@ def whole_game() -> Script:
     s.event("event/vote/result", outcome="eliminated", eliminated=2, tied=[])
     s.tap("next").tap("next")  # 2's last words; 2 leaves: red wins (1.4)
     return s
+
+
+def built(inputs) -> rec.Record:
+    """The record of a journal's inputs (there is one: every game here has inputs)."""
+    record = rec.build(inputs, "table-1")
+    assert record is not None
+    return record

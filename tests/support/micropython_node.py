@@ -10,8 +10,9 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent / "micropython"
-REPO = HERE.parent.parent
+from tests.support.paths import REPO
+
+HERE = REPO / "tests" / "micropython"
 PACKAGE = HERE / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
 
 

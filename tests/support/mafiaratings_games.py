@@ -13,8 +13,8 @@ from __future__ import annotations
 import random
 
 from judge.game import BLACK, DON, SHERIFF, Action, Game, Refused, TableEvent, new_game, step
-from tests.record_game import ROLES
-from tests.table_event import table_event
+from tests.support.record_game import ROLES
+from tests.support.table_event import table_event
 
 
 class Player:

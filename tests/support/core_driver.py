@@ -1,11 +1,13 @@
-"""Drive the pure core the way the event loop does, on a fake timeline (no threads, no sleep)."""
+"""Drive the pure core the way the event loop does, on a fake timeline (no threads, no sleep),
+with the hands' inputs built as the shell would build them."""
 
 from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable
 
-from contract.inputs import Input, Tick
+from contract.buttons import JudgeButton, SeatButton
+from contract.inputs import ButtonEdge, Input, KeyPressed, Tick
 from controller.core.effects import WakeAt
 from controller.core.performed import StepEffect
 from controller.core.state import TableState
@@ -46,3 +48,18 @@ class Timeline:
                 out.append(effect)
         self.effects += out
         return out
+
+
+def press(seat: int, t: float, hold: float = 0.3) -> list[ButtonEdge]:
+    """A fist on the table at ``t``, lifted ``hold`` seconds later."""
+    return [ButtonEdge(SeatButton(seat), True, t), ButtonEdge(SeatButton(seat), False, t + hold)]
+
+
+def judge(name: str, t: float) -> list[ButtonEdge]:
+    """A tap of the judge's button ``name`` at ``t``, released 0.2 s later."""
+    return [ButtonEdge(JudgeButton(name), True, t), ButtonEdge(JudgeButton(name), False, t + 0.2)]
+
+
+def typed(seat: int, keys: str, t: float) -> list[KeyPressed]:
+    """``keys`` typed on ``seat``'s keypad from ``t``, a tenth of a second apart."""
+    return [KeyPressed(seat, k, t + i * 0.1) for i, k in enumerate(keys)]
