@@ -6,8 +6,8 @@ bench.exports``). The protocol sheet exports on every render (its link, or the r
    record (the record's own JSON).
 2. check: ``mafiaratings_check.check`` alone on the exported game.
 
-Both on the scripted game (tests/record_game.py) and on a long random one (the longest of 50
-from tests/mafiaratings_games.py).
+Both on the scripted game (tests/support/record_game.py) and on a long random one (the longest of 50
+from tests/support/mafiaratings_games.py).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The judge's panel, measured end to end (run by hand: ``.venv/bin/python -m bench.judge``).
 
 A real mosquitto, the simulated example table in this process, ``mafia-table judge`` as its own
-process and the panel in Debian's headless Chromium, as in tests/test_judge_e2e.py:
+process and the panel in Debian's headless Chromium, as in tests/e2e/test_judge.py:
 
 1. press -> DOM: a ``sim/press`` on a seat until the page shows that seat's fist (a
    MutationObserver stamps the class change with the page's clock; ``performance.timeOrigin +

@@ -2,7 +2,7 @@
 
 A real mosquitto, the simulated example table in this process, ``mafia-table judge`` as its own
 process, and the overlay page (``/overlay``, 1920x1080) in Debian's headless Chromium, as in
-tests/test_overlay_e2e.py. A press on a seat button (``sim/press``: the simulated hand) until the
+tests/e2e/test_overlay.py. A press on a seat button (``sim/press``: the simulated hand) until the
 overlay's DOM shows that seat's fist: the table's event, the judge's service, its overlay
 WebSocket and the page's rendering, each press a full trip.
 

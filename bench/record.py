@@ -1,8 +1,8 @@
 """The game record's cost: built from the journal on every read (run by hand:
 ``.venv/bin/python -m bench.record``).
 
-1. build: ``judge.record.build`` of the whole scripted game (tests/record_game.py), against its
-   floor, the same inputs replayed through ``judge.game.step`` alone (what a restarted panel
+1. build: ``judge.record.build`` of the whole scripted game (tests/support/record_game.py), against
+   its floor, the same inputs replayed through ``judge.game.step`` alone (what a restarted panel
    does anyway).
 2. HTTP: ``GET /api/games/<id>`` of the game being played on a logged-in panel (aiohttp, loopback),
    against its floor, the same request without the login (the same routing and guard, a 401

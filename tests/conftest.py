@@ -15,7 +15,6 @@ from controller import config as config_module
 from kit.local_broker import LocalBroker
 from tests.support.chromium import headless_chromium
 from tests.support.mqtt import Subscriber
-from tests.support.shipped_broker import Hall
 from tests.support.table_configs import make_table_config
 
 settings.register_profile("default", deadline=None, print_blob=True,
@@ -50,13 +49,3 @@ def subscriber(broker):
 def table_config(tmp_path, broker) -> config_module.Config:
     """``make_table_config`` on the test broker."""
     return make_table_config(tmp_path, broker.port)
-
-
-@pytest.fixture
-def hall(tmp_path) -> Iterator[Hall]:
-    """The hall's broker as shipped (``tests.support.shipped_broker``), started in the test's
-    folder, stopped after it."""
-    hall = Hall(tmp_path)
-    hall.broker.start()
-    yield hall
-    hall.broker.close()

@@ -1,6 +1,6 @@
 """The stream overlay in a real headless Chromium (Debian's package, driven by Playwright),
 following a game the judge runs from the panel, against the simulated example table over a real
-mosquitto (the harness of tests/test_judge_e2e.py).
+mosquitto (the harness of tests/e2e/test_judge.py: tests/support/judge_panel.py).
 
 What it checks: the overlay page is transparent and 1920x1080; it follows the game (names, the
 floor and its time counting down, nominations, fouls, counts, who left and how) from frames

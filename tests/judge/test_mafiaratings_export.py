@@ -35,7 +35,7 @@ def edited(record: rec.Record, **edit) -> rec.Record:
 
 
 def test_whole_game_exports_every_vote_shot_check_and_foul(game: rec.Record) -> None:
-    """tests/record_game.py's game, round by round in the platform's counting (its day 0 is
+    """tests/support/record_game.py's game, round by round in the platform's counting (its day 0 is
     our day 1): day 0 seat 5 out 8:2; night 1 seat 7 shot, best move 1-2-3, the Don checks 4,
     the Sheriff 2; day 1 two ties 1-3 and "all leave?" yes by 4, 6, 8, 9, 10; night 2 seat 6
     shot by the lone mafioso, the Sheriff checks 8; day 2 seat 2 alone, voted out by all."""
@@ -185,7 +185,7 @@ def test_export_json_is_the_models_encoding(game: rec.Record) -> None:
 
 
 def test_a_fourth_foul_before_the_last_words_is_at_them_and_the_vote_stands() -> None:
-    """Random game 1163 (tests/mafiaratings_games.py): seat 8, voted out on day 3, takes a
+    """Random game 1163 (tests/support/mafiaratings_games.py): seat 8, voted out on day 3, takes a
     fourth foul before their last words begin. The platform's client dates a warning by the
     game's moment: "day kill speaking" of the leaver, after the vote, which stands."""
     record = built(random_game(random.Random(1163)))

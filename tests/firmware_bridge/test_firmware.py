@@ -1,7 +1,7 @@
 """The console firmware logic on a fake clock: debounce, the ring buffer, acks, blanking.
 
-These tests also run under real MicroPython (tests/test_micropython.py): keep them to its
-subset (no pytest fixtures, no `(a, *b)` displays, plain asserts)."""
+These tests also run under real MicroPython (tests/firmware_bridge/test_micropython.py): keep them
+to its subset (no pytest fixtures, no `(a, *b)` displays, plain asserts)."""
 
 from __future__ import annotations
 

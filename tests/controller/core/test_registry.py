@@ -61,8 +61,8 @@ def test_the_registry_and_the_asyncapi_document_agree_verb_for_verb():
 
 def test_the_core_handles_every_verb_of_the_contract_but_the_shells_one():
     """The table serves every verb but the shell's one (cmd/replay, answered by the service
-    from its journal: tests/test_api_contract.py sends it to a running service), and nothing
-    the contract does not name."""
+    from its journal: tests/contract/test_api_contract.py sends it to a running service), and
+    nothing the contract does not name."""
     assert [verb for verb in COMMANDS if verb not in HANDLERS] == ["replay"]
     assert set(HANDLERS) <= set(COMMANDS)
     for verb in HANDLERS:
