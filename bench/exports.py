@@ -1,5 +1,6 @@
 """What exporting a game to mafiaratings costs (run by hand: ``.venv/bin/python -m
-bench.exports``). The protocol sheet exports on every render (its link, or the reason).
+bench.exports``; ``--quick``: seconds, that it runs, bench/quick.py). The protocol sheet exports
+on every render (its link, or the reason).
 
 1. export: ``judge.exports.mafiaratings.export_json`` of a recorded game (it runs the port of
    the platform's checks on its result), against its floor, ``judge.record.encode`` of the same
@@ -17,6 +18,7 @@ import json
 import os
 import random
 
+from bench import quick
 from bench.gpio import percentiles
 from bench.record import timed
 from judge import record as rec
@@ -38,7 +40,7 @@ def games() -> dict[str, rec.Record]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", type=int, default=1000)
-    n = parser.parse_args().n
+    n = quick.arguments(parser, {"n": 20}).n
     print(f"load average {os.getloadavg()[0]:.2f}")
     for name, record in games().items():
         exported = json.loads(export_json(record))

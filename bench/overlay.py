@@ -1,4 +1,5 @@
-"""The stream overlay, measured end to end (run by hand: ``.venv/bin/python -m bench.overlay``).
+"""The stream overlay, measured end to end (run by hand: ``.venv/bin/python -m bench.overlay``;
+``--quick``: seconds, that it runs, bench/quick.py).
 
 A real mosquitto, the simulated example table in this process, ``mafia-table judge`` as its own
 process, and the overlay page (``/overlay``, 1920x1080) in Debian's headless Chromium, as in
@@ -28,6 +29,7 @@ import time
 
 from aiohttp import web
 
+from bench import quick
 from bench.judge import _last, day_one, judged_table, percentiles
 from kit.local_broker import free_port
 from tests.support.judge_panel import TABLE
@@ -114,7 +116,7 @@ class Echo:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", type=int, default=200, help="presses (default 200)")
-    n = parser.parse_args().n
+    n = quick.arguments(parser, {"n": 5}).n
 
     load_before = os.getloadavg()
     with judged_table() as (listen, hands, _, browser):

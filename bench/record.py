@@ -1,5 +1,5 @@
 """The game record's cost: built from the journal on every read (run by hand:
-``.venv/bin/python -m bench.record``).
+``.venv/bin/python -m bench.record``; ``--quick``: seconds, that it runs, bench/quick.py).
 
 1. build: ``judge.record.build`` of the whole scripted game (tests/support/record_game.py), against
    its floor, the same inputs replayed through ``judge.game.step`` alone (what a restarted panel
@@ -21,6 +21,7 @@ from pathlib import Path
 from aiohttp import ClientSession, CookieJar
 from aiohttp.test_utils import TestServer
 
+from bench import quick
 from bench.gpio import percentiles
 from judge import config as judge_config
 from judge.game import new_game, replay
@@ -66,7 +67,7 @@ async def http(panel: Panel, n: int) -> tuple[list[float], list[float]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", type=int, default=500)
-    n = parser.parse_args().n
+    n = quick.arguments(parser, {"n": 20}).n
     inputs = whole_game().inputs
     print(f"load average {os.getloadavg()[0]:.2f}; {len(inputs)} inputs a game")
     print("build         ", percentiles(timed(lambda: build(inputs, "t"), n)))
