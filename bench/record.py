@@ -46,7 +46,7 @@ def played(inputs) -> None:
 
 
 async def http(panel: Panel, n: int) -> tuple[list[float], list[float]]:
-    record = panel.record()
+    record = panel.games.current()
     assert record is not None
     id = record.id
     async with TestServer(make_app(panel)) as server, ClientSession(

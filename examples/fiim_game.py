@@ -42,8 +42,22 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
 from contract import events
+from contract.commands import PhaseCommand, ReplayCommand, SimButtonCommand, SimKeysCommand, encode
 from contract.event_seq import missed
 from contract.topics import topic_prefix
+from contract.verbs import (
+    NIGHT_STOP,
+    PHASE,
+    REPLAY,
+    SIM_KEY,
+    SIM_PRESS,
+    SIM_RELEASE,
+    TIMER_STOP,
+    UNSTAMPED,
+    VOTE_CANCEL,
+    TableCommand,
+    bare_command,
+)
 from judge import record, table_events
 from judge.game import Action, Game, TableEvent, Timings, new_game, step
 
@@ -125,9 +139,9 @@ class Table:
         return True
 
     def _replay(self, journal: str, after: int) -> None:
-        doc = {"id": f"replay-{journal[:-1]}-{after}", "after_seq": after,
-               "private": journal == "private/"}
-        self.client.publish(f"{self.prefix}cmd/replay", json.dumps(doc), qos=1)
+        ask = ReplayCommand(id=f"replay-{journal[:-1]}-{after}", after_seq=after,
+                            private=journal == "private/")
+        self.client.publish(self.prefix + REPLAY.topic, encode(ask), qos=1)
 
     def close(self) -> None:
         self.client.loop_stop()
@@ -153,41 +167,47 @@ class Table:
                     raise GameError(f"the table did not say what was awaited in time "
                                     f"({timeout or self.timeout} s)")
 
-    def command(self, verb: str, **fields: Any) -> str:
+    def command(self, command: TableCommand[Any]) -> str:
         """``cmd/<verb>``, then its reply (on ``reply/`` or, for night commands,
         ``private/reply/``); a refusal is a ``GameError``. Returns the command's id."""
-        return self.commands(verb, [fields])[0]
+        return self.commands([command])[0]
 
-    def commands(self, verb: str, each: list[dict[str, Any]]) -> list[str]:
-        """Several ``cmd/<verb>`` sent at once, then their replies: fists raised together land
-        together, however slowly the table answers each."""
+    def commands(self, each: list[TableCommand[Any]]) -> list[str]:
+        """Several commands sent at once, each stamped with its id, then their replies: fists
+        raised together land together, however slowly the table answers each. A ``sim/`` verb
+        goes on ``cmd/`` too, which the table reads as the same: the rules core's account may
+        write ``cmd/#`` only (config/mosquitto/mafia.acl)."""
         since, ids = self.mark(), [f"g{next(self._ids)}" for _ in each]
-        for id, fields in zip(ids, each, strict=True):
-            self.client.publish(f"{self.prefix}cmd/{verb}", json.dumps({"id": id, **fields}),
-                                qos=1)
-        for id, fields in zip(ids, each, strict=True):
-            def answers(m: Message, id: str = id) -> bool:
+        for id, command in zip(ids, each, strict=True):
+            self.client.publish(f"{self.prefix}cmd/{command.spec.verb}",
+                                encode(command.stamped(id)), qos=1)
+        for id, command in zip(ids, each, strict=True):
+            verb = command.spec.verb
+
+            def answers(m: Message, id: str = id, verb: str = verb) -> bool:
                 return m.topic in (f"reply/{verb}", f"private/reply/{verb}") \
                     and m.body.get("id") == id
 
             reply = self.wait(answers, since)
             if not reply.body["ok"]:
-                raise GameError(f"cmd/{verb} {fields}: {reply.body['error']}")
+                raise GameError(f"cmd/{verb} {command.payload}: {reply.body['error']}")
         return ids
 
-    def hand(self, verb: str, **fields: Any) -> None:
-        """A scripted hand on the simulated table: ``sim/press``, ``sim/release``, ``sim/key``."""
-        self.command(f"sim/{verb}", **fields)
+    def key(self, seat: int, keys: str) -> None:
+        """A scripted player types ``keys`` on the seat's simulated keypad (``sim/key``)."""
+        self.command(TableCommand(SIM_KEY, SimKeysCommand(seat=seat, keys=keys)))
 
     def fists(self, seats: list[int]) -> None:
         """These seats press their vote buttons together, then release them."""
         if seats:
-            self.commands("sim/press", [{"seat": s} for s in seats])
-            self.commands("sim/release", [{"seat": s} for s in seats])
+            self.commands([TableCommand(SIM_PRESS, SimButtonCommand(seat=s)) for s in seats])
+            self.commands([TableCommand(SIM_RELEASE, SimButtonCommand(seat=s)) for s in seats])
 
-    def tap(self, **button: Any) -> None:
-        self.hand("press", **button)
-        self.hand("release", **button)
+    def tap(self, judge: str) -> None:
+        """The judge's station button ``judge`` (``confirm``, ``reject``...), pressed and let
+        go (``sim/press``, ``sim/release``)."""
+        for spec in (SIM_PRESS, SIM_RELEASE):
+            self.command(TableCommand(spec, SimButtonCommand(judge=judge)))
 
 
 def event(topic: str, **fields: Any) -> Callable[[Message], bool]:
@@ -292,7 +312,7 @@ class Judge:
         if commands:
             self.since = self.table.mark()
         for command in commands:
-            self.sent[command.verb] = self.table.command(command.verb, **command.fields)
+            self.sent[command.spec.verb] = self.table.command(command)
         for line in records:
             self.say(f"  {line}")
 
@@ -332,13 +352,13 @@ class Judge:
         state = self.table.wait(lambda m: m.topic == "state")
         self.say(f"table online (controller {status.body['version']})")
         if state.body["vote"] is not None:
-            self.table.command("vote/cancel")
+            self.table.command(bare_command(VOTE_CANCEL))
         if state.body["timer"] is not None:
-            self.table.command("timer/stop")
+            self.table.command(bare_command(TIMER_STOP))
         if state.body["phase"] == "night":
             with contextlib.suppress(GameError):  # a step left running ends now, if there is one
-                self.table.command("night/stop")
-            self.table.command("phase", phase="day")
+                self.table.command(bare_command(NIGHT_STOP))
+            self.table.command(TableCommand(PHASE, PhaseCommand(id=UNSTAMPED, phase="day")))
         self.heard(state)  # the table's day number: the game's days go above it
 
     def meeting(self) -> None:
@@ -356,7 +376,7 @@ class Judge:
         if choice is None and game.day == 1 and len(nominees) < 2:
             choice = next(s for s in alive if s != speaker and s not in nominees)
         if choice is not None:
-            self.table.hand("key", seat=speaker, keys=f"{choice}#")
+            self.table.key(speaker, f"{choice}#")
             nominated = event(events.topic(events.NominationEvent), by=speaker)
             said = self.heard(self.table.wait(nominated, self.since))
             self.say(f"  {speaker} nominates {choice}: {said['outcome']}")
@@ -420,7 +440,7 @@ class Judge:
             picks = {actors[0]: players.check(actors[0], alive, set(known))}
         for actor, chosen in picks.items():
             keys = "".join(f"{s}#" for s in (chosen if isinstance(chosen, list) else [chosen]))
-            self.table.hand("key", seat=actor, keys=keys)
+            self.table.key(actor, keys)
         seconds = opened.get("seconds") or self.game.timings.night_step
         self.heard(self.table.wait(event(events.topic(events.NightResultEvent, private=True),
                                          night_step=opened["night_step"]),

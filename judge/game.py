@@ -3,10 +3,12 @@ events.
 
 ``step(game, input, now) -> (game, commands, records)``: ``input`` is an ``Action`` (a tap on the
 judge's panel) or a ``TableEvent`` (what the table published, below ``mafia/<table>/``); the
-result is the new game, the commands to send to the table (``cmd/<verb>``) and the lines for the
-game's record. Nothing here does I/O or reads a clock: ``now`` is data, so a game is replayed
-exactly from its journal of inputs. A refused action raises ``Refused`` naming its paragraph and
-changes nothing.
+result is the new game, the commands to send to the table and the lines for the game's record.
+Each command is a ``contract.verbs.TableCommand``: its verb's spec and the contract's payload
+struct, the very one the table decodes, built with ``id=UNSTAMPED`` (the shell stamps each with
+its id as it sends). Nothing here does I/O or reads a clock: ``now`` is data, so a game is
+replayed exactly from its journal of inputs. A refused action raises ``Refused`` naming its
+paragraph and changes nothing.
 
 The paragraph numbers are those of the FIIM official rules (the International Mafia
 Federation's rule book, published by the federation; not part of this repository). Where the
@@ -22,6 +24,39 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Literal, NamedTuple
 
 from contract import events
+from contract.commands import (
+    DayStart,
+    NightStepCommand,
+    NominationWithdraw,
+    PhaseCommand,
+    RevealCommand,
+    SeatsCommand,
+    SeatStanding,
+    TimerStart,
+    VoteCorrect,
+    VoteQuestion,
+    VoteStart,
+)
+from contract.verbs import (
+    DAY_START,
+    NIGHT_REVEAL,
+    NIGHT_STEP,
+    NIGHT_STOP,
+    NOMINATION_WITHDRAW,
+    PHASE,
+    SEATS,
+    TIMER_START,
+    TIMER_STOP,
+    UNSTAMPED,
+    VOTE_CANCEL,
+    VOTE_CONFIRM,
+    VOTE_CORRECT,
+    VOTE_QUESTION,
+    VOTE_REJECT,
+    VOTE_START,
+    TableCommand,
+    bare_command,
+)
 
 MAFIA, DON, SHERIFF, CIVILIAN = "mafia", "don", "sheriff", "civilian"
 BLACK = (MAFIA, DON)
@@ -129,14 +164,6 @@ class Mark:
 
 
 @dataclass(frozen=True)
-class Command:
-    """``cmd/<verb>`` with its fields (the shell adds the ``id``)."""
-
-    verb: str
-    fields: Mapping[str, Any] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
 class Action:
     """A judge's tap: ``kind`` and its arguments (``seat``, ``name``, ``roles``, ``seed``...)."""
 
@@ -154,7 +181,7 @@ class TableEvent:
     event: events.Event
 
 
-Result = tuple[Game, list[Command], list[str]]
+Result = tuple[Game, list[TableCommand[Any]], list[str]]
 
 
 def new_game(seats: int = 10, timings: Timings = Timings()) -> Game:
@@ -245,12 +272,13 @@ def _start(game: Game, args: Mapping[str, Any]) -> Result:
     _need(game, "setup", "4.1.2: the game has already started")
     if not all(p.role for p in game.players):
         raise Refused("4.1.3: deal the cards before the night falls")
-    seats = [{"seat": p.seat, "in_game": True, "fouls": 0, "silenced": False, "immune": False}
+    seats = [SeatStanding(seat=p.seat, in_game=True, fouls=0, silenced=False, immune=False)
              for p in game.players]
     seconds = game.timings.meeting
     return (replace(game, stage="night0", countdown=True),
-            [Command("seats", {"seats": seats}), Command("phase", {"phase": "night"}),
-             Command("timer/start", {"seconds": seconds, "kind": "night"})],
+            [TableCommand(SEATS, SeatsCommand(id=UNSTAMPED, seats=seats)),
+             TableCommand(PHASE, PhaseCommand(id=UNSTAMPED, phase="night")),
+             TableCommand(TIMER_START, TimerStart(id=UNSTAMPED, seconds=seconds, kind="night"))],
             ["4.1.2: night falls",
              f"4.2.1: the mafia meet ({seconds:g} s); 4.2.3: the Sheriff looks round"])
 
@@ -274,9 +302,9 @@ def _next(game: Game, args: Mapping[str, Any]) -> Result:
 def _morning(game: Game) -> Result:
     """4.5.9: "Утро". The killed player has a last minute (4.5.4), then the day begins."""
     # the table keeps the night while its countdown runs: it ends first
-    commands = [Command("timer/stop")] if game.countdown else []
+    commands: list[TableCommand[Any]] = [bare_command(TIMER_STOP)] if game.countdown else []
     game = replace(game, running_step=None, night_steps=(), countdown=False)
-    commands.append(Command("phase", {"phase": "day"}))
+    commands.append(TableCommand(PHASE, PhaseCommand(id=UNSTAMPED, phase="day")))
     if game.killed is not None:
         victim = game.killed
         return (replace(game, stage="last_words", speakers=(victim,), floor=None,
@@ -298,34 +326,37 @@ def _new_day(game: Game) -> Result:
     table_day = game.table_day + 1
     game = replace(game, stage="day", day=day, table_day=table_day, opener=opener,
                    speakers=order, floor=None, nominees=(), vote=None, previous_tie=())
-    return game, [Command("day/start", {"day": table_day})], [
+    return game, [TableCommand(DAY_START, DayStart(id=UNSTAMPED, day=table_day))], [
         f"4.3.1: day {day}, seat {opener} opens (4.3.2)"]
 
 
 def _next_speaker(game: Game) -> Result:
     """Give the floor to the next speaker in order (4.3.2), or close the round."""
-    kind, seconds = {"day": ("speech", game.timings.speech),
-                     "defence": ("excuse", game.timings.defence),
-                     "last_words": ("last_words", game.timings.last_words)}[game.stage]
+    speeches: dict[str, tuple[events.TimerKind, float]] = {
+        "day": ("speech", game.timings.speech),
+        "defence": ("excuse", game.timings.defence),
+        "last_words": ("last_words", game.timings.last_words)}
+    kind, seconds = speeches[game.stage]
     speakers = game.speakers
     records: list[str] = []
-    unsilenced: list[dict[str, Any]] = []
+    unsilenced: list[SeatStanding] = []
     if game.stage == "day":  # the foul ladder: a silenced player skips this speech
         while speakers and game.player(speakers[0]).silenced:
             records.append(f"seat {speakers[0]} is silenced by fouls: no speech today")
             game = _set(game, speakers[0], silenced=False)
-            unsilenced.append({"seat": speakers[0], "silenced": False})
+            unsilenced.append(SeatStanding(seat=speakers[0], silenced=False))
             speakers = speakers[1:]
     # the table blocks a silenced seat's floor: it is told the silence is served
-    stop = [Command("seats", {"seats": unsilenced})] if unsilenced else []
+    stop: list[TableCommand[Any]] = \
+        [TableCommand(SEATS, SeatsCommand(id=UNSTAMPED, seats=unsilenced))] if unsilenced else []
     if speakers:
         seat = speakers[0]
         return (replace(game, speakers=speakers[1:], floor=seat),
-                [*stop, Command("timer/start", {"seat": seat, "seconds": seconds, "kind": kind,
-                                                "replace": True})],
+                [*stop, TableCommand(TIMER_START, TimerStart(
+                    id=UNSTAMPED, seat=seat, seconds=seconds, kind=kind, replace=True))],
                 [*records, f"seat {seat} has the floor ({kind}, {seconds:g} s)"])
     if game.floor is not None:
-        stop.append(Command("timer/stop"))
+        stop.append(bare_command(TIMER_STOP))
     game = replace(game, floor=None, speakers=())
     if game.stage == "day":
         new, commands, more = _start_vote(game, game.nominees)
@@ -346,8 +377,8 @@ def _start_vote(game: Game, candidates: tuple[int, ...]) -> Result:
                           f"4.4.10: one nominee (seat {candidates[0]}) on day 1: no vote")
     vote = Vote("nominees", candidates)
     return (replace(game, stage="vote", vote=vote),
-            [Command("vote/start", {"nominees": list(candidates), "voters": list(game.alive),
-                                    "day": game.table_day})],
+            [TableCommand(VOTE_START, VoteStart(id=UNSTAMPED, nominees=list(candidates),
+                                                voters=list(game.alive), day=game.table_day))],
             [f"4.4.4: the vote on {', '.join(map(str, candidates))}"])
 
 
@@ -369,28 +400,30 @@ def _withdraw(game: Game, args: Mapping[str, Any]) -> Result:
     if seat not in game.nominees:
         raise Refused(f"4.4.2: seat {seat} is not nominated")
     return (replace(game, nominees=tuple(s for s in game.nominees if s != seat)),
-            [Command("nomination/withdraw", {"seat": seat})],
+            [TableCommand(NOMINATION_WITHDRAW, NominationWithdraw(id=UNSTAMPED, seat=seat))],
             [f"seat {seat}'s nomination withdrawn by the judge"])
 
 
-def _vote_decision(verb: str):
+def _vote_decision(verb: Literal["confirm", "reject", "correct"]):
     def decide(game: Game, args: Mapping[str, Any]) -> Result:
         """4.4.6: the judge announces the count: the table's proposal confirmed, thrown away
         (counted again) or corrected."""
         if game.stage not in ("vote", "question") or game.vote is None \
                 or game.vote.proposed is None:
             raise Refused("4.4.6: there is no proposed count to decide on")
-        fields: dict[str, Any] = {}
+        command: TableCommand[Any]
         if verb == "correct":
             voters = sorted({int(v) for v in args.get("voters", ())})
             bad = [v for v in voters if v not in game.alive]
             if bad:
                 raise Refused(f"4.4.7: seats {bad} do not vote (out of the game)")
-            fields = {"voters": voters, "reason": str(args.get("reason") or "judge's count")}
+            command = TableCommand(VOTE_CORRECT, VoteCorrect(
+                id=UNSTAMPED, voters=voters, reason=str(args.get("reason") or "judge's count")))
+        else:
+            command = bare_command(VOTE_CONFIRM if verb == "confirm" else VOTE_REJECT)
         candidate = game.vote.proposed.candidate
         # the count is decided: a second tap (another tab's) finds nothing proposed
-        return (replace(game, vote=replace(game.vote, proposed=None)),
-                [Command(f"vote/{verb}", fields)], [
+        return (replace(game, vote=replace(game.vote, proposed=None)), [command], [
             f"4.4.6: the judge {verb}s the count for {candidate}"])
     return decide
 
@@ -439,8 +472,8 @@ def _on_vote_result(game: Game, result: events.VoteResult) -> Result:
         tied = tuple(s for s in result.tied if s in game.alive)
         if tied and set(tied) == set(game.previous_tie):
             return (replace(game, stage="question", vote=Vote("question", tied)),
-                    [Command("vote/question", {"subjects": list(tied),
-                                               "voters": list(game.alive)})],
+                    [TableCommand(VOTE_QUESTION, VoteQuestion(
+                        id=UNSTAMPED, subjects=list(tied), voters=list(game.alive)))],
                     [f"4.4.12.3: the same seats tie again: shall {', '.join(map(str, tied))} "
                      "all leave?"])
         return (replace(game, stage="defence", speakers=tied, floor=None, previous_tie=tied,
@@ -469,8 +502,7 @@ def _after_last_words(game: Game) -> Result:
     game = replace(game, leaving=())
     for seat in leaving:
         game = _set(game, seat, in_game=False)
-    commands = [Command("seats", {"seats": [{"seat": s, "in_game": False} for s in leaving]})] \
-        if leaving else []
+    commands = [_out_of_the_game(leaving)] if leaving else []
     records = [f"seat {s} leaves the game" for s in leaving]
     over = _win_check(game)
     if over is not None:
@@ -507,12 +539,13 @@ def _foul(game: Game, args: Mapping[str, Any]) -> Result:
         raise Refused(f"4.3.4: seat {seat} is out of the game")
     fouls = player.fouls + 1
     game = _set(game, seat, fouls=fouls, silenced=player.silenced or fouls == 3)
-    standing: dict[str, Any] = {"seat": seat, "fouls": fouls}
+    standing = SeatStanding(seat=seat, fouls=fouls)
     records = [f"seat {seat}: foul {fouls}"]
     if fouls == 3:
-        standing["silenced"] = True
+        standing.silenced = True
         records.append(f"seat {seat}: third foul, silenced for the next speech")
-    commands = [Command("seats", {"seats": [standing]})]
+    commands: list[TableCommand[Any]] = [
+        TableCommand(SEATS, SeatsCommand(id=UNSTAMPED, seats=[standing]))]
     if fouls == 4:
         game = _set(game, seat, in_game=False)
         game = replace(game, nominees=tuple(s for s in game.nominees if s != seat),
@@ -520,15 +553,15 @@ def _foul(game: Game, args: Mapping[str, Any]) -> Result:
         records.append(f"seat {seat}: fourth foul, out of the game")
         if game.floor == seat:
             game = replace(game, floor=None)
-            commands.append(Command("timer/stop"))
+            commands.append(bare_command(TIMER_STOP))
         over = _win_check(game)
         if over is not None:  # whatever runs at the table for the game ends with it
             if game.floor is not None:
-                commands.append(Command("timer/stop"))
+                commands.append(bare_command(TIMER_STOP))
             if game.vote is not None and game.stage in ("vote", "question"):
-                commands.append(Command("vote/cancel"))
+                commands.append(bare_command(VOTE_CANCEL))
             if game.running_step is not None:
-                commands.append(Command("night/stop"))
+                commands.append(bare_command(NIGHT_STOP))
             return over[0], commands + over[1], records + over[2]
     return game, commands, records
 
@@ -547,7 +580,8 @@ def _nightfall(game: Game, why: str) -> Result:
         steps.append("sheriff_check")
     game = replace(game, stage="night", night=night, night_steps=tuple(steps), floor=None,
                    speakers=(), vote=None, nominees=(), running_step=None, killed=None)
-    return game, [Command("phase", {"phase": "night"})], [why, f"4.5.1: night {night}"]
+    return game, [TableCommand(PHASE, PhaseCommand(id=UNSTAMPED, phase="night"))], [
+        why, f"4.5.1: night {night}"]
 
 
 def _next_night_step(game: Game) -> Result:
@@ -566,8 +600,9 @@ def _next_night_step(game: Game) -> Result:
         actors, picks, seconds = (game.with_role(DON if name == "don_check" else SHERIFF),
                                   1, game.timings.night_step)
     return (replace(game, running_step=name, night_steps=rest),
-            [Command("night/step", {"step": name, "actors": list(actors), "picks": picks,
-                                    "targets": "alive", "seconds": seconds})],
+            [TableCommand(NIGHT_STEP, NightStepCommand(
+                id=UNSTAMPED, step=name, actors=list(actors), picks=picks, targets="alive",
+                seconds=seconds))],
             [f"{_STEP_PARAGRAPH[name]}: {name.replace('_', ' ')} ({', '.join(map(str, actors))})"])
 
 
@@ -609,7 +644,8 @@ def _on_night_result(game: Game, result: events.NightResultEvent) -> Result:
     answer = role == SHERIFF if name == "don_check" else role in BLACK
     paragraph = _STEP_PARAGRAPH[name]
     return (replace(game, checks=(*game.checks, (name, game.night, seat, answer))),
-            [Command("night/reveal", {"seat": checker, "pattern": YES if answer else NO})],
+            [TableCommand(NIGHT_REVEAL, RevealCommand(id=UNSTAMPED, seat=checker,
+                                                      pattern=YES if answer else NO))],
             [f"{paragraph}: {name.replace('_', ' ')} of seat {seat}: "
              f"{'yes' if answer else 'no'}"])
 
@@ -635,8 +671,7 @@ def _win_check(game: Game) -> Result | None:
         winner = "black"
     else:
         return None
-    commands = [Command("seats", {"seats": [{"seat": s, "in_game": False} for s in leaving]})] \
-        if leaving else []
+    commands = [_out_of_the_game(leaving)] if leaving else []
     return (replace(counted, stage="over", winner=winner, speakers=(), floor=None, vote=None,
                     running_step=None, night_steps=()), commands,
             [*(f"seat {s} leaves the game" for s in leaving),
@@ -664,12 +699,18 @@ def _undo(game: Game, args: Mapping[str, Any]) -> Result:
     if rest:  # the events since belong to the action before it now
         rest = (*rest[:-1], replace(rest[-1], events=(*rest[-1].events, *mark.events)))
     before = replace(before, undo=rest, version=game.version)
-    commands = []
+    commands: list[TableCommand[Any]] = []
     if game.stage != "setup":
-        commands.append(Command("seats", {"seats": [
-            {"seat": p.seat, "in_game": p.in_game, "fouls": p.fouls, "silenced": p.silenced}
-            for p in before.players]}))
+        commands.append(TableCommand(SEATS, SeatsCommand(id=UNSTAMPED, seats=[
+            SeatStanding(seat=p.seat, in_game=p.in_game, fouls=p.fouls, silenced=p.silenced)
+            for p in before.players])))
     return before, commands, [f"undo: {mark.kind}"]
+
+
+def _out_of_the_game(seats: Iterable[int]) -> TableCommand[SeatsCommand]:
+    """``cmd/seats``: these seats leave the game at the table."""
+    return TableCommand(SEATS, SeatsCommand(id=UNSTAMPED, seats=[
+        SeatStanding(seat=s, in_game=False) for s in seats]))
 
 
 def _need(game: Game, stage: str, why: str) -> None:

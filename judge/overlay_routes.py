@@ -12,9 +12,11 @@ judge's service (docs/overlay.md).
 
 None of them needs the judge's login, and none carries a control of the panel. With
 ``[overlay] token_file`` each needs ``?token=``; with ``[overlay] secrets`` (which requires the
-token) roles and night actions are added ``delay`` seconds late. The overlay follows the panel:
-the panel calls ``changed`` at every change it shows its pages; a secret coming of age later is
-pushed by a timer set for its time.
+token) roles and night actions are added ``delay`` seconds late. The overlay follows the panel's
+live view (``judge.live_view``): it is one of its watchers, handed each change the panel shows its
+pages (``Shown``: the game, the floor's clock, the fists), and it starts from the game's history
+in the journal. It keeps its own clock (``now``); a secret coming of age later is pushed by a
+timer set for its time on the loop that serves the pages.
 """
 
 from __future__ import annotations
@@ -24,18 +26,18 @@ import hmac
 import json
 import logging
 import time
+from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
 from aiohttp import web
 
-from judge.game import new_game, replay
+from judge.config import OverlayConfig
+from judge.game import Game
+from judge.live_view import LiveView, Shown
 from judge.overlay import History, overlay_view, remember
 from judge.overlay_mafiaratings import VERSION, current_game
 from kit.webpages import Pages
-
-if TYPE_CHECKING:
-    from judge.service import Panel
 
 log = logging.getLogger("judge.overlay")
 PAGE = Path(__file__).with_name("static") / "overlay.html"
@@ -47,11 +49,12 @@ CORS = {"Access-Control-Allow-Origin": "*", "Access-Control-Allow-Headers": "*",
 
 
 class Overlay:
-    """The game's history as the overlay needs it, and the overlay pages watching."""
+    """The game's history as the overlay needs it, and the overlay pages watching: built from
+    ``history`` (the game after each input of the journal) and the change shown now."""
 
-    def __init__(self, panel: Panel):
-        self.panel, self.cfg = panel, panel.cfg.overlay
-        self.token = self.cfg.token
+    def __init__(self, cfg: OverlayConfig, history: Iterable[Game], shown: Shown):
+        self.cfg = cfg
+        self.token = cfg.token
         # wall time at start, then the monotonic clock: a clock set forward (NTP on a Pi that
         # booted without one) cannot bring a secret out early
         self._offset = time.time() - time.monotonic()
@@ -61,15 +64,13 @@ class Overlay:
         # the start: its secrets wait a full delay again (the public view needs only order)
         start = self.now()
         self.history: History = ()
-        for _, _, game, _ in replay(new_game(timings=panel.cfg.game_timings),
-                                    panel.journal.inputs(), lambda given, exc: None):
+        for game in history:
             self.history = remember(self.history, game, start)
-        self.history = remember(self.history, panel.game, start)
-        self.timer, self.timer_at = panel.timer, self.now()
+        self.history = remember(self.history, shown.game, start)
+        self.timer, self.timer_at, self.down = shown.timer, self.now(), shown.down
         self.pages = Pages()
         self.reveal: asyncio.TimerHandle | None = None
         self.shown = self._compared(self.view())  # what the pages show (as compared)
-        panel.watchers.append(self.changed)
 
     def now(self) -> float:
         return self._offset + time.monotonic()
@@ -77,14 +78,15 @@ class Overlay:
     def view(self) -> dict[str, Any]:
         return overlay_view(self.history, self.now(), delay=self.cfg.delay,
                             secrets=self.cfg.secrets, timer=self.timer, timer_at=self.timer_at,
-                            down=self.panel.down)
+                            down=self.down)
 
-    def changed(self) -> None:
+    def changed(self, shown: Shown) -> None:
         """The panel changed something (the game, the floor's clock, the fists): push."""
         now = self.now()
-        if self.panel.timer is not self.timer:
-            self.timer, self.timer_at = self.panel.timer, now
-        self.history = remember(self.history, self.panel.game, now)
+        if shown.timer is not self.timer:
+            self.timer, self.timer_at = shown.timer, now
+        self.down = shown.down
+        self.history = remember(self.history, shown.game, now)
         self.push()
 
     def push(self) -> None:
@@ -106,14 +108,20 @@ class Overlay:
         return json.dumps({**view, "timer": [self.timer, self.timer_at]}, sort_keys=True)
 
     def _next_reveal(self) -> None:
-        """A timer for the oldest change still younger than the delay (its secrets' time)."""
+        """A timer for the oldest change still younger than the delay (its secrets' time), on
+        the loop serving the pages (none for a panel not served: a test's, with no loop)."""
         cutoff = self.now() - self.cfg.delay
         due = next((at for at, _ in self.history if at > cutoff), None)
         if self.reveal is not None:
             self.reveal.cancel()
             self.reveal = None
-        if due is not None and self.panel.loop is not None:  # the panel serves
-            self.reveal = self.panel.loop.call_later(due - cutoff + 0.005, self.push)
+        if due is None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self.reveal = loop.call_later(due - cutoff + 0.005, self.push)
 
 
 OVERLAY = web.AppKey("overlay", Overlay)
@@ -183,9 +191,12 @@ async def mafiaratings(request: web.Request) -> web.StreamResponse:
     return web.json_response(current_game(overlay.view(), overlay.cfg.club), headers=CORS)
 
 
-def add_routes(app: web.Application, panel: Panel) -> None:
-    """The overlay on the panel's app (``make_app`` calls this)."""
-    app[OVERLAY] = overlay = Overlay(panel)
+def add_routes(app: web.Application, cfg: OverlayConfig, history: Iterable[Game],
+               followed: LiveView) -> None:
+    """The overlay on the panel's app (``make_app`` calls this), following the panel's live
+    view from the game's ``history`` on."""
+    app[OVERLAY] = overlay = Overlay(cfg, history, followed.shown())
+    followed.watchers.append(overlay.changed)
     app.router.add_get("/overlay", page)
     app.router.add_get("/overlay/live", live)
     app.router.add_get("/overlay.json", snapshot)

@@ -236,7 +236,7 @@ def build(inputs: Iterable[tuple[Action | TableEvent, float]], table: str,
 
 
 def _refused(given: Action | TableEvent, exc: Refused) -> None:
-    """As the panel's replay: a refused input changed nothing (judge.service logs it)."""
+    """As the panel's replay: a refused input changed nothing (judge.kept_game logs it)."""
 
 
 _SPEECHES: dict[str, Literal["speech", "excuse", "last_words"]] = {

@@ -30,7 +30,7 @@ import logging
 import time
 from collections.abc import Callable
 from html import escape
-from typing import TYPE_CHECKING, Annotated, Any, TypeVar
+from typing import Annotated, Any, TypeVar
 from urllib.parse import quote, urlsplit
 
 import msgspec
@@ -40,9 +40,7 @@ from judge import record as rec
 from judge import scoring
 from judge.exports import mafiaratings
 from judge.sheet import protocol, results_csv, when
-
-if TYPE_CHECKING:
-    from judge.service import Panel
+from judge.store import GameStore
 
 log = logging.getLogger("judge.games")
 
@@ -73,17 +71,17 @@ class AbandonIn(_Body, kw_only=True):
 
 
 class Games:
-    """The panel, its login check and the scoring presets, for the routes."""
+    """What the routes are given: the record store, the panel's way to end the game being
+    played (``abandon``: whatever runs at the table for it ends too), the login check, and
+    the scoring presets."""
 
-    def __init__(self, panel: Panel, logged_in: Callable[[web.Request], bool]):
-        self.panel, self.logged_in = panel, logged_in
+    def __init__(self, store: GameStore, abandon: Callable[[rec.Edit], None],
+                 logged_in: Callable[[web.Request], bool]):
+        self.store, self.abandon, self.logged_in = store, abandon, logged_in
         self.presets = scoring.presets()
 
     def find(self, id: str) -> rec.Record:
-        current = self.panel.record()
-        if current is not None and current.id == id:
-            return current
-        found = self.panel.games.archived(id)
+        found = self.store.find(id)
         if found is None:
             raise _error(web.HTTPNotFound, f"no game {id!r}")
         return found
@@ -95,22 +93,14 @@ class Games:
                                              f"(there are: {', '.join(self.presets)})")
         return name, self.presets[name]
 
-    def listing(self) -> list[rec.Record]:
-        """The game being played first, then the archived ones (a panel stopped between
-        archiving a game and clearing its journal holds it twice: it is listed once)."""
-        current = self.panel.record()
-        if current is None:
-            return self.panel.games.archived_games()
-        return [current] + [r for r in self.panel.games.archived_games() if r.id != current.id]
-
 
 GAMES = web.AppKey("games", Games)
 
 
-def register(app: web.Application, panel: Panel,
+def register(app: web.Application, store: GameStore, abandon: Callable[[rec.Edit], None],
              logged_in: Callable[[web.Request], bool]) -> None:
-    """Add the games' routes to the panel's app."""
-    app[GAMES] = Games(panel, logged_in)
+    """Add the games' routes to the panel's app (see ``Games`` for what they are given)."""
+    app[GAMES] = Games(store, abandon, logged_in)
     app.middlewares.append(_guard)
     app.router.add_get("/games", games_page)
     app.router.add_get("/games/{id}", sheet_page)
@@ -167,7 +157,7 @@ def summary(record: rec.Record) -> dict[str, Any]:
 
 
 async def api_list(request: web.Request) -> web.Response:
-    return _json({"games": [summary(r) for r in request.app[GAMES].listing()]})
+    return _json({"games": [summary(r) for r in request.app[GAMES].store.listing()]})
 
 
 async def api_game(request: web.Request) -> web.Response:
@@ -211,7 +201,7 @@ async def games_page(request: web.Request) -> web.Response:
         f'<tr data-game="{escape(r.id)}"><td><a href="/games/{escape(r.id)}">{escape(r.id)}</a>'
         f"</td><td>{escape(when(r.started or r.created))}</td><td>{r.status}</td>"
         f"<td>{r.winner or ''}</td><td>{escape(r.abandon_reason or '')}</td></tr>"
-        for r in request.app[GAMES].listing())
+        for r in request.app[GAMES].store.listing())
     return web.Response(text=f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
 <title>Games</title><link rel="stylesheet" href="/static/sheet.css"></head><body>
 <nav><a href="/">Panel</a></nav><h1>Games</h1>
@@ -294,7 +284,7 @@ async def _edit(request: web.Request, edit: rec.Edit) -> web.Response:
     id = request.match_info["id"]
     games.find(id)  # 404 first
     try:
-        edited = games.panel.games.edit(games.panel.record(), id, edit)
+        edited = games.store.edit(id, edit)
     except rec.RecordError as exc:
         raise _refused(request, id, exc) from None
     return _done(request, edited)
@@ -337,7 +327,7 @@ async def post_abandon(request: web.Request) -> web.Response:
     """Abandon the game being played (``current`` names it, for the panel's button)."""
     body = await _read(request, AbandonIn)
     games = request.app[GAMES]
-    current, id = games.panel.record(), request.match_info["id"]
+    current, id = games.store.current(), request.match_info["id"]
     if id != "current":
         record = games.find(id)
     elif current is not None:
@@ -350,6 +340,5 @@ async def post_abandon(request: web.Request) -> web.Response:
         raise _error(web.HTTPConflict, f"the game is {record.status}: it cannot be abandoned")
     if record.started is None:
         raise _error(web.HTTPConflict, "the game has not started (setup): nothing to abandon")
-    games.panel.new_game(abandon=rec.Edit(kind="abandon", at=time.time(), by=body.by,
-                                          reason=body.reason))
-    return _done(request, games.panel.games.archived(record.id) or record)
+    games.abandon(rec.Edit(kind="abandon", at=time.time(), by=body.by, reason=body.reason))
+    return _done(request, games.store.archived(record.id) or record)

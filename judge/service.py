@@ -1,127 +1,113 @@
 """The judge service: one table's rules core over MQTT, and the judge's panel over HTTP.
 
-The imperative shell around ``judge.game``: it feeds the core the judge's taps (from the panel's
-WebSocket) and the table's events (from MQTT, as the ``rules-core`` account of the shipped ACL),
-journals every input that changed the game (``judge.journal``), sends the core's commands to the
-table and pushes the new view to every logged-in page. Everything runs on one asyncio loop, so
-two tabs' actions are ordered: an action names the game ``version`` its page showed, and one
-made on a stale page is refused with a message rather than applied to a game its judge did not
-see. paho's network thread only hands messages over to that loop.
+The imperative shell around ``judge.game``, composed of one part a job:
+
+- ``judge.kept_game``: the game being played, kept in its journal (``judge.journal``), which a
+  restarted panel replays to stand where it stood;
+- ``judge.store``: the games' records, the one being played and the archived ones;
+- ``judge.table_link``: the MQTT link to the table (as the ``rules-core`` account of the shipped
+  ACL), which stamps and sends the commands and matches their replies;
+- ``judge.live_view``: what the pages show, pushed to every logged-in tab and to the stream
+  overlay at each change.
+
+``Panel`` is the loop between them: it feeds the core the judge's taps (from the panel's
+WebSocket) and the table's events (from the link), sends the core's commands to the table and
+shows the change. Everything runs on one asyncio loop, so two tabs' actions are ordered: an
+action names the game ``version`` its page showed, and one made on a stale page is refused with
+a message rather than applied to a game its judge did not see. paho's network thread only hands
+messages over to that loop. The routes get the parts they need, never the ``Panel``: the games'
+pages the record store (``judge.record_routes``), the overlay the live view and the game's
+history (``judge.overlay_routes``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import json
 import logging
-import secrets
 import signal
 import time
 from collections import deque
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import paho.mqtt.client as mqtt
 from aiohttp import web
-from paho.mqtt.enums import CallbackAPIVersion
 
 from contract import events
-from contract.topics import topic_prefix
+from contract.commands import PhaseCommand, ReplayCommand, TimerAdd
+from contract.verbs import (
+    NIGHT_STOP,
+    PHASE,
+    REPLAY,
+    TIMER_ADD,
+    TIMER_PAUSE,
+    TIMER_RESUME,
+    TIMER_STOP,
+    UNSTAMPED,
+    VOTE_CANCEL,
+    TableCommand,
+    bare_command,
+)
 from judge import overlay_routes, record_routes, table_events
 from judge.config import JudgeConfig, split_listen
-from judge.game import Action, Game, Refused, TableEvent, new_game, replay, step
+from judge.game import Action, Game, Refused, TableEvent
 from judge.journal import Journal
-from judge.record import Edit, Record
+from judge.kept_game import KeptGame
+from judge.live_view import LiveView
+from judge.record import Edit
 from judge.store import GameStore
-from judge.views import judge_view
-from kit.mqtt import configure_client
+from judge.table_link import TableLink
 from kit.weblogin import WebLogin
-from kit.webpages import Pages
 
 log = logging.getLogger("judge")
 STATIC = Path(__file__).with_name("static")
-#: table events the game or the panel reads (everything else is not subscribed to)
-TOPICS = ("status", "health", "state", "event/#", "private/#", "reply/#")
 #: whether the floor's clock runs after each ``event/timer`` state (``changed``, ``warning`` and
 #: ``final`` keep what it was doing)
 _TIMER_RUNS = {"started": True, "resumed": True, "paused": False, "stopped": False,
                "ended": False}
 
-
-def _refused_on_replay(given: Action | TableEvent, exc: Refused) -> None:
-    # cannot happen with a journal this code wrote
-    log.error("journal input %s refused on replay: %s", given, exc)
+#: the judge's buttons for the floor's clock, as the table's commands (the Reject adds 10 s)
+_TIMER_OPS: dict[str, TableCommand[Any]] = {
+    "pause": bare_command(TIMER_PAUSE), "resume": bare_command(TIMER_RESUME),
+    "add": TableCommand(TIMER_ADD, TimerAdd(id=UNSTAMPED, seconds=10))}
 
 
 class Panel:
-    """The game, its journal, the table link and the pages watching it."""
+    """The judge's service for one table: its parts (``kept``, ``games``, ``link``, ``live``,
+    and ``gate``, the login) and the three things that move it: a tap (``apply``, from
+    ``handle_message``), a table message (``_on_table``) and the link going up or down
+    (``_connected``)."""
 
     def __init__(self, cfg: JudgeConfig):
         self.cfg = cfg
-        self.prefix = topic_prefix(cfg.table)
         self.journal = Journal(cfg.journal.path)
-        self.games = GameStore(cfg.journal.path, cfg.table, cfg.game_timings)
-        self.game, self.log_lines = self._restore()
+        self.kept = KeptGame(self.journal, cfg.game_timings)
+        self.games = GameStore(self.journal, cfg.journal.path, cfg.table, cfg.game_timings)
+        self.live = LiveView(self.kept)
+        self.link = TableLink(cfg, self._on_table, self._connected)
         self.gate = WebLogin(
             password=Path(cfg.panel.password_file).read_text(encoding="utf-8").strip(),
             cookie="judge_session", title="Judge's panel", stylesheet="/static/panel.css",
             sessions=self.journal, log=log)
-        self.pages = Pages()  # the logged-in tabs
-        #: called on every change the pages are told of (the stream overlay follows the game)
-        self.watchers: list[Callable[[], None]] = []
-        self.table: dict[str, Any] = {"broker": False, "status": "unknown", "health": None}
-        self.table_day = 0  # the table's own day number (state.day)
-        self.table_state: dict[str, Any] = {}  # the table's latest retained state
-        self.bad_events = 0  # the table's payloads refused (not their type), since the start
-        self.down: set[int] = set()  # seats whose vote button is down now (by day)
-        self.timer: dict[str, Any] | None = None  # the latest event/timer
-        self.pending: dict[str, str] = {}  # command id -> verb, until its reply
-        self.notices: deque[str] = deque(maxlen=20)  # the table's refusals, for the judge
         self.recent_ids: deque[str] = deque(maxlen=4096)  # redelivered events are dropped
-        self._ids = itertools.count(1)
-        self._run = secrets.token_hex(3)
-        self.loop: asyncio.AbstractEventLoop | None = None
-        self.client = mqtt.Client(CallbackAPIVersion.VERSION2,
-                                  client_id=f"judge-{cfg.table}-{self._run}",
-                                  protocol=mqtt.MQTTv5)
-        configure_client(self.client, cfg.broker)
-        self.client.reconnect_delay_set(1, 5)  # back soon after a broker restart
-        self.client.on_connect = self._on_connect
-        self.client.on_disconnect = self._on_disconnect
-        self.client.on_message = self._on_message
+
+    @property
+    def game(self) -> Game:
+        """The game being played."""
+        return self.kept.game
 
     # ------------------------------------------------------------------ the game
-
-    def _restore(self) -> tuple[Game, deque[str]]:
-        """The game as the journal left it: its inputs replayed through the pure core."""
-        game, lines = new_game(timings=self.cfg.game_timings), deque[str](maxlen=200)
-        for _, _, after, records in replay(game, self.journal.inputs(), _refused_on_replay):
-            game = after
-            lines.extend(records)
-        return game, lines
 
     def apply(self, given: Action | TableEvent) -> None:
         """One input: the core decides, the journal keeps it, the table and pages are told.
         ``Refused`` goes back to the caller with nothing changed."""
-        now = time.time()
-        game, commands, records = step(self.game, given, now)
-        if game is self.game:
+        commands = self.kept.apply(given, time.time())
+        if commands is None:
             return
-        self.journal.append(given, now)
-        self.game = game
-        self.log_lines.extend(records)
         for command in commands:
-            self.send(command.verb, dict(command.fields))
-        self.broadcast()
-
-    def send(self, verb: str, fields: dict[str, Any]) -> str:
-        id = f"j{self._run}-{next(self._ids)}"
-        self.pending[id] = verb
-        self.client.publish(f"{self.prefix}cmd/{verb}", json.dumps({"id": id, **fields}), qos=1)
-        return id
+            self.link.send(command)
+        self.live.show()
 
     def timer_command(self, op: str) -> None:
         """The floor's clock (4.3.1: one minute a speech; 4.2.1: the mafia's minute): pause,
@@ -129,71 +115,49 @@ class Panel:
         it as it is."""
         if self.game.floor is None and not self.game.countdown:
             raise Refused("4.3.1: nobody has the floor")
-        if op not in ("pause", "resume", "add"):
+        if op not in _TIMER_OPS:
             raise Refused(f"timer: no such operation {op!r} (pause, resume, add)")
-        self.send(f"timer/{op}", {"seconds": 10} if op == "add" else {})
-
-    def record(self) -> Record | None:
-        """The record of the game being played (docs/record.md), built from the journal."""
-        return self.games.current(self.journal.inputs())
+        self.link.send(_TIMER_OPS[op])
 
     def new_game(self, abandon: Edit | None = None) -> None:
         """A fresh game; whatever the last one left running at the table is ended first. The
         last game's record is kept; unfinished, it is recorded as abandoned (``abandon``: the
         judge's reason, else "a new game was started")."""
-        self.games.archive(self.record(), abandon or Edit(
+        self.games.archive(abandon or Edit(
             kind="abandon", at=time.time(), by="judge", reason="a new game was started"))
-        state, old = self.table_state, self.game
+        state, old = self.live.seen.state, self.game
         if state.get("vote") is not None:
-            self.send("vote/cancel", {})
+            self.link.send(bare_command(VOTE_CANCEL))
         if state.get("timer") is not None:
-            self.send("timer/stop", {})
+            self.link.send(bare_command(TIMER_STOP))
         if old.running_step is not None:
-            self.send("night/stop", {})
+            self.link.send(bare_command(NIGHT_STOP))
         if state.get("phase") == "night":
-            self.send("phase", {"phase": "day"})
-        self.journal.clear()
-        self.game, self.log_lines = new_game(timings=self.cfg.game_timings), deque(maxlen=200)
-        self.apply(TableEvent("state", events.DayEvent(day=self.table_day)))
-        self.broadcast()
-
-    # ------------------------------------------------------------------ MQTT (paho's thread)
-
-    def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
-        if reason_code.is_failure:
-            return
-        client.subscribe([(self.prefix + t, 1) for t in TOPICS])
-        self._hand_over(self._connected, True)
-
-    def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
-        self._hand_over(self._connected, False)
-
-    def _on_message(self, client, userdata, message) -> None:
-        self._hand_over(self._on_table, message.topic.removeprefix(self.prefix),
-                        message.payload)
-
-    def _hand_over(self, fn, *args) -> None:
-        if self.loop is not None:
-            self.loop.call_soon_threadsafe(fn, *args)
+            self.link.send(TableCommand(PHASE, PhaseCommand(id=UNSTAMPED, phase="day")))
+        self.kept.start_over()
+        self.apply(TableEvent("state", events.DayEvent(day=self.live.seen.day)))
+        self.live.show()
 
     # ------------------------------------------------------------------ the table (our loop)
 
     def _connected(self, up: bool) -> None:
-        self.table["broker"] = up
+        seen = self.live.seen
+        seen.broker = up
         if not up:
-            self.table["status"] = "unknown"  # until the table says again
+            seen.status = "unknown"  # until the table says again
         if up:  # missed events come again (docs/mqtt-api.md, "Events and delivery")
             for kind, private in (("event", False), ("private", True)):
                 seq = self.journal.last_seq(kind)
                 if seq is not None:
-                    self.send("replay", {"after_seq": seq, **({"private": True} if private
-                                                              else {})})
-        self.broadcast()
+                    self.link.send(TableCommand(REPLAY, ReplayCommand(
+                        id=UNSTAMPED, after_seq=seq, private=private)))
+        self.live.show()
 
     def _on_table(self, topic: str, payload: bytes) -> None:
         """One message from the table. Events are decoded once, here, into their types
         (``judge.table_events``); one that is not its type is refused, counted and logged,
         and changes nothing."""
+        seen = self.live.seen
         if topic in ("status", "health", "state") or topic.startswith(("reply/",
                                                                         "private/reply/")):
             try:
@@ -203,14 +167,21 @@ class Panel:
             if not isinstance(body, dict):
                 self._bad(topic, "not a JSON object")
                 return
-            if topic in ("status", "health"):
-                self.table[topic] = body.get("state") if topic == "status" else body
-                self.broadcast()
+            if topic == "status":
+                seen.status = body.get("state")
+                self.live.show()
+                return
+            if topic == "health":
+                seen.health = body
+                self.live.show()
                 return
             if topic != "state":
-                self._on_reply(topic, body)
+                notice = self.link.answered(body)
+                if notice is not None:
+                    seen.notices.append(notice)
+                    self.live.show()
                 return
-            self.table_state = body
+            seen.state = body
         try:
             given = table_events.decode(topic, payload)
         except table_events.BadEvent as exc:
@@ -220,16 +191,16 @@ class Panel:
             return
         event = given.event
         if isinstance(event, events.DayEvent) and topic == "state":
-            self.table_day = event.day
+            seen.day = event.day
         if isinstance(event, events.TimerEvent):  # the floor's clock, shown as it runs
-            running = _TIMER_RUNS.get(event.state, (self.timer or {}).get("running", True))
-            self.timer = {"running": running, "seat": event.seat, "kind": event.kind,
+            running = _TIMER_RUNS.get(event.state, (seen.timer or {}).get("running", True))
+            seen.timer = {"running": running, "seat": event.seat, "kind": event.kind,
                           "state": event.state, "remaining_ms": event.remaining_ms}
-            self.broadcast()
+            self.live.show()
         if isinstance(event, events.SeatButtonEvent):  # the fists on the table, live
             pressed = topic.endswith(events.SeatPress.KIND)
-            (self.down.add if pressed else self.down.discard)(event.seat)
-            self.broadcast()
+            (seen.down.add if pressed else seen.down.discard)(event.seat)
+            self.live.show()
         # the envelope (api.Envelope) beside the fields of a published event; state has none
         seq, id = getattr(event, "seq", None), getattr(event, "id", None)
         if isinstance(seq, int) and isinstance(id, str):
@@ -243,35 +214,10 @@ class Panel:
             log.error("table event %s refused: %s", topic, exc)
 
     def _bad(self, topic: str, why: str) -> None:
-        self.bad_events += 1
+        seen = self.live.seen
+        seen.bad_events += 1
         log.warning("the table's message on %s refused (%d so far): %s", topic,
-                    self.bad_events, why)
-
-    def _on_reply(self, topic: str, body: dict[str, Any]) -> None:
-        verb = self.pending.pop(str(body.get("id")), None)
-        if verb is not None and not body.get("ok", True):
-            self.notices.append(f"the table refused cmd/{verb}: {body.get('error')}")
-            self.broadcast()
-
-    # ------------------------------------------------------------------ pages
-
-    def view(self) -> dict[str, Any]:
-        status = self.table["status"]
-        health = self.table["health"] or {}
-        consoles = health.get("consoles") or []
-        return {"type": "view", "game": judge_view(self.game), "log": list(self.log_lines)[-60:],
-                "table": {"broker": self.table["broker"], "status": status,
-                          "consoles": [c.get("online") for c in consoles],
-                          "audio": (health.get("audio") or {}).get("ok"),
-                          "bad_events": self.bad_events},
-                "down": sorted(self.down), "timer": self.timer,
-                "notices": list(self.notices)}
-
-    def broadcast(self) -> None:
-        for watch in self.watchers:
-            watch()
-        if self.pages.sockets:
-            self.pages.push(json.dumps(self.view()))
+                    seen.bad_events, why)
 
 
 # ------------------------------------------------------------------ HTTP
@@ -289,8 +235,8 @@ async def live(request: web.Request) -> web.StreamResponse:
     """The live channel: the view on every change; actions in, refusals back to their tab."""
     panel: Panel = request.app[PANEL]
     panel.gate.require_live(request)
-    return await panel.pages.serve(request, lambda: json.dumps(panel.view()),
-                                   lambda text: handle_message(panel, text))
+    return await panel.live.pages.serve(request, lambda: json.dumps(panel.live.view()),
+                                        lambda text: handle_message(panel, text))
 
 
 def handle_message(panel: Panel, text: str) -> dict[str, Any] | None:
@@ -327,14 +273,14 @@ def make_app(panel: Panel) -> web.Application:
     panel.gate.add_routes(app)
     app.router.add_get("/live", live)
     app.router.add_static("/static", STATIC)
-    record_routes.register(app, panel, panel.gate.logged_in)
-    overlay_routes.add_routes(app, panel)
+    record_routes.register(app, panel.games, panel.new_game, panel.gate.logged_in)
+    overlay_routes.add_routes(app, panel.cfg.overlay, panel.kept.history(), panel.live)
     app.on_shutdown.append(_close_sockets)
     return app
 
 
 async def _close_sockets(app: web.Application) -> None:
-    await app[PANEL].pages.close("panel stopping")
+    await app[PANEL].live.pages.close("panel stopping")
 
 
 async def serve(cfg: JudgeConfig, ready: asyncio.Event | None = None,
@@ -342,12 +288,11 @@ async def serve(cfg: JudgeConfig, ready: asyncio.Event | None = None,
     """Run the panel until ``stop`` is set, or SIGTERM (systemd's stop; SIGINT is not enough: a
     process started in the background by a shell ignores it)."""
     panel = Panel(cfg)
-    panel.loop = asyncio.get_running_loop()
+    loop = asyncio.get_running_loop()
     stop = stop or asyncio.Event()
     with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # main thread only
-        panel.loop.add_signal_handler(signal.SIGTERM, stop.set)
-    panel.client.connect_async(cfg.broker.host, cfg.broker.port, keepalive=cfg.broker.keepalive)
-    panel.client.loop_start()
+        loop.add_signal_handler(signal.SIGTERM, stop.set)
+    panel.link.start(loop)
     runner = web.AppRunner(make_app(panel), shutdown_timeout=2.0)
     await runner.setup()
     host, port = split_listen(cfg.panel.listen, "panel.listen")
@@ -361,7 +306,6 @@ async def serve(cfg: JudgeConfig, ready: asyncio.Event | None = None,
         await stop.wait()
     finally:
         await runner.cleanup()
-        panel.client.loop_stop()
-        panel.client.disconnect()
+        panel.link.stop()
         panel.journal.close()
         panel.games.close()

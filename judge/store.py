@@ -1,7 +1,8 @@
 """The panel's games: one record document per game, kept in the panel's SQLite beside the journal.
 
-The game being played is in the journal (``judge.journal``): its record is built from the
-journal's inputs whenever it is asked for, with the judge's edits made so far (kept here, in
+The record store the games' pages read and edit (``judge.record_routes``, ``mafia-table judge
+export``). The game being played is in the journal (``judge.journal``): its record is built from
+the journal's inputs whenever it is asked for, with the judge's edits made so far (kept here, in
 ``edits``) laid over it. When the judge starts a new game or abandons this one, its record is
 archived as one document (``games``), edits and history included, and the journal is cleared;
 an archived document is edited in place, each edit appended to its ``history``. A game that
@@ -12,13 +13,13 @@ from __future__ import annotations
 
 import logging
 import sqlite3
-from collections.abc import Iterable
 from pathlib import Path
 
 import msgspec
 
 from judge import record as rec
-from judge.game import Action, TableEvent, Timings
+from judge.game import Timings
+from judge.journal import Journal
 
 log = logging.getLogger("judge.store")
 
@@ -37,18 +38,23 @@ CREATE TABLE IF NOT EXISTS edits (
 
 
 class GameStore:
-    def __init__(self, path: str | Path, table: str, timings: Timings | None = None):
+    """The records of table ``table``'s games: the one being played, from ``journal``, and the
+    archived ones, in the SQLite at ``path`` (the journal's)."""
+
+    def __init__(self, journal: Journal, path: str | Path, table: str,
+                 timings: Timings | None = None):
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-        self.table, self.timings = table, timings
+        self.journal, self.table, self.timings = journal, table, timings
         self._db = sqlite3.connect(path, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.executescript(_SCHEMA)
 
     # ------------------------------------------------------------------ reading
 
-    def current(self, inputs: Iterable[tuple[Action | TableEvent, float]]) -> rec.Record | None:
-        """The game being played, from the journal's ``inputs``, with its edits so far."""
-        built = rec.build(inputs, self.table, self.timings)
+    def current(self) -> rec.Record | None:
+        """The game being played, from the journal's inputs, with its edits so far (None
+        before the journal holds a game)."""
+        built = rec.build(self.journal.inputs(), self.table, self.timings)
         if built is None:
             return None
         for edit in self._edits(built.id):
@@ -57,6 +63,21 @@ class GameStore:
             except rec.RecordError as exc:  # an undo after the game took its field away
                 log.warning("edit of %s no longer applies, left out: %s", built.id, exc)
         return built
+
+    def find(self, id: str) -> rec.Record | None:
+        """Game ``id``: the one being played or an archived one."""
+        current = self.current()
+        if current is not None and current.id == id:
+            return current
+        return self.archived(id)
+
+    def listing(self) -> list[rec.Record]:
+        """The game being played first, then the archived ones, newest first (a panel stopped
+        between archiving a game and clearing its journal holds it twice: it is listed once)."""
+        current = self.current()
+        if current is None:
+            return self.archived_games()
+        return [current] + [r for r in self.archived_games() if r.id != current.id]
 
     def archived(self, id: str) -> rec.Record | None:
         row = self._db.execute("SELECT document FROM games WHERE id = ?", (id,)).fetchone()
@@ -73,9 +94,10 @@ class GameStore:
 
     # ------------------------------------------------------------------ writing
 
-    def edit(self, current: rec.Record | None, id: str, edit: rec.Edit) -> rec.Record:
+    def edit(self, id: str, edit: rec.Edit) -> rec.Record:
         """One edit of game ``id`` (the current one or an archived one), checked by applying
         it first: a ``RecordError`` changes nothing. Returns the edited record."""
+        current = self.current()
         if current is not None and current.id == id:
             edited = rec.apply_edits(current, [edit])
             self._db.execute("INSERT INTO edits (game, body) VALUES (?, ?)",
@@ -89,9 +111,11 @@ class GameStore:
                          (rec.encode(edited).decode(), id))
         return edited
 
-    def archive(self, current: rec.Record | None, abandon: rec.Edit | None) -> str | None:
+    def archive(self, abandon: rec.Edit | None) -> str | None:
         """Keep the current game's record (``abandon``: the edit recorded when it is not
-        finished). Returns its id, or ``None`` when there was no game to keep."""
+        finished), before the journal is cleared for the next game. Returns its id, or
+        ``None`` when there was no game to keep."""
+        current = self.current()
         if current is None or current.started is None:
             return None
         if current.status == "in_progress" and abandon is not None:

@@ -25,7 +25,8 @@ this test refuses (``test_the_imports_issue_24_named_are_refused``): ``hardware`
 ``controller.core`` and ``controller.config``, ``hardware.seat_lights`` -> ``firmware_bridge``,
 ``firmware_bridge`` -> ``controller.core``, ``controller.cli`` -> ``judge``, and the circles
 ``controller.budget`` <-> ``controller.config``, ``core.table`` <-> ``core.registry`` <-> the
-``*_commands``, ``core.effects`` <-> ``core.night`` / ``core.vote``.
+``*_commands``, ``core.effects`` <-> ``core.night`` / ``core.vote``, ``judge.service`` <->
+``judge.overlay_routes`` / ``judge.record_routes``.
 
 The harness is held the same way (``test_the_harness_is_imported_only_through_tests_support``):
 of ``tests``, a test module, a conftest, the support package and a bench import only
@@ -33,10 +34,6 @@ of ``tests``, a test module, a conftest, the support package and a bench import 
 alone 20 times, and a bench broke when a helper moved between test modules), the support
 package imports no test module, and the tests import no bench, example or script (they run
 them as programs).
-
-One circle is known and left to its own change (the judge panel's split, issue 24 item 2):
-``judge.service`` <-> ``judge.overlay_routes`` / ``judge.record_routes``. ``KNOWN_CIRCLES``
-holds it, and the test fails once it is gone, so that the exception goes with it.
 """
 
 from __future__ import annotations
@@ -73,9 +70,6 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
 }
 #: a subpackage held tighter than its package: it may import only these (and itself)
 PURE: dict[str, frozenset[str]] = {"controller.core": frozenset({"contract"})}
-
-#: circles left to a change of their own (the judge panel's split): each must still exist
-KNOWN_CIRCLES = [frozenset({"judge.service", "judge.overlay_routes", "judge.record_routes"})]
 
 Graph = Mapping[str, frozenset[str]]
 
@@ -212,11 +206,7 @@ def test_the_harness_is_imported_only_through_tests_support():
 
 
 def test_no_modules_import_each_other_in_a_circle():
-    assert [c for c in circles(GRAPH) if c not in KNOWN_CIRCLES] == []
-
-
-def test_each_known_circle_is_still_there_so_its_exception_goes_when_it_does():
-    assert all(circle in circles(GRAPH) for circle in KNOWN_CIRCLES)
+    assert circles(GRAPH) == []
 
 
 def test_the_graph_has_every_package_and_sees_a_type_checking_import():
@@ -270,6 +260,10 @@ def test_the_circles_issue_24_named_are_refused_even_when_the_import_is_for_type
          {"controller.core.effects", "controller.core.vote"}),
         ("controller.core.effects", "from controller.core.night import NightStep",
          {"controller.core.effects", "controller.core.night"}),
+        ("judge.overlay_routes", "from judge.service import Panel",
+         {"judge.service", "judge.overlay_routes"}),
+        ("judge.record_routes", "from judge.service import Panel",
+         {"judge.service", "judge.record_routes"}),
     ]:
         found = circles(_with(module, TYPE_ONLY.format(source)))
         assert any(circle <= part for part in found), (module, source, found)

@@ -21,15 +21,13 @@ def find(cfg: JudgeConfig, id: str) -> rec.Record:
     """Game ``id``: the one being played (from the journal) or an archived one."""
     if not Path(cfg.journal.path).exists():
         raise ExportFailed(f"no games yet: {cfg.journal.path} does not exist")
-    store, journal = GameStore(cfg.journal.path, cfg.table, cfg.game_timings), None
+    journal = Journal(cfg.journal.path)
+    store = GameStore(journal, cfg.journal.path, cfg.table, cfg.game_timings)
     try:
-        journal = Journal(cfg.journal.path)
-        current = store.current(journal.inputs())
-        found = current if current is not None and current.id == id else store.archived(id)
+        found = store.find(id)
     finally:
         store.close()
-        if journal is not None:
-            journal.close()
+        journal.close()
     if found is None:
         raise ExportFailed(f"no game {id!r}")
     return found

@@ -9,6 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from contract import verbs
+from contract.commands import SeatStanding, encode, parse
+from contract.verbs import TableCommand
 from judge.game import (
     BLACK,
     DON,
@@ -17,7 +20,6 @@ from judge.game import (
     SHERIFF,
     YES,
     Action,
-    Command,
     Game,
     Refused,
     new_game,
@@ -25,6 +27,7 @@ from judge.game import (
 )
 from judge.views import judge_view, public_view
 from tests.support.judge_game import (
+    Commands,
     actions,
     day_one,
     ended_in_last_words,
@@ -39,6 +42,20 @@ from tests.support.judge_game import (
 )
 from tests.support.record_game import ROLES
 from tests.support.table_event import table_event
+
+
+def sent(commands: Commands) -> list[str]:
+    """The verbs of ``commands``, in order."""
+    return [c.spec.verb for c in commands]
+
+
+def command(spec: verbs.CommandSpec, **fields) -> TableCommand:
+    """What the core should send: ``spec``'s payload struct with ``fields``, unstamped."""
+    return TableCommand(spec, spec.payload(id=verbs.UNSTAMPED, **fields))
+
+
+def out_of_the_game(*seats: int) -> TableCommand:
+    return command(verbs.SEATS, seats=[SeatStanding(seat=s, in_game=False) for s in seats])
 
 
 def test_fiim_1_1_the_deck_is_three_black_and_seven_red():
@@ -56,28 +73,28 @@ def test_fiim_4_1_2_the_game_opens_at_night_with_every_seat_in():
         run(new_game(), tap("start"))
     game, commands, _ = run(new_game(), tap("deal", roles=ROLES), tap("start"))
     assert game.stage == "night0"
-    assert commands[0].verb == "seats" and len(commands[0].fields["seats"]) == 10
-    assert commands[1] == Command("phase", {"phase": "night"})
-    assert commands[2] == Command("timer/start", {"seconds": 60, "kind": "night"})  # 4.2.1
+    assert commands[0].spec is verbs.SEATS and len(commands[0].payload.seats) == 10
+    assert commands[1] == command(verbs.PHASE, phase="night")
+    assert commands[2] == command(verbs.TIMER_START, seconds=60, kind="night")  # 4.2.1
 
 
 def test_fiim_4_2_1_the_first_night_has_no_shot_then_day_1_opens_with_seat_1():
     game, commands, _ = run(started(), tap("next"))
-    assert [c.verb for c in commands] == ["timer/stop", "phase", "day/start"]
+    assert sent(commands) == ["timer/stop", "phase", "day/start"]
     assert game.stage == "day" and game.day == 1 and game.speakers[0] == 1
 
 
 def test_fiim_4_2_1_after_the_mafias_minute_morning_needs_no_stop():
     _, commands, _ = run(started(), table_event("event/timer", {
         "seat": None, "kind": "night", "state": "ended"}), tap("next"))
-    assert [c.verb for c in commands] == ["phase", "day/start"]
+    assert sent(commands) == ["phase", "day/start"]
 
 
 def test_fiim_4_3_2_each_speaker_in_seat_order_gets_the_floor_on_the_table_timer():
     _, commands = speeches(day_one())
-    starts = [c.fields for c in commands if c.verb == "timer/start"]
-    assert [s["seat"] for s in starts] == list(range(1, 11))
-    assert all(s["kind"] == "speech" and s["seconds"] == 60 for s in starts)
+    starts = [c.payload for c in commands if c.spec is verbs.TIMER_START]
+    assert [s.seat for s in starts] == list(range(1, 11))
+    assert all(s.kind == "speech" and s.seconds == 60 for s in starts)
 
 
 def test_fiim_4_3_2_the_next_day_opens_with_the_seat_after_yesterdays_opener():
@@ -102,7 +119,7 @@ def replace_stage_to_new_day(game: Game) -> Game:
 
 def test_fiim_4_4_1_no_nominations_no_vote():
     game, commands = speeches(day_one())
-    assert game.stage == "night" and not any(c.verb == "vote/start" for c in commands)
+    assert game.stage == "night" and verbs.VOTE_START not in [c.spec for c in commands]
 
 
 def test_fiim_4_4_2_the_table_nomination_and_the_judges_own_and_a_withdrawal():
@@ -111,21 +128,21 @@ def test_fiim_4_4_2_the_table_nomination_and_the_judges_own_and_a_withdrawal():
     assert game.nominees == (5,)
     game, commands, _ = run(game, tap("nominate", seat=7), tap("withdraw", seat=5))
     assert game.nominees == (7,)
-    assert commands == [Command("nomination/withdraw", {"seat": 5})]
+    assert commands == [command(verbs.NOMINATION_WITHDRAW, seat=5)]
     with pytest.raises(Refused, match=r"4.4.2"):
         run(game, tap("nominate", seat=7))
 
 
 def test_fiim_4_4_10_one_nominee_on_day_1_is_no_vote():
     game, commands = speeches(day_one(), {1: 5})
-    assert game.stage == "night" and not any(c.verb == "vote/start" for c in commands)
+    assert game.stage == "night" and verbs.VOTE_START not in [c.spec for c in commands]
 
 
 def test_fiim_4_4_4_the_vote_runs_on_the_nominees_in_nomination_order():
     game, commands = speeches(day_one(), {1: 7, 2: 5})
     assert game.stage == "vote"
-    assert commands[-1] == Command("vote/start", {"nominees": [7, 5],
-                                                  "voters": list(range(1, 11)), "day": 1})
+    assert commands[-1] == command(verbs.VOTE_START, nominees=[7, 5], voters=list(range(1, 11)),
+                                   day=1)
 
 
 def test_fiim_4_4_6_the_judge_confirms_rejects_or_corrects_only_a_proposed_count():
@@ -134,12 +151,12 @@ def test_fiim_4_4_6_the_judge_confirms_rejects_or_corrects_only_a_proposed_count
         run(game, tap("confirm"))
     game, commands, _ = run(game, table_event("event/vote/proposed", {
         "candidate": 7, "count": 3, "voters": [1, 2, 3]}), tap("reject"))
-    assert commands == [Command("vote/reject", {})]
+    assert commands == [command(verbs.VOTE_REJECT)]
     with pytest.raises(Refused, match=r"4.4.6"):  # decided: a second tap finds nothing
         run(game, tap("confirm"))
     game, commands, _ = run(game, table_event("event/vote/proposed", {
         "candidate": 7, "count": 2, "voters": [1, 2]}), tap("correct", voters=[4, 2]))
-    assert commands == [Command("vote/correct", {"voters": [2, 4], "reason": "judge's count"})]
+    assert commands == [command(verbs.VOTE_CORRECT, voters=[2, 4], reason="judge's count")]
     game, _, _ = run(game, table_event("event/vote/proposed", {
         "candidate": 5, "count": 2, "voters": [1, 2]}))
     with pytest.raises(Refused, match=r"4.4.7"):
@@ -151,10 +168,10 @@ def test_fiim_4_4_11_most_votes_leaves_after_last_words_4_4_13():
     game, _, _ = run(game, result(outcome="eliminated", eliminated=7, tied=[]))
     assert game.stage == "last_words" and game.speakers == (7,)
     game, commands, _ = run(game, tap("next"))
-    assert commands == [Command("timer/start", {"seat": 7, "seconds": 60,
-                                                "kind": "last_words", "replace": True})]
+    assert commands == [command(verbs.TIMER_START, seat=7, seconds=60, kind="last_words",
+                                replace=True)]
     game, commands, _ = run(game, tap("next"))
-    assert Command("seats", {"seats": [{"seat": 7, "in_game": False}]}) in commands
+    assert out_of_the_game(7) in commands
     assert not game.player(7).in_game and game.stage == "night"
 
 
@@ -163,13 +180,11 @@ def test_fiim_4_4_12_a_tie_gets_30_s_defences_then_a_re_vote_and_4_4_12_3_the_qu
     game, _, _ = run(game, result(outcome="tie", tied=[7, 5]))
     assert game.stage == "defence" and game.speakers == (7, 5)
     game, commands, _ = run(game, tap("next"), tap("next"), tap("next"))
-    assert [c.fields.get("kind") for c in commands if c.verb == "timer/start"] == \
-        ["excuse", "excuse"]
-    assert commands[-1].verb == "vote/start" and commands[-1].fields["nominees"] == [7, 5]
+    assert [c.payload.kind for c in commands if c.spec is verbs.TIMER_START] == ["excuse", "excuse"]
+    assert commands[-1].spec is verbs.VOTE_START and commands[-1].payload.nominees == [7, 5]
     game, commands, _ = run(game, result(outcome="tie", tied=[7, 5]))
     assert game.stage == "question"
-    assert commands == [Command("vote/question", {"subjects": [7, 5],
-                                                  "voters": list(range(1, 11))})]
+    assert commands == [command(verbs.VOTE_QUESTION, subjects=[7, 5], voters=list(range(1, 11)))]
     yes, _, _ = run(game, result(outcome="yes"))
     assert yes.stage == "last_words" and yes.leaving == (7, 5)
     no, _, _ = run(game, result(outcome="no"))
@@ -186,9 +201,8 @@ def test_fiim_4_4_12_2_a_tie_among_fewer_is_voted_again_not_asked():
 
 def test_fiim_4_5_3_the_shot_is_a_keypad_step_for_the_blacks():
     game, commands, _ = run(night_one(), tap("next"))
-    assert commands == [Command("night/step", {"step": "mafia_shot", "actors": [1, 2, 3],
-                                               "picks": 1, "targets": "alive",
-                                               "seconds": 10.0})]
+    assert commands == [command(verbs.NIGHT_STEP, step="mafia_shot", actors=[1, 2, 3], picks=1,
+                                targets="alive", seconds=10.0)]
     with pytest.raises(Refused, match=r"4.5"):
         run(game, tap("next"))
 
@@ -212,10 +226,10 @@ def test_fiim_4_5_6_and_4_5_7_checks_are_answered_on_the_private_indicator():
     game = shot(night_one(), {1: 8, 2: 8, 3: 8})
     game, commands, _ = run(game, tap("next"), table_event("private/night/result", {
         "step": "don_check", "picks": [{"actor": 1, "picks": [4]}], "missing": []}))
-    assert commands[-1] == Command("night/reveal", {"seat": 1, "pattern": YES})  # 4 is Sheriff
+    assert commands[-1] == command(verbs.NIGHT_REVEAL, seat=1, pattern=YES)  # 4 is the Sheriff
     game, commands, _ = run(game, tap("next"), table_event("private/night/result", {
         "step": "sheriff_check", "picks": [{"actor": 4, "picks": [6]}], "missing": []}))
-    assert commands[-1] == Command("night/reveal", {"seat": 4, "pattern": NO})  # 6 is red
+    assert commands[-1] == command(verbs.NIGHT_REVEAL, seat=4, pattern=NO)  # 6 is red
     assert [c[2:] for c in game.checks] == [(4, True), (6, False)]
 
 
@@ -223,11 +237,11 @@ def test_fiim_4_5_9_morning_gives_the_victim_a_last_minute_then_the_day():
     game = shot(night_one(), {1: 8, 2: 8, 3: 8})
     game = replace_steps_done(game)
     game, commands, _ = run(game, tap("next"))
-    assert commands == [Command("phase", {"phase": "day"})]
+    assert commands == [command(verbs.PHASE, phase="day")]
     assert game.stage == "last_words" and game.after_last_words == "day"
     game, commands, _ = run(game, tap("next"), tap("next"))
     assert not game.player(8).in_game and game.stage == "day" and game.day == 2
-    assert Command("day/start", {"day": 2}) in commands
+    assert command(verbs.DAY_START, day=2) in commands
 
 
 def replace_steps_done(game: Game) -> Game:
@@ -251,7 +265,7 @@ def test_fiim_1_4_a_win_by_fouls_mid_vote_ends_the_vote_at_the_table():
         for _ in range(4):
             game, _, _ = run(game, tap("foul", seat=seat))
     game, commands, _ = run(game, *[tap("foul", seat=3)] * 4)
-    assert game.winner == "red" and commands[-1] == Command("vote/cancel")
+    assert game.winner == "red" and commands[-1] == command(verbs.VOTE_CANCEL)
 
 
 def test_fiim_1_4_black_wins_at_parity():
@@ -265,12 +279,12 @@ def test_fiim_1_4_black_wins_at_parity():
 def test_fouls_third_silences_the_next_speech_fourth_takes_the_player_out():
     game = day_one()
     game, commands, _ = run(game, tap("foul", seat=1), tap("foul", seat=1), tap("foul", seat=1))
-    assert commands[-1] == Command("seats", {"seats": [{"seat": 1, "fouls": 3,
-                                                        "silenced": True}]})
+    assert commands[-1] == command(verbs.SEATS, seats=[SeatStanding(seat=1, fouls=3,
+                                                                    silenced=True)])
     game, commands, _ = run(game, tap("next"))
     assert commands == [  # seat 1 is skipped, and the table told the silence is served
-        Command("seats", {"seats": [{"seat": 1, "silenced": False}]}),
-        Command("timer/start", {"seat": 2, "seconds": 60, "kind": "speech", "replace": True})]
+        command(verbs.SEATS, seats=[SeatStanding(seat=1, silenced=False)]),
+        command(verbs.TIMER_START, seat=2, seconds=60, kind="speech", replace=True)]
     game, commands, _ = run(game, tap("foul", seat=1))
     assert not game.player(1).in_game
     with pytest.raises(Refused, match="out of the game"):
@@ -281,7 +295,7 @@ def test_undo_takes_back_a_foul_and_tells_the_table_the_standings_again():
     game, _, _ = run(day_one(), tap("foul", seat=5))
     game, commands, _ = run(game, tap("undo"))
     assert game.player(5).fouls == 0
-    assert commands[0].verb == "seats" and commands[0].fields["seats"][4]["fouls"] == 0
+    assert commands[0].spec is verbs.SEATS and commands[0].payload.seats[4].fouls == 0
     with pytest.raises(Refused, match="undo"):
         run(game, tap("undo"))  # the last action is now the morning's Next
 
@@ -302,8 +316,8 @@ def test_undo_of_a_fourth_foul_keeps_the_vote_result_that_came_after_it():
     game, commands, _ = run(game, tap("undo"))
     assert game.player(9).in_game and game.player(9).fouls == 3
     assert game.stage == "last_words" and game.leaving == (7,)
-    assert commands[0].fields["seats"][8] == {"seat": 9, "in_game": True, "fouls": 3,
-                                              "silenced": True}
+    assert commands[0].payload.seats[8] == SeatStanding(seat=9, in_game=True, fouls=3,
+                                                        silenced=True)
 
 
 def test_undo_after_a_speech_or_a_count_is_refused_the_table_already_did_it():
@@ -322,8 +336,8 @@ def test_fiim_1_4_and_4_4_13_a_game_ending_in_last_words_takes_the_voted_out_pla
     game, commands, lines = run(game, tap("foul", seat=8))
     assert game.stage == "over" and game.winner == "black"
     assert not game.player(7).in_game and game.leaving == () and game.floor is None
-    assert Command("seats", {"seats": [{"seat": 7, "in_game": False}]}) in commands
-    assert Command("timer/stop") in commands
+    assert out_of_the_game(7) in commands
+    assert command(verbs.TIMER_STOP) in commands
     assert "seat 7 leaves the game" in lines
 
 
@@ -388,8 +402,11 @@ def test_no_sequence_of_taps_and_events_reaches_a_state_the_rules_cannot(seed, i
             assert 0 < black < red
         assert game.day >= before.day and game.night >= before.night
         assert sum(p.role == SHERIFF for p in game.players) == 1
-        assert all(c.verb != "night/step" or game.stage == "night" for c in commands)
-        assert all(c.verb != "vote/start" or game.stage == "vote" for c in commands)
+        assert all(c.spec is not verbs.NIGHT_STEP or game.stage == "night" for c in commands)
+        assert all(c.spec is not verbs.VOTE_START or game.stage == "vote" for c in commands)
+        for command in commands:  # the table reads each one back as the core built it
+            sent = command.stamped("j1")
+            assert parse(encode(sent), command.spec.payload).value == sent
 
 
 undoable = st.one_of(

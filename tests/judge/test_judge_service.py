@@ -52,7 +52,7 @@ def test_a_restarted_panel_replays_its_journal_to_the_same_game(tmp_path):
     panel.journal.close()
     again = Panel(cfg)
     assert judge_view(again.game) == before
-    assert list(again.log_lines) == list(panel.log_lines)
+    assert list(again.kept.lines) == list(panel.kept.lines)
     assert before["stage"] == "day" and before["floor"] == 1 and before["seats"][1]["fouls"] == 1
 
 

@@ -31,7 +31,7 @@ Answer = tuple[int, Any, str | None]  # status, JSON body, Content-Disposition
 
 
 def current_id(panel: Panel) -> str:
-    record = panel.record()
+    record = panel.games.current()
     assert record is not None
     return record.id
 

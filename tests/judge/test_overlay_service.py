@@ -55,7 +55,6 @@ def act(panel: Panel, action: str, **args) -> None:
 def serve(panel: Panel, check) -> None:
     """Run ``check(client)`` against the panel's app on a loopback port."""
     async def main() -> None:
-        panel.loop = asyncio.get_running_loop()
         async with TestClient(TestServer(make_app(panel))) as client:
             await check(client)
     asyncio.run(main())

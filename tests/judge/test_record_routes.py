@@ -76,7 +76,7 @@ def test_nothing_without_login(tmp_path):
 
 def test_the_game_listed_opened_scored_and_its_csv(tmp_path):
     panel = played(tmp_path)
-    current = panel.record()
+    current = panel.games.current()
 
     async def scenario(server, http) -> None:
         async with http.get(server.make_url("/api/games")) as r:
@@ -110,7 +110,7 @@ def test_the_game_listed_opened_scored_and_its_csv(tmp_path):
 ])
 def test_a_bad_read_is_a_clear_4xx(tmp_path, path, params, status, says):
     panel = played(tmp_path)
-    id = panel.record().id
+    id = panel.games.current().id
 
     async def scenario(server, http) -> None:
         async with http.get(server.make_url(path.format(id=id)), params=params) as r:
@@ -121,7 +121,7 @@ def test_a_bad_read_is_a_clear_4xx(tmp_path, path, params, status, says):
 
 def test_extra_points_and_a_correction_after_the_game_are_kept_in_its_history(tmp_path):
     panel = played(tmp_path)
-    id = panel.record().id
+    id = panel.games.current().id
 
     async def scenario(server, http) -> None:
         api = f"/api/games/{id}"
@@ -136,7 +136,7 @@ def test_extra_points_and_a_correction_after_the_game_are_kept_in_its_history(tm
             assert (await r.json())["players"][3]["total"] == 1.3
 
     run(panel, scenario)
-    edited = panel.record()
+    edited = panel.games.current()
     assert edited.players[1].name == "Borys" and edited.extra_points[0].by == "Olga"
     [extra, fix] = edited.history
     assert (fix.kind, fix.path, fix.before, fix.after, fix.by) == (
@@ -171,7 +171,7 @@ BAD_EDITS = [
 @pytest.mark.parametrize(("verb", "body", "says"), BAD_EDITS)
 def test_a_bad_edit_is_a_clear_4xx_and_changes_nothing(tmp_path, verb, body, says):
     panel = played(tmp_path)
-    before = panel.record()
+    before = panel.games.current()
 
     async def scenario(server, http) -> None:
         url = server.make_url(f"/api/games/{before.id}/{verb}")
@@ -181,7 +181,7 @@ def test_a_bad_edit_is_a_clear_4xx_and_changes_nothing(tmp_path, verb, body, say
             assert 400 <= r.status < 500 and says in (await r.json())["error"]
 
     run(panel, scenario)
-    assert panel.record() == before
+    assert panel.games.current() == before
 
 
 @pytest.mark.parametrize(("path", "says"), [("/players/99/name", "no item 99"),
@@ -189,7 +189,7 @@ def test_a_bad_edit_is_a_clear_4xx_and_changes_nothing(tmp_path, verb, body, say
 def test_a_bad_correction_from_the_sheets_form_goes_back_to_the_sheet_with_why(tmp_path, path,
                                                                               says):
     panel = played(tmp_path)
-    before = panel.record()
+    before = panel.games.current()
 
     async def scenario(server, http) -> None:
         async with http.post(server.make_url(f"/api/games/{before.id}/corrections"), data={
@@ -201,12 +201,12 @@ def test_a_bad_correction_from_the_sheets_form_goes_back_to_the_sheet_with_why(t
             assert sheet.status == 200 and says in await sheet.text()
 
     run(panel, scenario)
-    assert panel.record() == before
+    assert panel.games.current() == before
 
 
 def test_an_edit_from_another_origin_is_refused(tmp_path):
     panel = played(tmp_path)
-    id = panel.record().id
+    id = panel.games.current().id
 
     async def scenario(server, http) -> None:
         async with http.post(server.make_url(f"/api/games/{id}/extra"),
@@ -215,14 +215,14 @@ def test_an_edit_from_another_origin_is_refused(tmp_path):
             assert r.status == 403
 
     run(panel, scenario)
-    assert panel.record().extra_points == []
+    assert panel.games.current().extra_points == []
 
 
 def test_a_game_abandoned_mid_way_is_recorded_as_such(tmp_path):
     s = Script().event("state", day=0).tap("deal", seed=3).tap("start").tap("next")
     s.tap("foul", seat=2)
     panel = played(tmp_path, s)
-    id = panel.record().id
+    id = panel.games.current().id
 
     async def scenario(server, http) -> None:
         async with http.post(server.make_url(f"/api/games/{id}/abandon"),
@@ -248,7 +248,7 @@ def test_a_game_abandoned_mid_way_is_recorded_as_such(tmp_path):
 
 def test_a_new_game_before_the_end_abandons_the_last_one_and_setup_alone_is_not_kept(tmp_path):
     panel = played(tmp_path, Script().tap("deal", seed=1).tap("start"))
-    id = panel.record().id
+    id = panel.games.current().id
     assert act(panel, "new_game") is None
     assert panel.games.archived(id).abandon_reason == "a new game was started"
     assert act(panel, "name", seat=1, name="Ada") is None and act(panel, "new_game") is None
@@ -270,7 +270,7 @@ class Served:
         def serve() -> None:
             asyncio.set_event_loop(self.loop)
             panel = make_panel()
-            self.record = panel.record()
+            self.record = panel.games.current()
             self.runner = web.AppRunner(make_app(panel))
             self.loop.run_until_complete(self.runner.setup())
             site = web.TCPSite(self.runner, "127.0.0.1", self.port)
@@ -353,7 +353,7 @@ def test_the_protocol_sheet_prints_on_a4_with_every_vote_shot_and_foul(tmp_path,
 
 def test_a_correction_waits_for_the_end_of_the_game(tmp_path):
     panel = played(tmp_path, Script().tap("deal", seed=1).tap("start").tap("next"))
-    id = panel.record().id
+    id = panel.games.current().id
 
     async def scenario(server, http) -> None:
         async with http.post(server.make_url(f"/api/games/{id}/corrections"), json={
@@ -361,7 +361,7 @@ def test_a_correction_waits_for_the_end_of_the_game(tmp_path):
             assert r.status == 409 and "after the game" in (await r.json())["error"]
 
     run(panel, scenario)
-    assert panel.record().history == []
+    assert panel.games.current().history == []
 
 
 def test_an_edit_an_undo_after_the_game_took_away_is_left_out_not_fatal(tmp_path):
@@ -371,12 +371,12 @@ def test_an_edit_an_undo_after_the_game_took_away_is_left_out_not_fatal(tmp_path
         for _ in range(4):
             s.tap("foul", seat=seat)
     panel = played(tmp_path, s)
-    done = panel.record()
+    done = panel.games.current()
     assert done.winner == "red"
-    panel.games.edit(done, done.id, rec.Edit(kind="correction", at=1.0, by="j", reason="r",
-                                             path="/players/2/left/reason", after="5.1.6"))
+    panel.games.edit(done.id, rec.Edit(kind="correction", at=1.0, by="j", reason="r",
+                                       path="/players/2/left/reason", after="5.1.6"))
     assert act(panel, "undo") is None  # the winning foul taken back: seat 3 is in again
-    again = panel.record()
+    again = panel.games.current()
     assert again.status == "in_progress" and again.players[2].left is None
     assert again.ended is None
     assert again.history == []
@@ -418,7 +418,7 @@ def test_abandoning_the_current_game_when_there_is_none_is_a_409(tmp_path):
 
 def test_a_refused_request_is_logged_with_its_reason(tmp_path, caplog):
     panel = played(tmp_path)
-    id = panel.record().id
+    id = panel.games.current().id
 
     async def scenario(server, http) -> None:
         async with http.post(server.make_url(f"/api/games/{id}/extra"),

@@ -10,13 +10,17 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from judge.game import Action, Command, Game, TableEvent, new_game, step
+from contract.verbs import TableCommand
+from judge.game import Action, Game, TableEvent, new_game, step
 from tests.support.record_game import ROLES
 from tests.support.table_event import table_event
 
+#: what the judge's core sends the table
+Commands = list[TableCommand]
 
-def run(game: Game, *inputs: Action | TableEvent) -> tuple[Game, list[Command], list[str]]:
-    commands: list[Command] = []
+
+def run(game: Game, *inputs: Action | TableEvent) -> tuple[Game, Commands, list[str]]:
+    commands: Commands = []
     records: list[str] = []
     for i, given_input in enumerate(inputs):
         game, more, lines = step(game, given_input, float(i))
@@ -39,9 +43,9 @@ def day_one() -> Game:
     return game
 
 
-def speeches(game: Game, nominations: dict[int, int] | None = None) -> tuple[Game, list[Command]]:
+def speeches(game: Game, nominations: dict[int, int] | None = None) -> tuple[Game, Commands]:
     """Every speaker of the day in turn, nominating as given (speaker -> seat)."""
-    commands: list[Command] = []
+    commands: Commands = []
     while game.speakers or game.floor is not None:
         game, more, _ = run(game, tap("next"))
         commands += more

@@ -1,0 +1,87 @@
+"""What the panel shows, live: the judge's view of the game and the table, pushed to every
+logged-in tab at each change, and each change handed to whoever follows the panel (the stream
+overlay, ``judge.overlay_routes``).
+
+The game is the kept one (``judge.kept_game``); the table is what it last said (``TableSeen``,
+which the service keeps up to date from the link). The view itself is built from them by
+``judge.views.judge_view``, which alone adds the game's secrets: nothing here is sent before the
+login (``kit.weblogin``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from judge.game import Game
+from judge.kept_game import KeptGame
+from judge.views import judge_view
+from kit.webpages import Pages
+
+
+@dataclass
+class TableSeen:
+    """The table as the panel last heard it: shown in the page's header (the broker, the
+    table's status, its consoles and audio, the payloads refused), with the fists down, the
+    floor's clock and the table's refusals; and read by a new game, which ends what the last
+    one left running."""
+
+    broker: bool = False  # the link to the broker is up
+    status: str | None = "unknown"  # the table's own status/ (unknown until it says)
+    health: dict[str, Any] | None = None  # its latest health/
+    state: dict[str, Any] = field(default_factory=dict)  # its latest retained state/
+    day: int = 0  # its own day number (state.day)
+    bad_events: int = 0  # its payloads refused (not their type), since the start
+    down: set[int] = field(default_factory=set)  # seats whose vote button is down now
+    timer: dict[str, Any] | None = None  # the latest event/timer, as the page shows it
+    notices: deque[str] = field(default_factory=lambda: deque(maxlen=20))  # commands refused
+
+
+@dataclass(frozen=True)
+class Shown:
+    """One change as the panel shows it, for a follower: the game, the floor's clock (a new
+    object at each ``event/timer``) and the seats whose vote button is down."""
+
+    game: Game
+    timer: dict[str, Any] | None
+    down: frozenset[int]
+
+
+class LiveView:
+    """The judge's pages (``pages``, the logged-in tabs) and the panel's followers
+    (``watchers``), told of every change by ``show``."""
+
+    def __init__(self, kept: KeptGame):
+        self.kept = kept
+        self.seen = TableSeen()
+        self.pages = Pages()
+        self.watchers: list[Callable[[Shown], None]] = []
+
+    def view(self) -> dict[str, Any]:
+        """The page's whole view: the game from the judge's chair, its latest record lines and
+        the table."""
+        seen = self.seen
+        health = seen.health or {}
+        consoles = health.get("consoles") or []
+        return {"type": "view", "game": judge_view(self.kept.game),
+                "log": list(self.kept.lines)[-60:],
+                "table": {"broker": seen.broker, "status": seen.status,
+                          "consoles": [c.get("online") for c in consoles],
+                          "audio": (health.get("audio") or {}).get("ok"),
+                          "bad_events": seen.bad_events},
+                "down": sorted(seen.down), "timer": seen.timer,
+                "notices": list(seen.notices)}
+
+    def shown(self) -> Shown:
+        return Shown(self.kept.game, self.seen.timer, frozenset(self.seen.down))
+
+    def show(self) -> None:
+        """Something changed: every follower is told, and every tab gets the new view."""
+        shown = self.shown()
+        for watch in self.watchers:
+            watch(shown)
+        if self.pages.sockets:
+            self.pages.push(json.dumps(self.view()))
