@@ -19,7 +19,7 @@ def arguments(parser: argparse.ArgumentParser, quick: dict[str, Any],
               argv: Sequence[str] | None = None) -> argparse.Namespace:
     """``parser``'s arguments from ``argv`` (the command line's by default), with ``--quick``
     added: when it is given, the defaults are ``quick``'s (by destination), and a flag given
-    beside it still wins."""
+    beside it still wins (a repeatable flag adds to the quick list)."""
     parser.add_argument("--quick", action="store_true",
                         help="small counts, seconds not minutes: that the bench runs and prints "
                              f"its figures (sets {_shown(quick)})")
