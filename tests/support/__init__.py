@@ -5,7 +5,7 @@ no test module imports another, and a bench imports only this package of ``tests
 
 Where things are and how a table is configured:
 
-* ``paths``: the checkout's root and the shipped example table.
+* ``paths``: the checkout's root, the shipped example table and rule presets.
 * ``table_configs``: table config files written to a test's folder (the six-seat ``SMALL_TABLE``,
   its ``CONSOLES``, the quick example table) and loaded as the service loads them.
 

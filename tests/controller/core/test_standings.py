@@ -18,9 +18,7 @@ from controller.core.effects import Emit, Reply
 from controller.core.state import TableSetup, initial_state
 from tests.support.core_driver import Timeline, judge, press, typed
 from tests.support.core_tables import TEN_SEATS_WIRED as WIRED
-from tests.support.paths import REPO
-
-PRESETS = REPO / "config" / "rules"
+from tests.support.paths import PRESETS
 
 
 def preset(name: str, tmp_path: Path) -> config.Config:
