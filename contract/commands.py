@@ -16,7 +16,7 @@ from typing import Annotated, Generic, Literal, TypeVar
 import msgspec
 
 from contract import validation
-from contract.events import TimerKind
+from contract.events import Surplus, TimerKind
 
 CommandId = Annotated[str, msgspec.Meta(
     min_length=1, max_length=64, description="Chosen by the sender; echoed in the reply.")]
@@ -34,6 +34,9 @@ Seat = Annotated[int, msgspec.Meta(ge=1, le=MAX_SEATS, description="A seat, 1..s
 GameDay = Annotated[int, msgspec.Meta(ge=1, le=MAX_DAY)]
 #: ``$(?!\n)``: the end of the text, in Python's regex dialect as in JSON Schema's.
 Color = Annotated[str, msgspec.Meta(pattern="^#[0-9a-fA-F]{6}$(?!\n)")]
+#: A night step's name, the rules core's own ("mafia_shot", "don_check"...): the rule preset's
+#: ``[night]`` tables are keyed by it.
+StepName = Annotated[str, msgspec.Meta(pattern="^[a-z_]{1,32}$(?!\n)")]
 
 
 #: A command whose ``ts`` is further than this from the controller's clock is refused, not run.
@@ -329,11 +332,12 @@ class NightStepCommand(Stamped):
     (roulette). ``mode``: ``keypad`` entries within ``seconds``, or ``count`` (the numbers are
     spoken one by one, ``cadence`` seconds each, the first 0.3 s after the step opens, and a
     press picks the number being spoken; such a step lasts as long as its numbers, so
-    ``seconds`` is refused with it). More distinct numbers than ``picks`` from one actor void
-    that actor's picks (FIIM 4.5.5)."""
+    ``seconds`` is refused with it). ``surplus``: what more distinct numbers than ``picks``
+    from one actor do: ``void`` his picks (FIIM 4.5.5, the shot) or leave the ``first`` ones
+    standing (4.5.8, 4.5.9); not given, the preset's ``[night] surplus`` for ``step``."""
 
     id: CommandId
-    step: Annotated[str, msgspec.Meta(pattern="^[a-z_]{1,32}$(?!\n)")]
+    step: StepName
     actors: SeatList
     picks: Annotated[int, msgspec.Meta(ge=1, le=3)] = 1
     targets: Literal["seats", "alive", "numbers"] = "alive"
@@ -341,6 +345,9 @@ class NightStepCommand(Stamped):
     mode: Literal["keypad", "count"] = "keypad"
     seconds: Annotated[float, msgspec.Meta(gt=0, le=120)] | None = None  # the preset's
     cadence: Annotated[float, msgspec.Meta(ge=0.3, le=5)] | None = None  # the preset's
+    surplus: Annotated[Surplus | None, msgspec.Meta(
+        description="Null: the rule preset's [night] surplus for this step (a step it does not "
+                    "list: first).")] = None
 
 
 class RevealCommand(Stamped):

@@ -41,6 +41,13 @@ VoteOutcome = Literal["eliminated", "tie", "fork", "night", "against_all", "no_v
 NominationOutcome = Literal["accepted", "supported", "refused", "withdrawn"]
 #: Why a night actor's picks do not stand (FIIM 4.5.5, ``controller.core.night``).
 Miss = Literal["missing", "several_targets", "disagree"]
+#: What a night step does with more distinct numbers than its ``picks`` from one actor: ``void``
+#: them all (FIIM 4.5.5, the mafia's shot: several targets is a miss) or keep the ``first``
+#: ones (4.5.8: one check a night; 4.5.9: three best-move numbers) and refuse the rest.
+Surplus = Annotated[Literal["void", "first"], msgspec.Meta(
+    description="More distinct numbers than picks from one actor: void voids them all (FIIM "
+                "4.5.5, the shot), first keeps the first picks and refuses the rest (4.5.8 "
+                "checks, 4.5.9 best move).")]
 
 
 class Event(msgspec.Struct, forbid_unknown_fields=True):
@@ -281,6 +288,7 @@ class NightStepEvent(Event):
     allowed: list[int]
     mode: Literal["keypad", "count"]
     seconds: float
+    surplus: Surplus
 
 
 class NightPickEvent(Event):
@@ -297,19 +305,21 @@ class NightPickEvent(Event):
     taken: bool
     reason: Annotated[str | None, msgspec.Meta(
         description="Why it is not taken (not an actor, time up, no number spoken, not a "
-                    "target, picked already, several targets: FIIM 4.5.5); null when taken.")]
+                    "target, picked already, several targets: the picks are void, FIIM 4.5.5, "
+                    "or the first picks stand, surplus first); null when taken.")]
     picks: list[int]
 
 
 class NightPickList(msgspec.Struct, forbid_unknown_fields=True):
     actor: Seat
     picks: Annotated[list[int], msgspec.Meta(
-        description="Every distinct number the actor confirmed (one more than the step's "
-                    "picks is kept: it voids them).")]
+        description="The distinct numbers the actor confirmed: surplus void keeps one more "
+                    "than the step's picks (it voids them); surplus first keeps the first picks "
+                    "only.")]
     miss: Annotated[Miss | None, msgspec.Meta(
         description="Why the actor's picks do not stand (FIIM 4.5.5): missing (fewer than "
-                    "picks), several_targets (more), disagree (a group whose valid picks "
-                    "differ); null: they stand.")]
+                    "picks), several_targets (more, in a surplus void step only), disagree (a "
+                    "group whose valid picks differ); null: they stand.")]
 
 
 class NightResultEvent(Event):

@@ -8,7 +8,7 @@ tables. Same stack, login and WebSocket fan-out as the judge's panel (:mod:`kit.
 a password file, slowed-down wrong logins, a session cookie; :mod:`kit.webpages`), pages
 served from ``hall/static`` (no CDN, no build step).
 
-    mafia-table hall --broker 127.0.0.1:1883 --username hall-board \\
+    mafia-table hall board --broker 127.0.0.1:1883 --username hall-board \\
         --password-file hall-board.pass --board-password-file board.pass --listen 0.0.0.0:8090
 
 (its options: ``hall.cli``).
@@ -223,7 +223,7 @@ async def serve(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Serve the board until Ctrl-C (``mafia-table hall``: ``hall.cli``)."""
+    """Serve the board until Ctrl-C (``mafia-table hall board``: ``hall.cli``)."""
     if not 0 < args.count_wait <= 3600:
         print("hall board: --count-wait takes seconds, 0 < S <= 3600", file=sys.stderr)
         return 2

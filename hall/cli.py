@@ -1,5 +1,6 @@
-"""``mafia-table hall``: the hall board (docs/hall.md). ``mafia_table.cli`` composes this command
-with the table's and the judge's; the board's web and MQTT stack (``hall.board``) loads only
+"""``mafia-table hall board`` (the hall board) and ``mafia-table hall seating`` (a tournament's
+seating), docs/hall.md. ``mafia_table.cli`` composes this command with the table's and the
+judge's; each subcommand's stack (``hall.board``'s web and MQTT, the seating's numpy) loads only
 when it runs.
 """
 
@@ -7,14 +8,20 @@ from __future__ import annotations
 
 import argparse
 
+from hall import seating_cli
+
 DESCRIPTION = "The organisers' board of a tournament hall."
 
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """The hall's subcommand, with its handler as ``run``."""
-    board = sub.add_parser("hall", help="run the hall board: every table of a tournament hall "
-                                        "for the organisers (docs/hall.md)",
-                           description=DESCRIPTION)
+    """The hall's subcommands, each with its handler as ``run``."""
+    hall = sub.add_parser("hall", help="the tournament hall: its board, its seating (docs/hall.md)",
+                          description=DESCRIPTION)
+    tools = hall.add_subparsers(dest="hall_command", required=True, metavar="board|seating")
+    board = tools.add_parser("board", help="run the hall board: every table of a tournament hall "
+                                           "for the organisers", description=DESCRIPTION)
+    seating_cli.add_arguments(tools.add_parser("seating", help="make a tournament's seating CSV",
+                                               description="Make a tournament's seating."))
     board.set_defaults(run=_board)
     board.add_argument("--broker", default="127.0.0.1:1883", metavar="HOST:PORT",
                        help="the hall broker (default 127.0.0.1:1883)")

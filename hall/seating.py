@@ -71,6 +71,19 @@ def parse(text: str, *, seats: int = 24) -> Seating:
     return seating
 
 
+def render(seating: Seating) -> str:
+    """The CSV of a seating, header first, in the seating's order: what :func:`parse` reads
+    back to the same seating."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(HEADER)
+    for round_, tables in seating.items():
+        for table, seats in tables.items():
+            for seat, player in seats.items():
+                writer.writerow([round_, table, seat, player])
+    return out.getvalue()
+
+
 def messages(seating: Seating, round_: int) -> dict[str, dict[str, Any]]:
     """The ``seating`` documents of ``round_``, by table."""
     if round_ not in seating:

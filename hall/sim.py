@@ -207,7 +207,7 @@ def start_board(hall: SimulatedHall, port: int, *, count_wait: float = 30.0,
     log_path = log_path or hall.root / "board.log"
     with log_path.open("ab") as log:
         return subprocess.Popen(
-            [sys.executable, "-m", "mafia_table.cli", "hall", "--broker",
+            [sys.executable, "-m", "mafia_table.cli", "hall", "board", "--broker",
              f"127.0.0.1:{hall.port}", "--listen", f"127.0.0.1:{port}", "--count-wait",
              str(count_wait), *args],
             stdout=log, stderr=subprocess.STDOUT, cwd=REPO)

@@ -3,7 +3,7 @@
     mafia-table run | sim | state | consoles | check-config | watch | pinout | selftest |
                 asyncapi                      the table's (controller.cli)
     mafia-table judge [serve | export] ...    the judge's panel (judge.cli)
-    mafia-table hall ...                      the hall board (hall.cli)
+    mafia-table hall board|seating ...        the hall board, the seating (hall.cli)
 
 Each part adds its subcommands to the one parser (``add_commands``), each with its handler
 as ``run``; this module only composes them, so the table's CLI needs nothing of the judge's

@@ -20,7 +20,10 @@ from typing import Annotated, Literal
 import msgspec
 
 from contract.buttons import JUDGE_BUTTON_NAMES, Button, SeatButton
+from contract.commands import StepName
+from contract.events import Surplus
 from controller.config.paths import state_home
+from controller.core import night
 from controller.core.standings import NIGHT_STEPS, NightAction, StandingRules
 from controller.core.vote import VoteRules
 from firmware_bridge.link import ConsoleConfig
@@ -65,6 +68,9 @@ class NightRules(Section):
     cadence: Annotated[float, msgspec.Meta(ge=0.3, le=5)] = 1.2  # count mode: per number
     # the steps that shoot or check: a target's standing may block them (``[standings]``)
     steps: dict[str, NightAction] = msgspec.field(default_factory=lambda: dict(NIGHT_STEPS))
+    # what each step does with more picks than it takes: "void" or "first" (a step not listed:
+    # ``night.UNLISTED``; a command's own ``surplus`` wins)
+    surplus: dict[StepName, Surplus] = msgspec.field(default_factory=lambda: dict(night.SURPLUS))
 
 
 class Backends(Section):

@@ -7,11 +7,18 @@ counts in 4.5.3): a press is attributed, by its edge time, to the number being s
 At the time limit the step's result is published. Everything here is published privately
 (``private/...``), and the only feedback is on the actor's own private indicator.
 
-FIIM 4.5.5: a mafioso who shoots more than one player, or none, makes the shot a miss, whatever
-the order. So an actor who confirms more distinct numbers than the step's ``picks`` has no valid
-pick at all (``several_targets``), and the result says for each actor why its pick does not
-stand: ``missing`` (fewer than ``picks``), ``several_targets``, ``disagree`` (a group whose
-valid picks differ, 4.5.5 "стреляет в другого игрока").
+An actor who confirms more distinct numbers than the step's ``picks`` is handled as the step's
+``surplus`` says, a choice the rule book makes per step (the preset's ``[night] surplus``, or
+the command's own):
+
+* ``void``: FIIM 4.5.5, a mafioso who "стреляет" in several players makes the shot a miss,
+  whatever the order. The actor has no valid pick at all (``several_targets``).
+* ``first``: the first ``picks`` numbers stand and every later one is refused, with its reason
+  (FIIM 4.5.8 gives one check a night and voids none; 4.5.9 names three best-move numbers).
+
+The result says for each actor why its pick does not stand: ``missing`` (fewer than ``picks``),
+``several_targets`` (more, ``void`` only), ``disagree`` (a group whose valid picks differ,
+4.5.5 "стреляет в другого игрока").
 """
 
 from __future__ import annotations
@@ -20,7 +27,14 @@ from typing import Literal
 
 import msgspec
 
-from contract.events import Miss, NightPickEvent, NightPickList, NightResultEvent, NightStepEvent
+from contract.events import (
+    Miss,
+    NightPickEvent,
+    NightPickList,
+    NightResultEvent,
+    NightStepEvent,
+    Surplus,
+)
 from controller.core.effects import CancelCues, Cue, Effect, Emit, Indicate, WakeAt
 
 Mode = Literal["keypad", "count"]
@@ -31,6 +45,18 @@ TAKEN, REFUSED = 1, 3  # private indicator: steady = taken, double blink = not t
 #: count mode: the first number is spoken this long after the step opens, so that, like every
 #: later one, it is scheduled ahead (``controller.cue_schedule``) and sounds on its time
 COUNT_LEAD = 0.3
+#: The preset's ``[night] surplus`` when it says nothing: FIIM's readings (4.5.5, 4.5.8, 4.5.9)
+SURPLUS: dict[str, Surplus] = {"mafia_shot": "void", "don_check": "first",
+                               "sheriff_check": "first", "best_move": "first"}
+#: a step the preset's ``surplus`` does not list: its first picks stand, since only the shot's
+#: paragraph (4.5.5) voids a surplus; a rules core that wants otherwise says so in the command
+UNLISTED: Surplus = "first"
+
+
+def surplus_of(step: str, listed: dict[str, Surplus], given: Surplus | None) -> Surplus:
+    """The surplus rule of a step: the command's own, else the preset's for its name, else
+    ``UNLISTED``."""
+    return given or listed.get(step, UNLISTED)
 
 
 class NightStep(msgspec.Struct, frozen=True, kw_only=True):
@@ -42,9 +68,12 @@ class NightStep(msgspec.Struct, frozen=True, kw_only=True):
     mode: Mode = "keypad"
     seconds: float = 10.0  # keypad mode: the time limit
     cadence: float = 1.2  # count mode: seconds per spoken number
+    #: a step saved before the choice existed was void: FIIM 4.5.5 was the rule of every step
+    surplus: Surplus = "void"
     started: float = 0.0
     ends: float = 0.0
-    #: (actor, distinct picks so far): at most ``picks + 1``, one more is enough to void them
+    #: (actor, distinct picks so far): at most ``picks``, or, ``void``, ``picks + 1``: one more
+    #: is enough to void them
     chosen: tuple[tuple[int, tuple[int, ...]], ...] = ()
 
     @property
@@ -73,7 +102,8 @@ def start(step: NightStep, t: float) -> tuple[NightStep, list[Effect]]:
     effects: list[Effect] = [
         Emit(NightStepEvent(night_step=step.id, step=step.step, state="started",
                             actors=list(step.actors), picks=step.picks,
-                            allowed=list(step.allowed), mode=step.mode, seconds=length),
+                            allowed=list(step.allowed), mode=step.mode, seconds=length,
+                            surplus=step.surplus),
              t, private=True),
         WakeAt(step.ends + GRACE)]
     if step.mode == "count":  # the numbers, spoken over the music, each at its time
@@ -87,10 +117,11 @@ def pick(step: NightStep, actor: int, value: int | None, t: float) \
     """A seat's keypad entry, or a press in count mode (``value`` from ``spoken_at``).
 
     ``taken``: the number stands as one of the actor's picks; else ``reason`` says why not. One
-    more distinct number than ``picks`` is recorded but voids them all (4.5.5, several
-    targets). An entry before the step opened is not one of its picks (nothing is published);
-    a seat that does not act, an entry after the time is up, or (count mode) a press in the
-    ``COUNT_LEAD`` before the first number, is refused with its reason."""
+    more distinct number than ``picks`` is recorded but voids them all (``void``: 4.5.5,
+    several targets), or is refused (``first``). An entry before the step opened is not one of
+    its picks (nothing is published); a seat that does not act, an entry after the time is up,
+    or (count mode) a press in the ``COUNT_LEAD`` before the first number, is refused with its
+    reason."""
     if t < step.started - (COUNT_LEAD if step.mode == "count" else 0.0):  # before it opened
         return step, []
     mine = step.picks_of(actor)
@@ -105,20 +136,26 @@ def pick(step: NightStep, actor: int, value: int | None, t: float) \
         reason = f"{value} is not a target of this step"
     elif value in mine:
         reason = f"{value} is picked already"
+    elif step.surplus == "first" and len(mine) >= step.picks:
+        first = "the first stands" if step.picks == 1 else f"the first {step.picks} stand"
+        reason = f"{_targets(step.picks)} picked already: {first}"
     else:
         if len(mine) <= step.picks:  # one more than allowed is kept: it voids them
             mine = (*mine, value)
             chosen = (*(c for c in step.chosen if c[0] != actor), (actor, mine))
             step = msgspec.structs.replace(step, chosen=chosen)
         if len(mine) > step.picks:
-            reason = (f"more than {step.picks} target{'s' if step.picks > 1 else ''}: "
-                      "the picks are void (FIIM 4.5.5)")
+            reason = f"more than {_targets(step.picks)}: the picks are void (FIIM 4.5.5)"
     event = Emit(NightPickEvent(night_step=step.id, step=step.step, actor=actor, value=value,
                                 taken=reason is None, reason=reason, picks=list(mine)),
                  t, private=True)
     if actor not in step.actors:  # no indicator for a seat that does not act
         return step, [event]
     return step, [event, Indicate(actor, REFUSED if reason else TAKEN)]
+
+
+def _targets(n: int) -> str:
+    return f"{n} target{'s' if n > 1 else ''}"
 
 
 def misses(step: NightStep) -> dict[int, Miss | None]:

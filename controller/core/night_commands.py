@@ -3,10 +3,11 @@
 A night step (``controller.core.night``) is one thing some seats do with their eyes closed: the
 mafia's shot, the don's or sheriff's check, the best move. ``night/step`` opens one for its
 actors, with the targets they may pick (any seat, seats whose standing allows the action, or
-plain numbers for a roulette) and how picks are entered (keypad digits within a time, or a press
-while the number is spoken). One step at a time, only at night. ``night/stop`` ends the running
-step now; ``night/reveal`` shows a check result on one seat's private indicator, so only that
-player sees it.
+plain numbers for a roulette), how picks are entered (keypad digits within a time, or a press
+while the number is spoken) and what a surplus of picks does (void them, or the first stand: the
+command's choice, else the preset's for the step). One step at a time, only at night.
+``night/stop`` ends the running step now; ``night/reveal`` shows a check result on one seat's
+private indicator, so only that player sees it.
 """
 
 from __future__ import annotations
@@ -48,7 +49,8 @@ def open_step(state: TableState, cmd: NightStepCommand, t: float) -> Outcome:
     opened, effects = night.start(night.NightStep(
         id=cmd.id, step=cmd.step, actors=tuple(cmd.actors), picks=cmd.picks, allowed=allowed,
         mode=cmd.mode, seconds=cmd.seconds or state.setup.night_seconds,
-        cadence=cmd.cadence or state.setup.night_cadence), t)
+        cadence=cmd.cadence or state.setup.night_cadence,
+        surplus=night.surplus_of(cmd.step, state.setup.night_surplus, cmd.surplus)), t)
     return replace(state, night_step=opened), effects, None
 
 

@@ -18,6 +18,7 @@ import msgspec
 
 from contract import events
 from contract.buttons import Button
+from contract.events import Surplus
 from contract.lights import Light
 from controller.core import day, keypad, night, scene, standings, timer, vote
 from controller.core.debounce import Debounce
@@ -33,7 +34,8 @@ class TableSetup:
     ``keypads``: the seats with a console keypad. ``debounce``: the lockout in seconds.
     ``simulated``: whether ``sim/...`` commands may drive the (mock) pins. ``rules``: the vote
     options of the table's rule preset; ``standings``: what each standing blocks;
-    ``night_steps``: the night steps that shoot or check (their targets' standings matter).
+    ``night_steps``: the night steps that shoot or check (their targets' standings matter);
+    ``night_surplus``: what each night step does with more picks than it takes (``night``).
     """
 
     table: str
@@ -50,6 +52,7 @@ class TableSetup:
     standings: standings.StandingRules = field(default_factory=standings.StandingRules)
     night_steps: dict[str, NightAction] = field(default_factory=lambda: dict(
         standings.NIGHT_STEPS))
+    night_surplus: dict[str, Surplus] = field(default_factory=lambda: dict(night.SURPLUS))
 
 
 @dataclass(frozen=True)

@@ -50,6 +50,7 @@ def table_setup(config: Config, rules: VoteRules | None = None) -> TableSetup:
         night_cadence=config.night.cadence,
         standings=config.standings,
         night_steps=config.night.steps,
+        night_surplus=config.night.surplus,
     )
 
 

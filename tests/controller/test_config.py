@@ -182,6 +182,13 @@ def test_the_tables_own_vote_keys_win_over_the_preset(tmp_path):
     assert (cfg.vote.window, cfg.vote.gap) == (1.2, 3.0)
 
 
+def test_the_tables_own_night_surplus_replaces_the_presets_whole(tmp_path):
+    fiim = str(EXAMPLE_CONFIG.parent / "rules" / "fiim.toml")
+    cfg = config.load(write_config(tmp_path, with_rules(fiim) + '[night]\nsurplus = '
+                                   '{ best_move = "void" }\n'))
+    assert cfg.night.surplus == {"best_move": "void"}  # the shot now falls to "first"
+
+
 def test_preset_mistakes_are_named(tmp_path):
     assert problems_of(tmp_path, with_rules("no.toml")) == [
         f"rules: preset file not found: {tmp_path / 'no.toml'}"]
@@ -201,6 +208,10 @@ def test_standing_and_night_step_mistakes_in_a_preset_are_named(tmp_path):
     body = with_rules("s.toml").replace('rules = "s.toml"', '')
     [problem] = problems_of(tmp_path, body + '[night]\nsteps = { mafia_shot = "vote" }\n')
     assert problem == "night.steps[...]: invalid enum value 'vote'"  # msgspec's path
+    [problem] = problems_of(tmp_path, body + '[night]\nsurplus = { best_move = "last" }\n')
+    assert problem == "night.surplus[...]: invalid enum value 'last'"
+    [problem] = problems_of(tmp_path, body + '[night]\nsurplus = { "Best-Move" = "first" }\n')
+    assert problem.startswith("night.surplus: a key: expected str matching regex")
 
 
 def test_console_mistakes_are_named(tmp_path):

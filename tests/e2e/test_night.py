@@ -1,4 +1,5 @@
-"""A whole night over a real broker: on keypads (emulated consoles), then by count on GPIO."""
+"""A whole night over a real broker: on keypads (emulated consoles), then by count on GPIO, and
+the FIIM preset's one check a night (4.5.8) through the service."""
 
 from __future__ import annotations
 
@@ -6,10 +7,20 @@ import json
 import time
 
 from controller import config as config_module
+from controller.core import night
 from tests.support.mqtt import on_topic, with_json
+from tests.support.paths import PRESETS
 from tests.support.running import Running, online
 from tests.support.table_configs import CONSOLES, SMALL_TABLE, write_config
 from tests.support.waiting import until
+
+
+def night_on_keypads(run: Running, core) -> None:
+    """Wait for the table and its consoles to be online, then make it night."""
+    online(core)
+    until(lambda: all(link.health.online for link in run.service.consoles), what="consoles")
+    core.publish("mafia/t1/cmd/phase", '{"id": "n1", "phase": "night"}')
+    core.wait_for(with_json("mafia/t1/reply/phase", id="n1", ok=True))
 
 
 def test_a_night_on_keypads_shot_checks_and_best_move(tmp_path, broker, subscriber):
@@ -18,10 +29,7 @@ def test_a_night_on_keypads_shot_checks_and_best_move(tmp_path, broker, subscrib
     run = Running(cfg)
     core = subscriber
     try:
-        online(core)
-        until(lambda: all(link.health.online for link in run.service.consoles), what="consoles")
-        core.publish("mafia/t1/cmd/phase", '{"id": "n1", "phase": "night"}')
-        core.wait_for(with_json("mafia/t1/reply/phase", id="n1", ok=True))
+        night_on_keypads(run, core)
         hub, pair = run.service.emulators[1], run.service.emulators[4]
 
         def typing(seat: int, keys: str) -> None:
@@ -81,5 +89,34 @@ def test_the_same_shot_on_a_gpio_only_table_by_count(table_config, subscriber):
         assert result.json()["picks"] == [{"actor": 1, "picks": [5], "miss": None},
                                           {"actor": 2, "picks": [5], "miss": None}]
         assert result.json()["agreed"] is True
+    finally:
+        run.close()
+
+
+def test_fiim_4_5_8_a_dons_6_then_4_keeps_6_through_the_service(tmp_path, broker, subscriber):
+    """The shipped fiim.toml, the real service and mosquitto: the Don (seat 1) types 6# then
+    4#; the 4 is refused on his private channel and indicator, and his check of 6 stands."""
+    body = f'\n    rules = "{PRESETS / "fiim.toml"}"' + SMALL_TABLE.format(port=broker.port)
+    run = Running(config_module.load(write_config(tmp_path, body + CONSOLES)))
+    core = subscriber
+    try:
+        night_on_keypads(run, core)
+        core.publish("mafia/t1/cmd/night/step", json.dumps(
+            {"id": "don", "step": "don_check", "actors": [1], "seconds": 60}))
+        [started] = core.wait_for(with_json("mafia/t1/private/night/step", night_step="don"))
+        assert started.json()["surplus"] == "first"
+        hub = run.service.emulators[1]
+        hub.type(1, "6#4#")
+        [refused] = core.wait_for(with_json("mafia/t1/private/night/pick", night_step="don",
+                                            value=4), timeout=10)
+        assert refused.json()["taken"] is False and refused.json()["picks"] == [6]
+        assert refused.json()["reason"] == "1 target picked already: the first stands"
+        until(lambda: hub.pins.indicators.get(1) == night.REFUSED, what="the Don's indicator")
+        core.publish("mafia/t1/cmd/night/stop", '{"id": "stop"}')
+        [result] = core.wait_for(with_json("mafia/t1/private/night/result", night_step="don"),
+                                 timeout=10)
+        assert result.json()["picks"] == [{"actor": 1, "picks": [6], "miss": None}]
+        assert not core.matching(lambda m: m.topic.startswith(
+            ("mafia/t1/event/seat/", "mafia/t1/event/night/")))
     finally:
         run.close()

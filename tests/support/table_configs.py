@@ -9,7 +9,7 @@ from pathlib import Path
 import msgspec
 
 from controller import config as config_module
-from tests.support.paths import EXAMPLE_CONFIG
+from tests.support.paths import EXAMPLE_CONFIG, PRESETS
 
 
 def write_config(tmp_path: Path, body: str, name: str = "table.toml") -> Path:
@@ -90,3 +90,10 @@ def quick_table(tmp_path: Path, port: int) -> config_module.Config:
         vote=msgspec.structs.replace(cfg.vote, window=0.4, gap=0.15),
         store=msgspec.structs.replace(cfg.store, path=str(tmp_path / "game.db")),
         backends=msgspec.structs.replace(cfg.backends, audio="off"))
+
+
+def preset(name: str, tmp_path: Path) -> config_module.Config:
+    """A ten-seat table "t" on the shipped rule preset ``name`` (config/rules/NAME.toml)."""
+    table = tmp_path / f"{name}.toml"
+    table.write_text(f'table = "t"\nseats = 10\nrules = "{PRESETS / name}.toml"\n')
+    return config_module.load(table)

@@ -1,25 +1,31 @@
-"""Night steps (FIIM 4.5) in the core and on a live table: picks, count mode, privacy."""
+"""Night steps (FIIM 4.5) in the core and on a live table: picks, a surplus of them (void, 4.5.5;
+the first stand, 4.5.8-4.5.9), count mode, privacy."""
 
 from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from contract.buttons import SeatButton
-from contract.events import NightPickList
+from contract.events import NightPickList, Surplus
 from contract.inputs import ButtonEdge, CommandReceived
 from controller.core import night
 from controller.core.effects import Cue, Emit, Indicate, SetLight
 from controller.core.state import TableSetup, initial_state
 from tests.support.core_driver import Timeline, typed
+from tests.support.table_configs import preset
 
 SEATS = frozenset(SeatButton(s) for s in range(1, 11))
 
 
-def table() -> Timeline:
-    tl = Timeline(initial_state(TableSetup("t", 10, SEATS, debounce=0.02)))
+def table(surplus: dict[str, Surplus] | None = None) -> Timeline:
+    """A 10-seat table at night; ``surplus``: the preset's ``[night] surplus`` (FIIM's)."""
+    setup = TableSetup("t", 10, SEATS, debounce=0.02,
+                       night_surplus=night.SURPLUS if surplus is None else surplus)
+    tl = Timeline(initial_state(setup))
     tl.feed([cmd("phase", 0.0, phase="night")])
     return tl
 
@@ -285,3 +291,141 @@ def test_fiim_4_5_4_the_shot_is_agreed_exactly_when_each_shows_one_and_the_same_
                     "several_targets" if len(shown[entry.actor]) > 1 else
                     None if result.event.agreed or not one_each else "disagree")
         assert entry.miss == expected
+
+
+def fiim(tmp_path) -> Timeline:
+    """A table at night with the shipped FIIM preset's ``[night] surplus``."""
+    return table(preset("fiim", tmp_path).night.surplus)
+
+
+def picks_of(tl: Timeline, actor: int) -> list[tuple[int | None, bool, str | None]]:
+    return [(e.event.value, e.event.taken, e.event.reason) for e in emitted(tl, "night/pick")
+            if e.event.actor == actor]
+
+
+def test_fiim_4_5_5_the_shot_with_several_targets_is_void_by_the_preset(tmp_path):
+    tl = fiim(tmp_path)
+    tl.feed([cmd("night/step", 1.0, step="mafia_shot", actors=[2, 5])])
+    tl.feed(typed(2, "7#4#", 2.0) + typed(5, "7#", 3.0))
+    tl.run_until(20.0)
+    [started] = emitted(tl, "night/step")
+    assert started.event.surplus == "void"
+    assert picks_of(tl, 2) == [(7, True, None),
+                               (4, False, "more than 1 target: the picks are void (FIIM 4.5.5)")]
+    [result] = emitted(tl, "night/result")
+    assert result.event.picks[0] == NightPickList(2, [7, 4], "several_targets")
+    assert result.event.agreed is False
+
+
+@pytest.mark.parametrize("step", ["don_check", "sheriff_check"])
+def test_fiim_4_5_8_one_check_a_night_the_first_stands(tmp_path, step):
+    """A Don who types 6# then 4# keeps his check of 6: the 4 is refused, said so privately."""
+    tl = fiim(tmp_path)
+    tl.feed([cmd("night/step", 1.0, step=step, actors=[3])])
+    tl.feed(typed(3, "6#4#", 2.0))
+    tl.run_until(20.0)
+    [started] = emitted(tl, "night/step")
+    assert started.event.surplus == "first"
+    assert picks_of(tl, 3) == [(6, True, None),
+                               (4, False, "1 target picked already: the first stands")]
+    assert [e.pattern for e in tl.effects if isinstance(e, Indicate) and e.pattern] == [
+        night.TAKEN, night.REFUSED]
+    [result] = emitted(tl, "night/result")
+    assert result.event.picks == [NightPickList(3, [6], None)] and result.event.missing == []
+    assert all(e.private for e in emitted(tl, "night/pick") + emitted(tl, "night/result"))
+
+
+def test_fiim_4_5_9_the_first_three_best_move_numbers_stand(tmp_path):
+    tl = fiim(tmp_path)
+    tl.feed([cmd("night/step", 1.0, step="best_move", actors=[4], picks=3, targets="seats",
+                 seconds=20)])
+    tl.feed(typed(4, "3#5#8#1#", 2.0))
+    tl.run_until(30.0)
+    assert picks_of(tl, 4)[-1] == (1, False, "3 targets picked already: the first 3 stand")
+    [result] = emitted(tl, "night/result")
+    assert result.event.picks == [NightPickList(4, [3, 5, 8], None)]
+
+
+def test_the_built_in_readings_are_the_fiim_presets_and_the_clubs_keep_the_shot_void(tmp_path):
+    assert preset("fiim", tmp_path).night.surplus == night.SURPLUS
+    for club in ("crow-club", "online-003"):  # their books are silent: FIIM's readings
+        surplus = preset(club, tmp_path).night.surplus
+        assert surplus["mafia_shot"] == "void" and surplus["sheriff_check"] == "first"
+
+
+@pytest.mark.parametrize(("step", "picks", "miss"), [
+    ("don_check", [2], None),  # 4.5.8: the first press stands
+    ("mafia_shot", [2, 5], "several_targets"),  # 4.5.5: two numbers are a miss
+])
+def test_count_mode_follows_the_steps_surplus(tmp_path, step, picks, miss):
+    """Presses while the table counts: at 2 and again at 5."""
+    tl = fiim(tmp_path)
+    tl.feed([cmd("night/step", 1.0, step=step, actors=[3], targets="seats", mode="count",
+                 cadence=1.0)])
+    for n in (2, 5):
+        at = 1.0 + night.COUNT_LEAD + (n - 1 + 0.5)
+        tl.feed([ButtonEdge(SeatButton(3), True, at), ButtonEdge(SeatButton(3), False, at + 0.1)])
+    tl.run_until(20.0)
+    [result] = emitted(tl, "night/result")
+    assert result.event.picks == [NightPickList(3, picks, miss)]
+
+
+def test_the_commands_surplus_wins_and_a_step_not_listed_keeps_its_first_picks():
+    tl = table()
+    tl.feed([cmd("night/step", 1.0, step="sheriff_check", actors=[6], surplus="void")])
+    tl.feed(typed(6, "2#9#", 2.0))
+    tl.run_until(20.0)
+    tl.feed([cmd("night/step", 21.0, step="mafia_shot", actors=[2], surplus="first")])
+    tl.feed(typed(2, "7#4#", 22.0))
+    tl.run_until(40.0)
+    tl.feed([cmd("night/step", 41.0, step="doctor", actors=[8])])  # not in the preset
+    tl.feed(typed(8, "1#3#", 42.0))
+    tl.run_until(60.0)
+    assert [e.event.surplus for e in emitted(tl, "night/step")] == ["void", "first", "first"]
+    assert [r.event.picks for r in emitted(tl, "night/result")] == [
+        [NightPickList(6, [2, 9], "several_targets")], [NightPickList(2, [7], None)],
+        [NightPickList(8, [1], None)]]
+    tl.feed([cmd("night/step", 61.0, step="doctor", actors=[8], surplus="last")])
+    assert tl.effects[-1].error == "surplus: invalid enum value 'last'"
+
+
+#: keys of a keypad: mostly whole entries (some of them no seat: 0, 11, 12), a stray key now
+#: and then (``*`` clears, a lone ``#`` confirms nothing, a digit joins the next entry)
+ENTRY = st.one_of(st.integers(1, 10).map(lambda n: f"{n}#"),
+                  st.integers(0, 12).map(lambda n: f"{n}#"), st.sampled_from(["*", "#", "1"]))
+
+
+@given(st.sampled_from(["void", "first"]), st.integers(1, 3),
+       st.lists(ENTRY, max_size=12).map("".join), st.lists(ENTRY, max_size=6).map("".join))
+def test_surplus_over_random_key_sequences(surplus, picks, keys, others):
+    """Seat 2 acts (seat 9 is out, so no target) and types ``keys``; seat 5, who does not act,
+    types ``others``. Void: any surplus of valid numbers leaves no valid pick; first: the picks
+    are exactly the first ``picks`` distinct valid numbers. Nothing of it is public."""
+    tl = table()
+    tl.feed([cmd("seats", 0.5, seats=[{"seat": 9, "in_game": False}]),
+             cmd("night/step", 1.0, step="x", actors=[2], picks=picks, surplus=surplus,
+                 seconds=30)])
+    assert not tl.state.standings[8].in_game
+    lights_before = [e for e in tl.effects if isinstance(e, SetLight)]
+    tl.feed(typed(2, keys, 2.0) + typed(5, others, 2.05))
+    tl.run_until(40.0)
+    entries = [e.event.value for e in emitted(tl, "seat/entry") if e.event.seat == 2]
+    valid = list(dict.fromkeys(v for v in entries if 1 <= v <= 10 and v != 9))
+    [result] = emitted(tl, "night/result")
+    [mine] = result.event.picks
+    taken = [value for value, ok, _ in picks_of(tl, 2) if ok]
+    if surplus == "first":
+        assert mine.picks == taken == valid[:picks]
+        assert mine.miss == (None if len(valid) >= picks else "missing")
+    elif len(valid) > picks:
+        assert mine.miss == "several_targets" and mine.picks == valid[:picks + 1]
+        assert taken == valid[:picks]  # the one too many is refused, and voids them
+    else:
+        assert mine.picks == taken == valid
+        assert mine.miss == (None if len(valid) == picks else "missing")
+    assert {(ok, why) for _, ok, why in picks_of(tl, 5)} <= {
+        (False, "seat 5 does not act in this step")}
+    assert not [e for e in tl.effects if isinstance(e, Indicate) and e.seat != 2]
+    assert all(e.private for e in tl.effects if isinstance(e, Emit)
+               and e.kind.startswith(("seat/", "night/")))
+    assert [e for e in tl.effects if isinstance(e, SetLight)] == lights_before

@@ -4,7 +4,6 @@ the presets in config/rules/ say (pure core, fake timeline)."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import msgspec
 import pytest
@@ -18,13 +17,7 @@ from controller.core.effects import Emit, Reply
 from controller.core.state import TableSetup, initial_state
 from tests.support.core_driver import Timeline, judge, press, typed
 from tests.support.core_tables import TEN_SEATS_WIRED as WIRED
-from tests.support.paths import PRESETS
-
-
-def preset(name: str, tmp_path: Path) -> config.Config:
-    table = tmp_path / f"{name}.toml"
-    table.write_text(f'table = "t"\nseats = 10\nrules = "{PRESETS / name}.toml"\n')
-    return config.load(table)
+from tests.support.table_configs import preset
 
 
 def table(cfg: config.Config | None = None) -> Timeline:

@@ -1,0 +1,224 @@
+"""Our seating generator beside the rating platform's own, on the same instances and time.
+
+    .venv/bin/python -m bench.seating --platform DIR [--seconds 60] [--seed 1]   # ~10 min
+    .venv/bin/python -m bench.seating --quick [--platform DIR]                    # seconds
+    .venv/bin/python -m bench.seating --record VECTORS.json --platform DIR
+    .venv/bin/python -m bench.seating --calibrate
+
+``DIR`` is a snapshot of szotin/mafiaratings (a checkout or a bare git directory); its PHP runs
+under Debian's ``php-cli`` (bench/seating_platform.py). For each instance (players x games each,
+every player at a table each round) the platform's generator and optimizers get ``--seconds``
+of CPU time (its job runner counts wall-clock seconds; on a machine shared with other work CPU
+time is the fair measure), and ours gets ``--seconds`` of work (hall/seating_plan/plan.py), one
+after the other on one core; both times are printed. Both seatings are scored by our port of
+the platform's scores and, with ``--platform``, by the platform's PHP too, which must agree to
+the last bit. The floor printed is the least players score any seating can have, where it is
+known (hall/seating_plan/floor.py), with our score's ratio to it.
+
+``--record`` writes score vectors the platform's PHP computed (random seatings of all shapes,
+the quirks included) for tests/test_seating_scores.py. ``--calibrate`` measures the step costs
+``hall/seating_plan/plan.py`` counts work in.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+from hall.seating_plan import plan
+from hall.seating_plan.floor import players_floor
+from hall.seating_plan.instance import Instance, instance
+from hall.seating_plan.scores import Definition, Layout, Scores, score
+
+#: (players, games each, kept-apart pairs), everyone playing every round
+INSTANCES = ((30, 10, 0), (50, 8, 0), (100, 10, 0), (120, 12, 0), (40, 10, 20))
+QUICK = ((30, 4, 0), (30, 3, 6))
+QUICK_SECONDS = 1.0
+
+
+def apart_pairs(players: int, count: int, seed: int = 5) -> list[tuple[int, int]]:
+    """``count`` different pairs of players, drawn at random (the same every run)."""
+    rng = random.Random(seed)
+    pairs: list[tuple[int, int]] = []
+    while len(pairs) < count:
+        a, b = sorted(rng.sample(range(players), 2))
+        if (a, b) not in pairs:
+            pairs.append((a, b))
+    return pairs
+
+
+def ours(inst: Instance, seed: int, seconds: float) -> tuple[Layout, float, float]:
+    """Our seating, and the CPU and wall seconds it took."""
+    started, cpu = time.monotonic(), time.process_time()
+    made = plan.make(inst, seed, seconds)
+    return made.layout, time.process_time() - cpu, time.monotonic() - started
+
+
+def row(name: str, scores: Scores, cpu: float, wall: float, note: str = "") -> str:
+    return (f"  {name:<9} {scores.players:>10.2f} {scores.numbers:>10.2f} {scores.tables:>9.2f}"
+            f" {scores.total:>10.2f} {cpu:>7.1f} s {wall:>7.1f} s{note}")
+
+
+def compare(instances: tuple[tuple[int, int, int], ...], seconds: float, seed: int,
+            platform_dir: Path | None) -> bool:
+    """Print the table; True when ours is at least as good on every score of every instance
+    and better on the sum (always True without the platform: nothing to compare)."""
+    from contextlib import ExitStack
+
+    print(f"bench.seating: {seconds:g} s each, seed {seed}, load average "
+          f"{os.getloadavg()[0]:.2f}", flush=True)
+    print(f"  {'':<9} {'players':>10} {'numbers':>10} {'tables':>9} {'sum':>10} {'cpu':>9}"
+          f" {'wall':>9}")
+    good = True
+    with ExitStack() as stack:
+        php = None
+        if platform_dir is not None:
+            from bench.seating_platform import platform
+
+            php = stack.enter_context(platform(platform_dir))
+        else:
+            print("  (the platform's side needs --platform DIR: a snapshot of "
+                  "szotin/mafiaratings)")
+        for players, games, pairs in instances:
+            inst = instance(players, games, apart=apart_pairs(players, pairs))
+            defn = inst.definition()
+            label = f"{players} players x {games} games" + (
+                f", {pairs} pairs kept apart" if pairs else "")
+            print(label, flush=True)
+            layout, cpu, wall = ours(inst, seed, seconds)
+            mine = score(defn, layout)
+            floor = players_floor(inst)
+            note = f"   players floor {floor:.2f}, ratio {mine.players / floor:.3f}" if floor \
+                else ""
+            if php is not None:
+                theirs = php.optimize(defn, seconds, seed)
+                their_scores = score(defn, theirs["seating"])
+                checked = php.score(defn, [layout, theirs["seating"]])
+                if checked != [mine, their_scores] or theirs["scores"] != their_scores:
+                    raise SystemExit(f"the port's scores differ from the platform's: "
+                                     f"{checked} vs {[mine, their_scores]}")
+                print(row("platform", their_scores, theirs["cpu"], theirs["elapsed"],
+                          f"   ({theirs['passes']} passes, swaps tried {theirs['items']})"))
+                print(row("ours", mine, cpu, wall, note), flush=True)
+                better = [a <= b + 1e-9 * max(1.0, b) for a, b in zip(
+                    (mine.players, mine.numbers, mine.tables),
+                    (their_scores.players, their_scores.numbers, their_scores.tables),
+                    strict=True)]
+                wins = all(better) and mine.total < their_scores.total
+                good &= wins
+                print(f"  ours at least as good on every score: {'yes' if all(better) else 'NO'}"
+                      f"; better on the sum: {'yes' if mine.total < their_scores.total else 'NO'}"
+                      f" ({mine.total / their_scores.total:.3f} of the platform's)")
+            else:
+                print(row("ours", mine, cpu, wall, note), flush=True)
+    print(f"bench.seating: done, load average {os.getloadavg()[0]:.2f}")
+    return good
+
+
+def random_layout(rng: random.Random, players: int, tables: int, rounds: int) -> Layout:
+    """Any seating: each round's tables filled from a shuffle (a short last round)."""
+    layout = []
+    for r in range(rounds):
+        order = list(range(players))
+        rng.shuffle(order)
+        count = tables if r < rounds - 1 or rng.random() < 0.7 else rng.randint(1, tables)
+        layout.append([order[t * 10:(t + 1) * 10] for t in range(count)])
+    return layout
+
+
+def record(path: Path, platform_dir: Path) -> None:
+    """Score random seatings of many shapes with the platform's PHP; write them with the
+    scores, for the tests."""
+    from bench.seating_platform import platform
+
+    rng = random.Random(29)
+    cases = []
+    shapes = [(10, 1, 5, []), (11, 1, 10, [(0, 1)]), (12, 1, 3, [(0, 1), (1, 2)]),
+              (20, 2, 10, []), (30, 3, 10, []), (30, 3, 7, [(3, 4), (4, 9), (3, 9)]),
+              (35, 3, 4, [(0, 34)]), (40, 4, 10, apart_pairs(40, 20)), (50, 5, 8, []),
+              (24, 2, 5, [(0, k) for k in range(1, 24)])]  # 0 kept apart from everyone
+    with platform(platform_dir) as php:
+        for players, tables, games, apart in shapes:
+            defn = Definition(players, tables, games, [list(p) for p in apart])
+            layouts: list[Layout] = [random_layout(rng, players, tables, games)
+                                     for _ in range(3)]
+            try:
+                inst = instance(players, games, tables, [] if players < 12 else apart)
+                layouts.append(plan.make(inst, 1, 0.2).layout)
+            except ValueError:
+                pass  # a shape that cannot be seated (e.g. kept apart from everyone)
+            for layout, scores in zip(layouts, php.score(defn, layouts), strict=True):
+                cases.append({"players": players, "tables": tables, "games": games,
+                              "apart": [list(p) for p in apart], "layout": layout,
+                              "scores": [scores.players, scores.numbers, scores.tables]})
+    path.write_text(json.dumps({"from": "the platform's include/seating.php under php-cli, "
+                                        "by python -m bench.seating --record",
+                                "cases": cases}, separators=(",", ":")) + "\n")
+    print(f"{len(cases)} cases written to {path}")
+
+
+def calibrate() -> None:
+    """The step costs of hall/seating_plan/plan.py, measured here (process time, one core)."""
+    import numpy as np
+
+    from hall.seating_plan import cyclic, groups, labels
+    from hall.seating_plan.split import split
+
+    print(f"load average {os.getloadavg()[0]:.2f}")
+    for players, games, pairs in ((20, 10, 0), (50, 8, 0), (100, 10, 0), (200, 10, 0),
+                                  (120, 12, 30)):
+        inst = instance(players, games, apart=apart_pairs(players, pairs))
+        rng = np.random.default_rng(1)
+        start = groups.random_start(inst, split(inst), rng)
+        began = time.process_time()
+        _, progress = groups.search(inst, start, rng, 3000)
+        per_round = (time.process_time() - began) / progress.steps * 1e6
+        began = time.process_time()
+        labels.renumber(inst, start, rng, 5)
+        relabel = (time.process_time() - began) / 5 / len(inst.round_tables()) * 1e6
+        model = (plan.ROUND_US[0] + plan.ROUND_US[1] * (10 * inst.tables) ** 2) * (
+            plan.APART_FACTOR if pairs else 1)
+        print(f"{players} x {games}, {pairs} apart: a round scored {per_round:.0f} us "
+              f"(plan.py counts {model:.0f}); a round renumbered {relabel:.0f} us (counts "
+              f"{plan.RELABEL_ROUND_US[0] + plan.RELABEL_ROUND_US[1] * inst.tables ** 3:.0f})")
+    inst = instance(30, 10)
+    rng = np.random.default_rng(1)
+    began = time.process_time()
+    cyclic.start(inst, rng, 100_000)
+    print(f"a cyclic step {(time.process_time() - began) / 100_000 * 1e6:.1f} us (counts "
+          f"{plan.CYCLIC_STEP_US:g})")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--platform", type=Path, metavar="DIR",
+                        help="a snapshot of szotin/mafiaratings (checkout or git directory)")
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--quick", action="store_true",
+                        help=f"two small instances, {QUICK_SECONDS:g} s each")
+    parser.add_argument("--record", type=Path, metavar="FILE",
+                        help="write score vectors from the platform's PHP (needs --platform)")
+    parser.add_argument("--calibrate", action="store_true", help="measure the step costs")
+    args = parser.parse_args(argv)
+    if args.calibrate:
+        calibrate()
+        return 0
+    if args.record:
+        if args.platform is None:
+            parser.error("--record needs --platform")
+        record(args.record, args.platform)
+        return 0
+    if args.quick:  # a smoke run: the figures are too small to hold anyone to
+        compare(QUICK, QUICK_SECONDS, args.seed, args.platform)
+        return 0
+    return 0 if compare(INSTANCES, args.seconds, args.seed, args.platform) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
