@@ -1,11 +1,12 @@
 """Every bench runs: ``python -m bench.<name> --quick`` exits 0 and prints its headline lines.
 
 A bench is any module of bench/ that runs as a program, but the helper processes the benches
-start (``HELPERS``), so a new bench is run here from the day it lands, ``--quick`` or not. Its
-figures are not looked at: a quick run has few samples on a busy machine (not a timed test);
-the lines are, so that a bench that stops measuring something fails here. ``HEADLINES`` holds,
-for each bench, how its figure lines start; a bench without an entry must still exit 0 and
-print something.
+start (``HELPERS``), so a new bench is run here from the day it lands, ``--quick`` or not; one
+whose quick run has a test module of its own beside this one (``tests/bench/test_<bench>.py``,
+as ``bench.seating``'s) is left to it. Its figures are not looked at: a quick run has few
+samples on a busy machine (not a timed test); the lines are, so that a bench that stops
+measuring something fails here. ``HEADLINES`` holds, for each bench, how its figure lines
+start; a bench without an entry must still exit 0 and print something.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import ast
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -60,11 +62,13 @@ HEADLINES: dict[str, tuple[str, ...]] = {
 
 
 def benches() -> list[str]:
-    """Every module of bench/ with a ``__main__`` block, but the helper processes."""
+    """Every module of bench/ with a ``__main__`` block, but the helper processes and those
+    with a test module of their own here."""
     found = []
     for path in sorted((REPO / "bench").glob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        if path.stem not in HELPERS and any(
+        own = Path(__file__).with_name(f"test_{path.stem}.py").exists()
+        if path.stem not in HELPERS and not own and any(
                 isinstance(node, ast.If) and "__main__" in ast.unparse(node.test)
                 for node in tree.body):
             found.append(path.stem)

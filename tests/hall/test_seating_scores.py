@@ -9,13 +9,13 @@ snapshot). The port must give the same numbers to the last bit."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from hall.seating_plan.scores import Definition, pair_expectations, score
+from tests.support.paths import REPO
 
-CASES = json.loads((Path(__file__).parent / "data" / "seating_scores.json").read_text())["cases"]
+CASES = json.loads((REPO / "tests" / "data" / "seating_scores.json").read_text())["cases"]
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: f"{c['players']}x{c['games']}")
