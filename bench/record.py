@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from aiohttp import ClientSession, CookieJar
+from aiohttp import ClientSession
 from aiohttp.test_utils import TestServer
 
 from bench import quick
@@ -29,6 +29,7 @@ from judge.record import build
 from judge.service import Panel, make_app
 from tests.support.judge_configs import GOOD, PASSWORD, write
 from tests.support.record_game import whole_game
+from tests.support.web_client import browser
 
 
 def timed(fn, n: int) -> list[float]:
@@ -49,8 +50,8 @@ async def http(panel: Panel, n: int) -> tuple[list[float], list[float]]:
     record = panel.games.current()
     assert record is not None
     id = record.id
-    async with TestServer(make_app(panel)) as server, ClientSession(
-            cookie_jar=CookieJar(unsafe=True)) as judge, ClientSession() as stranger:
+    async with TestServer(make_app(panel)) as server, browser(server) as judge, \
+            ClientSession() as stranger:
         await judge.post(server.make_url("/login"), data={"password": PASSWORD})
         url = server.make_url(f"/api/games/{id}")
         samples: dict[str, list[float]] = {"judge": [], "stranger": []}

@@ -8,8 +8,12 @@ listens, its password file, its journal and the game's timings.
     username = "rules-core"
     password_file = "rules-core.pass"
     [panel]
-    listen = "0.0.0.0:8080"
+    listen = "0.0.0.0:8443"
     password_file = "judge.pass"     # one line: the judge's password
+    # insecure_http = true           # plain HTTP off loopback: everything in the clear
+    [panel.tls]              # HTTPS (kit.webserve): the folder `mafia-table tls` makes
+    dir = "/etc/mafia-table/tls"
+    trust_listen = "0.0.0.0:8080"    # plain HTTP: the page offering the CA to the tablets
     [journal]
     path = "judge-table-1.db"
     [timings]                # seconds (FIIM's by default)
@@ -22,7 +26,9 @@ listens, its password file, its journal and the game's timings.
     mafiaratings_plugin = "dist"     # that overlay's build, served where it expects to be
 
 Paths are relative to the config file. Every mistake is reported with its key, as
-``ConfigError`` (the table config's error type).
+``ConfigError`` (the table config's error type). Without ``[panel.tls]`` the panel speaks plain
+HTTP, which is refused on an address other machines can reach unless ``insecure_http`` says so
+(``kit.webserve.transport_problems``).
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ import msgspec
 from judge.game import Timings
 from kit.config import ConfigError, Section
 from kit.mqtt import BrokerConfig
+from kit.webserve import WebTLS, transport_problems
 
 Seconds = Annotated[float, msgspec.Meta(gt=0, le=600)]
 
@@ -43,6 +50,8 @@ Seconds = Annotated[float, msgspec.Meta(gt=0, le=600)]
 class PanelConfig(Section):
     password_file: str
     listen: str = "127.0.0.1:8080"
+    tls: WebTLS | None = None
+    insecure_http: bool = False
 
 
 class JournalConfig(Section):
@@ -89,14 +98,6 @@ class JudgeConfig(Section):
         return Timings(**msgspec.structs.asdict(self.timings))
 
 
-def split_listen(listen: str, where: str) -> tuple[str, int]:
-    """``HOST:PORT`` -> (host, port), or a ``ConfigError`` naming ``where``."""
-    host, _, port = listen.rpartition(":")
-    if not host or not port.isdigit() or not 0 <= int(port) <= 65535:
-        raise ConfigError(where, [f"listen: HOST:PORT expected, not {listen!r}"])
-    return host, int(port)
-
-
 def load(path: str | Path, listen: str | None = None) -> JudgeConfig:
     """Read and check a judge config; ``listen`` (``--listen``) wins over ``[panel] listen``."""
     path = Path(path)
@@ -111,9 +112,17 @@ def load(path: str | Path, listen: str | None = None) -> JudgeConfig:
         return None if p is None else str(base / p)
 
     broker = msgspec.structs.replace(cfg.broker, password_file=here(cfg.broker.password_file))
+    tls = cfg.panel.tls
+    if tls is not None:
+        tls = msgspec.structs.replace(tls, dir=str(base / tls.dir))
     panel = msgspec.structs.replace(cfg.panel, password_file=here(cfg.panel.password_file),
-                                    listen=listen or cfg.panel.listen)
-    split_listen(panel.listen, "--listen" if listen else f"{path}: panel.listen")
+                                    listen=listen or cfg.panel.listen, tls=tls)
+    transport = transport_problems(panel.listen, panel.tls, panel.insecure_http,
+                                   option="[panel] insecure_http = true",
+                                   tls_option="[panel.tls]")
+    if transport:
+        raise ConfigError("--listen" if listen else str(path),
+                          [f"panel.{problem}" for problem in transport])
     overlay = msgspec.structs.replace(
         cfg.overlay, token_file=here(cfg.overlay.token_file),
         mafiaratings_plugin=here(cfg.overlay.mafiaratings_plugin))

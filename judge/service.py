@@ -50,7 +50,7 @@ from contract.verbs import (
     bare_command,
 )
 from judge import overlay_routes, record_routes, table_events
-from judge.config import JudgeConfig, split_listen
+from judge.config import JudgeConfig
 from judge.game import Action, Game, Refused, TableEvent
 from judge.journal import Journal
 from judge.kept_game import KeptGame
@@ -58,7 +58,9 @@ from judge.live_view import LiveView
 from judge.record import Edit
 from judge.store import GameStore
 from judge.table_link import TableLink
+from kit import webguard
 from kit.weblogin import WebLogin
+from kit.webserve import WebServer
 
 log = logging.getLogger("judge")
 STATIC = Path(__file__).with_name("static")
@@ -267,7 +269,9 @@ def handle_message(panel: Panel, text: str) -> dict[str, Any] | None:
 
 
 def make_app(panel: Panel) -> web.Application:
-    app = web.Application()
+    """The panel's routes (the games' and the overlay's too) behind the app guard
+    (``kit.webguard``: the Origin of every change, no-store on every answer)."""
+    app = webguard.application(log)
     app[PANEL] = panel
     app.router.add_get("/", index)
     panel.gate.add_routes(app)
@@ -293,19 +297,18 @@ async def serve(cfg: JudgeConfig, ready: asyncio.Event | None = None,
     with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # main thread only
         loop.add_signal_handler(signal.SIGTERM, stop.set)
     panel.link.start(loop)
-    runner = web.AppRunner(make_app(panel), shutdown_timeout=2.0)
-    await runner.setup()
-    host, port = split_listen(cfg.panel.listen, "panel.listen")
-    site = web.TCPSite(runner, host, port)
-    await site.start()
-    log.info("judge panel for %s at http://%s:%d/", cfg.table, host, port)
-    print(f"judge panel: http://{host}:{port}/  (table {cfg.table})", flush=True)
+    server = WebServer(make_app(panel), listen=cfg.panel.listen, tls=cfg.panel.tls,
+                       what="judge panel")
+    await server.start()
+    lines = server.describe()
+    log.info("%s (table %s)", "; ".join(line.strip() for line in lines), cfg.table)
+    print(f"{lines[0]}  (table {cfg.table})", *lines[1:], sep="\n", flush=True)
     if ready is not None:
         ready.set()
     try:
         await stop.wait()
     finally:
-        await runner.cleanup()
+        await server.stop()
         panel.link.stop()
         panel.journal.close()
         panel.games.close()

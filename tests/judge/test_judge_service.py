@@ -71,16 +71,16 @@ def test_the_live_channel_refuses_bad_messages_and_stale_pages_with_a_reason(tmp
 def test_login_wrong_passwords_are_slowed_and_nothing_opens_without_login(tmp_path):
     """A wrong password waits, longer each time; the panel and its live channel need the
     cookie a right one gives, and the live channel refuses pages of another origin."""
-    from aiohttp import ClientSession, CookieJar, WSServerHandshakeError
+    from aiohttp import WSServerHandshakeError
     from aiohttp.test_utils import TestServer
 
     from judge.service import make_app
+    from tests.support.web_client import browser
 
     panel = Panel(judge_config.load(write(tmp_path, GOOD)))
 
     async def scenario() -> None:
-        async with TestServer(make_app(panel)) as server, ClientSession(
-                cookie_jar=CookieJar(unsafe=True)) as http:  # unsafe: keeps cookies of an IP
+        async with TestServer(make_app(panel)) as server, browser(server) as http:
             url = str(server.make_url("/"))
             async with http.get(url, allow_redirects=False) as page:
                 assert page.status == 302 and page.headers["Location"] == "/login"

@@ -8,7 +8,6 @@ import asyncio
 import json
 from typing import Any
 
-from aiohttp import ClientSession, CookieJar
 from aiohttp.test_utils import TestServer
 
 from judge import config as judge_config
@@ -16,6 +15,7 @@ from judge.exports import mafiaratings as mr
 from judge.service import Panel, make_app
 from tests.support.judge_configs import GOOD, PASSWORD, write
 from tests.support.record_game import built, whole_game
+from tests.support.web_client import browser
 
 
 def panel_with(tmp_path, inputs) -> Panel:
@@ -38,8 +38,7 @@ def current_id(panel: Panel) -> str:
 
 async def fetch(panel: Panel, paths: list[str], login: bool = True) -> list[Answer]:
     answers: list[Answer] = []
-    async with TestServer(make_app(panel)) as server, ClientSession(
-            cookie_jar=CookieJar(unsafe=True)) as http:
+    async with TestServer(make_app(panel)) as server, browser(server) as http:
         if login:
             async with http.post(server.make_url("/login"), data={"password": PASSWORD},
                                  allow_redirects=False) as right:
@@ -111,8 +110,7 @@ def test_the_cli_prints_a_game_or_says_why_not(tmp_path, capsys) -> None:
 
 
 async def sheet(panel: Panel) -> str:
-    async with TestServer(make_app(panel)) as server, ClientSession(
-            cookie_jar=CookieJar(unsafe=True)) as http:
+    async with TestServer(make_app(panel)) as server, browser(server) as http:
         async with http.post(server.make_url("/login"), data={"password": PASSWORD}):
             pass
         async with http.get(server.make_url(f"/games/{current_id(panel)}")) as page:

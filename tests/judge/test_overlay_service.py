@@ -8,6 +8,7 @@ import asyncio
 import json
 
 import pytest
+from aiohttp import WSMsgType
 from aiohttp.test_utils import TestClient, TestServer
 
 from judge import config as judge_config
@@ -15,8 +16,10 @@ from judge.game import Action
 from judge.overlay import overlay_view
 from judge.overlay_routes import OVERLAY
 from judge.service import Panel, handle_message, make_app
+from kit import webpages
 from kit.config import ConfigError
 from tests.support.judge_configs import GOOD, PASSWORD, write
+from tests.support.web_client import origin
 
 SECRET = GOOD + """[overlay]
 secrets = true
@@ -53,9 +56,10 @@ def act(panel: Panel, action: str, **args) -> None:
 
 
 def serve(panel: Panel, check) -> None:
-    """Run ``check(client)`` against the panel's app on a loopback port."""
+    """Run ``check(client)`` against the panel's app on a loopback port, as its own page."""
     async def main() -> None:
         async with TestClient(TestServer(make_app(panel))) as client:
+            client.session.headers["Origin"] = origin(client.server)
             await check(client)
     asyncio.run(main())
 
@@ -114,18 +118,39 @@ def test_a_page_sending_in_a_loop_is_refused_every_time_and_logged_once(tmp_path
     assert panel.game.version == 0
 
 
-def test_with_secrets_every_overlay_route_needs_the_token(tmp_path):
+def test_with_secrets_every_overlay_route_needs_the_token_and_none_takes_it_in_the_url(
+        tmp_path, monkeypatch):
+    """The view needs the token (the page itself holds no data); only the platform's endpoint
+    takes it in the query, as the platform's overlay sends it."""
+    monkeypatch.setattr(webpages, "ADMIT_WITHIN", 0.2)  # a page that says nothing, closed soon
     panel = Panel(config(tmp_path, SECRET))
     act(panel, "deal", seed=3)
 
     async def check(client: TestClient) -> None:
         for path in ("/overlay", "/overlay.json", "/overlay/live"):
-            assert (await client.get(path)).status == 403
-            assert (await client.get(path + "?token=wrong")).status == 403
+            moved = await client.get(f"{path}?token={TOKEN}")  # the right one, in the URL
+            assert moved.status == 400 and "not taken in the URL" in await moved.text()
+        assert (await client.get("/overlay")).status == 200
+        assert (await client.get("/overlay.json")).status == 403
+        wrong = {"Authorization": "Bearer wrong"}
+        assert (await client.get("/overlay.json", headers=wrong)).status == 403
+        for hello in ("", '{"token": "wrong"}', "not json", '["x"]'):
+            async with client.ws_connect("/overlay/live") as ws:
+                if hello:
+                    await ws.send_str(hello)
+                    shut = await ws.receive()
+                else:  # nothing sent: closed after the page's time to say it
+                    shut = await ws.receive()
+                assert shut.type == WSMsgType.CLOSE and shut.data == 1008, shut
+                assert "token" in shut.extra
         refused = await client.get("/api/get/current_game.php?token=wrong")
         assert refused.status == 403 and "token" in (await refused.json())["error"]
-        view = await (await client.get(f"/overlay.json?token={TOKEN}")).json()
+        right = {"Authorization": f"Bearer {TOKEN}"}
+        view = await (await client.get("/overlay.json", headers=right)).json()
         assert view["secrets"]["roles"] == [] and view["secrets"]["delay"] == 30  # not yet
+        async with client.ws_connect("/overlay/live") as ws:
+            await ws.send_str(json.dumps({"token": TOKEN}))
+            assert (await ws.receive_json()) == view
         rated = await (await client.get(f"/api/get/current_game.php?token={TOKEN}")).json()
         assert rated["game"]["club"]["name"] == "Red Square"
         assert all("role" not in p for p in rated["game"]["players"])

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from aiohttp import ClientSession, CookieJar, web
-from aiohttp.test_utils import BaseTestServer, TestServer
+from aiohttp import web
+from aiohttp.test_utils import TestServer
 
 from judge import config as judge_config
 from judge import record as rec
@@ -25,6 +25,7 @@ from judge.service import Panel, handle_message, make_app
 from kit.local_broker import free_port
 from tests.support.judge_configs import GOOD, PASSWORD, write
 from tests.support.record_game import Script, whole_game
+from tests.support.web_client import browser, logged_in
 
 
 def played(tmp_path, script: Script | None = None) -> Panel:
@@ -39,14 +40,6 @@ def act(panel: Panel, action: str, **args) -> dict | None:
     import json
     return handle_message(panel, json.dumps({"action": action, "args": args,
                                              "version": panel.game.version}))
-
-
-async def logged_in(server: BaseTestServer) -> ClientSession:
-    http = ClientSession(cookie_jar=CookieJar(unsafe=True))
-    async with http.post(server.make_url("/login"), data={"password": PASSWORD},
-                         allow_redirects=False) as right:
-        assert right.status == 302
-    return http
 
 
 def run(panel: Panel, scenario) -> None:
@@ -64,7 +57,7 @@ def test_nothing_without_login(tmp_path):
     panel = played(tmp_path)
 
     async def main() -> None:
-        async with TestServer(make_app(panel)) as server, ClientSession() as http:
+        async with TestServer(make_app(panel)) as server, browser(server) as http:
             async with http.get(server.make_url("/api/games")) as r:
                 assert r.status == 401 and (await r.json())["error"] == "log in first"
             async with http.get(server.make_url("/games"), allow_redirects=False) as r:

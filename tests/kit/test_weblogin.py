@@ -5,10 +5,11 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from aiohttp import ClientSession, CookieJar, web
+from aiohttp import ClientSession, CookieJar
 from aiohttp.test_utils import TestServer
 
 from kit.weblogin import MAX_WAIT, MemorySessions, WebLogin, wrong_wait
+from tests.support.web_client import behind
 
 
 def test_a_wrong_password_waits_twice_as_long_each_time_up_to_a_cap():
@@ -22,13 +23,7 @@ def test_the_one_login_page_is_titled_and_styled_per_app_and_a_session_opens_the
                     stylesheet="/static/b.css", sessions=sessions,
                     log=logging.getLogger("test"))
 
-    async def index(request: web.Request) -> web.StreamResponse:
-        gate.require_page(request)
-        return web.Response(text="the app")
-
-    app = web.Application()
-    app.router.add_get("/", index)
-    gate.add_routes(app)
+    app = behind(gate)
 
     async def scenario() -> None:
         async with TestServer(app) as server, ClientSession(

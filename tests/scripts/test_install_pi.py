@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import sqlite3
 import stat
 import subprocess
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from kit import pki
 from tests.support.paths import REPO
 
 SCRIPT = REPO / "scripts" / "install-pi.sh"
@@ -156,6 +158,32 @@ def test_an_upgrade_keeps_the_clubs_config_and_journal(pi, tmp_path):
                            capture_output=True, text=True, timeout=60)
     assert shown.returncode == 0, shown.stderr
     assert "store oldstore0001, last seq 2, 1 events wait for the broker" in shown.stdout
+
+
+def test_the_pages_get_a_ca_kept_across_upgrades_and_a_certificate_for_the_pis_names(pi,
+                                                                                   tmp_path):
+    root, env, log, out = pi
+    tls = root / "etc/mafia-table/tls"
+    ca = (tls / "ca.crt").read_bytes()
+    host = socket.gethostname().split(".")[0].lower()
+    names = pki.certificate_names(tls / "server.crt")
+    assert {host, f"{host}.local", "localhost"} <= set(names.dns) and "127.0.0.1" in names.ips
+    assert f"install-pi: CA SHA-256 fingerprint {pki.fingerprint(tls / 'ca.crt')}" in out
+    assert stat.S_IMODE((tls / "ca.key").stat().st_mode) == 0o600
+    assert stat.S_IMODE((tls / "server.key").stat().st_mode) == 0o640
+    assert f"chown root:mafia-table {tls} {tls / 'server.key'}" in log.read_text().splitlines()
+    subprocess.run(["openssl", "verify", "-CAfile", "ca.crt", "server.crt"], cwd=tls,
+                   check=True, capture_output=True)
+
+    scratch = tmp_path / "root"  # its own root: the module's install stays for the other tests
+    shutil.copytree(root, scratch, symlinks=True)
+    tls = scratch / "etc/mafia-table/tls"
+    install(scratch, env, "--web-name", "judge.club.lan", "--web-name", "192.168.77.5")
+    named = pki.certificate_names(tls / "server.crt")
+    assert "judge.club.lan" in named.dns and "192.168.77.5" in named.ips
+    install(scratch, env, script=release(tmp_path / "src") / "scripts/install-pi.sh")  # upgrade
+    assert pki.certificate_names(tls / "server.crt") == named  # names.txt kept the names
+    assert (tls / "ca.crt").read_bytes() == ca  # every tablet still trusts it
 
 
 def test_uninstall_keeps_config_and_journal_and_purge_removes_them(pi, tmp_path):
