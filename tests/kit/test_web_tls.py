@@ -129,7 +129,7 @@ def tablet(tmp_path, tls) -> Iterator[Browser]:
 def test_the_judge_command_prints_the_https_address_the_trust_page_and_the_fingerprint(judge,
                                                                                       tls):
     process, port, trust = judge
-    process.wait_for(lambda line: line.startswith("  CA SHA-256 fingerprint"))  # read by now
+    process.wait_for(lambda line: line.startswith("  CA SHA-256 fingerprint"))  # written last
     first = process.lines.index(f"judge panel: https://127.0.0.1:{port}/  (table table-1)")
     assert process.lines[first + 1:first + 3] == [
         f"  a tablet trusts the CA first: http://127.0.0.1:{trust}/",
