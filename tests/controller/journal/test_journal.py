@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from controller import config as config_module
@@ -482,6 +482,7 @@ def small_disk(tmp_path_factory) -> Iterator[Path]:
         yield disk
 
 
+@example(operations=[*["append"] * 8, "fill", 5], keep=0, hold_limit=1)  # a page short
 @settings(max_examples=40)
 @given(st.lists(st.one_of(st.just("append"), st.just("fill"), st.just("free"),
                           st.just("retry"), st.integers(min_value=1, max_value=40),
