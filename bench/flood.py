@@ -1,6 +1,7 @@
 """Command flood benchmark: do the table's buttons still get through while a rules core floods?
 
-    .venv/bin/python -m bench.flood [--rate 5000] [--seconds 10] [--floor 200]
+    .venv/bin/python -m bench.flood [--rate 5000] [--seconds 10] [--floor 200] [--stop-after 3]
+    .venv/bin/python -m bench.flood --quick    # seconds: that it runs (bench/quick.py)
 
 Everything on this machine, against a private mosquitto on loopback:
 
@@ -13,7 +14,7 @@ Everything on this machine, against a private mosquitto on loopback:
   this process's resident memory is read before, at its peak, and after the flood; the flooder
   counts its replies (ok, busy, other);
 * stop: ``mafia-table run --sim`` as its own process, flooded the same way; SIGTERM is sent
-  three seconds in and the time until the process has exited is measured.
+  ``--stop-after`` seconds in (three) and the time until the process has exited is measured.
 """
 
 from __future__ import annotations
@@ -25,10 +26,11 @@ import sys
 import threading
 import time
 
+from bench import quick
 from bench.gpio import EventClock, percentiles, private_broker, rss_mib, spawn, start_service
 from contract.topics import topic_prefix
 from controller.service import Service
-from tests.mqtt_helpers import Subscriber, with_json
+from tests.support.mqtt import Subscriber, with_json
 
 BENCH = topic_prefix("bench")  # the table the bench runs
 
@@ -147,14 +149,14 @@ def bench_flood(port: int, rate: int, seconds: float, floor: int) -> None:
         direct.close()
 
 
-def bench_stop(port: int, rate: int) -> None:
+def bench_stop(port: int, rate: int, after: float) -> None:
     sub = Subscriber(port, [f"{BENCH}status"])
     process = spawn(port)
     try:
         sub.wait_for(with_json(f"{BENCH}status", state="online"), timeout=30)
-        flooder = Flooder(port, "bench", rate, 6)
+        flooder = Flooder(port, "bench", rate, 2 * after)  # still flooding at the signal
         flooder.start()
-        time.sleep(3)
+        time.sleep(after)
         sent = time.monotonic()
         process.send_signal(signal.SIGTERM)
         process.wait(120)
@@ -171,10 +173,13 @@ def main() -> None:
     parser.add_argument("--rate", type=int, default=5000)
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--floor", type=int, default=200)
-    args = parser.parse_args()
+    parser.add_argument("--stop-after", type=float, default=3.0,
+                        help="seconds into the second flood to send SIGTERM at")
+    args = quick.arguments(parser, {"rate": 500, "seconds": 1.0, "floor": 20,
+                                    "stop_after": 0.5})
     with private_broker() as broker:
         bench_flood(broker.port, args.rate, args.seconds, args.floor)
-        bench_stop(broker.port, args.rate)
+        bench_stop(broker.port, args.rate, args.stop_after)
 
 
 if __name__ == "__main__":
