@@ -8,9 +8,12 @@ What it promises:
 * Retained documents (``status``, ``state``) are kept here, newest per topic, and published
   again after every connect, since a broker without persistence forgets them on restart.
 * The last will marks the table ``offline`` if the service dies; a clean stop publishes it too.
-* The session survives a reconnect (MQTT 5 session expiry, no clean start): commands sent
-  meanwhile wait at the broker. Subscriptions are made in ``on_connect`` all the same, so a
-  broker that lost the session (restarted without persistence, expired) gets them again.
+* The session survives a reconnect (MQTT 5 session expiry, no clean start, not even the first
+  time: mosquitto saves a session to its database only if its connection began without clean
+  start), and a broker restart once the broker has saved it: commands sent meanwhile wait at the
+  broker. Subscriptions are made in ``on_connect`` all the same, so a broker that lost the
+  session (restarted without persistence, killed before its autosave, expired) gets them again;
+  such a reconnect is counted (``sessions_lost``) and logged.
 * Small messages leave at once: Nagle's algorithm is off on the socket (with it, a press that
   follows another unacknowledged packet waited for the broker's 40 ms delayed ACK).
 * Callbacks never block and never raise (a raise would kill paho's loop): incoming messages are
@@ -36,8 +39,9 @@ from kit.mqtt import BrokerConfig, configure_client
 
 log = logging.getLogger(__name__)
 
-#: Called with (topic below the prefix, payload, MQTT 5 response topic, correlation data).
-MessageHandler = Callable[[str, bytes, str | None, bytes | None], None]
+#: Called with (topic below the prefix, payload, MQTT 5 response topic, correlation data, the
+#: QoS it came at).
+MessageHandler = Callable[[str, bytes, str | None, bytes | None, int], None]
 
 
 #: Seconds the broker keeps our session (subscriptions, queued commands) while we are away.
@@ -57,6 +61,7 @@ class LinkDrops:
 
     disconnects: int = 0
     taken_over: int = 0
+    sessions_lost: int = 0
     last_reason: str | None = None
     recent: deque[float] = field(default_factory=lambda: deque(maxlen=FLAP_DROPS))
 
@@ -98,6 +103,7 @@ class MqttLink:
         self._stopping = False
         self._lock = threading.Lock()
         self.connected = threading.Event()
+        self.connected_before = False  # a connect since the start (paho's thread)
         self.drops = LinkDrops()
 
         client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
@@ -180,6 +186,12 @@ class MqttLink:
         if reason_code.is_failure:
             log.error("broker refused the connection: %s", reason_code)
             return
+        if self.connected_before and not flags.session_present:
+            self.drops.sessions_lost += 1
+            log.warning("the broker had lost this controller's session (restarted without "
+                        "persistence, or killed before it saved it): commands sent while we "
+                        "were away may be lost, and their senders must send them again")
+        self.connected_before = True
         log.info("connected to the broker")
         client.subscribe([(self.prefix + topic, 1) for topic in self._subscriptions])
         self.connected.set()
@@ -227,7 +239,8 @@ class MqttLink:
                             response_topic, self.prefix)
                 response_topic = None
             correlation = getattr(message.properties, "CorrelationData", None)
-            self._on_message_handler(suffix, bytes(message.payload), response_topic, correlation)
+            self._on_message_handler(suffix, bytes(message.payload), response_topic, correlation,
+                                     message.qos)
         except Exception:
             log.exception("incoming message on %r dropped", message.topic)
 

@@ -38,10 +38,11 @@ from controller.sd_notify import Notifier
 from controller.shell import restore, wiring
 from controller.shell.clock_watch import ClockWatch
 from controller.shell.effects import EffectPerformer
-from controller.shell.hands import SimulatedHand
+from controller.shell.hands import MARGIN, SimulatedHand
 from controller.shell.health import HealthReport
 from controller.shell.intake import CommandIntake
 from controller.shell.outbox import Outbox
+from controller.shell.repeats import RecentCommands
 from controller.shell.replay import replay
 from controller.stored_state import LAST_BOOT
 from firmware_bridge.ports import CONSOLE_PORTS
@@ -93,12 +94,17 @@ class Service:
         # the emulated console of each seat (--sim): the tests and the virtual table read them
         self.emulators = self.ports.emulators
         self.devices = wiring.Devices(self.ports)
-        self.hands = SimulatedHand(self.devices)  # the one hand of DrivePin, TypeKeys, the window
+        self.recent_commands = RecentCommands()  # each command id runs once
         self.loop = EventLoop(
             restore.restored_state(self.store, config, wiring.table_setup(config, rules)),
             clock=self.clock, perform=lambda effect: self.effects.perform(effect),
             take_commands=lambda: self.intake.take_commands(),
+            repeats=self.recent_commands,
             applying=lambda inp: self.outbox.journaling(inp))
+        # the one hand of DrivePin, TypeKeys and the window: a button no faster than it is read
+        self.hands = SimulatedHand(self.devices, spacing=config.gpio.debounce_ms / 1000 + MARGIN,
+                                   now=self.clock.monotonic, call_soon=self.loop.call_soon,
+                                   call_at=self.loop.call_at)
         self.clock_watch = ClockWatch(clock_sync, call_soon=self.loop.call_soon,
                                       on_change=self._publish_health)
         self.prefix = topic_prefix(config.table)
@@ -106,7 +112,7 @@ class Service:
             loop=self.loop, mqtt=lambda: self.mqtt, messages=self.messages, prefix=self.prefix,
             now=self.clock.monotonic, synchronized=lambda: self.clock_watch.sync.synchronized,
             replay=lambda cmd: replay(cmd, journals, self.delivery, self.intake.reply),
-            on_change=self._publish_health)
+            on_change=self._publish_health, recent=self.recent_commands)
         self.mqtt = MqttLink(
             config.broker,
             prefix=self.prefix,
