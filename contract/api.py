@@ -211,8 +211,9 @@ class CommandHealth(msgspec.Struct, forbid_unknown_fields=True):
     stale: Annotated[int, msgspec.Meta(
         ge=0, description="Commands refused since start because their ts was too old.")]
     unanswered: Annotated[int, msgspec.Meta(
-        ge=0, description="Of the busy and stale refusals, those of commands sent at QoS 0: "
-                          "not answered (their senders asked for no guarantee).")] = 0
+        ge=0, description="Of the busy and stale refusals, those not answered: the commands "
+                          "sent at QoS 0 (their senders asked for no guarantee), and those "
+                          "beyond 100 answers a second (a flood).")] = 0
     repeats: Annotated[int, msgspec.Meta(
         ge=0, description="Commands received again with a verb, id and payload already "
                           "taken: not run again; answered with the first copy's reply.")] = 0

@@ -17,8 +17,9 @@ once (``submit_command`` returns False and the caller answers it ``busy``), so a
 neither grow memory nor bury a press. Each batch takes every table input that has arrived
 (edges, keys, console news, shell calls, a stop) but at most ``COMMANDS_PER_BATCH`` of the
 lanes' items, and no more than ``COMMAND_RATE`` a second (a token bucket whose refill the loop's
-own wait includes): a press waits for a handful of commands, never for the queue, and a flood
-costs the loop a bounded share of the CPU whatever its rate. Within a batch, effects that only
+own wait includes; the ``sim/`` lane within ``SIM_RATE``, each of its drives an event): a press
+waits for a handful of commands, never for the queue, and a flood costs the loop a bounded share
+of the CPU whatever its rate. Within a batch, effects that only
 show the newest value are coalesced and performed at the batch's end: a seat's light set twice
 is set once (to the last), and the retained ``state`` is written and published once (the last
 snapshot, in the place of the first); the replies come after them, so none goes out before what
@@ -44,6 +45,7 @@ from controller.core.effects import PublishState, Reply, SetLight, WakeAt
 from controller.core.performed import Performed, StepEffect
 from controller.core.state import TableState
 from controller.core.table import step
+from controller.rate import TokenBucket
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +61,9 @@ COMMANDS_PER_BATCH = 4
 #: Commands applied a second at most, whatever the flood: what the loop may spend on its remote
 #: control (a rules core sends a few a second; a judge's burst, tens).
 COMMAND_RATE = 1000.0
+#: ``sim/`` commands a second at most, within that: each drive a hand makes is an event, and a
+#: table's ten players press a few times a second (a vote's fists, 20 drives, in a tenth).
+SIM_RATE = 200.0
 #: Effects a batch performs at its end: lights and ``state`` coalesced, then the replies, so a
 #: reply never goes out before what its command shows. Every other effect is performed as its
 #: input is applied.
@@ -95,37 +100,6 @@ class _Lane:
             return False
         self.items.append(item)
         return True
-
-
-class _Budget:
-    """A token bucket: ``rate`` commands a second, at most ``batch`` at a time.
-
-    The loop takes commands only once a whole batch's worth of tokens is there (or all the
-    commands waiting, if fewer): under a flood, a batch of ``batch`` commands every
-    ``batch / rate`` seconds, each one's ``state`` and lights shown once, rather than many
-    batches of one."""
-
-    def __init__(self, rate: float, batch: int, now: float):
-        self.rate = rate
-        self.batch = batch
-        self._tokens = float(batch)
-        self._at = now
-
-    def _fill(self, now: float) -> None:
-        self._tokens = min(float(self.batch), self._tokens + (now - self._at) * self.rate)
-        self._at = now
-
-    def ready(self, waiting: int, now: float) -> tuple[int, float]:
-        """How many of ``waiting`` commands to take now (0 or more), and if none, the seconds
-        until they may be."""
-        self._fill(now)
-        need = min(self.batch, waiting)
-        if self._tokens >= need:
-            return need, 0.0
-        return 0, (need - self._tokens) / self.rate
-
-    def spend(self, count: int) -> None:
-        self._tokens -= count
 
 
 class EventLoop:
@@ -165,7 +139,8 @@ class EventLoop:
         self._sims = _Lane(SIM_QUEUE)
         self._commands = _Lane(command_queue)
         self._lanes = (self._sims, self._commands)
-        self._budget = _Budget(command_rate, COMMANDS_PER_BATCH, clock.monotonic())
+        self._budget = TokenBucket(command_rate, COMMANDS_PER_BATCH, clock.monotonic())
+        self._sim_budget = TokenBucket(SIM_RATE, COMMANDS_PER_BATCH, clock.monotonic())
         self._stopping = False
         self._batch_effects: list[StepEffect] | None = None  # performed at the end of the batch
         self._wakes: list[float] = []
@@ -361,10 +336,10 @@ class EventLoop:
         """
         now = self._clock.monotonic()
         due = [*self._wakes[:1], *(call[0] for call in self._calls[:1])]
-        take = 0
-        waiting = self.commands_waiting
-        if waiting and self._take_commands():
-            take, refill = self._budget.ready(waiting, now)
+        take = sims = 0
+        if self.commands_waiting and self._take_commands():
+            take, refill = self._ready(now)
+            sims = min(take, self._sim_budget.ready(len(self._sims.items), now)[0])
             if not take:
                 due.append(now + refill)
         timeout = limit
@@ -382,14 +357,24 @@ class EventLoop:
             except queue.Empty:
                 break
         if take:
-            taken = 0
             with self._commands_lock:
-                for lane in self._lanes:
-                    while lane.items and taken < take:
-                        batch.append(lane.items.popleft())
-                        taken += 1
-            self._budget.spend(taken)
+                taken = [self._sims.items.popleft() for _ in range(sims)]
+                while self._commands.items and len(taken) < take:
+                    taken.append(self._commands.items.popleft())
+            self._sim_budget.spend(sims)
+            self._budget.spend(len(taken))
+            batch += taken
         return [item for item in batch if item is not _WAKE]
+
+    def _ready(self, now: float) -> tuple[int, float]:
+        """How many of the lanes' items to take now (the ``sim/`` ones within their own rate),
+        and if none, the seconds until some may be."""
+        sims, wait = 0, float("inf")
+        if self._sims.items:
+            sims, wait = self._sim_budget.ready(len(self._sims.items), now)
+        if not sims and not self._commands.items:
+            return 0, wait
+        return self._budget.ready(sims + len(self._commands.items), now)
 
     def _due_ticks(self, now: float) -> list[Tick]:
         """Ticks for the wakes due by ``now``."""

@@ -4,10 +4,10 @@ paho's thread only hands a command to the loop, or refuses it at once (counted f
 ``health.commands`` rather than logged one by one): *stale* when its ``ts`` is older than the
 core allows while the wall clock is synchronised, *busy* when the loop's bounded lane for it is
 full (``sim/`` commands have a lane of their own, ahead of the others) or the controller is
-stopping. A refusal is answered at QoS 0, and not at all to a command that came at QoS 0: its
-sender asked for no guarantee, and a flood of them must not cost a flood of answers (counted in
-``unanswered``). ``cmd/replay`` is queued as a call of its own (it reads the journal, not the
-table).
+stopping. A refusal is answered at QoS 0, and not at all to a command that came at QoS 0 (its
+sender asked for no guarantee) nor beyond ``REFUSALS_ANSWERED`` a second (a flood of refusals
+must not cost a flood of answers): both counted in ``unanswered``. ``cmd/replay`` is queued as a
+call of its own (it reads the journal, not the table).
 
 Each command with an ``id`` runs once (``controller.shell.repeats``, which the loop asks before it
 applies one): a repeat (its sender sent it again, or a restarted broker delivered it again) gets
@@ -34,6 +34,7 @@ from controller.core.registry import HANDLERS
 from controller.loop import COMMAND_QUEUE, EventLoop
 from controller.messages import MessageFactory
 from controller.mqtt_link import MqttLink
+from controller.rate import TokenBucket
 from controller.shell.repeats import RecentCommands
 
 log = logging.getLogger(__name__)
@@ -44,6 +45,10 @@ STOPPING = "busy: the controller is stopping; send it again when it is back onli
 #: Command replies that may await the broker's acknowledgement at once: half of the 20 QoS 1
 #: messages in flight that paho (and mosquitto's receive maximum) allow, the rest for events.
 REPLY_WINDOW = 10
+#: Refusals answered a second at most: a flood beyond the queue is thousands a second, and
+#: answering each would cost the controller more than the flood itself; past this, a refused
+#: command gets no answer (counted in ``unanswered``) and its sender sends it again.
+REFUSALS_ANSWERED = 100
 
 
 class CommandIntake:
@@ -72,6 +77,7 @@ class CommandIntake:
         self.stale = 0
         self.unanswered = 0
         self.refusing = False
+        self._answering = TokenBucket(REFUSALS_ANSWERED, REFUSALS_ANSWERED, now())
         self._recent = recent
         # paho mids of replies the broker has not acknowledged yet (loop thread only)
         self._in_flight: set[int] = set()
@@ -127,8 +133,8 @@ class CommandIntake:
 
     def _refuse(self, cmd: CommandReceived, error: str, qos: int) -> None:
         """A command refused before it was queued: answered at once, at QoS 0, unless it came
-        at QoS 0 (then only counted)."""
-        if qos == 0:
+        at QoS 0 or ``REFUSALS_ANSWERED`` have been this second (then only counted)."""
+        if qos == 0 or not self._answering.take(cmd.t):
             self.unanswered += 1
             return
         self.reply(Reply(cmd.verb, request_id(cmd.payload), False, error, cmd.response_topic,
