@@ -87,7 +87,7 @@ class MqttLink:
         prefix: str,
         client_id: str,
         subscriptions: list[str],
-        will: bytes,
+        will: bytes | None,
         on_message: MessageHandler,
         on_connected: Callable[[], None] = lambda: None,
         on_ack: Callable[[int], None] = lambda mid: None,
@@ -108,7 +108,8 @@ class MqttLink:
 
         client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
                              protocol=mqtt.MQTTv5)
-        client.will_set(prefix + "status", will, qos=1, retain=True)
+        if will is not None:
+            client.will_set(prefix + "status", will, qos=1, retain=True)
         client.reconnect_delay_set(min_delay=1, max_delay=5)
         configure_client(client, broker)
         client.on_connect = self._on_connect
@@ -168,15 +169,16 @@ class MqttLink:
             properties.CorrelationData = correlation
         return self._client.publish(topic, payload, qos=qos, properties=properties).mid
 
-    def stop(self, last_words: bytes, timeout: float = 2.0) -> None:
+    def stop(self, last_words: bytes | None, timeout: float = 2.0) -> None:
         """Publish ``last_words`` on ``status`` (retained), wait for the broker's ack, close."""
         self._stopping = True
-        info = self._client.publish(self.prefix + "status", last_words, qos=1, retain=True)
-        if self.connected.is_set():
-            try:
-                info.wait_for_publish(timeout)
-            except (RuntimeError, ValueError) as exc:
-                log.warning("offline status not acknowledged: %s", exc)
+        if last_words is not None:
+            info = self._client.publish(self.prefix + "status", last_words, qos=1, retain=True)
+            if self.connected.is_set():
+                try:
+                    info.wait_for_publish(timeout)
+                except (RuntimeError, ValueError) as exc:
+                    log.warning("offline status not acknowledged: %s", exc)
         self._client.disconnect()
         self._client.loop_stop()
 
@@ -192,8 +194,9 @@ class MqttLink:
                         "persistence, or killed before it saved it): commands sent while we "
                         "were away may be lost, and their senders must send them again")
         self.connected_before = True
-        log.info("connected to the broker")
-        client.subscribe([(self.prefix + topic, 1) for topic in self._subscriptions])
+        log.info("connected to the broker (%s)", self._client_id)
+        if self._subscriptions:
+            client.subscribe([(self.prefix + topic, 1) for topic in self._subscriptions])
         self.connected.set()
         try:
             self._on_connected()

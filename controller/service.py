@@ -7,7 +7,8 @@ one job each) and runs them in order:
 
 * every event goes to the journal first, then to MQTT while connected; the broker's PUBACK marks
   it delivered; what waited is published on the next connect (``controller.shell.outbox``,
-  ``controller.delivery``);
+  ``controller.delivery``); events leave on a connection of their own (``event_link``), the
+  commands, replies and retained documents on the other (``mqtt``, with the last will);
 * a console's input is journaled with its events and the console's position in one
   transaction, and only then acknowledged to the console (docs/protocol.md, "Exactly once");
 * ``health`` says how many events wait, whether the journal takes writes, how the consoles,
@@ -65,6 +66,7 @@ class Service:
 
     # the parts built in ``__init__``, some reached from callbacks set up before them
     mqtt: MqttLink
+    event_link: MqttLink
     delivery: Delivery
     outbox: Outbox
     intake: CommandIntake
@@ -113,6 +115,7 @@ class Service:
             now=self.clock.monotonic, synchronized=lambda: self.clock_watch.sync.synchronized,
             replay=lambda cmd: replay(cmd, journals, self.delivery, self.intake.reply),
             on_change=self._publish_health, recent=self.recent_commands)
+        events_broker = config.broker.for_events()
         self.mqtt = MqttLink(
             config.broker,
             prefix=self.prefix,
@@ -121,13 +124,31 @@ class Service:
             will=self.messages.status(online=False),
             on_message=self.intake.on_message,
             on_connected=lambda: self.loop.call_soon(self._connected),
-            on_ack=lambda mid: self.loop.call_soon(lambda: self._acked(mid)),
+            on_ack=lambda mid: self.loop.call_soon(
+                lambda: self._acked(mid, events=events_broker is None)),
         )
-        self.delivery = Delivery(journals, self.mqtt.publish, self.mqtt.connected.is_set,
+        # the events leave on a connection of their own, so a flood of commands (their acks,
+        # the busy answers) never stands between a press and the broker: mosquitto reads one
+        # packet of a connection per turn, and paho's one thread writes them all
+        self.event_link = self.mqtt if events_broker is None else MqttLink(
+            events_broker,
+            prefix=self.prefix,
+            client_id=f"mafia-table-{config.table}-events",
+            subscriptions=[],
+            will=None,
+            on_message=lambda *message: None,
+            on_connected=lambda: self.loop.call_soon(self.delivery.reconnected),
+            on_ack=lambda mid: self.loop.call_soon(lambda: self.outbox.acked(mid)),
+        )
+        if events_broker is None:
+            log.info("events share the command connection: the broker has accounts and "
+                     "[broker] events_username is not set (config/mosquitto/README.md)")
+        self.delivery = Delivery(journals, self.event_link.publish,
+                                 self.event_link.connected.is_set,
                                  rate=config.store.catch_up_rate, now=self.clock.monotonic,
                                  wake=self._wake_delivery)
         self.outbox = Outbox(journals, messages=self.messages, delivery=self.delivery,
-                             connected=self.mqtt.connected.is_set,
+                             connected=self.event_link.connected.is_set,
                              limit=config.store.outbox_limit, call_soon=self.loop.call_soon,
                              on_change=self._publish_health)
         self.health = HealthReport(messages=self.messages, mqtt=self.mqtt, outbox=self.outbox,
@@ -187,6 +208,8 @@ class Service:
         self.clock_watch.start()
         self._publish_health()
         self.mqtt.start()
+        if self.event_link is not self.mqtt:
+            self.event_link.start()
         # the hardware is up and the journal open: ready, even while the broker is away
         self._told_status = self._status_line()
         self.notifier.notify(READY="1", STATUS=self._told_status)
@@ -232,11 +255,13 @@ class Service:
         self.clock_watch.stop()
         self.delivery.stopped = True  # no more backlog: only what is on its way is waited for
         steps = [self.devices.lights_off, self._stop_consoles]
-        if self.mqtt.connected.is_set():
+        if self.event_link.connected.is_set():
             steps.append(lambda: self.loop.drain(lambda: not self.delivery.in_flight,
                                                  ack_timeout))
-        steps += [self.delivery.commit, self.intake.answer_unrun,
-                  lambda: self.mqtt.stop(self.messages.status(online=False)),
+        steps += [self.delivery.commit, self.intake.answer_unrun]
+        if self.event_link is not self.mqtt:
+            steps.append(lambda: self.event_link.stop(None))
+        steps += [lambda: self.mqtt.stop(self.messages.status(online=False)),
                   self.outbox.cancel_retry, self.factory.close, self.store.close,
                   self.private_store.close, self.notifier.close]
         for step in steps:
@@ -266,15 +291,20 @@ class Service:
         return self.devices.glow(seat)
 
     def _connected(self) -> None:
-        """After a connect: retained documents again, then the events still waiting."""
+        """After a connect: retained documents again, then (on one connection) the events
+        still waiting."""
         self.intake.reconnected()
         self.mqtt.republish_retained()
-        self.delivery.reconnected()
+        if self.event_link is self.mqtt:
+            self.delivery.reconnected()
         self._publish_health()
 
-    def _acked(self, mid: int) -> None:
+    def _acked(self, mid: int, *, events: bool) -> None:
+        """The command connection's acknowledgement: a reply's, or (``events``: the events
+        share it) an event's."""
         self.intake.acked(mid)
-        self.outbox.acked(mid)
+        if events:
+            self.outbox.acked(mid)
 
     def _wake_delivery(self, seconds: float) -> None:
         """The backlog's pace: the delivery goes on after ``seconds``, woken by the loop's own

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import logging
-import shutil
 import subprocess
 import time
 from pathlib import Path
@@ -22,7 +21,7 @@ from tests.test_consoles import until
 from tests.test_service import Running
 
 SHIPPED = REPO / "config" / "mosquitto"
-USERS = ("t1", "t2", "rules-core", "observer", "technician")
+USERS = ("t1", "t1-events", "t2", "rules-core", "observer", "technician")
 NOT_AUTHORIZED = 135  # MQTT 5 reason code
 
 
@@ -32,7 +31,9 @@ class Hall:
     def __init__(self, root: Path):
         self.root = root
         self.port, self.tls_port = free_port(), free_port()
-        shutil.copy(SHIPPED / "mafia.acl", root / "mafia.acl")
+        # as scripts/install-pi.sh installs it for its table (the events account is per table)
+        (root / "mafia.acl").write_text((SHIPPED / "mafia.acl").read_text().replace("table-1",
+                                                                                  "t1"))
         passwd = root / "mafia.passwd"
         for user in USERS:
             subprocess.run(["mosquitto_passwd", "-b", *(["-c"] if user == USERS[0] else []),
@@ -55,11 +56,16 @@ class Hall:
         return Subscriber(self.port, topics or [], auth=(user, self.password(user)),
                           client_id=client_id, persistent=persistent)
 
-    def table_config(self, table: str = "t1", *, tls: bool = False) -> config_module.Config:
+    def table_config(self, table: str = "t1", *, tls: bool = False,
+                     events: bool = False) -> config_module.Config:
         (self.root / f"{table}.pass").write_text(self.password(table) + "\n")
         body = SMALL_TABLE.format(port=self.tls_port if tls else self.port).replace(
             'table = "t1"', f'table = "{table}"')
         broker = f'    username = "{table}"\n    password_file = "{table}.pass"\n'
+        if events:  # the events' own account, whose password is the table's
+            (self.root / f"{table}-events.pass").write_text(self.password(f"{table}-events"))
+            broker += (f'    events_username = "{table}-events"\n'
+                       f'    events_password_file = "{table}-events.pass"\n')
         if tls:
             broker += ('    [broker.tls]\n    ca_file = "certs/ca.crt"\n'
                        '    cert_file = "certs/t1.crt"\n    key_file = "certs/t1.key"\n')
@@ -175,6 +181,28 @@ def test_a_killed_broker_keeps_what_it_had_queued_for_a_client_away(hall):
         back.wait_for(with_json("mafia/t1/cmd/light", id="q"))
     finally:
         back.close()
+
+
+def test_events_leave_on_a_connection_of_their_own_under_the_tables_events_account(hall):
+    """A flood of commands must not stand between a press and the broker: the events have a
+    connection of their own, under the account the shipped ACL gives them (the broker names
+    a client after its account, so the table's own would throw the first connection off)."""
+    core = hall.client("rules-core", ["mafia/t1/#"])
+    run = Running(hall.table_config(events=True))
+    try:
+        core.wait_for(with_json("mafia/t1/status", state="online"))
+        assert run.service.event_link is not run.service.mqtt
+        run.pin(4).drive_low()
+        [press] = core.wait_for(on_topic("mafia/t1/event/seat/press"))
+        assert press.json()["seat"] == 1
+        until(lambda: run.service.store.depth == 0, what="the broker's acknowledgement")
+        events = hall.client("t1-events")  # (not while the controller's is connected: same id)
+        assert events.publish_outcome("mafia/t1/cmd/light", "{}") == NOT_AUTHORIZED
+        assert events.publish_outcome("mafia/t2/event/seat/press", "{}") == NOT_AUTHORIZED
+        events.close()
+    finally:
+        run.close()
+        core.close()
 
 
 def test_no_password_no_entry(hall):
