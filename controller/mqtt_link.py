@@ -13,7 +13,8 @@ What it promises:
   start), and a broker restart once the broker has saved it: commands sent meanwhile wait at the
   broker. Subscriptions are made in ``on_connect`` all the same, so a broker that lost the
   session (restarted without persistence, killed before its autosave, expired) gets them again;
-  such a reconnect is counted (``sessions_lost``) and logged.
+  such a reconnect is counted (``sessions_lost``) and logged, on a link that subscribes (the
+  events' link has no subscriptions: a session of its own lost loses no command).
 * Small messages leave at once: Nagle's algorithm is off on the socket (with it, a press that
   follows another unacknowledged packet waited for the broker's 40 ms delayed ACK).
 * Callbacks never block and never raise (a raise would kill paho's loop): incoming messages are
@@ -188,7 +189,7 @@ class MqttLink:
         if reason_code.is_failure:
             log.error("broker refused the connection: %s", reason_code)
             return
-        if self.connected_before and not flags.session_present:
+        if self.connected_before and not flags.session_present and self._subscriptions:
             self.drops.sessions_lost += 1
             log.warning("the broker had lost this controller's session (restarted without "
                         "persistence, or killed before it saved it): commands sent while we "
