@@ -1,6 +1,8 @@
 """Backlog benchmark: a long outage's unacknowledged events, replayed while the table plays on.
 
     .venv/bin/python -m bench.backlog [--backlog 20000 --backlog 1000000] [--presses 20]
+                                      [--stop-after 2]
+    .venv/bin/python -m bench.backlog --quick    # seconds: that it runs (bench/quick.py)
 
 For each backlog size, against a private mosquitto on loopback:
 
@@ -14,8 +16,8 @@ For each backlog size, against a private mosquitto on loopback:
 * drain: from the service's start to the subscriber holding every backlog event, and whether
   any was lost (mosquitto drops QoS 1 messages past a slow subscriber's queue);
 * memory: the service's peak resident set (VmHWM) over the run;
-* stop: a second run on a fresh copy of the backlog gets SIGTERM 2 s into its catch-up: the time
-  to exit, and its exit code.
+* stop: a second run on a fresh copy of the backlog gets SIGTERM ``--stop-after`` seconds into
+  its catch-up: the time to exit, and its exit code.
 
 The floor is the same press procedure on an empty journal, measured in the same run.
 """
@@ -32,13 +34,14 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench import quick
 from bench.gpio import EventClock, percentiles
 from bench.journal_events import PRESS_TOPIC, press_payloads
 from contract.topics import topic_prefix
 from contract.verbs import COMMANDS
 from controller.journal import Journal
 from kit.local_broker import LocalBroker
-from tests.mqtt_helpers import Subscriber, with_json
+from tests.support.mqtt import Subscriber, with_json
 
 BENCH = topic_prefix("bench")  # the table the bench runs
 
@@ -168,7 +171,7 @@ def wait_backlog(clock: SeatClock, count: int, stall: float) -> float:
         return clock.last
 
 
-def run_once(folder: Path, port: int, backlog: int, presses: int) -> None:
+def run_once(folder: Path, port: int, backlog: int, presses: int, stop_after: float) -> None:
     journal = folder / f"backlog-{backlog}.db"
     spare = folder / "spare.db"
     started = time.monotonic()
@@ -206,24 +209,24 @@ def run_once(folder: Path, port: int, backlog: int, presses: int) -> None:
         presser.close()
         clock.close()
     if backlog:
-        measure_stop(folder, port, spare, journal)
+        measure_stop(folder, port, spare, journal, stop_after)
     journal.unlink()
     spare.unlink()
 
 
-def measure_stop(folder: Path, port: int, spare: Path, journal: Path) -> None:
-    """SIGTERM 2 s into a catch-up: how long until the service has exited."""
+def measure_stop(folder: Path, port: int, spare: Path, journal: Path, after: float) -> None:
+    """SIGTERM ``after`` seconds into a catch-up: how long until the service has exited."""
     shutil.copy(spare, journal)
     Path(f"{journal}-wal").unlink(missing_ok=True)
     clock = SeatClock(port)
     service = start_service(folder, port, journal)
     try:
         wait_backlog(clock, 1, stall=120)
-        time.sleep(2.0)
+        time.sleep(after)
         sent = time.monotonic()
         service.send_signal(signal.SIGTERM)
         code = service.wait(60)
-        print(f"  SIGTERM 2 s into the catch-up: exited {code} after "
+        print(f"  SIGTERM {after:g} s into the catch-up: exited {code} after "
               f"{time.monotonic() - sent:.2f} s", flush=True)
     finally:
         if service.poll() is None:
@@ -236,11 +239,13 @@ def main() -> None:
     parser.add_argument("--backlog", type=int, action="append",
                         help="backlog size (repeat; default 20000 and 1000000)")
     parser.add_argument("--presses", type=int, default=20)
-    args = parser.parse_args()
+    parser.add_argument("--stop-after", type=float, default=2.0,
+                        help="seconds into the catch-up to send SIGTERM at")
+    args = quick.arguments(parser, {"backlog": [2000], "presses": 4, "stop_after": 0.2})
     with tempfile.TemporaryDirectory(prefix="bench-backlog-") as folder, \
             LocalBroker(workdir=Path(folder)) as broker:
         for backlog in [0, *(args.backlog or [20_000, 1_000_000])]:
-            run_once(Path(folder), broker.port, backlog, args.presses)
+            run_once(Path(folder), broker.port, backlog, args.presses, args.stop_after)
 
 
 if __name__ == "__main__":

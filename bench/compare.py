@@ -1,6 +1,7 @@
 """Same-run comparison: a press's latency in this checkout against another commit's.
 
     .venv/bin/python -m bench.compare --base HEAD~1 [--rounds 5] [--presses 500] [gpio consoles]
+    .venv/bin/python -m bench.compare --quick    # HEAD, consoles, seconds: that it runs
 
 A change to the code on a press's path (the core, the loop, the journal, the MQTT link) should
 not make that path slower. Figures taken on different days are not comparable on a shared
@@ -23,6 +24,8 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from bench import quick
 
 HERE = Path(__file__).resolve().parent.parent
 #: the first line each benchmark prints for one press at a time
@@ -65,13 +68,16 @@ def compare(base: Path, bench: str, rounds: int, presses: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--base", required=True, help="the commit to compare against")
+    parser.add_argument("--base", help="the commit to compare against (required)")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--presses", type=int, default=500)
     parser.add_argument("benches", nargs="*", default=["gpio", "consoles"],
                         help=f"which benchmarks (of {', '.join(ARGS)})")
-    args = parser.parse_args()
+    args = quick.arguments(parser, {"base": "HEAD", "rounds": 1, "presses": 5,
+                                    "benches": ["consoles"]})
     unknown = set(args.benches) - set(ARGS)
+    if args.base is None:
+        parser.error("--base is required")
     if unknown or min(args.rounds, args.presses) < 1:
         parser.error(f"benches are {', '.join(ARGS)}; --rounds and --presses at least 1"
                      + (f" (not {', '.join(sorted(unknown))})" if unknown else ""))

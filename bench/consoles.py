@@ -1,6 +1,7 @@
 """Console benchmark: a byte on the pty to the event at an MQTT subscriber, a 24-seat burst.
 
     .venv/bin/python -m bench.consoles [--presses 2000] [--bursts 20] [--runs 5]
+    .venv/bin/python -m bench.consoles --quick    # seconds: that it runs (bench/quick.py)
 
 A 24-seat table whose seats are all on one console hub: the real firmware logic, emulated in
 its own process (``python -m firmware_bridge.emulator``) as a real console is its own MCU, on a
@@ -36,6 +37,7 @@ import paho.mqtt.client as mqtt
 import serial
 from paho.mqtt.enums import CallbackAPIVersion
 
+from bench import quick
 from bench.gpio import EventClock, percentiles, quantile
 from contract.topics import topic_prefix
 from controller import config
@@ -260,7 +262,7 @@ def main() -> None:
     parser.add_argument("--presses", type=int, default=2000)
     parser.add_argument("--bursts", type=int, default=20)
     parser.add_argument("--runs", type=int, default=1, help="repeat; the median run decides")
-    args = parser.parse_args()
+    args = quick.arguments(parser, {"presses": 20, "bursts": 2})
     if min(args.presses, args.runs) < 1 or args.bursts < 0:
         parser.error("--presses and --runs must be at least 1, --bursts at least 0")
     runs = []

@@ -1,6 +1,7 @@
 """Cue timing benchmark: how close to its ``Cue.t`` each sound starts, read from the samples.
 
     .venv/bin/python -m bench.cues [--count 20] [--cadence 0.9]
+    .venv/bin/python -m bench.cues --quick    # seconds: that it runs (bench/quick.py)
 
 The spoken numbers of a count step are scheduled ``cadence`` apart and played by the shell's
 ``CueSchedule`` on a running ``EventLoop`` (its wakes, no thread of its own), through SDL's disk
@@ -20,6 +21,7 @@ import threading
 import time
 from pathlib import Path
 
+from bench import quick
 from bench.gpio import percentiles
 from controller.clock import SystemClock
 from controller.core.effects import Cue
@@ -27,8 +29,7 @@ from controller.core.state import TableSetup, initial_state
 from controller.cue_schedule import CueSchedule
 from controller.loop import EventLoop
 from hardware.audio import SOUNDS, Music, Speaker
-from tests.test_cue_schedule import onset
-from tests.test_music import RATE, wait_for_bytes
+from tests.support.disk_audio import RATE, onset, wait_for_bytes
 
 VOICE = SOUNDS / "numbers" / "ru"
 
@@ -82,7 +83,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--count", type=int, default=20)
     parser.add_argument("--cadence", type=float, default=0.9)
-    args = parser.parse_args()
+    args = quick.arguments(parser, {"count": 2})
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "speaker.raw"
         speaker = Speaker("disk", disk_file=out, music=Music(volume=0.0))

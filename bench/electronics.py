@@ -1,6 +1,7 @@
 """Strip and expander benchmark: the sans-I/O encodings and the expander read path, on fakes.
 
     .venv/bin/python -m bench.electronics [--runs 5000]
+    .venv/bin/python -m bench.electronics --quick    # seconds: that it runs (bench/quick.py)
 
 * strip: one frame of the 24-seat example table (95 WS2812B LEDs) from the seats' lights to
   SPI bytes (``strip.frame`` + ``ws2812.encode_frame``); the floor is copying a buffer of the
@@ -24,13 +25,14 @@ from collections.abc import Callable
 from gpiozero import InputDevice
 from gpiozero.pins.mock import MockFactory
 
+from bench import quick
 from bench.gpio import percentiles
 from contract.buttons import SeatButton
 from contract.lights import Light, LightMode
 from controller import config
 from hardware import mcp23017, strip, ws2812
 from hardware.expander import ExpanderButtons, FakeExpanderBus
-from tests.conftest import REPO
+from tests.support.paths import REPO
 
 EXAMPLE_24 = REPO / "config" / "table-24.example.toml"
 
@@ -107,7 +109,7 @@ def bench_read_path(cfg: config.Config, runs: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5000)
-    args = parser.parse_args()
+    args = quick.arguments(parser, {"runs": 200})
     cfg = config.load(EXAMPLE_24, config.Overrides(simulated=True))
     bench_strip(cfg, args.runs)
     bench_decode(args.runs)

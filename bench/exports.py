@@ -1,13 +1,14 @@
 """What exporting a game to mafiaratings costs (run by hand: ``.venv/bin/python -m
-bench.exports``). The protocol sheet exports on every render (its link, or the reason).
+bench.exports``; ``--quick``: seconds, that it runs, bench/quick.py). The protocol sheet exports
+on every render (its link, or the reason).
 
 1. export: ``judge.exports.mafiaratings.export_json`` of a recorded game (it runs the port of
    the platform's checks on its result), against its floor, ``judge.record.encode`` of the same
    record (the record's own JSON).
 2. check: ``mafiaratings_check.check`` alone on the exported game.
 
-Both on the scripted game (tests/record_game.py) and on a long random one (the longest of 50
-from tests/mafiaratings_games.py).
+Both on the scripted game (tests/support/record_game.py) and on a long random one (the longest of 50
+from tests/support/mafiaratings_games.py).
 """
 
 from __future__ import annotations
@@ -17,13 +18,14 @@ import json
 import os
 import random
 
+from bench import quick
 from bench.gpio import percentiles
 from bench.record import timed
 from judge import record as rec
 from judge.exports.mafiaratings import export_json
 from judge.exports.mafiaratings_check import check
-from tests.mafiaratings_games import random_game
-from tests.record_game import whole_game
+from tests.support.mafiaratings_games import random_game
+from tests.support.record_game import whole_game
 
 
 def games() -> dict[str, rec.Record]:
@@ -38,7 +40,7 @@ def games() -> dict[str, rec.Record]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", type=int, default=1000)
-    n = parser.parse_args().n
+    n = quick.arguments(parser, {"n": 20}).n
     print(f"load average {os.getloadavg()[0]:.2f}")
     for name, record in games().items():
         exported = json.loads(export_json(record))

@@ -1,7 +1,9 @@
 """Flood benchmark: do the table's buttons still get through a command flood, and a backlog?
 
     .venv/bin/python -m bench.flood [--qos 0|1 ...] [--kind light|sim ...] [--rate 5000]
-                                    [--seconds 10] [--floor 200] [--backlog 20000] [--quick]
+                                    [--seconds 10] [--floor 200] [--backlog 20000]
+                                    [--stop-after 3]
+    .venv/bin/python -m bench.flood --quick    # seconds: that it runs (bench/quick.py)
 
 Everything on this machine, against a private mosquitto on loopback; the service runs in this
 process (gpiozero's MockFactory), a fresh one for each case, and a subscriber in another process
@@ -18,13 +20,14 @@ broker's hop).
   and the flooder's replies by outcome;
 * the backlog case: the service starts with ``--backlog`` unacknowledged events in its journal
   (an outage's) and edges are timed while it catches up, then, once it has, the floor;
-* the stop: ``mafia-table run --sim`` as its own process, flooded at QoS 1, gets SIGTERM 3 s in.
+* the stop: ``mafia-table run --sim`` as its own process, flooded at QoS 1, gets SIGTERM
+  ``--stop-after`` seconds in (three) and the time until the process has exited is measured.
 
 Each case prints its press p99 against its goal (issue 26: under 10 ms during 5,000 commands a
 second of either QoS and kind; under 50 ms during a long backlog's catch-up) as MET or MISSED,
 with the ratio to the same run's floor and the load average: on a busy machine the ratio is the
 figure to compare. ``--quick``: QoS 0 ``light``, QoS 1 ``sim`` and a small backlog, briefly
-(seconds), for the smoke test.
+(seconds), for the smoke test (bench/quick.py).
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench import quick
 from bench.backlog import build_journal
 from bench.gpio import (
     EXAMPLE,
@@ -56,7 +60,7 @@ from contract.inputs import ButtonEdge
 from contract.topics import topic_prefix
 from controller import config
 from controller.service import Service
-from tests.mqtt_helpers import Subscriber, with_json
+from tests.support.mqtt import Subscriber, with_json
 
 BENCH = topic_prefix("bench")  # the table the bench runs
 GAP = 0.05
@@ -278,14 +282,14 @@ def backlog_case(port: int, events: int, floor_presses: int) -> str:
         stop(service, loop, clock)
 
 
-def stop_case(port: int, rate: int) -> None:
+def stop_case(port: int, rate: int, after: float) -> None:
     sub = Subscriber(port, [f"{BENCH}status"])
     process = spawn(port)
     try:
         sub.wait_for(with_json(f"{BENCH}status", state="online"), timeout=30)
-        flooder = Flooder(port, "bench", rate, 6)
+        flooder = Flooder(port, "bench", rate, 2 * after)  # still flooding at the signal
         flooder.start()
-        time.sleep(3)
+        time.sleep(after)
         sent = time.monotonic()
         process.send_signal(signal.SIGTERM)
         process.wait(120)
@@ -305,11 +309,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--floor", type=int, default=200)
     parser.add_argument("--backlog", type=int, default=20_000)
-    parser.add_argument("--quick", action="store_true", help="every case, short")
-    args = parser.parse_args()
+    parser.add_argument("--stop-after", type=float, default=3.0,
+                        help="seconds into the stop case's flood to send SIGTERM at")
+    args = quick.arguments(parser, {"rate": 500, "seconds": 0.5, "floor": 10, "backlog": 500,
+                                    "stop_after": 0.5})
     cases = [(qos, kind) for qos in args.qos or (0, 1) for kind in args.kind or ("light", "sim")]
-    if args.quick:  # both QoS, both kinds, briefly
-        args.seconds, args.floor, args.backlog = 0.5, 10, 500
+    if args.quick and not (args.qos or args.kind):  # each QoS and each kind once, briefly
         cases = [(0, "light"), (1, "sim")]
     # the service's journals, in a folder of this run's own
     os.environ["XDG_STATE_HOME"] = tempfile.mkdtemp(prefix="bench-flood-")
@@ -321,8 +326,7 @@ def main() -> None:
                                        args.seconds, args.floor))
         if args.backlog:
             verdicts.append(backlog_case(broker.port, args.backlog, args.floor))
-        if not args.quick:
-            stop_case(broker.port, args.rate)
+        stop_case(broker.port, args.rate, args.stop_after)
     print("\n".join(["summary:", *verdicts]), flush=True)
 
 

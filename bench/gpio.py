@@ -1,6 +1,7 @@
 """GPIO seat benchmark: pin edge to MQTT subscriber, every seat at once, idle cost, start-up.
 
     .venv/bin/python -m bench.gpio [--presses 1000] [--bursts 20] [--idle 30] [--starts 5]
+    .venv/bin/python -m bench.gpio --quick    # seconds: that it runs (bench/quick.py)
 
 Everything runs on this machine against a private mosquitto on loopback:
 
@@ -29,11 +30,12 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from bench import quick
 from contract.topics import topic_prefix
 from controller import config
 from controller.service import Service
 from kit.local_broker import LocalBroker
-from tests.mqtt_helpers import Subscriber, with_json
+from tests.support.mqtt import Subscriber, with_json
 
 BENCH = topic_prefix("bench")  # the table the bench runs
 
@@ -218,7 +220,7 @@ def main() -> None:
     parser.add_argument("--bursts", type=int, default=20)
     parser.add_argument("--idle", type=float, default=30.0)
     parser.add_argument("--starts", type=int, default=5)
-    args = parser.parse_args()
+    args = quick.arguments(parser, {"presses": 20, "bursts": 2, "idle": 1.0, "starts": 1})
     with private_broker() as broker:
         bench_latency(broker.port, args.presses, args.bursts)
         bench_startup(broker.port, args.starts)

@@ -2,6 +2,7 @@
 
     .venv/bin/python -m bench.hall [--tables 5 10 20] [--seconds 20] [--rate 10]
                                    [--capacity-seconds 10] [--connections 5000]
+    .venv/bin/python -m bench.hall --quick    # seconds: that it runs (bench/quick.py)
 
 * hall: for each size, a :class:`hall.sim.SimulatedHall` (a ``--sim`` controller and a bridged
   mosquitto per table, on the shipped configs). Every table's seat is pressed ``--rate`` times a
@@ -32,11 +33,12 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+from bench import quick
 from bench.gpio import _cpu_seconds, percentiles, rss_mib
 from contract.topics import ROOT, topic_prefix
 from hall.sim import SimulatedHall, password
 from kit.local_broker import LocalBroker
-from tests.mqtt_helpers import Subscriber, with_json
+from tests.support.mqtt import Subscriber, with_json
 
 TICKS = os.sysconf("SC_CLK_TCK")
 HOLD = 0.04  # seconds between a simulated press and its release
@@ -241,7 +243,9 @@ def main() -> None:
     parser.add_argument("--capacity-seconds", type=float, default=10.0)
     parser.add_argument("--publishers", type=int, default=4)
     parser.add_argument("--connections", type=int, default=5000)
-    args = parser.parse_args()
+    args = quick.arguments(parser, {"tables": [1], "seconds": 1.0, "rate": 5.0,
+                                    "capacity_seconds": 0.5, "publishers": 1,
+                                    "connections": 100})
     print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at start")
     for tables in args.tables:
         bench_hall(tables, args.rate, args.seconds)

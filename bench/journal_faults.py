@@ -1,6 +1,7 @@
 """Journal fault benchmark: a full disk, and what checking a journal at start costs.
 
     .venv/bin/python -m bench.journal_faults [--held 10000] [--sizes 20000 --sizes 1000000]
+    .venv/bin/python -m bench.journal_faults --quick    # seconds: that it runs (bench/quick.py)
 
 Run as root (it mounts a small tmpfs, and unmounts it after):
 
@@ -24,6 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench import quick
 from bench.backlog import build_journal
 from bench.journal_events import PRESS_TOPIC, press_payloads
 from controller.journal import Journal
@@ -94,7 +96,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--held", type=int, default=10_000)
     parser.add_argument("--sizes", type=int, action="append")
-    args = parser.parse_args()
+    args = quick.arguments(parser, {"held": 200, "sizes": [2000]})
     with tempfile.TemporaryDirectory(prefix="bench-journal-") as folder:
         bench_full_disk(Path(folder), args.held)
         bench_open(Path(folder), args.sizes or [20_000, 1_000_000])

@@ -1,7 +1,8 @@
-"""The judge's panel, measured end to end (run by hand: ``.venv/bin/python -m bench.judge``).
+"""The judge's panel, measured end to end (run by hand: ``.venv/bin/python -m bench.judge``;
+``--quick``: seconds, that it runs, bench/quick.py).
 
 A real mosquitto, the simulated example table in this process, ``mafia-table judge`` as its own
-process and the panel in Debian's headless Chromium, as in tests/test_judge_e2e.py:
+process and the panel in Debian's headless Chromium, as in tests/e2e/test_judge.py:
 
 1. press -> DOM: a ``sim/press`` on a seat until the page shows that seat's fist (a
    MutationObserver stamps the class change with the page's clock; ``performance.timeOrigin +
@@ -23,18 +24,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bench import quick
 from kit.local_broker import LocalBroker, free_port
-from tests.conftest import CHROMIUM, CHROMIUM_ARGS
-from tests.test_judge_e2e import (
-    PASSWORD,
-    ROLES,
-    TABLE,
-    Hands,
-    Judge,
-    judge_config,
-    table_config,
-)
-from tests.test_service import Running
+from tests.support.chromium import headless_chromium
+from tests.support.judge_panel import PASSWORD, TABLE, Hands, Judge, judge_config, table_config
+from tests.support.record_game import ROLES
+from tests.support.running import Running
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -60,7 +55,7 @@ def percentiles(ms: list[float]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", type=int, default=200, help="presses and taps (default 200)")
-    n = parser.parse_args().n
+    n = quick.arguments(parser, {"n": 5}).n
     with judged_table() as (listen, hands, judge, browser):
         page = day_one(browser, listen)
         page.evaluate(OBSERVER)
@@ -103,20 +98,16 @@ def main() -> None:
 def judged_table() -> Iterator[tuple[str, Hands, Judge, Browser]]:
     """A real mosquitto, the simulated table, ``mafia-table judge`` and Debian's Chromium:
     (the panel's ``HOST:PORT``, the players' hands, the judge process, the browser)."""
-    from playwright.sync_api import sync_playwright
-
-    with tempfile.TemporaryDirectory() as tmp, LocalBroker(workdir=Path(tmp)) as broker, \
-            sync_playwright() as p:
+    with tempfile.TemporaryDirectory() as tmp, LocalBroker(workdir=Path(tmp)) as broker:
         tmp_path = Path(tmp)
         listen = f"127.0.0.1:{free_port()}"
         hands = Hands(broker.port)
         table = Running(table_config(tmp_path, broker.port))
         judge = Judge(judge_config(tmp_path, broker.port, listen))
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
-            yield listen, hands, judge, browser
+            with headless_chromium() as browser:
+                yield listen, hands, judge, browser
         finally:
-            browser.close()
             judge.stop()
             table.close()
             hands.record.close()

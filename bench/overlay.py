@@ -1,8 +1,9 @@
-"""The stream overlay, measured end to end (run by hand: ``.venv/bin/python -m bench.overlay``).
+"""The stream overlay, measured end to end (run by hand: ``.venv/bin/python -m bench.overlay``;
+``--quick``: seconds, that it runs, bench/quick.py).
 
 A real mosquitto, the simulated example table in this process, ``mafia-table judge`` as its own
 process, and the overlay page (``/overlay``, 1920x1080) in Debian's headless Chromium, as in
-tests/test_overlay_e2e.py. A press on a seat button (``sim/press``: the simulated hand) until the
+tests/e2e/test_overlay.py. A press on a seat button (``sim/press``: the simulated hand) until the
 overlay's DOM shows that seat's fist: the table's event, the judge's service, its overlay
 WebSocket and the page's rendering, each press a full trip.
 
@@ -28,9 +29,10 @@ import time
 
 from aiohttp import web
 
+from bench import quick
 from bench.judge import _last, day_one, judged_table, percentiles
 from kit.local_broker import free_port
-from tests.test_judge_e2e import TABLE
+from tests.support.judge_panel import TABLE
 
 OBSERVER = """() => {
   window.fistAt = []; window.echoAt = [];
@@ -114,7 +116,7 @@ class Echo:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", type=int, default=200, help="presses (default 200)")
-    n = parser.parse_args().n
+    n = quick.arguments(parser, {"n": 5}).n
 
     load_before = os.getloadavg()
     with judged_table() as (listen, hands, _, browser):

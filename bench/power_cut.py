@@ -3,6 +3,7 @@
 Run by hand, as root (it loop-mounts file system images):
 
     .venv/bin/python -m bench.power_cut --trials 12        # both modes, ~2 min
+    .venv/bin/python -m bench.power_cut --quick            # seconds: that it runs (bench/quick.py)
 
 The stand-in for a power cut: the journal lives on an ext4 file system in an image file,
 loop-mounted. The kernel writes to the image only what the file system sends to its "disk" (at
@@ -22,8 +23,8 @@ nothing about an SD card that lies about flushes (many cheap ones do). The kill 
 the same writer and read its files as they are (the page cache survives a killed process).
 
 Cost per event: ``append`` p50/p99 in each mode on the same loop-mounted ext4, at the writer's
-pace (the journal's own checkpointer running beside it), against a floor (the same insert on
-``:memory:``), measured in the same run.
+pace (the journal's own checkpointer running beside it), ``--cost-events`` of them, against a
+floor (the same insert on ``:memory:``), measured in the same run.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
+from bench import quick
 from bench.journal_events import PRESS_TOPIC, press_payloads
 from controller.journal import Journal
 
@@ -177,21 +179,23 @@ def main() -> None:
     parser.add_argument("--sync", default="normal", choices=["normal", "full"])
     parser.add_argument("--cut-between", type=float, nargs=2, default=(0.3, 12.0),
                         metavar=("MIN", "MAX"), help="seconds after the start to cut at")
-    args = parser.parse_args()
+    parser.add_argument("--cost-events", type=int, default=400,
+                        help="appends timed in each mode (and on the floor)")
+    args = quick.arguments(parser, {"trials": 1, "cut_between": (0.3, 0.5), "cost_events": 20})
     if args.writer:
         writer(Path(args.writer), args.sync, args.pace)
         return
     rng = random.Random(7)
     with tempfile.TemporaryDirectory(prefix="power-cut-") as tmp:
         work = Path(tmp)
-        base = floor()
+        base = floor(args.cost_events)
         print(f"floor (insert on :memory:): p50 {pct(base, 50):.3f} ms, p99 {pct(base, 99):.3f} ms")
         for mode in ("normal", "full"):
             image = work / f"cost-{mode}.img"
             subprocess.run(["truncate", "-s", "32M", str(image)], check=True)
             subprocess.run(["mkfs.ext4", "-q", "-F", str(image)], check=True)
             with mounted(image, work / f"cost-{mode}") as at:
-                times = cost(at, mode, pace=args.pace)  # a table's pace, as in the cuts
+                times = cost(at, mode, args.cost_events, args.pace)  # a table's pace, as cut
             print(f"append, synchronous={mode} on loop ext4: p50 {pct(times, 50):.3f} ms, "
                   f"p99 {pct(times, 99):.3f} ms")
         for mode in ("normal", "full"):

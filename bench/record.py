@@ -1,8 +1,8 @@
 """The game record's cost: built from the journal on every read (run by hand:
-``.venv/bin/python -m bench.record``).
+``.venv/bin/python -m bench.record``; ``--quick``: seconds, that it runs, bench/quick.py).
 
-1. build: ``judge.record.build`` of the whole scripted game (tests/record_game.py), against its
-   floor, the same inputs replayed through ``judge.game.step`` alone (what a restarted panel
+1. build: ``judge.record.build`` of the whole scripted game (tests/support/record_game.py), against
+   its floor, the same inputs replayed through ``judge.game.step`` alone (what a restarted panel
    does anyway).
 2. HTTP: ``GET /api/games/<id>`` of the game being played on a logged-in panel (aiohttp, loopback),
    against its floor, the same request without the login (the same routing and guard, a 401
@@ -18,16 +18,18 @@ import tempfile
 import time
 from pathlib import Path
 
-from aiohttp import ClientSession, CookieJar
+from aiohttp import ClientSession
 from aiohttp.test_utils import TestServer
 
+from bench import quick
 from bench.gpio import percentiles
 from judge import config as judge_config
 from judge.game import new_game, replay
 from judge.record import build
 from judge.service import Panel, make_app
-from tests.record_game import whole_game
-from tests.test_judge_service import GOOD, PASSWORD, write
+from tests.support.judge_configs import GOOD, PASSWORD, write
+from tests.support.record_game import whole_game
+from tests.support.web_client import browser
 
 
 def timed(fn, n: int) -> list[float]:
@@ -48,8 +50,8 @@ async def http(panel: Panel, n: int) -> tuple[list[float], list[float]]:
     record = panel.games.current()
     assert record is not None
     id = record.id
-    async with TestServer(make_app(panel)) as server, ClientSession(
-            cookie_jar=CookieJar(unsafe=True)) as judge, ClientSession() as stranger:
+    async with TestServer(make_app(panel)) as server, browser(server) as judge, \
+            ClientSession() as stranger:
         await judge.post(server.make_url("/login"), data={"password": PASSWORD})
         url = server.make_url(f"/api/games/{id}")
         samples: dict[str, list[float]] = {"judge": [], "stranger": []}
@@ -66,7 +68,7 @@ async def http(panel: Panel, n: int) -> tuple[list[float], list[float]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", type=int, default=500)
-    n = parser.parse_args().n
+    n = quick.arguments(parser, {"n": 20}).n
     inputs = whole_game().inputs
     print(f"load average {os.getloadavg()[0]:.2f}; {len(inputs)} inputs a game")
     print("build         ", percentiles(timed(lambda: build(inputs, "t"), n)))

@@ -16,8 +16,8 @@ the last bit. The floor printed is the least players score any seating can have,
 known (hall/seating_plan/floor.py), with our score's ratio to it.
 
 ``--record`` writes score vectors the platform's PHP computed (random seatings of all shapes,
-the quirks included) for tests/test_seating_scores.py. ``--calibrate`` measures the step costs
-``hall/seating_plan/plan.py`` counts work in.
+the quirks included) for tests/hall/test_seating_scores.py. ``--calibrate`` measures the step
+costs ``hall/seating_plan/plan.py`` counts work in.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ import sys
 import time
 from pathlib import Path
 
+from bench import quick
 from hall.seating_plan import plan
 from hall.seating_plan.floor import players_floor
 from hall.seating_plan.instance import Instance, instance
@@ -200,12 +201,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="a snapshot of szotin/mafiaratings (checkout or git directory)")
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--quick", action="store_true",
-                        help=f"two small instances, {QUICK_SECONDS:g} s each")
     parser.add_argument("--record", type=Path, metavar="FILE",
                         help="write score vectors from the platform's PHP (needs --platform)")
     parser.add_argument("--calibrate", action="store_true", help="measure the step costs")
-    args = parser.parse_args(argv)
+    args = quick.arguments(parser, {"seconds": QUICK_SECONDS}, argv)  # and two small instances
     if args.calibrate:
         calibrate()
         return 0
@@ -215,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
         record(args.record, args.platform)
         return 0
     if args.quick:  # a smoke run: the figures are too small to hold anyone to
-        compare(QUICK, QUICK_SECONDS, args.seed, args.platform)
+        compare(QUICK, args.seconds, args.seed, args.platform)
         return 0
     return 0 if compare(INSTANCES, args.seconds, args.seed, args.platform) else 1
 

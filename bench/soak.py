@@ -1,13 +1,15 @@
 """Soak of a simulated table: resident memory over a long run with its lights blinking.
 
-    .venv/bin/python -m bench.soak [--minutes 30] [--warmup 60] [--every 10] [--out FILE]
+    .venv/bin/python -m bench.soak [--minutes 30] [--warmup 60] [--every 10] [--gap 1] [--out FILE]
+    .venv/bin/python -m bench.soak --quick    # seconds: that it runs (bench/quick.py)
 
 A private mosquitto on loopback, and ``mafia-table run --sim`` as its own process. Every seat's
 light is set to ``fast_blink`` (so gpiozero's background threads change pin levels all the time,
 which is what made gpiozero's mock pin history grow), and a seat is pressed and released through
-``sim/press`` every two seconds (events, journal, MQTT). The process's VmRSS is read from /proc
-every ``--every`` seconds; the figure is the growth from the end of the warm-up to the end, and
-the growth rate fitted over the same samples (kB a minute). ``--out`` keeps the samples (CSV).
+``sim/press``, ``--gap`` seconds apart (events, journal, MQTT). The process's VmRSS is read from
+/proc every ``--every`` seconds; the figure is the growth from the end of the warm-up to the end,
+and the growth rate fitted over the same samples (kB a minute). ``--out`` keeps the samples
+(CSV).
 """
 
 from __future__ import annotations
@@ -20,10 +22,11 @@ import sys
 import time
 from pathlib import Path
 
+from bench import quick
 from bench.gpio import rss_mib
 from contract.topics import topic_prefix
 from kit.local_broker import LocalBroker
-from tests.mqtt_helpers import Subscriber
+from tests.support.mqtt import Subscriber
 
 SOAK = topic_prefix("soak")  # the table the soak runs
 
@@ -32,12 +35,14 @@ EXAMPLE = REPO / "config" / "table.example.toml"
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--minutes", type=float, default=30)
     parser.add_argument("--warmup", type=float, default=60, help="seconds before the baseline")
     parser.add_argument("--every", type=float, default=10, help="seconds between samples")
+    parser.add_argument("--gap", type=float, default=1.0,
+                        help="seconds from a press to its release, and to the next press")
     parser.add_argument("--out", type=Path)
-    args = parser.parse_args()
+    args = quick.arguments(parser, {"minutes": 0.05, "warmup": 0.5, "every": 0.5, "gap": 0.2})
     with LocalBroker() as broker:
         service = subprocess.Popen(
             [sys.executable, "-m", "mafia_table.cli", "run", "--config", str(EXAMPLE), "--sim",
@@ -59,7 +64,7 @@ def main() -> None:
                 for verb in ("press", "release"):
                     client.client.publish(f"{SOAK}sim/{verb}", json.dumps({"seat": seat}),
                                           qos=1)
-                    time.sleep(1)
+                    time.sleep(args.gap)
                 if now >= next_sample:
                     samples.append((now - start, round(rss_mib(service.pid) * 1024)))
                     next_sample += args.every

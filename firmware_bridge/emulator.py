@@ -304,13 +304,14 @@ def main() -> None:
     recent: deque[int] = deque(maxlen=64)  # seqs (they wrap at 256) written lately: resends
 
     def noting(data: bytes) -> None:
+        # noted before the bytes go out: once the host can read a frame, a dump has it
         events = [frame.seq for frame in p.Decoder().feed(data) if frame.type == p.T_EVENT]
         at = time.monotonic()
-        write(data)
         for seq in events:
             if seq not in recent:
                 written.append((seq, at))
                 recent.append(seq)
+        write(data)
 
     console.pins.write = noting  # type: ignore[method-assign]  # watch every frame written
     console.start()

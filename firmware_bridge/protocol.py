@@ -2,7 +2,8 @@
 
 This one file runs on the host (CPython) and on the console (MicroPython, copied next to the
 firmware): it uses only ``struct``, plain classes and builtins. ``docs/protocol.md`` is its
-specification, with test vectors that ``tests/test_protocol.py`` checks against this code.
+specification, with test vectors that ``tests/firmware_bridge/test_protocol.py`` checks against this
+code.
 
 Layers, outside in:
 

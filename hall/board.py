@@ -9,7 +9,12 @@ a password file, slowed-down wrong logins, a session cookie; :mod:`kit.webpages`
 served from ``hall/static`` (no CDN, no build step).
 
     mafia-table hall board --broker 127.0.0.1:1883 --username hall-board \\
-        --password-file hall-board.pass --board-password-file board.pass --listen 0.0.0.0:8090
+        --password-file hall-board.pass --board-password-file board.pass --listen 0.0.0.0:8443 \\
+        --tls-dir /etc/mafia-hall/tls --trust-listen 0.0.0.0:8080
+
+Served as ``kit.webserve`` serves the judge's panel: HTTPS with the local CA's certificate (the
+trust page offers the CA), plain HTTP only on loopback or with ``--insecure-http``; every
+request behind ``kit.webguard`` (the Origin of the login and the live channel, no-store).
 
 (its options: ``hall.cli``).
 """
@@ -34,8 +39,11 @@ from paho.mqtt.enums import CallbackAPIVersion
 from contract.topics import topic_prefix
 from hall import seating as seating_module
 from hall import tables
+from kit import webguard
+from kit.config import COMMAND_LINE, ConfigError
 from kit.weblogin import WebLogin
 from kit.webpages import Pages
+from kit.webserve import WebServer, WebTLS, split_listen, transport_problems
 
 log = logging.getLogger("hall.board")
 STATIC = Path(__file__).parent / "static"
@@ -120,14 +128,17 @@ class Board:
         self.broadcast()
 
 
+BOARD = web.AppKey("board", Board)
+
+
 async def index(request: web.Request) -> web.StreamResponse:
-    request.app["board"].gate.require_page(request)
+    request.app[BOARD].gate.require_page(request)
     return web.FileResponse(STATIC / "board.html")
 
 
 async def live(request: web.Request) -> web.StreamResponse:
     """The live channel: the board on every change; seating actions in, answers back."""
-    board: Board = request.app["board"]
+    board: Board = request.app[BOARD]
     board.gate.require_live(request)
     return await board.pages.serve(request, lambda: json.dumps({"type": "board", **board.view()}),
                                    lambda text: handle_message(board, text))
@@ -156,8 +167,8 @@ def handle_message(board: Board, text: str) -> dict[str, Any]:
 
 
 def make_app(board: Board) -> web.Application:
-    app = web.Application()
-    app["board"] = board
+    app = webguard.application(log)
+    app[BOARD] = board
     app.router.add_get("/", index)
     board.gate.add_routes(app)
     app.router.add_get("/live", live)
@@ -167,7 +178,7 @@ def make_app(board: Board) -> web.Application:
 
 
 async def _close_sockets(app: web.Application) -> None:
-    await app["board"].pages.close("board stopping")
+    await app[BOARD].pages.close("board stopping")
 
 
 async def _tick(board: Board) -> None:
@@ -178,10 +189,24 @@ async def _tick(board: Board) -> None:
 
 
 def split_host_port(text: str, what: str) -> tuple[str, int]:
-    host, _, port = text.rpartition(":")
-    if not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+    where = split_listen(text)
+    if where is None:
         raise SystemExit(f"hall board: {what}: HOST:PORT expected, not {text!r}")
-    return host, int(port)
+    return where
+
+
+def web_tls(args: argparse.Namespace) -> WebTLS | None:
+    """HTTPS from the options, or plain HTTP where ``kit.webserve`` allows it; else a
+    ``ConfigError`` with the reason (exit 2), and nothing starts."""
+    tls = None if args.tls_dir is None else WebTLS(dir=args.tls_dir,
+                                                   trust_listen=args.trust_listen)
+    problems = transport_problems(args.listen, tls, args.insecure_http,
+                                  option="--insecure-http", tls_option="--tls-dir DIR")
+    if tls is None and args.trust_listen is not None:
+        problems.append("--trust-listen offers the CA of --tls-dir: give both")
+    if problems:
+        raise ConfigError(COMMAND_LINE, problems)
+    return tls
 
 
 def read_secret(path: str, what: str) -> str:
@@ -194,7 +219,7 @@ def read_secret(path: str, what: str) -> str:
     return secret
 
 
-async def serve(args: argparse.Namespace) -> None:
+async def serve(args: argparse.Namespace, tls: WebTLS | None) -> None:
     client = mqtt.Client(CallbackAPIVersion.VERSION2,
                          client_id=f"hall-board-{secrets.token_hex(4)}", protocol=mqtt.MQTTv311)
     client.username_pw_set(args.username, read_secret(args.password_file, "--password-file"))
@@ -207,17 +232,16 @@ async def serve(args: argparse.Namespace) -> None:
     broker_host, broker_port = split_host_port(args.broker, "--broker")
     client.connect_async(broker_host, broker_port, keepalive=15)
     client.loop_start()
-    runner = web.AppRunner(make_app(board), shutdown_timeout=2.0)
-    await runner.setup()
-    host, port = split_host_port(args.listen, "--listen")
-    await web.TCPSite(runner, host, port).start()
-    print(f"hall board: http://{host}:{port}/  (hall broker {args.broker})", flush=True)
+    server = WebServer(make_app(board), listen=args.listen, tls=tls, what="hall board")
+    await server.start()
+    lines = server.describe()
+    print(f"{lines[0]}  (hall broker {args.broker})", *lines[1:], sep="\n", flush=True)
     ticker = asyncio.ensure_future(_tick(board))
     try:
         await asyncio.Event().wait()
     finally:
         ticker.cancel()
-        await runner.cleanup()
+        await server.stop()
         client.loop_stop()
         client.disconnect()
 
@@ -230,5 +254,5 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(serve(args))
+        asyncio.run(serve(args, web_tls(args)))
     return 0

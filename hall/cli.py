@@ -32,7 +32,15 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     board.add_argument("--cert-file", metavar="FILE", help="TLS client certificate")
     board.add_argument("--key-file", metavar="FILE", help="TLS client key")
     board.add_argument("--listen", default="127.0.0.1:8090", metavar="HOST:PORT",
-                       help="where the page is served (default 127.0.0.1:8090)")
+                       help="where the page is served (default 127.0.0.1:8090); an address "
+                            "others reach needs --tls-dir (or --insecure-http)")
+    board.add_argument("--tls-dir", metavar="DIR",
+                       help="HTTPS with the certificate `mafia-table tls --dir DIR` makes")
+    board.add_argument("--trust-listen", metavar="HOST:PORT",
+                       help="plain HTTP page offering that CA to the organisers' devices")
+    board.add_argument("--insecure-http", action="store_true",
+                       help="plain HTTP on an address others reach: the password and the "
+                            "board in the clear (a network nobody else uses)")
     board.add_argument("--board-password-file", required=True, metavar="FILE",
                        help="file holding the organisers' password for the page")
     board.add_argument("--count-wait", type=float, default=30.0, metavar="S",

@@ -1,5 +1,5 @@
 """A hall's accounts and certificates, made with the Debian tools ``mosquitto_passwd`` and
-``openssl``, as config/mosquitto/README.md does them by hand.
+``openssl`` (through ``kit.pki``), as config/mosquitto/README.md does them by hand.
 
 For simulated halls, tests and benchmarks: the keys are unencrypted and short-lived.
 """
@@ -10,28 +10,18 @@ import subprocess
 from collections.abc import Iterable
 from pathlib import Path
 
-EC_KEY = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
-
-
-def openssl(*args: str, cwd: Path) -> None:
-    subprocess.run(["openssl", *args], cwd=cwd, check=True, capture_output=True)
+from kit.pki import CA_CERT, CA_KEY, EC_KEY, issue, openssl
 
 
 def make_certificates(folder: Path, clients: Iterable[str], *, days: int = 2) -> None:
     """In ``folder``: a hall CA (``ca.crt``), the broker's certificate for 127.0.0.1
     (``broker.crt``/``.key``) and one client certificate per name (``<name>.crt``/``.key``)."""
     folder.mkdir(parents=True, exist_ok=True)
-    openssl("req", "-x509", *EC_KEY, "-keyout", "ca.key", "-out", "ca.crt", "-days", str(days),
+    openssl("req", "-x509", *EC_KEY, "-keyout", CA_KEY, "-out", CA_CERT, "-days", str(days),
             "-subj", "/CN=hall-ca", cwd=folder)
-    wanted = [("broker", "127.0.0.1", "subjectAltName=IP:127.0.0.1")]
-    wanted += [(name, name, "extendedKeyUsage=clientAuth") for name in clients]
-    for name, cn, extension in wanted:
-        openssl("req", *EC_KEY, "-keyout", f"{name}.key", "-out", f"{name}.csr",
-                "-subj", f"/CN={cn}", cwd=folder)
-        (folder / f"{name}.ext").write_text(extension + "\n")
-        openssl("x509", "-req", "-in", f"{name}.csr", "-CA", "ca.crt", "-CAkey", "ca.key",
-                "-CAcreateserial", "-out", f"{name}.crt", "-days", str(days),
-                "-extfile", f"{name}.ext", cwd=folder)
+    issue(folder, "broker", "/CN=127.0.0.1", "subjectAltName=IP:127.0.0.1", days=days)
+    for name in clients:
+        issue(folder, name, f"/CN={name}", "extendedKeyUsage=clientAuth", days=days)
 
 
 def make_password_file(path: Path, accounts: dict[str, str]) -> None:

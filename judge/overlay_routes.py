@@ -3,7 +3,7 @@ judge's service (docs/overlay.md).
 
 - ``GET /overlay``: the page for a streaming program's browser source (1920x1080, transparent);
 - ``GET /overlay/live``: a WebSocket pushing ``judge.overlay.overlay_view`` each time it shows
-  something new (no polling); it takes nothing in: a message sent to it is refused;
+  something new (no polling); it takes nothing in but the token: a message sent to it is refused;
 - ``GET /overlay.json``: the same view, once;
 - ``GET /api/get/current_game.php``: the view in the shape of mafiaratings' endpoint of that
   name, so the platform's own stream overlay can read this table;
@@ -11,8 +11,14 @@ judge's service (docs/overlay.md).
   ``[overlay] mafiaratings_plugin`` names it (it reads the endpoint above from its own origin).
 
 None of them needs the judge's login, and none carries a control of the panel. With
-``[overlay] token_file`` each needs ``?token=``; with ``[overlay] secrets`` (which requires the
-token) roles and night actions are added ``delay`` seconds late. The overlay follows the panel's
+``[overlay] token_file`` the view needs the token, and the token stays out of every URL (the
+access log and a browser's history keep URLs): the page's address carries it after ``#``
+(``/overlay#token=T``: a fragment never leaves the browser), and the page sends it as its
+socket's first message; ``/overlay.json`` takes it as ``Authorization: Bearer T``. A token in the
+query of these three is refused (400) with where it goes now. Only ``current_game.php`` takes
+``?token=``, as the rating platform's overlay sends it (the access log writes ``***`` for it).
+With ``[overlay] secrets`` (which requires the token) roles and night actions are added
+``delay`` seconds late. The overlay follows the panel's
 live view (``judge.live_view``): it is one of its watchers, handed each change the panel shows its
 pages (``Shown``: the game, the floor's clock, the fists), and it starts from the game's history
 in the journal. It keeps its own clock (``now``); a secret coming of age later is pushed by a
@@ -127,27 +133,49 @@ class Overlay:
 OVERLAY = web.AppKey("overlay", Overlay)
 
 
-def _allowed(request: web.Request) -> bool:
+def _is_token(request: web.Request, given: str) -> bool:
     token = request.app[OVERLAY].token
-    given = request.query.get("token", "")
     return token is None or hmac.compare_digest(given.encode(), token.encode())
+
+
+def _no_token_in_query(request: web.Request, where: str) -> None:
+    """A token in the URL is refused, with where it goes instead."""
+    if "token" in request.query:
+        log.warning("overlay: a token in the URL of %s from %s refused", request.path,
+                    request.remote)
+        raise web.HTTPBadRequest(text=f"the overlay's token is not taken in the URL any more "
+                                      f"(logs and histories keep URLs): {where}")
 
 
 def _refuse(request: web.Request) -> NoReturn:
     log.warning("overlay: wrong or missing token from %s for %s", request.remote, request.path)
-    raise web.HTTPForbidden(text="the overlay needs its token: ?token=... (see the organiser)")
+    raise web.HTTPForbidden(text="the overlay needs its token: Authorization: Bearer ... "
+                                 "(see the organiser)")
 
 
 async def page(request: web.Request) -> web.StreamResponse:
-    if not _allowed(request):
-        _refuse(request)
+    """The page holds no data: it needs no token (its socket does)."""
+    _no_token_in_query(request, "put it after '#': /overlay#token=...")
     return web.FileResponse(PAGE)
 
 
+def _hello(request: web.Request, text: str) -> bool:
+    """The page's first message, ``{"token": "..."}``: the right token?"""
+    try:
+        given = json.loads(text).get("token")
+    except (ValueError, AttributeError):
+        given = None
+    if isinstance(given, str) and _is_token(request, given):
+        return True
+    log.warning("overlay: wrong or missing token from %s for the live channel",
+                request.remote)
+    return False
+
+
 async def live(request: web.Request) -> web.StreamResponse:
-    """The overlay's channel: the view now, then at every change; nothing is taken in."""
-    if not _allowed(request):
-        _refuse(request)
+    """The overlay's channel: the view now, then at every change; nothing is taken in. With a
+    token set, the view comes after the page's first message gave it."""
+    _no_token_in_query(request, 'send {"token": "..."} as the first message')
     overlay = request.app[OVERLAY]
     refused = 0
 
@@ -158,15 +186,20 @@ async def live(request: web.Request) -> web.StreamResponse:
             log.warning("overlay: a message from %s refused (read-only)", request.remote)
         return {"type": "refused", "message": "the overlay is read-only"}
 
+    admit = None if overlay.token is None else (lambda text: _hello(request, text))
     try:
-        return await overlay.pages.serve(request, lambda: json.dumps(overlay.view()), refuse)
+        return await overlay.pages.serve(request, lambda: json.dumps(overlay.view()), refuse,
+                                         admit=admit, refusal="the overlay's token is wrong "
+                                                              "or missing (see the organiser)")
     finally:
         if refused > 1:
             log.warning("overlay: %d messages from %s refused in all", refused, request.remote)
 
 
 async def snapshot(request: web.Request) -> web.StreamResponse:
-    if not _allowed(request):
+    _no_token_in_query(request, "send it as Authorization: Bearer ...")
+    scheme, _, given = request.headers.get("Authorization", "").partition(" ")
+    if not _is_token(request, given if scheme.lower() == "bearer" else ""):
         _refuse(request)
     return web.json_response(request.app[OVERLAY].view(), headers=CORS)
 
@@ -182,7 +215,7 @@ async def mafiaratings(request: web.Request) -> web.StreamResponse:
         return web.json_response({"error": f"Version {version} is not supported by Get "
                                            f"Currently Played Game API. Current version is "
                                            f"{VERSION}.", "version": version}, headers=CORS)
-    if not _allowed(request):
+    if not _is_token(request, request.query.get("token", "")):  # as the platform sends it
         log.warning("overlay: wrong or missing token from %s for %s", request.remote,
                     request.path)
         return web.json_response({"error": "wrong or missing token", "version": version},

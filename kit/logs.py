@@ -34,3 +34,11 @@ def setup_logging(verbose: bool) -> None:
                         force=True)
     if not verbose:
         logging.getLogger("paho").setLevel(logging.WARNING)
+
+
+def worth_logging(count: int) -> bool:
+    """Whether the ``count``-th of a kind of refusal is logged: the first, the 10th, the 100th...
+    (each with the count so far), so a client refused in a loop cannot fill the log."""
+    while count % 10 == 0:
+        count //= 10
+    return count == 1

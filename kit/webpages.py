@@ -4,7 +4,10 @@ hall board's pages. One fan-out for all of them (next to their one login,
 
 Each page gets a first message when it connects, then every push; what a page sends is handed
 to ``answer`` and its reply (if any) goes back to that page alone. A push never waits for a slow
-page: each send is a task of its own, kept until done.
+page: each send is a task of its own, kept until done. A page may have to prove itself first
+(``admit``: its first message, within 10 s, e.g. the overlay's token, which so stays out of
+every URL); one that does not is closed with 1008 (policy violation) and ``refusal``, and never
+sees a push.
 
     pages = Pages()
     async def live(request):            # the app's WebSocket route, behind its login
@@ -21,7 +24,10 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import WSCloseCode, WSMsgType, web
+
+#: how long a page that must prove itself has for its first message, in seconds
+ADMIT_WITHIN = 10.0
 
 
 class Pages:
@@ -40,10 +46,16 @@ class Pages:
                 task.add_done_callback(self._sending.discard)
 
     async def serve(self, request: web.Request, first: Callable[[], str],
-                    answer: Callable[[str], dict[str, Any] | None]) -> web.WebSocketResponse:
-        """One page's WebSocket, from ``first()`` until it closes."""
+                    answer: Callable[[str], dict[str, Any] | None],
+                    admit: Callable[[str], bool] | None = None,
+                    refusal: str = "refused") -> web.WebSocketResponse:
+        """One page's WebSocket, from ``first()`` until it closes (after ``admit`` took its
+        first message, when there is one)."""
         ws = web.WebSocketResponse(heartbeat=20)
         await ws.prepare(request)
+        if admit is not None and not await _admitted(ws, admit):
+            await ws.close(code=WSCloseCode.POLICY_VIOLATION, message=refusal.encode()[:120])
+            return ws
         self.sockets.add(ws)
         await ws.send_str(first())
         try:
@@ -61,6 +73,14 @@ class Pages:
         the next one that runs."""
         for ws in list(self.sockets):
             await ws.close(code=1001, message=reason.encode())
+
+
+async def _admitted(ws: web.WebSocketResponse, admit: Callable[[str], bool]) -> bool:
+    try:
+        message = await ws.receive(timeout=ADMIT_WITHIN)
+    except TimeoutError:
+        return False
+    return message.type == WSMsgType.TEXT and admit(message.data)
 
 
 async def _send(ws: web.WebSocketResponse, text: str) -> None:

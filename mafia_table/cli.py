@@ -4,6 +4,7 @@
                 asyncapi                      the table's (controller.cli)
     mafia-table judge [serve | export] ...    the judge's panel (judge.cli)
     mafia-table hall board|seating ...        the hall board, the seating (hall.cli)
+    mafia-table tls --dir DIR ...             the web pages' CA and certificate (kit.pki_cli)
 
 Each part adds its subcommands to the one parser (``add_commands``), each with its handler
 as ``run``; this module only composes them, so the table's CLI needs nothing of the judge's
@@ -21,6 +22,7 @@ from controller import __version__
 from controller import cli as table
 from hall import cli as hall
 from judge import cli as judge
+from kit import pki_cli as tls
 from kit.config import ConfigError
 
 
@@ -29,7 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
                                      description="The controller of a sport-mafia club table.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
-    for part in (table, judge, hall):
+    for part in (table, judge, hall, tls):
         part.add_commands(sub)
     return parser
 

@@ -14,6 +14,11 @@
 #   /etc/mafia-table/           table.toml (from config/table.example.toml, logging in to the
 #                               local broker as the table), rules/ (the presets), the broker
 #                               passwords (*.pass, readable by the service only)
+#   /etc/mafia-table/tls/       HTTPS for the web pages (the judge's panel, the overlay):
+#                               a local CA, made once and kept across upgrades (tablets trust
+#                               it), and the pages' certificate for this Pi's names (host name,
+#                               <host>.local, its private addresses, every --web-name), made
+#                               again when they change (`mafia-table tls`, docs/deployment.md)
 #   /var/lib/mafia-table/       the journal (events and saved table state)
 #   /etc/systemd/system/mafia-table.service   examples/mafia-table.service (Type=notify, watchdog)
 #   /etc/udev/rules.d/70-mafia-table.rules    consoles: the service's group, a stable name
@@ -31,17 +36,21 @@
 # (apt-get, useradd, usermod, chown, systemctl, udevadm) still run, so a test shadows them.
 # --table ID names the table in a new table.toml and its broker account (default: the table the
 # installed table.toml names, else table-1).
+# --web-name NAME adds a host name or an IP address to the pages' certificate (again for more;
+# kept in /etc/mafia-table/tls/names.txt, so an upgrade keeps it).
 set -euo pipefail
 SRC="$(cd "$(dirname "$0")/.." && pwd)"
 
 ROOT=""
 TABLE=""
+WEB_NAMES=()
 ACTION=install
 PURGE=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --root) ROOT="$(realpath -m "$2")"; shift 2 ;;
         --table) TABLE="$2"; shift 2 ;;
+        --web-name) WEB_NAMES+=("--name=$2"); shift 2 ;;
         --uninstall) ACTION=uninstall; shift ;;
         --purge) PURGE=1; shift ;;
         -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -118,7 +127,7 @@ code_stamp() {  # what the venv was built from: changes when any shipped Python 
 install_all() {
     say "Debian packages"
     apt-get install -y -qq --no-install-recommends python3-venv python3-lgpio python3-spidev \
-        python3-smbus2 mosquitto mosquitto-clients >/dev/null
+        python3-smbus2 mosquitto mosquitto-clients openssl >/dev/null
 
     if ! getent passwd "$USER_NAME" >/dev/null; then
         useradd --system --user-group --home-dir /var/lib/mafia-table --no-create-home \
@@ -179,6 +188,13 @@ install_all() {
     make_secret "$ETC/observer.pass" observer
     chown mosquitto: "$MOSQ/mafia.passwd"
     chmod 0600 "$MOSQ/mafia.passwd"
+
+    # the web pages' CA and certificate: the CA only when there is none (the tablets trust it)
+    install -d -m 0750 "$ETC/tls"
+    "$OPT/venv/bin/mafia-table" tls --dir "$ETC/tls" "${WEB_NAMES[@]}" | sed 's/^tls: /install-pi: /'
+    chown "root:$USER_NAME" "$ETC/tls" "$ETC/tls/server.key"
+    chmod 0600 "$ETC/tls/ca.key"
+    chmod 0640 "$ETC/tls/server.key"
 
     install -d -m 0750 "$VAR"
     chown "$USER_NAME:$USER_NAME" "$VAR"

@@ -2,7 +2,8 @@
 # Run tests N times in a row while two busy processes load both cores, as CI's shared machine
 # may be: a test that passes only on an idle machine is flaky, and a flaky test is a defect.
 #   scripts/stress-test.sh [N] [pytest args...]   (default: 20 runs of the whole suite)
-#   scripts/stress-test.sh 20 tests/test_consoles.py tests/test_console_session.py -q
+#   scripts/stress-test.sh 20 tests/firmware_bridge/test_consoles.py \
+#       tests/firmware_bridge/test_console_session.py -q
 # Stops at the first failing run and says which one it was.
 set -euo pipefail
 cd "$(dirname "$0")/.."

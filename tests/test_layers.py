@@ -16,7 +16,8 @@ The layers, bottom up; a package may import itself and what ``MAY_IMPORT`` lists
     judge, hall                 the judge's panel, the hall board: the contract and the kit
     controller                  the table: the contract, the kit and the drivers
     mafia_table                 the mafia-table command: the parts
-    bench, examples             clients: anything (examples: the packages only)
+    bench, examples             clients: anything (bench: of tests, tests.support only;
+                                examples: the packages only)
 
 and inside the controller, ``controller.core`` is pure: the contract and itself only. No
 package imports ``tests``, ``bench`` or ``examples``. The imports issue 24 named, each of which
@@ -26,6 +27,13 @@ this test refuses (``test_the_imports_issue_24_named_are_refused``): ``hardware`
 ``controller.budget`` <-> ``controller.config``, ``core.table`` <-> ``core.registry`` <-> the
 ``*_commands``, ``core.effects`` <-> ``core.night`` / ``core.vote``, ``judge.service`` <->
 ``judge.overlay_routes`` / ``judge.record_routes``.
+
+The harness is held the same way (``test_the_harness_is_imported_only_through_tests_support``):
+of ``tests``, a test module, a conftest, the support package and a bench import only
+``tests.support``, so no test module imports another (31 did, ``tests.test_service.Running``
+alone 20 times, and a bench broke when a helper moved between test modules), the support
+package imports no test module, and the tests import no bench, example or script (they run
+them as programs).
 """
 
 from __future__ import annotations
@@ -40,8 +48,10 @@ REPO = Path(__file__).resolve().parent.parent
 PACKAGES = ("contract", "kit", "hardware", "firmware_bridge", "judge", "hall", "controller",
             "mafia_table", "bench", "examples")
 #: what nothing in ``PACKAGES`` may import (``bench`` and ``examples`` are clients: only they
-#: may import ``tests``, ``bench`` what it measures with)
+#: may import ``tests``, ``bench`` its support package, ``tests.support``)
 OUTSIDE = ("tests", "bench", "examples", "scripts")
+#: the one part of ``tests`` that anything imports: the harness the tests and benches share
+SUPPORT = "tests.support"
 
 #: package -> the other packages it may import
 MAY_IMPORT: dict[str, frozenset[str]] = {
@@ -125,10 +135,30 @@ def against_the_layers(graph: Graph) -> list[str]:
     return wrong
 
 
+def against_the_harness(graph: Graph) -> list[str]:
+    """Every import of a ``tests`` module that is not of ``tests.support``, by a module of
+    ``tests`` or ``bench``, and every import of a bench, an example or a script by a module of
+    ``tests``."""
+    wrong = []
+    for module, imported in sorted(graph.items()):
+        package = module.split(".")[0]
+        if package not in ("tests", "bench"):
+            continue  # the packages: against_the_layers refuses any import of tests
+        for target in sorted(imported):
+            other = target.split(".")[0]
+            if other == "tests":
+                allowed = target == SUPPORT or target.startswith(SUPPORT + ".")
+            else:
+                allowed = package == "bench" or other not in OUTSIDE
+            if not allowed:
+                wrong.append(f"{module} imports {target}")
+    return wrong
+
+
 def circles(graph: Graph) -> list[frozenset[str]]:
     """The modules of ``PACKAGES`` that import each other in a loop: each strongly connected
     part of the graph with more than one module (or a module importing itself), Tarjan's way.
-    (The tests' own imports of each other are their layout's business, not the packages'.)"""
+    (The tests' imports are held by ``against_the_harness``.)"""
     graph = {module: frozenset(t for t in imported if t.split(".")[0] in PACKAGES)
              for module, imported in graph.items() if module.split(".")[0] in PACKAGES}
     index: dict[str, int] = {}
@@ -169,6 +199,10 @@ GRAPH = import_graph()
 
 def test_every_import_goes_down_the_layers():
     assert against_the_layers(GRAPH) == []
+
+
+def test_the_harness_is_imported_only_through_tests_support():
+    assert against_the_harness(GRAPH) == []
 
 
 def test_no_modules_import_each_other_in_a_circle():
@@ -233,3 +267,28 @@ def test_the_circles_issue_24_named_are_refused_even_when_the_import_is_for_type
     ]:
         found = circles(_with(module, TYPE_ONLY.format(source)))
         assert any(circle <= part for part in found), (module, source, found)
+
+
+def test_a_test_module_or_bench_importing_a_test_module_is_refused():
+    """The imports the harness had before tests/support/, put back (at their modules' new
+    places), each fail the harness check; the same names from the support package pass."""
+    for module, source in [
+        ("tests.e2e.test_judge", "from tests.controller.test_service import Running"),
+        ("tests.e2e.test_judge", "from tests.test_service import Running"),
+        ("tests.judge.test_overlay", "from tests.judge.test_judge_game import run, tap"),
+        ("tests.controller.test_first_run", "from tests.controller.test_security import hall"),
+        ("tests.firmware_bridge.test_micropython",
+         "from tests.firmware_bridge import test_firmware"),
+        ("tests.controller.test_budget", "from tests.conftest import write_config"),
+        ("tests.support.judge_panel", "from tests.controller.test_service import Running"),
+        ("bench.judge", "from tests.e2e.test_judge import Hands, Judge"),
+        ("bench.cues", "from tests.controller.test_cue_schedule import onset"),
+        ("bench.electronics", "from tests.conftest import REPO"),
+        ("tests.bench.test_quick", "import bench.gpio"),
+    ]:
+        assert against_the_harness(_with(module, source)) != [], (module, source)
+    for module, source in [
+        ("tests.e2e.test_judge", "from tests.support.running import Running"),
+        ("bench.judge", "from tests.support import judge_panel"),
+    ]:
+        assert against_the_harness(_with(module, source)) == [], (module, source)

@@ -4,8 +4,8 @@ Every command the table accepts is written down once, in ``contract.verbs.COMMAN
 verb, payload struct and summary). ``HANDLERS`` gives each of those verbs its pure handler: the
 function that checks the decoded command against the table and returns the new state, the
 effects and the refusal (``controller.core.replies.Handler``). ``dispatch`` decodes a received
-command by its verb's payload struct and runs the handler; ``tests/test_registry.py`` holds
-``HANDLERS`` and ``COMMANDS`` to the same verbs.
+command by its verb's payload struct and runs the handler;
+``tests/controller/core/test_registry.py`` holds ``HANDLERS`` and ``COMMANDS`` to the same verbs.
 
 One verb is the shell's: ``cmd/replay`` reads the event journal, which the core does not hold,
 so it has no handler here: the shell's intake hands it to ``controller.shell.replay`` before the

@@ -174,11 +174,15 @@ class Events:
 
     def unacked_after(self, after_seq: int, limit: int) -> list[StoredEvent]:
         """At most ``limit`` unacknowledged events with ``seq > after_seq``, oldest first: a
-        page of the backlog, read through the index of unacknowledged events."""
+        page of the backlog, read through the index of unacknowledged events. A row whose
+        acknowledgement the disk refused (held in memory) is acknowledged all the same, so the
+        read takes that many rows more: a page is short only at the backlog's end, which is
+        where its reader stops."""
+        wanted = limit + len(self._hold.acks)  # the held acks are bounded by the hold's limit
         rows = self._read("SELECT seq, topic, payload FROM events WHERE acked = 0 AND seq > ? "
-                          "ORDER BY seq LIMIT ?", (after_seq, limit))
+                          "ORDER BY seq LIMIT ?", (after_seq, wanted))
         events = [StoredEvent(*row) for row in rows if row[0] not in self._hold.acks]
-        if len(rows) < limit:
+        if len(rows) < wanted:
             events += [h.event for h in self._hold.after(after_seq, limit) if not h.acked]
         return events[:limit]
 

@@ -13,7 +13,8 @@ the config has none of it:
 The drivers know nothing of each other; this shell module, which opens them all
 (``controller.shell.wiring``), is where they meet. The shell shows every ``SetLight`` on every
 backend the registry built; the virtual table and the tests read a seat's glow from the first
-that has one. ``tests/test_seat_lights.py`` runs one behaviour class on every name here.
+that has one. ``tests/controller/shell/test_seat_lights.py`` runs one behaviour class on every name
+here.
 """
 
 from __future__ import annotations

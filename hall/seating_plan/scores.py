@@ -3,9 +3,9 @@
 A faithful port of ``SeatingDef::calculatePlayersScore``, ``calculateNumbersScore`` and
 ``calculateTablesScore`` (its ``include/seating.php``): the same terms, the same order of
 arithmetic, the same quirks, so a seating scores here exactly what it scores there
-(``tests/test_seating_scores.py`` holds vectors the platform's own PHP computed). Each score is a
-sum of squared deviations from what a perfectly balanced seating would give, and is 0 when it is
-"perfect": every single deviation squared below 1 (for tables: every shortfall below 1).
+(``tests/hall/test_seating_scores.py`` holds vectors the platform's own PHP computed). Each score
+is a sum of squared deviations from what a perfectly balanced seating would give, and is 0 when it
+is "perfect": every single deviation squared below 1 (for tables: every shortfall below 1).
 
 A seating here is the platform's array: ``layout[round][table]`` is the game's ten players in
 seat order (seat 1 first), players numbered from 0.

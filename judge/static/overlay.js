@@ -1,10 +1,13 @@
 // The stream overlay: renders what the judge's service pushes on /overlay/live. Read-only: it
-// sends nothing. Secrets (roles, shots, checks) arrive only when the organiser enabled them, and
-// then late (the service holds each back for the stream delay). No build step.
+// sends nothing but the token. Secrets (roles, shots, checks) arrive only when the organiser
+// enabled them, and then late (the service holds each back for the stream delay). No build step.
+// The token comes after '#' in the page's address (/overlay#token=T): a fragment never leaves
+// the browser, so no URL the service or a log sees holds it; it goes as the socket's first
+// message instead.
 "use strict";
 const $ = (id) => document.getElementById(id);
-const token = new URLSearchParams(location.search).get("token");
-const query = token === null ? "" : `?token=${encodeURIComponent(token)}`;
+const token = new URLSearchParams(location.hash.slice(1)).get("token");
+const POLICY_VIOLATION = 1008;  // the service's answer to a wrong or missing token
 const STAGE = { setup: "Seating", night0: "Night 0", day: "Day %d", vote: "Day %d · vote",
   defence: "Day %d · defence", question: "Day %d · all leave?", last_words: "Last words",
   night: "Night %n", over: "Game over" };
@@ -13,14 +16,22 @@ let clock = null, retry = 500;
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/overlay/live${query}`);
-  socket.onopen = () => { retry = 500; $("offline").hidden = true; };
+  const socket = new WebSocket(`${scheme}://${location.host}/overlay/live`);
+  socket.onopen = () => {
+    if (token !== null) socket.send(JSON.stringify({ token }));
+  };
   socket.onmessage = (event) => {
+    retry = 500;
+    $("offline").hidden = true;
     const view = JSON.parse(event.data);
     if (view.type === "overlay") render(view);
   };
-  socket.onclose = () => {
+  socket.onclose = (event) => {
     $("offline").hidden = false;
+    if (event.code === POLICY_VIOLATION) {  // trying again cannot help: the address is wrong
+      $("offline").textContent = "the overlay's token is wrong or missing";
+      return;
+    }
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 5000);
   };

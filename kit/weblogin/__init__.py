@@ -1,16 +1,23 @@
 """The password gate of a web page the project serves: the judge's panel and the hall board.
 
 One shared password (read from a file by the caller), checked in constant time. A right one
-gives a random session token in an ``HttpOnly``, ``SameSite=Strict`` cookie; a wrong one is
-answered only after a wait that doubles with each wrong try from that address (0.5 s, 1 s,
-2 s.. at most 8 s), so guessing is slow while a mistyped password costs a person a moment.
-Where the tokens are kept is the caller's choice (``SessionStore``): the panel keeps them in its
-journal, so a restart logs nobody out; the board keeps them in memory.
+gives a random session token in an ``HttpOnly``, ``SameSite=Strict`` cookie, ``Secure`` when
+the page is served over HTTPS (``kit.webserve``), and a "known browser" cookie (400 days, only
+sent to ``/login``). How often a password is checked is ``kit.weblogin.throttle``'s: a wrong one
+is answered after a wait that doubles with each wrong try from its address (0.5 s, 1 s, 2 s..
+at most 8 s), and during that wait that address's tries are not checked at all (429, "try again
+in N s"); beyond 20 wrong tries in 10 minutes from browsers never logged in here, those are not
+checked either until the window moves on, so a spray from many addresses is held too. A known
+browser is held only by its own wrong tries: the judge's tablet gets in while strangers spray.
+Where the session tokens are kept is the caller's choice (``SessionStore``): the panel keeps
+them in its journal, so a restart logs nobody out; the board keeps them in memory. The known
+browser cookie is an id and its HMAC under a key derived from the password (scrypt), so it
+outlives a restart with nothing stored and means nothing once the password changes.
 
 A page behind the gate calls ``require_page`` (no session: to ``/login``); its live WebSocket
-calls ``require_live`` (no session: 401; a page of another origin: 403, since browsers do not
-apply the same-origin rule to WebSockets). The login page is one template, ``login.html``,
-titled and styled per app.
+calls ``require_live`` (no session: 401). That a POST or a WebSocket comes from the app's own
+pages is the app's guard's check (``kit.webguard``), for every route. The login page is one
+template, ``login.html``, titled and styled per app.
 
     gate = WebLogin(password=..., cookie="judge_session", title="Judge's panel",
                     stylesheet="/static/panel.css", sessions=journal, log=log)
@@ -20,21 +27,29 @@ titled and styled per app.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import hmac
 import html
 import logging
+import math
 import secrets
 import string
 import time
+from collections.abc import Awaitable, Callable
+from functools import cached_property
 from pathlib import Path
 from typing import Protocol
-from urllib.parse import urlsplit
 
 from aiohttp import web
 
+from kit.logs import worth_logging
+from kit.weblogin.throttle import MAX_WAIT, Throttle, address_key, wrong_wait
+
+__all__ = ["MAX_WAIT", "MemorySessions", "SessionStore", "WebLogin", "wrong_wait"]
+
 TEMPLATE = string.Template((Path(__file__).parent / "login.html").read_text(encoding="utf-8"))
-#: the longest a wrong password waits for its answer, in seconds
-MAX_WAIT = 8.0
+#: how long a browser stays known to the login (Chromium keeps no cookie longer)
+KNOWN_FOR_S = 400 * 86400
 
 
 class SessionStore(Protocol):
@@ -58,24 +73,26 @@ class MemorySessions:
         return token in self._tokens
 
 
-def wrong_wait(failures: int) -> float:
-    """Seconds a wrong password waits after ``failures`` wrong ones in a row from its address."""
-    return min(MAX_WAIT, 0.25 * 2 ** failures)
-
-
 class WebLogin:
-    """The gate of one app: its password, its cookie, its sessions and its login page."""
+    """The gate of one app: its password, its cookies, its sessions, its throttle and its login
+    page. ``clock`` and ``pause`` (the wait before a wrong password's answer) are the
+    monotonic clock and ``asyncio.sleep`` but for tests on a fake clock."""
 
     def __init__(self, *, password: str, cookie: str, title: str, stylesheet: str,
-                 sessions: SessionStore | None = None, log: logging.Logger) -> None:
+                 sessions: SessionStore | None = None, log: logging.Logger,
+                 clock: Callable[[], float] = time.monotonic,
+                 pause: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
         self.password = password
         self.cookie = cookie
+        self.known_cookie = f"{cookie}_known"
         self.sessions: SessionStore = sessions if sessions is not None else MemorySessions()
-        self.failures: dict[str, int] = {}  # address -> wrong passwords in a row
+        self.throttle = Throttle()
+        self.held = 0  # tries answered "try again later", unchecked
         self.log = log
         self.title = title
-        self.page = TEMPLATE.substitute(title=html.escape(title),
-                                        stylesheet=html.escape(stylesheet))
+        self.clock, self.pause = clock, pause
+        self._page = string.Template(TEMPLATE.safe_substitute(
+            title=html.escape(title), stylesheet=html.escape(stylesheet)))
 
     def logged_in(self, request: web.Request) -> bool:
         return self.sessions.session(request.cookies.get(self.cookie, ""))
@@ -86,33 +103,80 @@ class WebLogin:
             raise web.HTTPFound("/login")
 
     def require_live(self, request: web.Request) -> None:
-        """A live WebSocket: a session, and the app's own page as its origin."""
+        """A live WebSocket: a session (its origin is the app guard's check)."""
         if not self.logged_in(request):
             raise web.HTTPUnauthorized(text="log in first")
-        origin = request.headers.get("Origin")
-        if origin is not None and urlsplit(origin).netloc != request.host:
-            raise web.HTTPForbidden(text="the live channel is for this site's own pages")
+
+    def page(self, held: str = "") -> str:
+        notice = f'\n  <p id="held" role="alert">{html.escape(held)}</p>' if held else ""
+        return self._page.substitute(held=notice)
 
     async def login_page(self, request: web.Request) -> web.StreamResponse:
-        return web.Response(text=self.page, content_type="text/html")
+        return web.Response(text=self.page(), content_type="text/html")
 
     async def login(self, request: web.Request) -> web.StreamResponse:
-        """Check the posted password: to ``/`` with a new session, or back to the login page
-        after the wait (``wrong_wait``)."""
+        """Check the posted password, when the throttle lets it be checked now: to ``/`` with
+        a new session, or back to the login page after the wait; held: 429 at once."""
         form = await request.post()
-        who = request.remote or "?"
+        now = self.clock()
+        known = self._known_id(request)
+        who = f"browser {known}" if known else address_key(request.remote)
+        wait = self.throttle.held(who, known is not None, now)
+        if wait > 0:
+            return self._held(request, wait,
+                              spray=known is None and self.throttle.budget_spent(now))
         if hmac.compare_digest(str(form.get("password", "")).encode(), self.password.encode()):
-            self.failures.pop(who, None)
+            self.throttle.right(who)
             token = secrets.token_urlsafe(24)
             self.sessions.add_session(token, time.time())
             response = web.HTTPFound("/")
-            response.set_cookie(self.cookie, token, httponly=True, samesite="Strict")
+            secure = request.secure
+            response.set_cookie(self.cookie, token, httponly=True, samesite="Strict",
+                                secure=secure, path="/")
+            kept = request.cookies[self.known_cookie] if known else self._new_known()
+            response.set_cookie(self.known_cookie, kept, httponly=True,
+                                samesite="Strict", secure=secure, path="/login",
+                                max_age=KNOWN_FOR_S)
             raise response
-        failures = self.failures[who] = self.failures.get(who, 0) + 1
-        self.log.warning("wrong password for the %s from %s (%d in a row)", self.title, who,
-                         failures)
-        await asyncio.sleep(wrong_wait(failures))
+        pause = self.throttle.wrong(who, known is not None, now)
+        self.log.warning("wrong password for the %s from %s (%d in a row)", self.title,
+                         request.remote, self.throttle.failures(who))
+        await self.pause(pause)
         raise web.HTTPFound("/login?wrong=1")
+
+    def _held(self, request: web.Request, wait: float, *, spray: bool) -> web.Response:
+        seconds = math.ceil(wait)
+        self.held += 1
+        if worth_logging(self.held):
+            why = ("too many wrong passwords lately, from anywhere" if spray
+                   else "wrong passwords from it in a row")
+            self.log.warning("login from %s held for %d s, unchecked (%s; %d held so far)",
+                             request.remote, seconds, why, self.held)
+        text = (f"Too many wrong passwords here lately: try again in {seconds} s. A browser "
+                "that has logged in here before is not held." if spray else
+                f"Wrong passwords in a row: try again in {seconds} s.")
+        return web.Response(status=429, text=self.page(text), content_type="text/html",
+                            headers={"Retry-After": str(seconds)})
+
+    @cached_property
+    def _known_key(self) -> bytes:
+        """The known-browser cookies' HMAC key: scrypt of the password (made at first use)."""
+        return hashlib.scrypt(self.password.encode(), salt=f"kit.weblogin {self.cookie}".encode(),
+                              n=2 ** 14, r=8, p=1, dklen=32)
+
+    def _mac(self, id: str) -> str:
+        return hmac.new(self._known_key, id.encode(), hashlib.sha256).hexdigest()
+
+    def _new_known(self) -> str:
+        id = secrets.token_urlsafe(12)
+        return f"{id}.{self._mac(id)}"
+
+    def _known_id(self, request: web.Request) -> str | None:
+        """The id of the known-browser cookie this browser holds, if it is one we gave."""
+        id, _, mac = request.cookies.get(self.known_cookie, "").partition(".")
+        if id and mac and hmac.compare_digest(mac, self._mac(id)):
+            return id
+        return None
 
     def add_routes(self, app: web.Application) -> None:
         app.router.add_get("/login", self.login_page)

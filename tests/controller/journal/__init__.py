@@ -1,0 +1,1 @@
+"""Tests of controller/journal/: the journal under faults, and power cuts."""

@@ -1,0 +1,122 @@
+"""A whole night over a real broker: on keypads (emulated consoles), then by count on GPIO, and
+the FIIM preset's one check a night (4.5.8) through the service."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from controller import config as config_module
+from controller.core import night
+from tests.support.mqtt import on_topic, with_json
+from tests.support.paths import PRESETS
+from tests.support.running import Running, online
+from tests.support.table_configs import CONSOLES, SMALL_TABLE, write_config
+from tests.support.waiting import until
+
+
+def night_on_keypads(run: Running, core) -> None:
+    """Wait for the table and its consoles to be online, then make it night."""
+    online(core)
+    until(lambda: all(link.health.online for link in run.service.consoles), what="consoles")
+    core.publish("mafia/t1/cmd/phase", '{"id": "n1", "phase": "night"}')
+    core.wait_for(with_json("mafia/t1/reply/phase", id="n1", ok=True))
+
+
+def test_a_night_on_keypads_shot_checks_and_best_move(tmp_path, broker, subscriber):
+    cfg = config_module.load(write_config(tmp_path, SMALL_TABLE.format(port=broker.port)
+                                          + CONSOLES))
+    run = Running(cfg)
+    core = subscriber
+    try:
+        night_on_keypads(run, core)
+        hub, pair = run.service.emulators[1], run.service.emulators[4]
+
+        def typing(seat: int, keys: str) -> None:
+            (hub if seat <= 3 else pair).type(seat, keys)
+
+        # the mafia (1 and 2) shoot 5; both type during the step
+        core.publish("mafia/t1/cmd/night/step", json.dumps(
+            {"id": "shot", "step": "mafia_shot", "actors": [1, 2], "seconds": 2}))
+        core.wait_for(with_json("mafia/t1/private/night/step", night_step="shot"))
+        typing(1, "5#")
+        typing(2, "5#")
+        [shot] = core.wait_for(with_json("mafia/t1/private/night/result", night_step="shot"),
+                               timeout=10)
+        assert shot.json()["agreed"] is True
+
+        for id, actor, target in (("don", 1, 4), ("sheriff", 4, 2)):
+            core.publish("mafia/t1/cmd/night/step", json.dumps(
+                {"id": id, "step": f"{id}_check", "actors": [actor], "seconds": 1.5}))
+            core.wait_for(with_json("mafia/t1/private/night/step", night_step=id))
+            typing(actor, f"{target}#")
+            [check] = core.wait_for(with_json("mafia/t1/private/night/result", night_step=id),
+                                    timeout=10)
+            assert check.json()["picks"] == [{"actor": actor, "picks": [target], "miss": None}]
+        core.publish("mafia/t1/cmd/night/reveal", '{"id": "r", "seat": 4, "pattern": 2}')
+        until(lambda: pair.pins.indicators.get(4) == 2, what="the sheriff's indicator")
+
+        core.publish("mafia/t1/cmd/night/step", json.dumps(
+            {"id": "best", "step": "best_move", "actors": [5], "picks": 3, "targets": "seats",
+             "seconds": 3}))
+        core.wait_for(with_json("mafia/t1/private/night/step", night_step="best"))
+        typing(5, "1#2#3#")
+        [best] = core.wait_for(with_json("mafia/t1/private/night/result", night_step="best"),
+                               timeout=10)
+        assert best.json()["picks"] == [{"actor": 5, "picks": [1, 2, 3], "miss": None}]
+        assert not core.matching(lambda m: m.topic.startswith("mafia/t1/event/seat/"))
+    finally:
+        run.close()
+
+
+def test_the_same_shot_on_a_gpio_only_table_by_count(table_config, subscriber):
+    run = Running(table_config)
+    core = subscriber
+    try:
+        online(core)
+        core.publish("mafia/t1/cmd/phase", '{"id": "n", "phase": "night"}')
+        core.wait_for(with_json("mafia/t1/reply/phase", id="n", ok=True))
+        core.publish("mafia/t1/cmd/night/step", json.dumps(
+            {"id": "shot", "step": "mafia_shot", "actors": [1, 2], "targets": "seats",
+             "mode": "count", "cadence": 0.3}))
+        core.wait_for(on_topic("mafia/t1/private/night/step"))
+        time.sleep(1.65)  # the fifth number (1.5 .. 1.8 s: 0.3 s lead, 0.3 s each) is spoken
+        for pin in (4, 17):  # seats 1 and 2 put their hands down
+            run.pin(pin).drive_low()
+        for pin in (4, 17):
+            run.pin(pin).drive_high()
+        [result] = core.wait_for(on_topic("mafia/t1/private/night/result"), timeout=10)
+        assert result.json()["picks"] == [{"actor": 1, "picks": [5], "miss": None},
+                                          {"actor": 2, "picks": [5], "miss": None}]
+        assert result.json()["agreed"] is True
+    finally:
+        run.close()
+
+
+def test_fiim_4_5_8_a_dons_6_then_4_keeps_6_through_the_service(tmp_path, broker, subscriber):
+    """The shipped fiim.toml, the real service and mosquitto: the Don (seat 1) types 6# then
+    4#; the 4 is refused on his private channel and indicator, and his check of 6 stands."""
+    body = f'\n    rules = "{PRESETS / "fiim.toml"}"' + SMALL_TABLE.format(port=broker.port)
+    run = Running(config_module.load(write_config(tmp_path, body + CONSOLES)))
+    core = subscriber
+    try:
+        night_on_keypads(run, core)
+        core.publish("mafia/t1/cmd/night/step", json.dumps(
+            {"id": "don", "step": "don_check", "actors": [1], "seconds": 60}))
+        [started] = core.wait_for(with_json("mafia/t1/private/night/step", night_step="don"))
+        assert started.json()["surplus"] == "first"
+        hub = run.service.emulators[1]
+        hub.type(1, "6#4#")
+        [refused] = core.wait_for(with_json("mafia/t1/private/night/pick", night_step="don",
+                                            value=4), timeout=10)
+        assert refused.json()["taken"] is False and refused.json()["picks"] == [6]
+        assert refused.json()["reason"] == "1 target picked already: the first stands"
+        until(lambda: hub.pins.indicators.get(1) == night.REFUSED, what="the Don's indicator")
+        core.publish("mafia/t1/cmd/night/stop", '{"id": "stop"}')
+        [result] = core.wait_for(with_json("mafia/t1/private/night/result", night_step="don"),
+                                 timeout=10)
+        assert result.json()["picks"] == [{"actor": 1, "picks": [6], "miss": None}]
+        assert not core.matching(lambda m: m.topic.startswith(
+            ("mafia/t1/event/seat/", "mafia/t1/event/night/")))
+    finally:
+        run.close()

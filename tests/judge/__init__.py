@@ -1,0 +1,2 @@
+"""Tests of judge/: the game core by the FIIM rules, the panel's service and routes,
+records, sheets, scores, exports, the overlay."""

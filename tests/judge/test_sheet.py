@@ -1,0 +1,75 @@
+"""The protocol sheet and the CSV (judge/sheet.py) from a record: names from outside are escaped
+in the HTML and cannot run as formulas in a spreadsheet; the foul moments read as the clubs
+write them."""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+
+from hypothesis import example, given, settings
+
+from judge import record as rec
+from judge import scoring
+from judge.exports import mafiaratings
+from judge.sheet import moment, protocol, results_csv
+from tests.support.record_edits import WHOLE, paths, values
+from tests.support.record_game import NAMES, Script, whole_game
+
+FIIM = scoring.presets()["fiim"]
+
+
+def named(names: dict[int, str]) -> rec.Record:
+    s = Script()
+    for seat, name in names.items():
+        s.tap("name", seat=seat, name=name)
+    for taken, at in whole_game().inputs:
+        s.inputs.append((taken, at))
+    return rec.build(s.inputs, "table-1")
+
+
+def test_a_name_is_escaped_on_the_sheet():
+    record = named({3: "<script>alert(1)</script>"})
+    page = protocol(record, scoring.score(record, FIIM), FIIM.name)
+    assert "<script>alert" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+def test_a_name_a_spreadsheet_would_run_is_written_as_text():
+    record = named({3: '=HYPERLINK("http://x")', 5: "+1", 6: "-2", 7: "@A1"})
+    record = rec.apply_edits(record, [  # the panel trims a name; a correction need not
+        rec.Edit(kind="correction", at=1.0, by="j", reason="r", path=f"/players/{i}/name",
+                 after=name) for i, name in ((7, "\t=1+1"), (8, "\r=1+1"))])
+    rows = list(csv.DictReader(io.StringIO(results_csv(record, scoring.score(record, FIIM)),
+                                           newline="")))
+    assert [rows[i]["name"] for i in (2, 4, 5, 6, 7, 8)] == [
+        '\'=HYPERLINK("http://x")', "'+1", "'-2", "'@A1", "'\t=1+1", "'\r=1+1"]
+    assert rows[0]["name"] == NAMES[1] and len(rows) == 10
+
+
+def test_a_fouls_moment_day_vote_or_night():
+    assert [moment(2, 1, "day"), moment(2, 1, "vote"), moment(2, 2, "night"),
+            moment(0, 0, "night0"), moment(1, 0, "last_words")] == ["D2", "V2", "N2", "N0", "D1"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(paths, values)
+@example("/started", 1e20)
+@example("/players/2/name", "a,\r\nb")
+def test_any_correction_the_record_takes_still_prints_scores_and_exports(path, value):
+    """A correction is stored only when the record takes it; what is stored must still open:
+    the sheet, the scores and the CSV of every preset, the export or its refusal (a start 1e20 s
+    after 1970 once took the games' list down with it: no clock prints that moment)."""
+    edit = rec.Edit(kind="correction", at=1.0, by="j", reason="r", path=path, after=value)
+    try:
+        edited = rec.apply_edits(WHOLE, [edit])
+    except rec.RecordError:
+        return
+    for preset in scoring.presets().values():
+        scores = scoring.score(edited, preset)
+        assert len(scores) == len(edited.players)
+        assert edited.id in protocol(edited, scores, preset.name)
+        rows = list(csv.reader(io.StringIO(results_csv(edited, scores), newline="")))
+        assert len(rows) == len(edited.players) + 1
+    with contextlib.suppress(mafiaratings.ExportRefused):  # refused: the route's 409
+        assert mafiaratings.export_json(edited).startswith(b"{")

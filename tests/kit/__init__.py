@@ -1,0 +1,1 @@
+"""Tests of kit/: what the services share (the web login)."""

@@ -1,0 +1,1 @@
+"""Tests of scripts/: the Pi's installer, into a scratch root."""

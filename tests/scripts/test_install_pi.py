@@ -1,0 +1,230 @@
+"""``scripts/install-pi.sh`` into a scratch root: the files a Pi gets, idempotence, an upgrade that
+keeps the club's config and journal, an uninstall. The system steps (apt-get, useradd, chown,
+systemctl, udevadm) are shadowed on PATH by stubs that record their arguments; the venv, pip,
+mosquitto_passwd and the installed controller's ``check-config`` run for real."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import sqlite3
+import stat
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from kit import pki
+from tests.support.paths import REPO
+
+SCRIPT = REPO / "scripts" / "install-pi.sh"
+STUBBED = ["apt-get", "useradd", "usermod", "userdel", "chown", "systemctl", "udevadm"]
+#: the journal as controller 0.1.0 wrote it (before schema versions): an upgrade must open it
+JOURNAL_0_1_0 = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE events (seq INTEGER PRIMARY KEY, topic TEXT NOT NULL, payload BLOB NOT NULL,
+                     acked INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX events_unacked ON events (seq) WHERE acked = 0;
+INSERT INTO meta VALUES ('store_id', 'oldstore0001');
+INSERT INTO meta VALUES ('state', '{"broken": "on purpose"}');
+INSERT INTO events VALUES (1, 'event/seat/press', '{"seq": 1}', 1);
+INSERT INTO events VALUES (2, 'event/seat/press', '{"seq": 2}', 0);
+"""
+
+
+@pytest.fixture(scope="module")
+def pi(tmp_path_factory):
+    """A scratch root with the controller installed once (the venv is the slow part)."""
+    base = tmp_path_factory.mktemp("pi")
+    stubs = base / "bin"
+    stubs.mkdir()
+    log = base / "system-steps.log"
+    for name in STUBBED:
+        write_stub(stubs / name, f'echo "{name} $*" >> {log}')
+    # getent: no mafia-table user yet; of the groups, only dialout exists here
+    write_stub(stubs / "getent", f'echo "getent $*" >> {log}; [ "$1 $2" = "group dialout" ]')
+    env = {**os.environ, "PATH": f"{stubs}:{os.environ['PATH']}"}
+    root = base / "root"
+    first = install(root, env, "--table", "t9")
+    return root, env, log, first
+
+
+def write_stub(path: Path, body: str) -> None:
+    path.write_text(f"#!/bin/sh\n{body}\n")
+    path.chmod(0o755)
+
+
+def install(root: Path, env: dict[str, str], *args: str, script: Path = SCRIPT) -> str:
+    done = subprocess.run(["bash", str(script), "--root", str(root), *args], env=env,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def test_a_fresh_install_puts_everything_in_place(pi):
+    root, _, log, out = pi
+    venv = root / "opt/mafia-table/venv"
+    assert "include-system-site-packages = true" in (venv / "pyvenv.cfg").read_text()
+    assert (venv / "bin/mafia-table").is_file()
+    etc = root / "etc/mafia-table"
+    table = (etc / "table.toml").read_text()
+    assert 'table = "t9"' in table and 'username = "t9"' in table
+    assert 'password_file = "broker.pass"' in table
+    assert {p.name for p in (etc / "rules").iterdir()} == {
+        p.name for p in (REPO / "config/rules").iterdir()}
+    assert f"{etc / 'table.toml'}: ok (table t9" in out  # the installed controller checked it
+    for account in ("broker", "rules-core", "observer"):
+        secret = etc / f"{account}.pass"
+        assert len(secret.read_text().strip()) >= 20
+        assert stat.S_IMODE(secret.stat().st_mode) == 0o640
+    passwd = (root / "etc/mosquitto/mafia.passwd").read_text()
+    accounts = [line.split(":")[0] for line in passwd.splitlines()]
+    assert accounts == ["t9", "t9-events", "rules-core", "technician", "observer"]
+    assert 'events_username = "t9-events"' in table
+    conf = (root / "etc/mosquitto/conf.d/mafia.conf").read_text()
+    assert "listener 1883 127.0.0.1" in conf and "8883" not in conf  # no certificates here
+    assert (root / "etc/mosquitto/mafia.acl").read_text() == (
+        REPO / "config/mosquitto/mafia.acl").read_text().replace("table-1", "t9")
+    assert (root / "var/lib/mafia-table").is_dir()
+    assert (root / "etc/udev/rules.d/70-mafia-table.rules").is_file()
+    unit = (root / "etc/systemd/system/mafia-table.service").read_text()
+    assert "Type=notify" in unit and "WatchdogSec=" in unit
+    steps = log.read_text().splitlines()
+    assert ("useradd --system --user-group --home-dir /var/lib/mafia-table --no-create-home "
+            "--shell /usr/sbin/nologin mafia-table") in steps
+    assert "usermod -a -G dialout mafia-table" in steps
+    assert "usermod -a -G gpio mafia-table" not in steps  # no such group on this machine
+    assert f"chown root:mafia-table {etc / 'broker.pass'}" in steps
+    assert steps[-4:] == ["systemctl daemon-reload", "systemctl restart mosquitto",
+                          "systemctl enable mafia-table", "systemctl restart mafia-table"]
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze here")
+def test_the_installed_unit_passes_systemd_analyze_verify(pi, tmp_path):
+    root = pi[0]
+    unit = (root / "etc/systemd/system/mafia-table.service").read_text()
+    # the unit as it is, but for where the scratch root put the program (verify checks it)
+    (tmp_path / "mafia-table.service").write_text(
+        unit.replace("/opt/mafia-table/", f"{root}/opt/mafia-table/"))
+    done = subprocess.run(["systemd-analyze", "verify", str(tmp_path / "mafia-table.service")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and done.stderr == "", done.stderr  # unknown keys: a warning
+
+
+def test_running_it_again_changes_nothing(pi):
+    root, env, _, _ = pi
+    before = snapshot(root)
+    out = install(root, env, "--table", "t9")
+    assert "installed" not in out and "installing the controller" not in out
+    after = snapshot(root)
+    after.pop("etc/mosquitto/mafia.passwd")  # mosquitto_passwd salts each hash anew
+    before.pop("etc/mosquitto/mafia.passwd")
+    assert after == before
+
+
+def test_an_upgrade_keeps_the_clubs_config_and_journal(pi, tmp_path):
+    root, env, _, _ = pi
+    etc = root / "etc/mafia-table"
+    journal = root / "var/lib/mafia-table/t9.db"
+    with sqlite3.connect(journal) as db:
+        db.executescript(JOURNAL_0_1_0)
+    edited_table = (etc / "table.toml").read_text().replace("seats = 10", "seats = 12")
+    (etc / "table.toml").write_text(edited_table)
+    (etc / "rules/fiim.toml").write_text((etc / "rules/fiim.toml").read_text() + "# ours\n")
+
+    new = release(tmp_path / "src")  # the next release: a preset and the unit changed
+    (new / "config/rules/fiim.toml").write_text(
+        (new / "config/rules/fiim.toml").read_text() + "# shipped in the next release\n")
+    other = next(p.name for p in sorted((new / "config/rules").glob("*.toml"))
+                 if p.name != "fiim.toml")  # a preset nobody here edited
+    (new / "config/rules" / other).write_text(
+        (new / "config/rules" / other).read_text() + "# also new\n")
+    (new / "examples/mafia-table.service").write_text(
+        (new / "examples/mafia-table.service").read_text() + "# next release\n")
+    out = install(root, env, script=new / "scripts/install-pi.sh")
+
+    assert (etc / "table.toml").read_text() == edited_table  # the club's own, untouched
+    assert not (etc / "table.toml.new").exists()  # the shipped example did not change
+    assert (etc / "rules/fiim.toml").read_text().endswith("# ours\n")
+    assert (etc / "rules/fiim.toml.new").read_text().endswith("# shipped in the next release\n")
+    assert f"kept your {etc / 'rules/fiim.toml'}" in out
+    assert (etc / "rules" / other).read_text().endswith("# also new\n")  # nobody edited it
+    assert (root / "etc/systemd/system/mafia-table.service").read_text().endswith(
+        "# next release\n")
+
+    installed = root / "opt/mafia-table/venv/bin/mafia-table"
+    shown = subprocess.run([str(installed), "state", "show", "--config", str(etc / "table.toml")],
+                           env={**env, "STATE_DIRECTORY": str(journal.parent)},
+                           capture_output=True, text=True, timeout=60)
+    assert shown.returncode == 0, shown.stderr
+    assert "store oldstore0001, last seq 2, 1 events wait for the broker" in shown.stdout
+
+
+def test_the_pages_get_a_ca_kept_across_upgrades_and_a_certificate_for_the_pis_names(pi,
+                                                                                   tmp_path):
+    root, env, log, out = pi
+    tls = root / "etc/mafia-table/tls"
+    ca = (tls / "ca.crt").read_bytes()
+    host = socket.gethostname().split(".")[0].lower()
+    names = pki.certificate_names(tls / "server.crt")
+    assert {host, f"{host}.local", "localhost"} <= set(names.dns) and "127.0.0.1" in names.ips
+    assert f"install-pi: CA SHA-256 fingerprint {pki.fingerprint(tls / 'ca.crt')}" in out
+    assert stat.S_IMODE((tls / "ca.key").stat().st_mode) == 0o600
+    assert stat.S_IMODE((tls / "server.key").stat().st_mode) == 0o640
+    assert f"chown root:mafia-table {tls} {tls / 'server.key'}" in log.read_text().splitlines()
+    subprocess.run(["openssl", "verify", "-CAfile", "ca.crt", "server.crt"], cwd=tls,
+                   check=True, capture_output=True)
+
+    scratch = tmp_path / "root"  # its own root: the module's install stays for the other tests
+    shutil.copytree(root, scratch, symlinks=True)
+    tls = scratch / "etc/mafia-table/tls"
+    install(scratch, env, "--web-name", "judge.club.lan", "--web-name", "192.168.77.5")
+    named = pki.certificate_names(tls / "server.crt")
+    assert "judge.club.lan" in named.dns and "192.168.77.5" in named.ips
+    install(scratch, env, script=release(tmp_path / "src") / "scripts/install-pi.sh")  # upgrade
+    assert pki.certificate_names(tls / "server.crt") == named  # names.txt kept the names
+    assert (tls / "ca.crt").read_bytes() == ca  # every tablet still trusts it
+
+
+def test_uninstall_keeps_config_and_journal_and_purge_removes_them(pi, tmp_path):
+    root, env, log, _ = pi
+    scratch = tmp_path / "root"  # its own root: the module's install stays for the other tests
+    shutil.copytree(root, scratch, symlinks=True)
+    out = install(scratch, env, "--uninstall")
+    assert not (scratch / "opt/mafia-table").exists()
+    assert not (scratch / "etc/systemd/system/mafia-table.service").exists()
+    assert not (scratch / "etc/udev/rules.d/70-mafia-table.rules").exists()
+    assert (scratch / "etc/mafia-table/table.toml").is_file() and "kept" in out
+    assert (scratch / "var/lib/mafia-table").is_dir()
+    assert "systemctl disable --now mafia-table" in log.read_text()
+    install(scratch, env, "--uninstall", "--purge")
+    assert not (scratch / "etc/mafia-table").exists()
+    assert not (scratch / "var/lib/mafia-table").exists()
+    assert not (scratch / "etc/mosquitto/mafia.passwd").exists()
+    assert "userdel mafia-table" in log.read_text()
+
+
+def test_a_bad_table_id_is_refused_before_anything(tmp_path):
+    done = subprocess.run(["bash", str(SCRIPT), "--root", str(tmp_path), "--table", "a b"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "--table: a table id is" in done.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    """Every file under root but the venv (pip's caches move), by path."""
+    return {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*")
+            if p.is_file() and "opt/mafia-table/venv" not in str(p)}
+
+
+def release(to: Path) -> Path:
+    """A copy of this checkout's files (tracked and new), as the next release's source."""
+    files = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+                           cwd=REPO, capture_output=True, check=True).stdout.split(b"\0")
+    for name in filter(None, files):
+        source = REPO / name.decode()
+        if source.is_file():
+            (to / name.decode()).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, to / name.decode())
+    return to

@@ -1,0 +1,124 @@
+"""The judge's game core driven by hand: taps, inputs run in order, the days and nights the
+rules tests start from, a game that ends in last words, and hypothesis's taps and table events.
+
+``run`` steps ``judge.game`` one input a second; ``tap(kind, **args)`` is the judge's action.
+Seats as dealt by ``ROLES`` (``tests.support.record_game``): 1 the Don, 2 and 3 mafia, 4 the
+Sheriff, 5-10 civilians.
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from contract.verbs import TableCommand
+from judge.game import Action, Game, TableEvent, new_game, step
+from tests.support.record_game import ROLES
+from tests.support.table_event import table_event
+
+#: what the judge's core sends the table
+Commands = list[TableCommand]
+
+
+def run(game: Game, *inputs: Action | TableEvent) -> tuple[Game, Commands, list[str]]:
+    commands: Commands = []
+    records: list[str] = []
+    for i, given_input in enumerate(inputs):
+        game, more, lines = step(game, given_input, float(i))
+        commands += more
+        records += lines
+    return game, commands, records
+
+
+def tap(kind: str, **args) -> Action:
+    return Action(kind, args)
+
+
+def started() -> Game:
+    game, _, _ = run(new_game(), tap("deal", roles=ROLES), tap("start"))
+    return game
+
+
+def day_one() -> Game:
+    game, _, _ = run(started(), tap("next"))
+    return game
+
+
+def speeches(game: Game, nominations: dict[int, int] | None = None) -> tuple[Game, Commands]:
+    """Every speaker of the day in turn, nominating as given (speaker -> seat)."""
+    commands: Commands = []
+    while game.speakers or game.floor is not None:
+        game, more, _ = run(game, tap("next"))
+        commands += more
+        if game.floor in (nominations or {}):
+            target = nominations[game.floor]
+            game, more, _ = run(game, table_event("event/nomination", {
+                "by": game.floor, "seat": target, "outcome": "accepted"}))
+    return game, commands
+
+
+def result(**body) -> TableEvent:
+    return table_event("event/vote/result", body)
+
+
+def night_one() -> Game:
+    game, _ = speeches(day_one())
+    return game
+
+
+def shot(game: Game, picks: dict[int, int]) -> Game:
+    game, _, _ = run(game, tap("next"), table_event("private/night/result", {
+        "step": "mafia_shot", "picks": [{"actor": a, "picks": [p]} for a, p in picks.items()],
+        "missing": [], "agreed": len(set(picks.values())) == 1}))
+    return game
+
+
+def ended_in_last_words() -> list[Action | TableEvent]:
+    """A whole game: seats 5 and 6 out on fouls on day 1, seat 7 voted out, and in seat 7's
+    last words seat 8's fourth foul ends it (1.4)."""
+    return [tap("deal", roles=ROLES), tap("start"), tap("next"),
+            *[tap("foul", seat=5)] * 4, *[tap("foul", seat=6)] * 4,
+            tap("next"), table_event("event/nomination", {"by": 1, "seat": 7,
+                                                         "outcome": "accepted"}),
+            tap("next"), table_event("event/nomination", {"by": 2, "seat": 9,
+                                                         "outcome": "accepted"}),
+            *[tap("next")] * 7,  # seats 3, 4, 7, 8, 9, 10, then the vote
+            result(outcome="eliminated", eliminated=7, tied=[]), tap("next"),
+            *[tap("foul", seat=8)] * 3]
+
+
+actions = st.one_of(
+    st.builds(lambda: tap("next")), st.builds(lambda: tap("confirm")),
+    st.builds(lambda: tap("reject")), st.builds(lambda: tap("undo")),
+    st.builds(lambda s: tap("foul", seat=s), st.integers(0, 11)),
+    st.builds(lambda s: tap("nominate", seat=s), st.integers(1, 10)),
+    st.builds(lambda s: tap("withdraw", seat=s), st.integers(1, 10)),
+    st.builds(lambda v: tap("correct", voters=v), st.lists(st.integers(1, 10), max_size=4)),
+)
+
+
+seats = st.integers(0, 11)
+
+
+in_range = st.integers(1, 11)  # a seat the event's type takes (1..24), not always at the table
+
+
+events = st.one_of(
+    st.builds(lambda b, s: table_event("event/nomination", {"by": b, "seat": s,
+                                                          "outcome": "accepted"}),
+              in_range, seats),
+    st.builds(lambda c, n: table_event("event/vote/proposed", {"candidate": c, "count": n,
+                                                             "voters": []}), seats,
+              st.integers(0, 10)),
+    st.builds(lambda s: table_event("event/vote/result", {"outcome": "eliminated",
+                                                         "eliminated": s}), in_range),
+    st.builds(lambda t: table_event("event/vote/result", {"outcome": "tie", "tied": t}),
+              st.lists(seats, min_size=2, max_size=3, unique=True)),
+    st.sampled_from([table_event("event/vote/result", {"outcome": o})
+                     for o in ("yes", "no", "no_vote", "against_all")]),
+    st.builds(lambda name, picks: table_event("private/night/result", {
+        "step": name, "picks": [{"actor": 1, "picks": picks}, {"actor": 2, "picks": picks}],
+        "missing": []}), st.sampled_from(["mafia_shot", "don_check", "sheriff_check",
+                                          "best_move"]),
+        st.lists(seats, max_size=3)),
+)
+

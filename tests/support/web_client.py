@@ -1,0 +1,48 @@
+"""An HTTP client that behaves as a browser on the app's own page, for the tests of the web
+apps (aiohttp's test server on loopback): it keeps the cookies of an IP address (aiohttp's
+default jar drops them) and sends the ``Origin`` of the app, as a browser sends it with every
+POST and WebSocket (``kit.webguard`` refuses those without it); and an app of one page behind
+a login, for the login's own tests; and a session logged in to the judge's panel."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aiohttp import ClientSession, CookieJar, web
+from aiohttp.test_utils import BaseTestServer
+
+from kit.weblogin import WebLogin
+from tests.support.judge_configs import PASSWORD
+
+
+def origin(server: BaseTestServer) -> str:
+    """The ``Origin`` of the app's own pages: ``http://127.0.0.1:PORT``."""
+    return str(server.make_url("/").origin())
+
+
+def browser(server: BaseTestServer, **kwargs: Any) -> ClientSession:
+    """A session as the app's own page in a browser."""
+    return ClientSession(cookie_jar=CookieJar(unsafe=True), headers={"Origin": origin(server)},
+                         **kwargs)
+
+
+def behind(gate: WebLogin, page: str = "the app") -> web.Application:
+    """An app of one page, ``/``, behind ``gate`` (answering ``page``), and its login routes."""
+    async def index(request: web.Request) -> web.StreamResponse:
+        gate.require_page(request)
+        return web.Response(text=page)
+
+    app = web.Application()
+    app.router.add_get("/", index)
+    gate.add_routes(app)
+    return app
+
+
+async def logged_in(server: BaseTestServer) -> ClientSession:
+    """A browser session on the judge's panel at ``server``, logged in (``PASSWORD``, the
+    password ``tests.support.judge_configs`` writes)."""
+    http = browser(server)
+    async with http.post(server.make_url("/login"), data={"password": PASSWORD},
+                         allow_redirects=False) as right:
+        assert right.status == 302
+    return http
