@@ -151,28 +151,16 @@ class Tally:
             self.not_refused.append(f"{channel}: {str(what)[:200]!r}")
 
 
-async def over_panel_channel(server: BaseTestServer, http: ClientSession, messages: list[str],
-                             tally: Tally) -> None:
+async def over_channel(server: BaseTestServer, http: ClientSession, channel: str, first: str,
+                       messages: list[str], tally: Tally) -> None:
+    """``messages`` on the app's live channel (its first frame of type ``first``), then binary
+    frames, each answered before the next is sent."""
     async with http.ws_connect(server.make_url("/live"), max_msg_size=0) as ws:
-        assert (await ws.receive_json())["type"] == "view"
-        for text in messages:
-            await ws.send_str(text)
+        assert (await ws.receive_json())["type"] == first
+        for text in [*messages, b"", b"\xff\xfe\x00", b'{"action": "next"}']:
+            await (ws.send_bytes(text) if isinstance(text, bytes) else ws.send_str(text))
             answer = await asyncio.wait_for(ws.receive_json(), 10)
-            tally.check("panel channel", answer["type"] == "refused", text)
-        for data in (b"", b"\xff\xfe\x00", b'{"action": "next"}'):
-            await ws.send_bytes(data)
-            answer = await asyncio.wait_for(ws.receive_json(), 10)
-            tally.check("panel channel", answer["type"] == "refused", data)
-
-
-async def over_board_channel(server: BaseTestServer, http: ClientSession, messages: list[str],
-                             tally: Tally) -> None:
-    async with http.ws_connect(server.make_url("/live"), max_msg_size=0) as ws:
-        assert (await ws.receive_json())["type"] == "board"
-        for text in messages:
-            await ws.send_str(text)
-            answer = await asyncio.wait_for(ws.receive_json(), 10)
-            tally.check("board channel", answer["type"] == "refused", text)
+            tally.check(channel, answer["type"] == "refused", text)
 
 
 async def over_overlay_channel(server: BaseTestServer, tally: Tally) -> None:
@@ -322,8 +310,9 @@ def test_thousands_of_hostile_messages_and_requests_are_each_refused_and_change_
             try:
                 for turn in range(3):  # a warm-up, then two passes under tracemalloc
                     tally = Tally()
-                    await over_panel_channel(server, http, to_panel, tally)
-                    await over_board_channel(board_server, board_http, to_board, tally)
+                    await over_channel(server, http, "panel channel", "view", to_panel, tally)
+                    await over_channel(board_server, board_http, "board channel", "board",
+                                       to_board, tally)
                     await over_overlay_channel(server, tally)
                     await over_panel_routes(server, app, http, finished.id, playing.id, tally)
                     await over_board_routes(board_server, tally)
