@@ -232,7 +232,8 @@ async def serve(args: argparse.Namespace, tls: WebTLS | None) -> None:
     broker_host, broker_port = split_host_port(args.broker, "--broker")
     client.connect_async(broker_host, broker_port, keepalive=15)
     client.loop_start()
-    server = WebServer(make_app(board), listen=args.listen, tls=tls, what="hall board")
+    server = WebServer(make_app(board), listen=args.listen, tls=tls, what=Words("server.board"),
+                       language=args.language)
     await server.start()
     lines = server.describe()
     print(f"{lines[0]}  (hall broker {args.broker})", *lines[1:], sep="\n", flush=True)
