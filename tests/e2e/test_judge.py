@@ -62,13 +62,7 @@ def test_a_whole_fiim_game_from_the_judges_panel(tmp_path, broker, chromium):
         page.wait_for_selector("#table-status.good")
 
         # ---------------------------------------------------------- setup (4.1)
-        for seat, name in ((1, "Anna"), (2, "Boris"), (4, "Dmitry")):
-            page.fill(f'.seat[data-seat="{seat}"] .name', name)
-            version = page.get_attribute("body", "data-version")
-            page.press(f'.seat[data-seat="{seat}"] .name', "Enter")
-            page.wait_for_function(f"document.body.dataset.version !== '{version}'")
-        for seat, role in enumerate(ROLES, start=1):
-            page.select_option(f'.seat[data-seat="{seat}"] .deal', role)
+        panel.name_and_deal({1: "Anna", 2: "Boris", 4: "Dmitry"}, ROLES)
         panel.tap("#deal-typed")
         page.wait_for_selector('.seat[data-seat="1"] .role:text("don")')
         panel.shot("setup")

@@ -21,6 +21,7 @@ from aiohttp.test_utils import TestServer
 
 from judge import config as judge_config
 from judge import record as rec
+from judge.game import Action
 from judge.service import Panel, handle_message, make_app
 from kit.local_broker import free_port
 from tests.support.judge_configs import GOOD, PASSWORD, write
@@ -422,3 +423,37 @@ def test_a_refused_request_is_logged_with_its_reason(tmp_path, caplog):
         run(panel, scenario)
     [line] = [r.getMessage() for r in caplog.records if r.name == "judge.games"]
     assert f"POST /api/games/{id}/extra" in line and "(400)" in line and "seat" in line
+
+
+#: long Cyrillic names at every seat: the widest the sheet meets at a Russian club
+LONG_NAMES = ["Александра Константинопольская", "Борис Ёлкин-Щербаков", "Владислав Ж.",
+              "Галина Чернышевская", "Дмитрий Преображенский", "Евгения Юрьевна",
+              "Жанна Д'Арк-Мухина", "Зинаида Шапокляк", "Иннокентий Смоктуновский",
+              "Ксения Собчак-Виторган"]
+
+
+@pytest.mark.timeout(120)
+def test_the_protocol_sheet_prints_on_one_a4_page_in_russian_as_in_english(tmp_path, chromium):
+    """The same whole game, ten long Cyrillic names, the sheet in each language: one A4 page
+    (Chromium's own print to PDF, as a club prints it)."""
+    script = Script()
+    for seat, name in enumerate(LONG_NAMES, start=1):
+        script.tap("name", seat=seat, name=name)
+    script.inputs += [i for i in whole_game().inputs
+                      if not (isinstance(i[0], Action) and i[0].kind == "name")]
+    served = Served(lambda: played(tmp_path, script))
+    record = served.record
+    try:
+        page, url = served.logged_in(chromium)
+        counted = {}
+        for language in ("ru", "en"):
+            page.goto(f"{url}/games/{record.id}?lang={language}")
+            page.wait_for_selector(f'html[lang="{language}"] #players')
+            assert page.inner_text('tr[data-seat="1"] td:nth-child(2)') == LONG_NAMES[0]
+            page.emulate_media(media="print")
+            pdf = page.pdf(format="A4")
+            counted[language] = len(re.findall(rb"/Type\s*/Page(?!s)", pdf))
+            page.emulate_media(media="screen")
+        assert counted == {"ru": 1, "en": 1}, counted
+    finally:
+        served.close()
