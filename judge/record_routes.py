@@ -218,7 +218,7 @@ async def games_page(request: web.Request) -> web.Response:
 
     rows = "".join(
         f'<tr data-game="{escape(r.id)}"><td><a href="/games/{escape(r.id)}">{escape(r.id)}</a>'
-        f"</td><td>{escape(when(r.started or r.created))}</td>"
+        f"</td><td>{escape(when(r.started or r.created, language))}</td>"
         f'<td data-status="{r.status}">{t(STATUS_SHORT[r.status])}</td>'
         f"<td>{escape(BookWords(games.book_for(r), language).winner(r))}</td>"
         f"<td>{escape(r.abandon_reason or '')}</td></tr>"

@@ -46,9 +46,17 @@ MOMENTS = {"day": "sheet.moment.day", "vote": "sheet.moment.vote",
            "night": "sheet.moment.night"}
 
 
-def when(at: float | None) -> str:
-    """A moment as UTC ``YYYY-MM-DD HH:MM:SS``."""
-    return "" if at is None else time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(at))
+def when(at: float | None, language: str = i18n.FALLBACK) -> str:
+    """A moment as ``YYYY-MM-DD HH:MM:SS UTC``, the zone's name as ``language`` writes it."""
+    if at is None:
+        return ""
+    return i18n.render(Words("words.utc", time=time.strftime("%Y-%m-%d %H:%M:%S",
+                                                             time.gmtime(at))), language)
+
+
+def date(at: float | None) -> str:
+    """A day as ``YYYY-MM-DD`` (UTC): data for a spreadsheet, in no language."""
+    return "" if at is None else time.strftime("%Y-%m-%d", time.gmtime(at))
 
 
 def moment(day: int, night: int, stage: str, language: str = i18n.FALLBACK) -> str:
@@ -110,7 +118,7 @@ def results_csv(record: Record, scores: list[PlayerScore], language: str = i18n.
     writer.writerow([i18n.t(CSV_HEADERS[c], language) for c in CSV_COLUMNS])
     said = BookWords(book, language)
     for player, s in zip(record.players, scores, strict=True):
-        writer.writerow([record.id, record.table, when(record.started or record.created)[:10],
+        writer.writerow([record.id, record.table, date(record.started or record.created),
                          i18n.t(STATUS_SHORT[record.status], language),
                          said.winner(record), player.seat,
                          _cell(player.name), said.role(player.role), said.team(team_of(player)),
@@ -161,8 +169,10 @@ def protocol(record: Record, scores: list[PlayerScore], preset_name: str,
 <a href="/api/games/{e(record.id)}">JSON</a> · <button onclick="print()">{t("sheet.print")}</button>
 · {i18n_web.switch(language)}</nav>
 <h1>{t("sheet.heading")} <span id="game-id">{e(record.id)}</span></h1>
-<p class="meta">{t("sheet.meta", table=record.table, rules=record.rules,
-                    started=when(record.started), ended=when(record.ended))} ·
+<p class="meta">{t("sheet.meta", table=record.table,
+                    rules=book.name if book is not None else record.rules,
+                    started=when(record.started, language),
+                    ended=when(record.ended, language))} ·
 <span id="status" data-status="{record.status}">{e(status)}</span> ·
 {t("sheet.scores", preset=preset_name)}</p>
 <table id="players"><thead><tr>{heads}</tr>
@@ -179,11 +189,11 @@ def protocol(record: Record, scores: list[PlayerScore], preset_name: str,
     if record.extra_points:
         parts.append(f'<h2>{t("sheet.extra")}</h2><ul id="extra">' + "".join(
             f"<li>{t('sheet.extra.line', seat=x.seat, points=_signed(x.points, language))} — "
-            f"{e(x.reason)} ({e(x.by)}, {e(when(x.at))})</li>"
+            f"{e(x.reason)} ({e(x.by)}, {e(when(x.at, language))})</li>"
             for x in record.extra_points) + "</ul>")
     if record.history:
         parts.append(f'<h2>{t("sheet.edits")}</h2><ol id="history">' + "".join(
-            f"<li>{e(when(h.at))} {e(h.by)}: {t(EDITS[h.kind])} {e(h.path)} "
+            f"<li>{e(when(h.at, language))} {e(h.by)}: {t(EDITS[h.kind])} {e(h.path)} "
             f"{'' if h.kind != 'correction' else e(_short(h.before)) + ' → ' + e(_short(h.after))}"
             f" — {e(h.reason)}</li>" for h in record.history) + "</ol>")
     parts.append(f'<p class="sign">{t("sheet.judge")} ____________________ &nbsp; '

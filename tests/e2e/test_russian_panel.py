@@ -1,7 +1,8 @@
 """The judge's panel in Russian, the clubs' language, in a real headless Chromium against the
 simulated table: a FIIM day and its vote read with no English word on screen (every text node
 scanned against the Russian catalog and the players' names, tests/support/page_words.py);
-the switch turns the same game, its log too, into English and back; and the pages' renderer
+the switch turns the same game, its log too, into English and back, remembered across a
+reload and the whole site (the server's ?lang= switch sets the same cookie); and the pages' renderer
 (kit/i18n/i18n.js) writes every message of both catalogs as the server's (kit/i18n) does."""
 
 from __future__ import annotations
@@ -105,6 +106,21 @@ def test_a_fiim_day_and_vote_read_in_russian_and_switch_to_english(tmp_path, bro
         page.click('#languages button[lang="en"]')
         page.wait_for_selector('#log li:text("4.4.6: seat 5: 8 votes")')
         assert page.text_content("#stage") == "Last words"
+        # remembered for the session and the whole site: the panel again, the games list
+        page.reload()
+        page.wait_for_selector('#log li:text("4.4.6: seat 5: 8 votes")')
+        assert page.text_content("#stage") == "Last words"
+        page.goto(f"http://{listen}/games")
+        page.wait_for_selector('html[lang="en"]')
+        page.goto(f"http://{listen}/games?lang=ru")  # the server's switch: same cookie
+        page.wait_for_selector('html[lang="ru"]')
+        assert page.url == f"http://{listen}/games"
+        russian()
+        page.goto(f"http://{listen}/")
+        page.wait_for_selector('#log li:text("4.4.6: за игрока 5: 8 голосов")')
+        assert page.text_content("#stage") == "Последнее слово"
+        page.click('#languages button[lang="en"]')
+        page.wait_for_selector('#log li:text("4.4.6: seat 5: 8 votes")')
         page.click('#languages button[lang="ru"]')
         page.wait_for_selector('#log li:text("4.4.6: за игрока 5: 8 голосов")')
         russian()
