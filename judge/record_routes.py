@@ -4,7 +4,8 @@ judge's edits (extra points, corrections, abandoning the game being played).
 Every route is behind the panel's login. Pages:
 
 - ``GET /games``: every game, the one being played first; ``GET /games/<id>``: its protocol
-  sheet (prints on A4) with the edit forms on screen; ``GET /games/<id>/results.csv``.
+  sheet (prints on A4) with the edit forms on screen (``/games/current``: a redirect to the
+  game being played's, the panel's link at game over); ``GET /games/<id>/results.csv``.
 - ``GET /api/games``, ``GET /api/games/<id>`` (the record, docs/record.md),
   ``GET /api/games/<id>/scores``; ``?scoring=<preset>`` picks the scoring (``fiim`` by default).
 - ``GET /api/games/<id>/export/mafiaratings``: the finished game in the rating platform's format
@@ -235,6 +236,11 @@ async def games_page(request: web.Request) -> web.Response:
 
 async def sheet_page(request: web.Request) -> web.Response:
     games = request.app[GAMES]
+    if request.match_info["id"] == "current":  # the panel's link at game over
+        current = games.store.current()
+        if current is None:
+            raise _error(web.HTTPNotFound, "no game is being played")
+        raise web.HTTPSeeOther(f"/games/{current.id}")
     record = games.find(request.match_info["id"])
     name, preset = games.preset(request)
     error = request.query.get("error", "")

@@ -135,7 +135,8 @@ function render(message) {
     g.speakers.length ? t(g.floor ? "panel.next_speakers" : "panel.next_speakers.first",
       { seats: g.speakers }) : "",
     g.nominees.length ? t("panel.nominated", { seats: g.nominees }) : ""].filter(Boolean);
-  $("floor").textContent = floor.join(" · ");
+  const line = floor.join(" · ");  // no separator before the first part, which is capitalised
+  $("floor").textContent = line.charAt(0).toLocaleUpperCase(I18n.language) + line.slice(1);
   const p = g.vote && g.vote.proposed;
   $("vote").textContent = !g.vote ? "" : p ?
     t(p.candidate ? "panel.proposed" : "panel.proposed.question", { seat: p.candidate,
@@ -161,6 +162,7 @@ function render(message) {
   renderOffers(g.offers, g);
   $("setup").hidden = g.stage !== "setup";
   $("abandon").hidden = g.stage === "setup" || g.stage === "over";
+  $("sheet-link").hidden = g.stage !== "over";  // the finished game's sheet, one tap away
   $("log").innerHTML = "";
   [...message.log.map((l) => I18n.line(l)), ...message.notices.map((n) => `⚠ ${I18n.words(n)}`)]
     .slice(-40).reverse().forEach((line) => {

@@ -75,6 +75,7 @@ def test_a_fiim_day_and_vote_read_in_russian_and_switch_to_english(tmp_path, bro
         panel.next()
         panel.stage("day")
         assert page.text_content("#stage") == "День 1: речи"
+        assert page.is_disabled("#withdraw")  # nobody to withdraw yet: shown, not enabled
         for speaker, nominee in ((1, 5), (2, 6)):
             panel.next()
             page.wait_for_selector(f'.seat.floor[data-seat="{speaker}"]')
@@ -90,6 +91,9 @@ def test_a_fiim_day_and_vote_read_in_russian_and_switch_to_english(tmp_path, bro
         opened()
         hands.fists(town)
         page.wait_for_selector('#vote[data-proposed="5:8"]')
+        # nobody has the floor: the nominees alone, no stray separator; no Nominate in a vote
+        assert page.text_content("#floor") == "Выставлены: 5, 6"
+        assert page.locator("#nominate").is_hidden() and page.locator("#withdraw").is_hidden()
         assert "За игрока 5: 8 голосов" in page.text_content("#vote")
         russian()
         vote_rest = hands.upcoming("event/vote/window", state="opened", candidate=6)

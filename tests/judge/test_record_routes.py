@@ -93,6 +93,8 @@ def test_the_game_listed_opened_scored_and_its_csv(tmp_path):
             assert rows[0]["name"] == "Anna" and rows[6]["left"] == "shot night 1"
         async with http.get(server.make_url("/games")) as r:
             assert current.id in await r.text()
+        async with http.get(server.make_url("/games/current"), allow_redirects=False) as r:
+            assert (r.status, r.headers["Location"]) == (303, f"/games/{current.id}")
 
     run(panel, scenario)
 
