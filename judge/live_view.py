@@ -19,7 +19,15 @@ from typing import Any
 from judge.game import Game
 from judge.game.actions import Offer
 from judge.kept_game import KeptGame
-from judge.views import Clock, PanelSettings, TableStatus, ViewMessage, as_json, judge_game
+from judge.views import (
+    Clock,
+    PanelSettings,
+    TableStatus,
+    ViewMessage,
+    as_json,
+    judge_game,
+    sound,
+)
 from kit import i18n
 from kit.i18n import Words
 from kit.webpages import Pages
@@ -78,6 +86,7 @@ class LiveView:
             table=TableStatus(broker=seen.broker, status=seen.status or "unknown",
                               consoles=[c.get("online") for c in consoles],
                               audio=(health.get("audio") or {}).get("ok"),
+                              sound=sound(health.get("audio")),
                               bad_events=seen.bad_events),
             down=sorted(seen.down), timer=None if seen.timer is None else Clock(**seen.timer),
             notices=list(seen.notices),

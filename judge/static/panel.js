@@ -153,8 +153,16 @@ function render(message) {
     (g.night_input === "count" ? ` · ${t("panel.night.count")}` : "");
   $("night").dataset.step = g.night_step || "";
   const consoles = tb.consoles.filter(Boolean).length;
-  $("health").textContent = (tb.consoles.length ? t("panel.consoles", { online: consoles,
-    total: tb.consoles.length }) : "") + (tb.audio === false ? ` · ${t("panel.speaker_fault")}` : "");
+  const speaker = tb.sound === "fault" ? ["fault", t("panel.speaker_fault")] : tb.sound === "silent" ? ["silent", t("panel.no_sound")]
+    : null;  // no sound card is no fault: said plainly, not in red
+  $("health").replaceChildren(...[
+    tb.consoles.length ? [null, t("panel.consoles", { online: consoles, total: tb.consoles.length })]
+      : null, speaker].filter(Boolean).flatMap(([kind, text], i) => {
+    const part = document.createElement("span");
+    part.textContent = text;
+    if (kind) part.className = `sound ${kind}`;
+    return i ? [" · ", part] : [part];
+  }));
   const timed = g.floor || (g.stage === "night0" && message.timer && message.timer.seat === null);
   clock = message.timer && timed ? { ...message.timer, at: performance.now() } : null;
   $("clock").hidden = !clock;

@@ -1,14 +1,16 @@
 """What the judge's screen says, from the game's core and its views (issue 28, item 2: each was
 seen in a whole game played in Chromium): the "all leave?" count, the tie's defence seconds,
 no identifier where a person reads, and at game over no frames and no seat actions; a seat
-action nobody can take now is shown disabled."""
+action nobody can take now is shown disabled; a table with no sound device is silent, not
+faulty."""
 
 from __future__ import annotations
 
 import re
 
+from hardware import audio
 from judge.game import Game, Timings, new_game, step
-from judge.views import judge_view, public_view
+from judge.views import judge_view, public_view, sound
 from kit import i18n
 from kit.i18n import render
 from tests.support.judge_game import (
@@ -110,3 +112,18 @@ def test_a_seat_action_nobody_can_take_now_is_shown_disabled():
     game, _ = speeches(game, {2: 5})
     assert game.stage == "vote"
     assert "nominate" not in offers(game) and "withdraw" not in offers(game)
+
+
+def test_a_machine_with_no_sound_device_is_silent_not_a_speaker_fault(monkeypatch, tmp_path):
+    """The panel's word for the table's speaker, from a real speaker's health (hardware.audio):
+    no sound device at all (a simulated table on a server) plays on silent and is no fault; a
+    speaker whose sounds are unusable is."""
+    monkeypatch.setattr(audio, "no_sound_device", lambda: "no sound card and no sound server")
+    assert sound(audio.Speaker("sdl").health()) == "silent"
+    monkeypatch.setenv("SDL_AUDIODRIVER", "disk")  # restored after: the speaker sets it
+    broken = audio.Speaker("disk", sounds=tmp_path, disk_file=tmp_path / "out.raw")
+    try:
+        assert sound(broken.health()) == "fault"  # no sound files: every cue unusable
+    finally:
+        broken.close()
+    assert sound(audio.SOUND_OUT["off"]().health()) == "ok" and sound(None) is None
