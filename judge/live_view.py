@@ -24,6 +24,7 @@ from judge.views import (
     PanelSettings,
     TableStatus,
     ViewMessage,
+    Window,
     as_json,
     judge_game,
     sound,
@@ -48,6 +49,7 @@ class TableSeen:
     bad_events: int = 0  # its payloads refused (not their type), since the start
     down: set[int] = field(default_factory=set)  # seats whose vote button is down now
     timer: dict[str, Any] | None = None  # the latest event/timer, as the page shows it
+    window: dict[str, int] | None = None  # the vote's window open now (candidate, attempt)
     notices: deque[Words] = field(default_factory=lambda: deque(maxlen=20))  # commands refused
 
 
@@ -90,7 +92,9 @@ class LiveView:
                               bad_events=seen.bad_events),
             down=sorted(seen.down), timer=None if seen.timer is None else Clock(**seen.timer),
             notices=list(seen.notices),
-            panel=PanelSettings(hide_roles=self.hide_roles, language=self.language)),
+            panel=PanelSettings(hide_roles=self.hide_roles, language=self.language),
+            window=None if seen.window is None or self.kept.game.vote is None
+            else Window(**seen.window)),
             self.language)
 
     def shown(self) -> Shown:

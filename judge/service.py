@@ -207,6 +207,10 @@ class Panel:
             seen.timer = {"running": running, "seat": event.seat, "kind": event.kind,
                           "state": event.state, "remaining_ms": event.remaining_ms}
             self.live.show()
+        if isinstance(event, events.VoteWindow):  # whose window is open, before any count
+            seen.window = None if event.state == "closed" else {
+                "candidate": event.candidate, "attempt": event.attempt}
+            self.live.show()
         if isinstance(event, events.SeatButtonEvent):  # the fists on the table, live
             pressed = topic.endswith(events.SeatPress.KIND)
             (seen.down.add if pressed else seen.down.discard)(event.seat)

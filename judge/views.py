@@ -262,6 +262,15 @@ class Clock(_View, kw_only=True):
     remaining_ms: int
 
 
+class Window(_View, kw_only=True):
+    """The vote's window open at the table now (``event/vote/window``): whose (``candidate``;
+    0 for a question such as FIIM's "all leave?") and which try (``attempt``, 2 and up after a
+    rejected count). The panel says it before any count comes."""
+
+    candidate: int
+    attempt: int
+
+
 class PanelSettings(_View, kw_only=True):
     """The panel's own settings a page follows: ``hide_roles``: the roles start hidden;
     ``language``: the panel's (``[panel] language``), a page's until its reader chooses."""
@@ -281,6 +290,7 @@ class ViewMessage(_View, tag="view", tag_field="type", kw_only=True):
     timer: Clock | None
     notices: list[Words]
     panel: PanelSettings
+    window: Window | None = None
 
 
 class Refusal(_View, tag="refused", tag_field="type", kw_only=True):

@@ -141,7 +141,8 @@ function render(message) {
   $("vote").textContent = !g.vote ? "" : p ?
     t(p.candidate ? "panel.proposed" : "panel.proposed.question", { seat: p.candidate,
       count: p.count, voters: p.voters.length ? p.voters : t("panel.nobody") }) :
-    t("panel.voting", { seats: g.vote.candidates }) +
+    t("panel.voting", { seats: g.vote.candidates }) + (message.window ? ` · ${message.window.candidate
+      ? t("panel.window", { seat: message.window.candidate }) : t("panel.window.question")}` : "") +
     (g.vote.counts.length ? ` · ${g.vote.counts.map(([c, n]) => t("panel.count",
       { seat: c, count: n })).join(", ")}` : "");
   $("vote").dataset.proposed = p ? `${p.candidate}:${p.count}` : "";

@@ -89,6 +89,8 @@ def test_a_fiim_day_and_vote_read_in_russian_and_switch_to_english(tmp_path, bro
         opened = hands.upcoming("event/vote/window", state="opened", candidate=5)
         panel.tap("#next")
         opened()
+        page.wait_for_selector('#vote:text("сейчас голосуют за игрока 5")')  # before a count
+        russian()
         hands.fists(town)
         page.wait_for_selector('#vote[data-proposed="5:8"]')
         # nobody has the floor: the nominees alone, no stray separator; no Nominate in a vote
@@ -99,6 +101,7 @@ def test_a_fiim_day_and_vote_read_in_russian_and_switch_to_english(tmp_path, bro
         vote_rest = hands.upcoming("event/vote/window", state="opened", candidate=6)
         panel.tap("#confirm")
         vote_rest()
+        page.wait_for_selector('#vote:text("сейчас голосуют за игрока 6")')
         hands.fists([])
         page.wait_for_selector('#vote[data-proposed^="6:"]')  # the left-over votes (4.4.8)
         panel.tap("#confirm")
