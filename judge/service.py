@@ -207,6 +207,10 @@ class Panel:
             seen.timer = {"running": running, "seat": event.seat, "kind": event.kind,
                           "state": event.state, "remaining_ms": event.remaining_ms}
             self.live.show()
+        if isinstance(event, events.NightStepEvent):  # a night step's own time, counted down
+            seen.timer = {"running": True, "seat": None, "kind": "night_step",
+                          "state": event.state, "remaining_ms": round(event.seconds * 1000)}
+            self.live.show()
         if isinstance(event, events.VoteWindow):  # whose window is open, before any count
             seen.window = None if event.state == "closed" else {
                 "candidate": event.candidate, "attempt": event.attempt}

@@ -121,6 +121,7 @@ function render(message) {
     tile.classList.toggle("nominee", g.nominees.includes(s.seat));
     tile.classList.toggle("voted", voted.has(s.seat));
     tile.classList.toggle("down", down.has(s.seat));
+    tile.classList.toggle("victim", g.killed === s.seat && ["night", "night0"].includes(g.stage));
   });
   const winner = g.winner === "draw" ? t("stage.draw") : g.winner ? teamTitle(g, g.winner) : "";
   $("stage").textContent = g.stage in STAGES ? t(STAGES[g.stage], { day: g.day, night: g.night,
@@ -164,7 +165,9 @@ function render(message) {
     if (kind) part.className = `sound ${kind}`;
     return i ? [" · ", part] : [part];
   }));
-  const timed = g.floor || (g.stage === "night0" && message.timer && message.timer.seat === null);
+  // the floor's clock, the first night's meeting, or a night step's own time while it runs
+  const timed = g.floor || (message.timer && message.timer.seat === null &&
+    (g.stage === "night0" || (g.night_step && message.timer.kind === "night_step")));
   clock = message.timer && timed ? { ...message.timer, at: performance.now() } : null;
   $("clock").hidden = !clock;
   tick();

@@ -105,8 +105,13 @@ def test_a_whole_fiim_game_from_the_judges_panel(tmp_path, broker, chromium):
         shot = night_step(panel, hands, "mafia_shot", {1: "7#", 2: "7#", 3: "7#"})
         assert shot["agreed"] is True
         page.wait_for_selector('#night:text("shot: 7")')
+        page.wait_for_selector('.seat.victim[data-seat="7"]')  # on the tile, by its name too
         reveal = hands.upcoming("cmd/night/reveal", seat=1, pattern=1)
-        night_step(panel, hands, "don_check", {1: "4#"})  # 4 is the Sheriff: yes
+
+        def counting_down() -> None:  # the step's own time, as the table runs it
+            page.wait_for_selector('#clock:not([hidden]) #remaining:text("night: ")')
+
+        night_step(panel, hands, "don_check", {1: "4#"}, during=counting_down)  # the Sheriff: yes
         reveal()
         reveal = hands.upcoming("cmd/night/reveal", seat=4, pattern=1)
         night_step(panel, hands, "sheriff_check", {4: "2#"})  # 2 is black: yes

@@ -11,6 +11,7 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
@@ -163,11 +164,16 @@ def vote(panel: Panel, hands: Hands, windows: list[tuple[int, list[int], str]]) 
         panel.tap(f"#{decision}")
 
 
-def night_step(panel: Panel, hands: Hands, step: str, keys: dict[int, str]) -> dict:
+def night_step(panel: Panel, hands: Hands, step: str, keys: dict[int, str],
+               during: Callable[[], None] | None = None) -> dict:
+    """The judge opens ``step``, the actors type ``keys``; ``during`` checks the panel while
+    the step runs (before any key); returns the table's result."""
     opened = hands.upcoming("private/night/step", step=step)
     result = hands.upcoming("private/night/result", step=step)
     panel.tap("#next")
     opened()
+    if during is not None:
+        during()
     for seat, typed in keys.items():
         hands.key(seat, typed)
     body = result()
