@@ -81,6 +81,19 @@ def test_a_fiim_day_and_vote_read_in_russian_and_switch_to_english(tmp_path, bro
             page.wait_for_selector(f'.seat.floor[data-seat="{speaker}"]')
             hands.key(speaker, f"{nominee}#")
             page.wait_for_selector(f'.seat.nominee[data-seat="{nominee}"]')
+        # a selected tile is filled and ticked, unlike a frame of the floor (2) or a nominee (5)
+        page.click('.seat[data-seat="3"] .num')
+        look = page.evaluate("""() => Object.fromEntries([2, 3, 4, 5].map((seat) => {
+          const tile = document.querySelector(`.seat[data-seat="${seat}"]`);
+          const s = getComputedStyle(tile);
+          return [seat, [s.borderTopColor, s.boxShadow, s.backgroundColor,
+                         getComputedStyle(tile, "::after").content]];
+        }))""")
+        floor, selected, plain, nominee = (look[k] for k in ("2", "3", "4", "5"))
+        assert selected[:2] == plain[:2] and selected[2] not in (plain[2], floor[2], nominee[2])
+        assert selected[3] == '"✓"' and floor[:2] != plain[:2] and nominee[:2] != plain[:2]
+        page.click('.seat[data-seat="3"] .num')  # and a second tap lets it go
+        page.wait_for_selector('.seat[data-seat="3"]:not(.selected)')
         panel.seat(9, "foul")
         page.wait_for_selector('#log li:text("игрок 9: 1-й фол")')
         russian()
