@@ -3,7 +3,9 @@ simulated table: a FIIM day and its vote read with no English word on screen (ev
 scanned against the Russian catalog and the players' names, tests/support/page_words.py);
 the switch turns the same game, its log too, into English and back, remembered across a
 reload and the whole site (the server's ?lang= switch sets the same cookie); and the pages' renderer
-(kit/i18n/i18n.js) writes every message of both catalogs as the server's (kit/i18n) does."""
+(kit/i18n/i18n.js) writes every message of both catalogs as the server's (kit/i18n) does.
+At each screen it walks, the screen also fits a tablet either way and a phone, with no target
+under 48 px (tests/support/page_layout.py)."""
 
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ from tests.support.judge_panel import (
     judge_config,
     table_config,
 )
+from tests.support.page_layout import VIEWPORTS, overflowing, small_targets
 from tests.support.page_words import foreign_words, page_texts
 from tests.support.record_game import ROLES
 from tests.support.running import Running
@@ -51,9 +54,14 @@ def test_a_fiim_day_and_vote_read_in_russian_and_switch_to_english(tmp_path, bro
     names = list(NAMES.values())
 
     def russian() -> None:
+        """No English word on the screen, and nothing overflowing or too small to tap on it."""
         assert len(page_texts(page)) > 5  # the scan sees the screen
         found = foreign_words(page, "ru", names=names, also=["FIIM"])
         assert found == [], found
+        for size in VIEWPORTS:  # and it fits a tablet either way and a phone (item 3)
+            page.set_viewport_size(size)
+            assert (overflowing(page), small_targets(page)) == ([], []), size
+        page.set_viewport_size(VIEWPORTS[0])
 
     try:
         page = chromium.new_page(viewport={"width": 1280, "height": 800})
