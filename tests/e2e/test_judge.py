@@ -26,6 +26,7 @@ from tests.support.judge_panel import (
     Hands,
     Judge,
     Panel,
+    fits,
     judge_config,
     night_step,
     table_config,
@@ -216,6 +217,7 @@ def test_a_whole_fiim_game_from_the_judges_panel(tmp_path, broker, chromium):
         games.wait_for_selector("#games tr[data-game] a")
         games.click("#games tr[data-game] a")
         games.wait_for_selector('#status[data-status="finished"]')
+        fits(games)  # the sheet, its correction forms too, on a tablet and a phone
         record = games.evaluate("fetch(`/api/games/${document.getElementById('game-id')"
                                 ".textContent}`).then(r => r.json())")
         confirmed = [m.json() for m in hands.record.matching(

@@ -41,7 +41,7 @@ _OVERFLOWING = """() => {
   return found;
 }"""
 
-_SMALL = """(least) => [...document.querySelectorAll("button, input, select, a, [data-seat]")]
+_SMALL = """(least) => [...document.querySelectorAll("button, input, select, a, .seat[data-seat]")]
   .filter((e) => e.checkVisibility())
   .map((e) => [e, e.getBoundingClientRect()])
   .filter(([, r]) => r.width < least || r.height < least)
