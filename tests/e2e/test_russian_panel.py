@@ -9,7 +9,9 @@ under 48 px (tests/support/page_layout.py)."""
 
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 
 import pytest
 
@@ -29,6 +31,8 @@ from tests.support.record_game import ROLES
 from tests.support.running import Running
 
 NAMES = {1: "Анна", 2: "Борис Ёлкин", 4: "Dmitry"}
+#: ``MAFIA_SCREENSHOTS=docs`` saves the Russian panel's screens for docs/judge.md
+SHOTS = Path(os.environ["MAFIA_SCREENSHOTS"]) if os.environ.get("MAFIA_SCREENSHOTS") else None
 
 
 def sample(key: str, language: str) -> dict:
@@ -70,13 +74,14 @@ def test_a_fiim_day_and_vote_read_in_russian_and_switch_to_english(tmp_path, bro
         russian()
         page.fill("#password", PASSWORD)
         page.click("#login")
-        panel = Panel(page, None)
+        panel = Panel(page, SHOTS)
         panel.stage("setup")
         page.wait_for_selector("#table-status.good")
         panel.name_and_deal(NAMES, ROLES)
         russian()
         panel.tap("#deal-typed")
         page.wait_for_selector('.seat[data-seat="1"] .role:text("Дон")')
+        panel.shot("ru-setup")
         panel.tap("#start")
         panel.stage("night0")
         russian()
@@ -104,6 +109,7 @@ def test_a_fiim_day_and_vote_read_in_russian_and_switch_to_english(tmp_path, bro
         page.wait_for_selector('.seat[data-seat="3"]:not(.selected)')
         panel.seat(9, "foul")
         page.wait_for_selector('#log li:text("игрок 9: 1-й фол")')
+        panel.shot("ru-day")
         russian()
         panel.next(8)
         town = [1, 2, 3, 4, 7, 8, 9, 10]
@@ -118,6 +124,7 @@ def test_a_fiim_day_and_vote_read_in_russian_and_switch_to_english(tmp_path, bro
         assert page.text_content("#floor") == "Выставлены: 5, 6"
         assert page.locator("#nominate").is_hidden() and page.locator("#withdraw").is_hidden()
         assert "За игрока 5: 8 голосов" in page.text_content("#vote")
+        panel.shot("ru-vote")
         russian()
         vote_rest = hands.upcoming("event/vote/window", state="opened", candidate=6)
         panel.tap("#confirm")
