@@ -82,7 +82,7 @@ class LiveView:
         health = seen.health or {}
         consoles = health.get("consoles") or []
         game = judge_game(self.kept.game)
-        game.offers += own_offers(self.kept.game)
+        game.offers += own_offers(self.kept.game, seen.timer)
         return as_json(ViewMessage(
             game=game, log=list(self.kept.lines)[-60:],
             table=TableStatus(broker=seen.broker, status=seen.status or "unknown",
@@ -109,12 +109,16 @@ class LiveView:
             self.pages.push(json.dumps(self.view()))
 
 
-def own_offers(game: Game) -> list[Offer]:
-    """The panel's own actions the judge may take now: the floor's clock, a new game."""
+def own_offers(game: Game, timer: dict[str, Any] | None = None) -> list[Offer]:
+    """The panel's own actions the judge may take now: the floor's clock (Pause while it runs,
+    Resume while it is paused, as the table's last ``timer`` says; both before it says), a new
+    game."""
+    running = None if timer is None else timer.get("running")
+    applies = {"pause": running is not False, "resume": running is not True, "add": True}
     offers = [Offer(action="timer", key=op, label=label, args={"op": op}, group="clock")
               for op, label in (("pause", Words("offer.pause")),
                                 ("resume", Words("offer.resume")),
                                 ("add", Words("offer.add", seconds=10)))
-              if game.floor is not None or game.countdown]
+              if (game.floor is not None or game.countdown) and applies[op]]
     return [*offers, Offer(action="new_game", key="new-game", label=Words("offer.new_game"),
                            group="panel")]

@@ -92,6 +92,16 @@ def test_a_fiim_day_and_vote_read_in_russian_and_switch_to_english(tmp_path, bro
         for speaker, nominee in ((1, 5), (2, 6)):
             panel.next()
             page.wait_for_selector(f'.seat.floor[data-seat="{speaker}"]')
+            if speaker == 1:  # the clock: Pause while it runs, Resume while paused, read afar
+                page.wait_for_selector("#pause:visible")
+                assert page.locator("#resume").is_hidden()
+                size = page.eval_on_selector("#remaining", "e => getComputedStyle(e).fontSize")
+                assert float(size.removesuffix("px")) >= 56, size
+                page.click("#pause")  # the table's clock, not the game: no new version
+                page.wait_for_selector("#resume:visible")
+                assert page.locator("#pause").is_hidden()
+                page.click("#resume")
+                page.wait_for_selector("#pause:visible")
             hands.key(speaker, f"{nominee}#")
             page.wait_for_selector(f'.seat.nominee[data-seat="{nominee}"]')
         # a selected tile is filled and ticked, unlike a frame of the floor (2) or a nominee (5)
