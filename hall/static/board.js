@@ -12,7 +12,10 @@ function cell(row, text, cls) {
   if (cls) td.className = cls;
 }
 
-const PHASES = { day: "board.phase.day", night: "board.phase.night" };
+// the table's phase (state.phase): "idle" is the day's speeches once day 1 began, else before it
+const PHASES = { day: "board.phase.day", idle: "board.phase.idle", vote: "board.phase.vote",
+  night: "board.phase.night" };
+const phase = (tb) => (tb.phase === "idle" && tb.day > 0 ? "day" : tb.phase);
 const STAGES = { waiting: "board.vote.waiting", open: "board.vote.open",
   proposed: "board.vote.proposed" };
 const KINDS = { speech: "board.timer.speech", excuse: "board.timer.excuse",
@@ -42,7 +45,7 @@ function draw(board) {
     const bridge = t(BRIDGES[tb.bridge] || "board.bridge.unknown");
     cell(row, t(tb.online ? "board.online" : "board.offline", { bridge }));
     cell(row, tb.game);
-    cell(row, tb.phase === null || tb.phase === undefined ? null : word(PHASES, tb.phase));
+    cell(row, tb.phase === null || tb.phase === undefined ? null : word(PHASES, phase(tb)));
     cell(row, tb.day);
     cell(row, tb.floor ? t(tb.floor.running ? "board.floor" : "board.floor.paused",
       { seat: tb.floor.seat, kind: word(KINDS, tb.floor.kind) }) : null);

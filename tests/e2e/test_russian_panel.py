@@ -146,6 +146,14 @@ def test_a_fiim_day_and_vote_read_in_russian_and_switch_to_english(tmp_path, bro
         panel.stage("last_words")
         page.wait_for_selector('#log li:text("за игрока 5: 8 голосов")')
         russian()
+        # the stream overlay, in the panel's language (no cookie on the stream PC): no English
+        overlay = chromium.new_page(viewport={"width": 1920, "height": 1080})
+        overlay.goto(f"http://{listen}/overlay")
+        overlay.wait_for_selector('#stage[data-stage="last_words"]')
+        overlay.wait_for_selector('.seat.leaving[data-seat="5"]')
+        assert len(page_texts(overlay)) > 5
+        assert foreign_words(overlay, "ru", names=names, also=["FIIM"]) == []
+        overlay.close()
 
         # the switch: the same game, the log too, in English; then back
         page.click('#languages button[lang="en"]')

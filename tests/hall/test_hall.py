@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 from hall.sim import SimulatedHall, password, start_board
 from kit.local_broker import free_port, is_listening
 from tests.support.mqtt import Received, Subscriber, on_topic, with_json
+from tests.support.page_words import foreign_words
 
 TABLES = 5
 NOT_AUTHORIZED = 135  # MQTT 5 reason code
@@ -210,3 +211,10 @@ def test_the_board_shows_every_table_sends_the_seating_and_calls_a_person_when_o
     alert = page.locator('#alert-list li[data-table="table-5"]')
     expect(alert).to_have_text("table-5: offline (the controller is off)")
     assert page.locator("#alert-list li").count() == 1  # the others need nobody
+
+    # the organisers' switch: the same board in Russian, with no English word left on it
+    page.click('#languages button[lang="ru"]')
+    expect(page.locator("html")).to_have_attribute("lang", "ru")
+    expect(alert).not_to_have_text("table-5: offline (the controller is off)")
+    found = foreign_words(page, "ru", names=["Anna", "Boris", "Vera", *hall.tables])
+    assert found == [], found
