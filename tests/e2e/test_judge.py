@@ -26,12 +26,12 @@ from tests.support.judge_panel import (
     Hands,
     Judge,
     Panel,
-    fits,
     judge_config,
     night_step,
     table_config,
     vote,
 )
+from tests.support.page_layout import fits
 from tests.support.record_game import ROLES
 from tests.support.running import Running
 

@@ -14,6 +14,7 @@ from playwright.sync_api import expect
 from hall.sim import SimulatedHall, password, start_board
 from kit.local_broker import free_port, is_listening
 from tests.support.mqtt import Received, Subscriber, on_topic, with_json
+from tests.support.page_layout import fits
 from tests.support.page_words import foreign_words
 
 TABLES = 5
@@ -218,3 +219,4 @@ def test_the_board_shows_every_table_sends_the_seating_and_calls_a_person_when_o
     expect(alert).not_to_have_text("table-5: offline (the controller is off)")
     found = foreign_words(page, "ru", names=["Anna", "Boris", "Vera", *hall.tables])
     assert found == [], found
+    fits(page)  # on an organiser's tablet either way or a phone

@@ -18,7 +18,7 @@ import msgspec
 
 from controller import config as config_module
 from tests.support.mqtt import Received, Subscriber
-from tests.support.page_layout import VIEWPORTS, overflowing, small_targets
+from tests.support.page_layout import fits
 from tests.support.paths import EXAMPLE_CONFIG
 
 PASSWORD = "fist-on-the-table"
@@ -149,18 +149,6 @@ class Panel:
         fits(self.page)
         if self.shots is not None:
             self.page.screenshot(path=str(self.shots / f"judge-{name}.png"))
-
-
-def fits(page) -> None:
-    """The page now fits each of ``VIEWPORTS`` (nothing overflows, no target under 48 px);
-    the viewport is left as it was."""
-    was = page.viewport_size
-    for size in VIEWPORTS:
-        page.set_viewport_size(size)
-        found = overflowing(page), small_targets(page)
-        assert found == ([], []), (size, found)
-    if was is not None:
-        page.set_viewport_size(was)
 
 
 def vote(panel: Panel, hands: Hands, windows: list[tuple[int, list[int], str]]) -> None:

@@ -60,3 +60,15 @@ def small_targets(page: Any, least: int = TARGET) -> list[str]:
     """Every visible button, field, link and seat tile smaller than ``least`` px either way."""
     found: list[str] = page.evaluate(_SMALL, least)
     return found
+
+
+def fits(page: Any) -> None:
+    """The page now fits each of ``VIEWPORTS`` (nothing overflows, no target under 48 px);
+    the viewport is left as it was."""
+    was = page.viewport_size
+    for size in VIEWPORTS:
+        page.set_viewport_size(size)
+        found = overflowing(page), small_targets(page)
+        assert found == ([], []), (size, found)
+    if was is not None:
+        page.set_viewport_size(was)
