@@ -109,6 +109,8 @@ function render(message) {
     const name = tile.querySelector(".name");
     if (document.activeElement !== name) name.value = s.name;
     name.disabled = g.stage !== "setup";
+    name.placeholder = g.stage === "setup" ? t("panel.name") : "";  // an empty field, not "name"
+    name.hidden = g.stage !== "setup" && !s.name;
     const role = tile.querySelector(".role");
     role.textContent = !s.role ? "" : s.card ? t("panel.role.shown", { role: roleTitle(g, s.role) })
       : roleTitle(g, s.role);
@@ -329,7 +331,6 @@ document.addEventListener("click", (e) => {  // new game needs a confirmation
   }
 }, true);
 function redraw() {  // the language changed: every word again, the log too
-  document.querySelectorAll(".seat .name").forEach((n) => { n.placeholder = t("panel.name"); });
   document.querySelectorAll(".param").forEach((input) => input.remove());
   document.querySelectorAll("#setup button, #clock-offers button, #actions button")
     .forEach((b) => b.remove());

@@ -86,6 +86,9 @@ def test_a_fiim_day_and_vote_read_in_russian_and_switch_to_english(tmp_path, bro
         panel.stage("day")
         assert page.text_content("#stage") == "День 1: речи"
         assert page.is_disabled("#withdraw")  # nobody to withdraw yet: shown, not enabled
+        # in the game a seat shows its name, and no empty "имя" field where there is none
+        assert page.locator('.seat[data-seat="3"] .name').is_hidden()
+        assert page.input_value('.seat[data-seat="2"] .name') == "Борис Ёлкин"
         for speaker, nominee in ((1, 5), (2, 6)):
             panel.next()
             page.wait_for_selector(f'.seat.floor[data-seat="{speaker}"]')
