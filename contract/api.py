@@ -144,11 +144,18 @@ class ConsoleHealth(msgspec.Struct, forbid_unknown_fields=True):
                     "foreign_seat (for a seat not its own), ignored_event; docs/protocol.md.")]
 
 
+#: how ``AudioHealth.problems`` says the machine has no sound device at all (no sound card, a
+#: simulated table on a server): nothing is broken, the game plays on silent; a reader (the
+#: judge's panel) tells this from a speaker fault by it
+NO_SOUND_DEVICE = "no sound device"
+
+
 class AudioHealth(msgspec.Struct, forbid_unknown_fields=True):
     backend: Literal["sdl", "disk", "off"]
     ok: bool
     problems: Annotated[list[str], msgspec.Meta(
-        description="No sound device, an unusable sound file...: the game goes on silent.")]
+        description="No sound device (a problem beginning with NO_SOUND_DEVICE), an unusable "
+                    "sound file...: the game goes on silent.")]
 
 
 class StripHealth(msgspec.Struct, forbid_unknown_fields=True):

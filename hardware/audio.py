@@ -26,6 +26,7 @@ from typing import Annotated, Any, Literal, Protocol
 
 import msgspec
 
+from contract.api import NO_SOUND_DEVICE
 from kit.config import Section
 
 log = logging.getLogger(__name__)
@@ -172,7 +173,7 @@ class Speaker:
             os.environ["SDL_AUDIODRIVER"] = "disk"
             os.environ["SDL_DISKAUDIOFILE"] = str(disk_file or "/dev/null")
         elif reason := no_sound_device():
-            self._problem(f"no audio ({backend}): {reason}")
+            self._problem(f"{NO_SOUND_DEVICE} ({backend}): {reason}")
             return
         try:
             import pygame.mixer as mixer

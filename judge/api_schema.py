@@ -11,7 +11,7 @@ from typing import Any
 import msgspec
 
 from judge.game.actions import ACTIONS
-from judge.views import API_VERSION, Refusal, ViewMessage
+from judge.views import API_VERSION, Refusal, ViewMessage, words_schema
 
 SCHEMA_ID = "https://mafia-table.invalid/judge-api.schema.json"
 
@@ -21,6 +21,7 @@ def schema() -> dict[str, Any]:
     ``PanelMessage`` (the panel to a page: a view or a refusal), every struct in ``$defs``."""
     kinds = list(ACTIONS.values())
     (_, *_), components = msgspec.json.schema_components([*kinds, ViewMessage, Refusal],
+                                                         schema_hook=words_schema,
                                                          ref_template="#/$defs/{name}")
     actions = [{
         "type": "object", "title": kind.kind, "description": _doc(kind),

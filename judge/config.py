@@ -16,6 +16,7 @@ listens, its password file, its journal, the rule book and the game's timings.
     [panel]
     listen = "0.0.0.0:8443"
     password_file = "judge.pass"     # one line: the judge's password
+    language = "ru"                  # the pages' language until a reader switches: ru or en
     # insecure_http = true           # plain HTTP off loopback: everything in the clear
     [panel.tls]              # HTTPS (kit.webserve): the folder `mafia-table tls` makes
     dir = "/etc/mafia-table/tls"
@@ -46,12 +47,15 @@ from typing import Annotated, Literal
 import msgspec
 
 from judge.game import Game, Refused, Rules, Timings, load_rules, new_game
+from kit import i18n
 from kit.config import ConfigError, Section
 from kit.mqtt import BrokerConfig
 from kit.webserve import WebTLS, transport_problems
 
 #: the seconds a timing may be set to
 MAX_SECONDS = 600
+#: the languages the panel speaks: those with a catalog (``kit/i18n/*.json``)
+LANGUAGES = tuple(i18n.languages())
 
 
 class PanelConfig(Section):
@@ -59,6 +63,8 @@ class PanelConfig(Section):
     listen: str = "127.0.0.1:8080"
     tls: WebTLS | None = None
     insecure_http: bool = False
+    #: the pages' language until a reader switches (each tab remembers its own: docs/i18n.md)
+    language: Literal[LANGUAGES] = i18n.DEFAULT  # type: ignore[valid-type]
 
 
 class JournalConfig(Section):

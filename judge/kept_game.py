@@ -18,6 +18,7 @@ from typing import Any
 from contract.verbs import TableCommand
 from judge.game import Action, Game, Refused, Replayed, TableEvent, replay, step
 from judge.journal import Journal
+from kit.i18n import Line
 
 log = logging.getLogger("judge")
 #: the record lines kept for the judge's page (the whole record is the journal's)
@@ -36,7 +37,7 @@ class KeptGame:
 
     def __init__(self, journal: Journal, fresh: Callable[[], Game]):
         self.journal, self.fresh = journal, fresh
-        self.game, self.lines = fresh(), deque[str](maxlen=LINES)
+        self.game, self.lines = fresh(), deque[Line](maxlen=LINES)
         for replayed in self._replayed():
             self.game = replayed.game
             self.lines.extend(replayed.records)

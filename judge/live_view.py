@@ -16,12 +16,21 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import msgspec
-
 from judge.game import Game
 from judge.game.actions import Offer
 from judge.kept_game import KeptGame
-from judge.views import Clock, PanelSettings, TableStatus, ViewMessage, judge_game
+from judge.views import (
+    Clock,
+    PanelSettings,
+    TableStatus,
+    ViewMessage,
+    Window,
+    as_json,
+    judge_game,
+    sound,
+)
+from kit import i18n
+from kit.i18n import Words
 from kit.webpages import Pages
 
 
@@ -40,7 +49,8 @@ class TableSeen:
     bad_events: int = 0  # its payloads refused (not their type), since the start
     down: set[int] = field(default_factory=set)  # seats whose vote button is down now
     timer: dict[str, Any] | None = None  # the latest event/timer, as the page shows it
-    notices: deque[str] = field(default_factory=lambda: deque(maxlen=20))  # commands refused
+    window: dict[str, int] | None = None  # the vote's window open now (candidate, attempt)
+    notices: deque[Words] = field(default_factory=lambda: deque(maxlen=20))  # commands refused
 
 
 @dataclass(frozen=True)
@@ -57,8 +67,9 @@ class LiveView:
     """The judge's pages (``pages``, the logged-in tabs) and the panel's followers
     (``watchers``), told of every change by ``show``."""
 
-    def __init__(self, kept: KeptGame, hide_roles: bool = False):
-        self.kept, self.hide_roles = kept, hide_roles
+    def __init__(self, kept: KeptGame, hide_roles: bool = False,
+                 language: str = i18n.DEFAULT):
+        self.kept, self.hide_roles, self.language = kept, hide_roles, language
         self.seen = TableSeen()
         self.pages = Pages()
         self.watchers: list[Callable[[Shown], None]] = []
@@ -71,15 +82,20 @@ class LiveView:
         health = seen.health or {}
         consoles = health.get("consoles") or []
         game = judge_game(self.kept.game)
-        game.offers += own_offers(self.kept.game)
-        return msgspec.to_builtins(ViewMessage(
+        game.offers += own_offers(self.kept.game, seen.timer)
+        return as_json(ViewMessage(
             game=game, log=list(self.kept.lines)[-60:],
             table=TableStatus(broker=seen.broker, status=seen.status or "unknown",
                               consoles=[c.get("online") for c in consoles],
                               audio=(health.get("audio") or {}).get("ok"),
+                              sound=sound(health.get("audio")),
                               bad_events=seen.bad_events),
             down=sorted(seen.down), timer=None if seen.timer is None else Clock(**seen.timer),
-            notices=list(seen.notices), panel=PanelSettings(hide_roles=self.hide_roles)))
+            notices=list(seen.notices),
+            panel=PanelSettings(hide_roles=self.hide_roles, language=self.language),
+            window=None if seen.window is None or self.kept.game.vote is None
+            else Window(**seen.window)),
+            self.language)
 
     def shown(self) -> Shown:
         return Shown(self.kept.game, self.seen.timer, frozenset(self.seen.down))
@@ -93,9 +109,16 @@ class LiveView:
             self.pages.push(json.dumps(self.view()))
 
 
-def own_offers(game: Game) -> list[Offer]:
-    """The panel's own actions the judge may take now: the floor's clock, a new game."""
+def own_offers(game: Game, timer: dict[str, Any] | None = None) -> list[Offer]:
+    """The panel's own actions the judge may take now: the floor's clock (Pause while it runs,
+    Resume while it is paused, as the table's last ``timer`` says; both before it says), a new
+    game."""
+    running = None if timer is None else timer.get("running")
+    applies = {"pause": running is not False, "resume": running is not True, "add": True}
     offers = [Offer(action="timer", key=op, label=label, args={"op": op}, group="clock")
-              for op, label in (("pause", "Pause"), ("resume", "Resume"), ("add", "+10 s"))
-              if game.floor is not None or game.countdown]
-    return [*offers, Offer(action="new_game", key="new-game", label="New game", group="panel")]
+              for op, label in (("pause", Words("offer.pause")),
+                                ("resume", Words("offer.resume")),
+                                ("add", Words("offer.add", seconds=10)))
+              if (game.floor is not None or game.countdown) and applies[op]]
+    return [*offers, Offer(action="new_game", key="new-game", label=Words("offer.new_game"),
+                           group="panel")]

@@ -12,10 +12,11 @@ edits (corrections, extra points, abandoning) are kept apart, as ``Edit``s, and 
 built record by ``apply_edits``: the record of a game is ``apply_edits(build(inputs), edits)``,
 and ``history`` lists every edit with its before and after.
 
-The document is JSON (``encode``/``decode``), versioned by ``schema`` (2; a schema 1 document,
-FIIM's only, is read and brought up to 2); docs/record.md describes every field with an
-example. Seats are 1-based; times are the journal's (UNIX seconds); a
-``day`` or ``night`` is the game's number (night 0 is the mafia's meeting, 4.2.1).
+The document is JSON (``encode``/``decode``), versioned by ``schema`` (3; a schema 1 document,
+FIIM's only, and a schema 2 one, whose log lines were English text, are read and brought up to
+3); docs/record.md describes every field with an example. Seats are 1-based; times are the
+journal's (UNIX seconds); a ``day`` or ``night`` is the game's number (night 0 is the
+mafia's meeting, 4.2.1).
 """
 
 from __future__ import annotations
@@ -29,8 +30,10 @@ import msgspec
 from contract import events
 from judge.game import Action, Game, Refused, Replayed, Rules, TableEvent, fiim, new_game, replay
 from judge.game.state import Act, Picks
+from kit import i18n
+from kit.i18n import Line
 
-SCHEMA = 2
+SCHEMA = 3
 
 Status = Literal["in_progress", "finished", "abandoned"]
 #: a moment: UNIX seconds from 1970 to the end of year 9999 (a correction beyond is refused, as
@@ -209,9 +212,29 @@ class Edit(_Struct, kw_only=True):
     after: Any = None
 
 
-class LogLine(_Struct, kw_only=True):
+class LogLine(_Struct, kw_only=True, omit_defaults=True):
+    """One of the core's record lines: its citation, catalog key and parameters (docs/i18n.md:
+    each reader renders it in their language). A line of a schema 2 record kept its English
+    words as they were (``text``, no key)."""
+
     at: Time
-    line: str
+    cite: str | None = None
+    key: str = ""
+    params: dict[str, Any] = {}
+    text: str = ""
+
+    @classmethod
+    def of(cls, at: float, line: Line) -> LogLine:
+        data = line.to_json()
+        return cls(at=at, cite=data["cite"], key=data["key"], params=data["params"])
+
+    def words(self) -> Line | None:
+        """The line as words (``None``: a schema 2 line, only its ``text``)."""
+        return Line(self.cite, self.key, **self.params) if self.key else None
+
+    def render(self, language: str) -> str:
+        words = self.words()
+        return self.text if words is None else i18n.render(words, language)
 
 
 class Record(_Struct, kw_only=True):
@@ -288,7 +311,7 @@ class _Builder:
         if after is before:
             return
         self.game = after
-        self.log += [LogLine(at=at, line=line) for line in lines]
+        self.log += [LogLine.of(at, line) for line in lines]
         if before.stage == "setup" and after.stage != "setup":
             self.started = at
         if after.stage == "over" and before.stage != "over":
@@ -543,17 +566,32 @@ def encode(record: Record) -> bytes:
 
 
 def decode(data: bytes | str) -> Record:
-    """A record document (a schema 1 one brought up to 2); one of another ``schema`` or a
+    """A record document (one of schema 1 or 2 brought up to 3); one of another ``schema`` or a
     malformed one is a ``RecordError``."""
     try:
-        record = msgspec.json.decode(data, type=Record)
+        raw = msgspec.json.decode(data)
     except msgspec.DecodeError as exc:
+        raise RecordError(f"not a game record: {exc}") from None
+    if isinstance(raw, dict) and raw.get("schema") in (1, 2):
+        raw = migrate_2(raw)
+    try:
+        record = msgspec.convert(raw, Record)
+    except msgspec.ValidationError as exc:
         raise RecordError(f"not a game record: {exc}") from None
     if record.schema == 1:
         return migrate_1(record)
     if record.schema != SCHEMA:
-        raise RecordError(f"record schema {record.schema}: this panel reads 1 and {SCHEMA}")
+        raise RecordError(f"record schema {record.schema}: this panel reads 1 to {SCHEMA}")
     return record
+
+
+def migrate_2(raw: dict[str, Any]) -> dict[str, Any]:
+    """A schema 1 or 2 document's log as schema 3's: each line's English words kept as its
+    ``text`` (shown as they were, in every language: they have no key). The schema stays 1
+    for ``migrate_1``, 2 becomes 3."""
+    log = [{"at": line.get("at"), "text": line["line"]}
+           if isinstance(line, dict) and "line" in line else line for line in raw.get("log") or []]
+    return {**raw, "log": log, "schema": 1 if raw.get("schema") == 1 else SCHEMA}
 
 
 #: schema 1 knew FIIM's four cards only
@@ -600,4 +638,4 @@ def _fiim_actions(night: Night) -> list[NightAction]:
 __all__ = ["SCHEMA", "Ballot", "BestMove", "Check", "Day", "Departure", "Edit", "ExtraPoints",
            "Foul", "LogLine", "Night", "NightAction", "Nomination", "Player", "Record",
            "RecordError", "Shot", "Speech", "VoteRound", "apply_edits", "build", "decode",
-           "encode", "game_id", "migrate_1", "read", "team_of"]
+           "encode", "game_id", "migrate_1", "migrate_2", "read", "team_of"]

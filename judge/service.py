@@ -61,8 +61,10 @@ from judge.live_view import LiveView
 from judge.record import Edit
 from judge.store import GameStore
 from judge.table_link import TableLink
-from judge.views import ActionMessage, Refusal
-from kit import webguard
+from judge.views import ActionMessage, Refusal, as_json
+from kit import i18n, webguard
+from kit.i18n import Line, Words
+from kit.i18n import web as i18n_web
 from kit.weblogin import WebLogin
 from kit.webserve import WebServer
 
@@ -91,11 +93,12 @@ class Panel:
         self.kept = KeptGame(self.journal, cfg.new_game)
         self.games = GameStore(self.journal, cfg.journal.path, cfg.table, cfg.game_rules,
                                cfg.game.seats)
-        self.live = LiveView(self.kept, hide_roles=cfg.game.hide_roles)
+        self.live = LiveView(self.kept, hide_roles=cfg.game.hide_roles,
+                             language=cfg.panel.language)
         self.link = TableLink(cfg, self._on_table, self._connected)
         self.gate = WebLogin(
             password=Path(cfg.panel.password_file).read_text(encoding="utf-8").strip(),
-            cookie="judge_session", title="Judge's panel", stylesheet="/static/panel.css",
+            cookie="judge_session", title=Words("panel.title"), stylesheet="/static/panel.css",
             sessions=self.journal, log=log)
         self.recent_ids: deque[str] = deque(maxlen=4096)  # redelivered events are dropped
 
@@ -121,9 +124,9 @@ class Panel:
         resume, or 10 s more. Not a rule decision, so not the core's: the table's timer takes
         it as it is."""
         if self.game.floor is None and not self.game.countdown:
-            raise Refused(f"{self.game.rules.cite('floor')}: nobody has the floor")
+            raise Refused(Line(self.game.rules.cite("floor"), "refused.timer.floor"))
         if op not in _TIMER_OPS:
-            raise Refused(f"timer: no such operation {op!r} (pause, resume, add)")
+            raise Refused(Line(None, "refused.timer.op", op=op))
         self.link.send(_TIMER_OPS[op])
 
     def new_game(self, abandon: Edit | None = None) -> None:
@@ -204,6 +207,14 @@ class Panel:
             seen.timer = {"running": running, "seat": event.seat, "kind": event.kind,
                           "state": event.state, "remaining_ms": event.remaining_ms}
             self.live.show()
+        if isinstance(event, events.NightStepEvent):  # a night step's own time, counted down
+            seen.timer = {"running": True, "seat": None, "kind": "night_step",
+                          "state": event.state, "remaining_ms": round(event.seconds * 1000)}
+            self.live.show()
+        if isinstance(event, events.VoteWindow):  # whose window is open, before any count
+            seen.window = None if event.state == "closed" else {
+                "candidate": event.candidate, "attempt": event.attempt}
+            self.live.show()
         if isinstance(event, events.SeatButtonEvent):  # the fists on the table, live
             pressed = topic.endswith(events.SeatPress.KIND)
             (seen.down.add if pressed else seen.down.discard)(event.seat)
@@ -256,16 +267,14 @@ def handle_message(panel: Panel, text: str) -> dict[str, Any] | None:
     except msgspec.ValidationError as exc:
         said, _, where = str(exc).partition(" - at `$")
         field = where.rstrip("`").lstrip(".") or None
-        return _refusal(f"malformed message: {field + ': ' if field else ''}{said}; expected "
-                        '{"action": "...", "args": {...}, "version": N}', field)
+        return _refusal(panel, Line(None, "refused.message", field=field or "", detail=said),
+                        field)
     except msgspec.DecodeError:
-        return _refusal('malformed message: not JSON; expected {"action": "...", "args": '
-                        '{...}, "version": N}')
+        return _refusal(panel, Line(None, "refused.message.not_json"))
     except RecursionError:  # msgspec's depth limit (as json's)
-        return _refusal("malformed message: nested too deep")
+        return _refusal(panel, Line(None, "refused.message.too_deep"))
     if message.version != panel.game.version:
-        return _refusal("the game moved on (another tab acted first); look again and tap "
-                        "again if still needed", "version")
+        return _refusal(panel, Line(None, "refused.version"), "version")
     given = Action(message.action, message.args)
     try:
         if message.action in (Timer.kind, NewGame.kind):
@@ -277,14 +286,17 @@ def handle_message(panel: Panel, text: str) -> dict[str, Any] | None:
         else:
             panel.apply(given)
     except BadArgument as exc:
-        return _refusal(str(exc), exc.field)
+        return _refusal(panel, exc.line, exc.field)
     except Refused as exc:
-        return _refusal(str(exc))
+        return _refusal(panel, exc.line)
     return None
 
 
-def _refusal(message: str, field: str | None = None) -> dict[str, Any]:
-    return msgspec.to_builtins(Refusal(message=message, field=field))
+def _refusal(panel: Panel, line: Line, field: str | None = None) -> dict[str, Any]:
+    language = panel.live.language
+    refused: dict[str, Any] = as_json(Refusal(message=i18n.render(line, language), words=line,
+                                              field=field), language)
+    return refused
 
 
 def make_app(panel: Panel) -> web.Application:
@@ -292,11 +304,13 @@ def make_app(panel: Panel) -> web.Application:
     (``kit.webguard``: the Origin of every change, no-store on every answer)."""
     app = webguard.application(log)
     app[PANEL] = panel
+    i18n_web.setup(app, panel.cfg.panel.language)
     app.router.add_get("/", index)
     panel.gate.add_routes(app)
     app.router.add_get("/live", live)
     app.router.add_static("/static", STATIC)
-    record_routes.register(app, panel.games, panel.new_game, panel.gate.logged_in)
+    record_routes.register(app, panel.games, panel.new_game, panel.gate.logged_in,
+                           panel.cfg.game_rules.book)
     overlay_routes.add_routes(app, panel.cfg.overlay, panel.kept.history(), panel.live)
     app.on_shutdown.append(_close_sockets)
     return app
@@ -317,7 +331,7 @@ async def serve(cfg: JudgeConfig, ready: asyncio.Event | None = None,
         loop.add_signal_handler(signal.SIGTERM, stop.set)
     panel.link.start(loop)
     server = WebServer(make_app(panel), listen=cfg.panel.listen, tls=cfg.panel.tls,
-                       what="judge panel")
+                       what=Words("server.judge"), language=cfg.panel.language)
     await server.start()
     lines = server.describe()
     log.info("%s (table %s)", "; ".join(line.strip() for line in lines), cfg.table)

@@ -23,6 +23,7 @@ from contract.commands import encode
 from contract.topics import topic_prefix
 from contract.verbs import TableCommand
 from judge.config import JudgeConfig
+from kit.i18n import Words
 from kit.mqtt import configure_client
 
 #: what the table publishes that the game or the panel reads (nothing else is subscribed to)
@@ -74,13 +75,14 @@ class TableLink:
         self.client.publish(self.prefix + command.spec.topic, encode(command.stamped(id)), qos=1)
         return id
 
-    def answered(self, reply: dict[str, Any]) -> str | None:
+    def answered(self, reply: dict[str, Any]) -> Words | None:
         """A reply on ``reply/...``: its command is answered. What to tell the judge when it
-        refuses one of ours ("the table refused cmd/<verb>: <why>"); None otherwise."""
+        refuses one of ours ("the table refused cmd/<verb>: <why>", the why in the table's
+        own words); None otherwise."""
         verb = self.pending.pop(str(reply.get("id")), None)
         if verb is None or reply.get("ok", True):
             return None
-        return f"the table refused cmd/{verb}: {reply.get('error')}"
+        return Words("notice.refused", command=f"cmd/{verb}", why=str(reply.get("error")))
 
     # ------------------------------------------------------------------ paho's thread
 

@@ -6,19 +6,26 @@ it only once the book shows it to the table, ``card``), so nothing private can l
 forgotten field. Both are typed (``PublicGame``, ``JudgeGame``): the live channel's JSON Schema
 (``judge.api_schema``, docs/judge-api.md) is generated from these structs, and the functions
 return them as JSON data.
+
+Words are sent as words (``kit.i18n.Words``: a catalog key and its parameters, a record line's
+citation too) so each page renders them in its reader's language; each carries ``text``, its
+rendering in the panel's language, for a client that renders nothing itself (``as_json``).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
+from contract.api import NO_SOUND_DEVICE
 from contract.events import VoteAnomaly
 from judge.game import Game
 from judge.game.actions import Offer
 from judge.game.mechanisms import mechanism
 from judge.game.offers import offered
+from kit import i18n
+from kit.i18n import Line, Words
 
 
 class _View(msgspec.Struct, kw_only=True):
@@ -81,18 +88,33 @@ class Check(_View, kw_only=True):
 
 
 class Card(_View, kw_only=True):
-    """A card of the book: its name, the book's word for it, its side."""
+    """A card of the book: its name, the book's word for it per language, its side."""
 
     role: str
-    title: str
+    title: dict[str, str]
     team: str
+
+
+class Side(_View, kw_only=True):
+    """A side of the book: its name and the book's word for it per language."""
+
+    team: str
+    title: dict[str, str]
+
+
+class StepView(_View, kw_only=True):
+    """A night step of the book: its name and its words per language."""
+
+    step: str
+    title: dict[str, str]
 
 
 class BookView(_View, kw_only=True):
     id: str
     name: str
     roles: list[Card]
-    teams: list[str]
+    teams: list[Side]
+    steps: list[StepView]
 
 
 class JudgeGame(PublicGame, kw_only=True):
@@ -105,7 +127,7 @@ class JudgeGame(PublicGame, kw_only=True):
     killed: int | None
     checks: list[Check]
     best_move: list[int]
-    tonight: list[str]  # tonight's acts in a few words ("shot: 7", "don_check 4: yes")
+    tonight: list[Words]  # tonight's acts in a few words ("shot: 7", "don check 4: sheriff")
     night_input: str
     last_action: str
     book: BookView
@@ -126,7 +148,8 @@ def _public(game: Game) -> PublicGame:
              for p in game.players]
     return PublicGame(version=game.version, stage=game.stage, day=game.day, night=game.night,
                       seats=seats, floor=game.floor, speakers=list(game.speakers),
-                      nominees=list(game.nominees), vote=vote, leaving=list(game.leaving),
+                      nominees=[] if game.stage == "over" else list(game.nominees),
+                      vote=vote, leaving=list(game.leaving),
                       winner=game.winner, can_undo=bool(game.undo))
 
 
@@ -142,8 +165,8 @@ def judge_game(game: Game) -> JudgeGame:
         seat.team = game.team(player.seat) if player.role else ""
         seat.tags = list(player.tags)
     book = game.book
-    tonight = [mechanism(a.mechanism).describe(a) for a in game.acts if a.night == game.night] \
-        if game.stage in ("night", "night0") else []
+    tonight = [mechanism(a.mechanism).describe(game, a) for a in game.acts
+               if a.night == game.night] if game.stage in ("night", "night0") else []
     return JudgeGame(
         **{f: getattr(public, f) for f in PublicGame.__struct_fields__},
         dealt=all(p.role for p in game.players),
@@ -154,22 +177,50 @@ def judge_game(game: Game) -> JudgeGame:
         checks=[Check(step=s, night=n, seat=seat, answer=a) for s, n, seat, a in game.checks],
         best_move=list(game.best_move), tonight=tonight, night_input=game.night_input,
         last_action=game.last_action,
-        book=BookView(id=book.id, name=book.name, teams=list(book.teams),
+        book=BookView(id=book.id, name=book.name,
+                      teams=[Side(team=name, title=team.title)
+                             for name, team in book.teams.items()],
                       roles=[Card(role=name, title=role.title, team=role.team)
-                             for name, role in book.roles.items()]),
+                             for name, role in book.roles.items()],
+                      steps=[StepView(step=s.name, title=s.words) for s in book.night.steps]),
         offers=offered(game))
 
 
-def judge_view(game: Game) -> dict[str, Any]:
-    """The game from the judge's chair, as JSON data."""
-    return msgspec.to_builtins(judge_game(game))
+def judge_view(game: Game, language: str = i18n.DEFAULT) -> dict[str, Any]:
+    """The game from the judge's chair, as JSON data (its words' ``text`` in ``language``)."""
+    return as_json(judge_game(game), language)
+
+
+def as_json(view: msgspec.Struct, language: str) -> Any:
+    """A view as JSON data, each ``Words`` as its key, parameters and ``text`` in ``language``."""
+
+    def words(value: Any) -> Any:
+        if isinstance(value, Words):
+            return {**value.to_json(), "text": i18n.render(value, language)}
+        raise NotImplementedError(f"no JSON for {type(value).__name__}")
+
+    return msgspec.to_builtins(view, enc_hook=words)
+
+
+def words_schema(kind: type) -> dict[str, Any]:
+    """The JSON Schema of ``Words`` and ``Line`` (``msgspec``'s ``schema_hook``)."""
+    if kind in (Words, Line):
+        return {"type": "object", "title": kind.__name__,
+                "description": "Words: a catalog key and its parameters (docs/i18n.md); "
+                               "``cite``: a record line's paragraph; ``text``: the words in "
+                               "the panel's language.",
+                "properties": {"key": {"type": "string"}, "params": {"type": "object"},
+                               "cite": {"type": ["string", "null"]},
+                               "text": {"type": "string"}},
+                "required": ["key", "params", "text"]}
+    raise NotImplementedError(f"no schema for {kind.__name__}")
 
 
 # ------------------------------------------------------------------ the live channel's messages
 
 #: the live channel's contract version (docs/judge-api.md): a change a client must know of
 #: bumps it; the schema document and every view carry it
-API_VERSION = 1
+API_VERSION = 2
 
 
 class TableStatus(_View, kw_only=True):
@@ -180,7 +231,25 @@ class TableStatus(_View, kw_only=True):
     status: str
     consoles: list[bool | None]
     audio: bool | None
+    #: the speaker in a word: ``ok``, ``silent`` (no sound device here: the game plays on
+    #: without sound, nothing to fix at the table), ``fault`` (a speaker that should sound and
+    #: does not), None before the table says
+    sound: Literal["ok", "silent", "fault"] | None = None
     bad_events: int
+
+
+def sound(audio: dict[str, Any] | None) -> Literal["ok", "silent", "fault"] | None:
+    """The speaker in a word (``TableStatus.sound``) from the table's ``health.audio``: a
+    machine with no sound device at all (``contract.api.NO_SOUND_DEVICE``) is ``silent``, not a
+    fault: a simulated table on a server plays on without sound."""
+    if not audio:
+        return None
+    if audio.get("ok"):
+        return "ok"
+    problems = [str(p) for p in audio.get("problems") or []]
+    if problems and all(p.startswith(NO_SOUND_DEVICE) for p in problems):
+        return "silent"
+    return "fault"
 
 
 class Clock(_View, kw_only=True):
@@ -193,10 +262,21 @@ class Clock(_View, kw_only=True):
     remaining_ms: int
 
 
+class Window(_View, kw_only=True):
+    """The vote's window open at the table now (``event/vote/window``): whose (``candidate``;
+    0 for a question such as FIIM's "all leave?") and which try (``attempt``, 2 and up after a
+    rejected count). The panel says it before any count comes."""
+
+    candidate: int
+    attempt: int
+
+
 class PanelSettings(_View, kw_only=True):
-    """The panel's own settings a page follows: ``hide_roles``: the roles start hidden."""
+    """The panel's own settings a page follows: ``hide_roles``: the roles start hidden;
+    ``language``: the panel's (``[panel] language``), a page's until its reader chooses."""
 
     hide_roles: bool = False
+    language: str = i18n.DEFAULT
 
 
 class ViewMessage(_View, tag="view", tag_field="type", kw_only=True):
@@ -204,19 +284,22 @@ class ViewMessage(_View, tag="view", tag_field="type", kw_only=True):
 
     api: int = API_VERSION
     game: JudgeGame
-    log: list[str]
+    log: list[Line]
     table: TableStatus
     down: list[int]
     timer: Clock | None
-    notices: list[str]
+    notices: list[Words]
     panel: PanelSettings
+    window: Window | None = None
 
 
 class Refusal(_View, tag="refused", tag_field="type", kw_only=True):
-    """The panel to the one page whose message it did not take: why (``message``), and the
-    argument at fault when one is (``field``, e.g. ``args.seat``). Nothing changed."""
+    """The panel to the one page whose message it did not take: why (``words``, a ``Line``
+    citing the rule; ``message``: its text in the panel's language), and the argument at fault
+    when one is (``field``, e.g. ``args.seat``). Nothing changed."""
 
     message: str
+    words: Line
     field: str | None = None
 
 

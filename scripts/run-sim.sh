@@ -1,32 +1,45 @@
 #!/usr/bin/env bash
-# Set up (when needed) and run the controller with simulated seats and a local broker.
+# Set up (when needed) and run the controller with simulated seats and a local broker, and the
+# judge's panel against it: prints the panel's address and a password (docs/judge.md).
 # Extra arguments go to `mafia-table sim`, e.g. --window (draw the table, press it with the
-# mouse), --broker 127.0.0.1:1884 or -v.
-# --judge (first argument) also starts the judge's panel against this table and prints its
-# address and a fresh password (docs/judge.md): on 127.0.0.1:8080, plain HTTP for this machine's
-# browser. JUDGE_LISTEN=0.0.0.0:8443 serves it to the network instead, over HTTPS with a local CA
-# made in the state folder, and the page offering that CA to a tablet on port 8080
-# (JUDGE_TRUST_LISTEN=HOST:PORT moves it).
+# mouse) or -v.
+# --table-only (first argument): the simulated table alone, no panel (and so with --screenshot).
+# (--judge, which the panel once needed, is still taken.)
+# MAFIA_LANGUAGE=ru|en: the panel's language until the judge switches it (default ru).
+# The panel is on 127.0.0.1:8080, plain HTTP for this machine's browser. JUDGE_LISTEN=0.0.0.0:8443
+# serves it to the network instead, over HTTPS with a local CA made in the state folder, and the
+# page offering that CA to a tablet on port 8080 (JUDGE_TRUST_LISTEN=HOST:PORT moves it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
-if [ "${1:-}" = "--judge" ]; then
+if [ "${1:-}" = "--table-only" ]; then
     shift
-    dir="${XDG_STATE_HOME:-$HOME/.local/state}/mafia-table/judge-sim"
-    mkdir -p "$dir"
-    [ -s "$dir/judge.pass" ] || .venv/bin/python -c 'import secrets; print(secrets.token_urlsafe(9))' > "$dir/judge.pass"
-    listen="${JUDGE_LISTEN:-127.0.0.1:8080}"
-    host="${listen%:*}"
-    tls=""
-    case "$host" in
-        127.*|localhost|"[::1]") ;;  # this machine only: plain HTTP
-        *)  # other machines open it: HTTPS (kit.webserve refuses plain HTTP there)
-            .venv/bin/mafia-table tls --dir "$dir/tls" | sed 's/^tls: /run-sim: /'
-            tls="[panel.tls]
+    exec .venv/bin/mafia-table sim --config config/table.example.toml "$@"
+fi
+case " $* " in  # a screenshot of the table is taken and done: no panel to leave running
+    *" --screenshot "*|*" --screenshot="*) exec .venv/bin/mafia-table sim --config config/table.example.toml "$@" ;;
+esac
+[ "${1:-}" = "--judge" ] && shift
+language="${MAFIA_LANGUAGE:-ru}"
+case "$language" in
+    ru|en) ;;
+    *) echo "run-sim: MAFIA_LANGUAGE=$language: ru or en expected" >&2; exit 2 ;;
+esac
+dir="${XDG_STATE_HOME:-$HOME/.local/state}/mafia-table/judge-sim"
+mkdir -p "$dir"
+[ -s "$dir/judge.pass" ] || .venv/bin/python -c 'import secrets; print(secrets.token_urlsafe(9))' > "$dir/judge.pass"
+listen="${JUDGE_LISTEN:-127.0.0.1:8080}"
+host="${listen%:*}"
+tls=""
+case "$host" in
+    127.*|localhost|"[::1]") ;;  # this machine only: plain HTTP
+    *)  # other machines open it: HTTPS (kit.webserve refuses plain HTTP there)
+        .venv/bin/mafia-table tls --dir "$dir/tls" | sed 's/^tls: /run-sim: /'
+        tls="[panel.tls]
 dir = \"tls\"
 trust_listen = \"${JUDGE_TRUST_LISTEN:-$host:8080}\"" ;;
-    esac
-    cat > "$dir/judge.toml" <<TOML
+esac
+cat > "$dir/judge.toml" <<TOML
 table = "table-1"
 [broker]
 host = "127.0.0.1"
@@ -34,15 +47,15 @@ port = 1883
 [panel]
 listen = "$listen"
 password_file = "judge.pass"
+language = "$language"
 $tls
 [journal]
 path = "judge.db"
 TOML
-    .venv/bin/mafia-table sim --config config/table.example.toml "$@" &
-    table=$!
-    trap 'kill "$table" 2>/dev/null; wait "$table" 2>/dev/null' EXIT
-    echo "judge panel password: $(cat "$dir/judge.pass")  (in $dir/judge.pass)"
-    .venv/bin/mafia-table judge --config "$dir/judge.toml"
-    exit $?
-fi
-exec .venv/bin/mafia-table sim --config config/table.example.toml "$@"
+.venv/bin/mafia-table sim --config config/table.example.toml "$@" &
+table=$!
+trap 'kill "$table" 2>/dev/null; wait "$table" 2>/dev/null' EXIT
+scheme=http; [ -n "$tls" ] && scheme=https
+echo "judge panel: $scheme://$listen/  password: $(cat "$dir/judge.pass")  (in $dir/judge.pass)"
+.venv/bin/mafia-table judge --config "$dir/judge.toml"
+exit $?

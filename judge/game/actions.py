@@ -18,6 +18,7 @@ import msgspec
 
 from contract.commands import MAX_SEATS
 from judge.game.state import Action, BadArgument, Refused
+from kit.i18n import Line, Words
 
 Seat = Annotated[int, msgspec.Meta(ge=1, le=MAX_SEATS, description="A seat, 1..seats.")]
 Seats = Annotated[list[Seat], msgspec.Meta(max_length=MAX_SEATS)]
@@ -205,11 +206,13 @@ class Param(msgspec.Struct, kw_only=True, omit_defaults=True):
 
 class Offer(msgspec.Struct, kw_only=True, omit_defaults=True):
     """One action the judge may take now (``judge.game.offers``): its ``action`` kind, the
-    ``args`` it carries, the ``params`` the judge gives; ``key`` names it on a page."""
+    ``args`` it carries, the ``params`` the judge gives; ``key`` names it on a page (its
+    button's id); ``label`` is its words (``kit.i18n.Words``: a catalog key and its
+    parameters, rendered in the reader's language)."""
 
     action: str
     key: str
-    label: str
+    label: Words
     args: dict[str, Any] = {}
     params: list[Param] = []
     enabled: bool = True
@@ -221,13 +224,15 @@ def decode(given: Action) -> JudgeAction:
     """The typed action of a tap; ``Refused`` names the argument that is wrong."""
     kind = ACTIONS.get(given.kind)
     if kind is None:
-        raise Refused(f"no such action: {given.kind!r}")
+        raise Refused(Line(None, "refused.action", action=given.kind))
     try:
         return msgspec.convert(dict(given.args), kind)
     except msgspec.ValidationError as exc:
         said, _, where = str(exc).partition(" - at `$")
         path = where.rstrip("`").lstrip(".")
         field = f"args.{path}" if path else "args"
-        raise BadArgument(f"{given.kind}: malformed arguments: {field}: {said}", field) from None
+        raise BadArgument(Line(None, "refused.arguments", action=given.kind, field=field,
+                               detail=said), field) from None
     except (TypeError, ValueError) as exc:  # args that are not an object
-        raise BadArgument(f"{given.kind}: malformed arguments ({exc})", "args") from None
+        raise BadArgument(Line(None, "refused.arguments", action=given.kind, field="args",
+                               detail=str(exc)), "args") from None

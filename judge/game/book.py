@@ -28,6 +28,7 @@ import msgspec
 
 from contract import validation
 from contract.commands import MAX_SEATS
+from kit import i18n
 from kit.config import ConfigError
 
 REPO = Path(__file__).resolve().parent.parent.parent
@@ -41,6 +42,11 @@ Name = Annotated[str, msgspec.Meta(pattern="^[a-z][a-z0-9_]{0,31}$(?!\n)")]
 Cite = Annotated[str, msgspec.Meta(min_length=1, max_length=160)]
 Players = Annotated[int, msgspec.Meta(ge=4, le=MAX_SEATS)]
 Seconds = Annotated[float, msgspec.Meta(gt=0, le=600)]
+#: a book's own words in each language (``title = { ru = "Дон", en = "Don" }``): English is
+#: required (a language a text lacks reads in English), the others are those with a catalog
+#: (``kit.i18n``); ``{{seconds}}`` and the like name the message's parameters
+Local = dict[Annotated[str, msgspec.Meta(pattern="^[a-z]{2,3}$")],
+             Annotated[str, msgspec.Meta(max_length=200)]]
 
 
 class _Table(msgspec.Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
@@ -57,18 +63,19 @@ class PlayerRange(_Table, frozen=True):
 
 
 class Team(_Table, frozen=True):
-    """A side (``red``, ``black``, the maniacs...). ``title``: the book's word for it."""
+    """A side (``red``, ``black``, the maniacs...). ``title``: the book's word for it, per
+    language."""
 
-    title: str = ""
+    title: Local
 
 
 class Role(_Table, frozen=True):
     """A card. ``team``: the side it plays for; ``traits``: mechanisms the role carries without
     waking (an immortal survives the night: the trait takes part in the morning's
-    resolution); ``title``: the book's word for it."""
+    resolution); ``title``: the book's word for it, per language."""
 
     team: Name
-    title: str = ""
+    title: Local
     traits: tuple[Name, ...] = ()
 
 
@@ -76,25 +83,26 @@ class DeckRow(_Table, frozen=True):
     """The cards for a player count from ``players[0]`` to ``players[1]``: ``roles`` by count,
     and ``rest`` (a role) for every seat they leave (none: ``roles`` are the whole deck).
     ``optional``: roles the organiser may add, each in place of a card of the role named
-    (``{ immortal = "civilian" }``). ``says``: the deck in words, for a refusal."""
+    (``{ immortal = "civilian" }``). ``says``: the deck in words per language, for a
+    refusal."""
 
     players: tuple[Players, Players]
     roles: dict[Name, Annotated[int, msgspec.Meta(ge=0, le=MAX_SEATS)]]
     rest: Name | None = None
     optional: dict[Name, Name] = {}
-    says: str = ""
+    says: Local = {}
 
     def cards(self, players: int, added: tuple[str, ...] = ()) -> list[str]:
         """The deck for ``players`` seats, with the ``added`` optional roles each in place of
-        a card of the role it replaces (``ValueError`` when there is none left to replace)."""
+        a card of the role it replaces (``LookupError(role, replaced)`` when it is no optional
+        card, ``replaced`` then ``None``, or there is no card left for it to replace)."""
         cards = [role for role, n in self.roles.items() for _ in range(n)]
         if self.rest is not None:
             cards += [self.rest] * (players - len(cards))
         for role in added:
             replaced = self.optional.get(role)
             if replaced is None or replaced not in cards:
-                raise ValueError(f"{role} is not an optional card of this deck"
-                                 if replaced is None else f"no {replaced} left for the {role}")
+                raise LookupError(role, replaced)
             cards[cards.index(replaced)] = role
         return cards
 
@@ -118,7 +126,8 @@ class Step(_Table, frozen=True):
     (the classic club's detective after the chief, the online book's sergeant). The
     ``mechanism`` decides what the picks do; ``options`` are its own (checked by the
     mechanism's ``Options`` struct when the book is put to use). ``rule`` is cited when the step
-    opens; ``label`` names it in the record lines (default: its name, words for underscores)."""
+    opens; ``label`` names it in the record lines and on the judge's screen, per language
+    (default: its name, words for underscores)."""
 
     name: Name
     mechanism: Name
@@ -129,12 +138,12 @@ class Step(_Table, frozen=True):
     picks: Annotated[int, msgspec.Meta(ge=1, le=3)] = 1
     seconds: Name = "night_step"
     targets: Literal["alive", "seats", "numbers"] = "alive"
-    label: str = ""
+    label: Local = {}
     options: Any = msgspec.field(default_factory=dict)
 
     @property
-    def words(self) -> str:
-        return self.label or self.name.replace("_", " ")
+    def words(self) -> Local:
+        return self.label or {"en": self.name.replace("_", " ")}
 
 
 class NightRules(_Table, frozen=True):
@@ -148,11 +157,11 @@ class NightRules(_Table, frozen=True):
 class FirstNight(_Table, frozen=True):
     """The night before day 1 (absent: the game opens with a day, as the online book's). A
     countdown of ``seconds`` (a timing) runs at the table when there is one; ``says`` is the
-    record line after ``rule`` (``{seconds}`` is replaced)."""
+    record line after ``rule``, per language (``{{seconds}}``: the countdown's)."""
 
     rule: Cite
     seconds: Name | None = None
-    says: str = ""
+    says: Local = {}
 
 
 class Round(_Table, frozen=True):
@@ -251,6 +260,15 @@ class Book(_Table, frozen=True):
 
     def team_of(self, role: str) -> str:
         return self.roles[role].team if role in self.roles else ""
+
+    def role_title(self, role: str) -> Local:
+        """The book's word for a card, per language (the card's name when it has none)."""
+        found = self.roles.get(role)
+        return found.title if found is not None else {"en": role}
+
+    def team_title(self, team: str) -> Local:
+        found = self.teams.get(team)
+        return found.title if found is not None else {"en": team}
 
     def step(self, name: str) -> Step:
         return next(s for s in self.night.steps if s.name == name)
@@ -383,6 +401,34 @@ def check(book: Book) -> list[str]:
             problems.append(f"endgames[{i}].team: no team {end.team!r}")
     if book.fouls.silence_at and book.fouls.silence_at >= book.fouls.out_at:
         problems.append("fouls.silence_at: must be below out_at")
+    problems += check_texts(book)
+    return problems
+
+
+def check_texts(book: Book) -> list[str]:
+    """Every text a book gives per language gives English, and only languages there is a
+    catalog for (a misspelt code is never ignored)."""
+    texts: list[tuple[str, Local]] = [
+        *((f"teams.{n}.title", t.title) for n, t in book.teams.items()),
+        *((f"roles.{n}.title", r.title) for n, r in book.roles.items()),
+        *((f"deck[{i}].says", d.says) for i, d in enumerate(book.deck) if d.says),
+        *((f"night.steps[{i}].label", s.label) for i, s in enumerate(book.night.steps)
+          if s.label)]
+    if book.first_night is not None and book.first_night.says:
+        texts.append(("first_night.says", book.first_night.says))
+    return local_problems(texts)
+
+
+def local_problems(texts: list[tuple[str, Local]]) -> list[str]:
+    """What is wrong with each ``(key path, text per language)``."""
+    known = i18n.languages()
+    problems = []
+    for where, text in texts:
+        if i18n.FALLBACK not in text:
+            problems.append(f"{where}: no {i18n.FALLBACK!r} text (every language falls back to "
+                            f"English: {{ {', '.join(f'{c} = ...' for c in known)} }})")
+        problems += [f"{where}.{code}: no such language (there are: {', '.join(known)})"
+                     for code in text if code not in known]
     return problems
 
 

@@ -11,6 +11,7 @@ from contract import events
 from judge.game import table
 from judge.game.state import Game, Refused, Result
 from judge.game.votes import procedure
+from kit.i18n import Line
 
 
 def decide(game: Game, verb: Literal["confirm", "reject", "correct"],
@@ -19,19 +20,22 @@ def decide(game: Game, verb: Literal["confirm", "reject", "correct"],
     (counted again) or corrected."""
     count = game.rules.cite("count")
     if game.vote is None or game.vote.proposed is None or not _voting(game):
-        raise Refused(f"{count}: there is no proposed count to decide on")
+        raise Refused(Line(count, "refused.count.none"))
     if verb == "correct":
         chosen = sorted(set(voters))
         bad = [v for v in chosen if v not in game.alive]
         if bad:
-            raise Refused(f"{game.rules.cite('voters')}: seats {bad} do not vote (out of the "
-                          "game)")
+            raise Refused(Line(game.rules.cite("voters"), "refused.count.out", seats=bad))
         voters, reason = tuple(chosen), reason or "judge's count"
     candidate = game.vote.proposed.candidate
     # the count is decided: a second tap (another tab's) finds nothing proposed
     return Result(replace(game, vote=replace(game.vote, proposed=None)),
                   [table.vote_decision(verb, voters, reason)],
-                  [f"{count}: the judge {verb}s the count for {candidate}"])
+                  [Line(count, _DECIDED[verb], seat=candidate)])
+
+
+_DECIDED = {"confirm": "line.count.confirm", "reject": "line.count.reject",
+            "correct": "line.count.correct"}
 
 
 def _voting(game: Game) -> bool:
@@ -48,8 +52,9 @@ def on_count(game: Game, event: events.Event) -> Result | None:
     if isinstance(event, events.VoteConfirmed):
         counts = (*vote.counts, (event.candidate, event.count))
         return Result(replace(game, vote=replace(vote, proposed=None, counts=counts)), [],
-                      [f"{game.rules.cite('count')}: seat {event.candidate}: {event.count} "
-                       "votes"])
+                      [Line(game.rules.cite("count"), "line.votes" if event.candidate
+                            else "line.votes.question", seat=event.candidate,
+                            count=event.count)])
     if isinstance(event, events.VoteRejected):
         return Result(replace(game, vote=replace(vote, proposed=None)), [], [])
     return None

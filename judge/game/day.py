@@ -21,6 +21,7 @@ from judge.game.book import Round
 from judge.game.state import (
     NO_LAST_WORDS,
     NO_SPEECH,
+    STANDINGS,
     Game,
     Go,
     Refused,
@@ -28,6 +29,11 @@ from judge.game.state import (
     need,
     set_player,
 )
+from kit.i18n import Line, Words
+
+#: a turn's words (the table's timer kinds)
+SPEECHES = {"speech": Words("speech.speech"), "excuse": Words("speech.excuse"),
+            "last_words": Words("speech.last_words")}
 
 
 def rounds(game: Game) -> tuple[Round, ...]:
@@ -55,8 +61,8 @@ def new_day(game: Game) -> Result:
                    speakers=_order(game, opener), floor=None, nominees=(), vote=None,
                    previous_tie=())
     return Result(game, [table.day_start(table_day)], [
-        f"{game.rules.cite('day')}: day {day}, seat {opener} opens "
-        f"({game.rules.cite('opener')})"])
+        Line(game.rules.cite("day"), "line.day", day=day, seat=opener,
+             opener=game.rules.cite("opener"))])
 
 
 def _next_round(game: Game) -> Result:
@@ -64,8 +70,8 @@ def _next_round(game: Game) -> Result:
     opener = _next_opener(game) if game.book.day.opener == "per_round" else game.opener
     game = replace(game, round=game.round + 1, opener=opener, speakers=_order(game, opener),
                    floor=None)
-    return Result(game, [], [f"{game.rules.cite('day')}: round {game.round + 1} of day "
-                             f"{game.day}, seat {opener} opens"])
+    return Result(game, [], [Line(game.rules.cite("day"), "line.round", round=game.round + 1,
+                                  day=game.day, seat=opener)])
 
 
 def _speech(game: Game, seat: int) -> tuple[TimerKind, float]:
@@ -87,17 +93,18 @@ def _speech(game: Game, seat: int) -> tuple[TimerKind, float]:
 def next_speaker(game: Game) -> Result:
     """Give the floor to the next speaker in order (FIIM 4.3.2), or close the round."""
     speakers = game.speakers
-    lines: list[str] = []
+    lines: list[Line] = []
     unsilenced: list[SeatStanding] = []
     barred = NO_LAST_WORDS if game.stage == "last_words" else NO_SPEECH
     while speakers:
         player = game.player(speakers[0])
         standing = next((t for t in player.tags if t in barred), None)
         if standing is not None:  # the night's standing: no speech today
-            lines.append(f"seat {player.seat} is {standing}: no "
-                         f"{'last words' if game.stage == 'last_words' else 'speech'} today")
+            lines.append(Line(None, "line.skip.last_words" if game.stage == "last_words"
+                              else "line.skip.speech", seat=player.seat,
+                              standing=STANDINGS[standing]))
         elif game.stage == "day" and player.silenced:  # the foul ladder: one speech skipped
-            lines.append(f"seat {player.seat} is silenced by fouls: no speech today")
+            lines.append(Line(None, "line.skip.fouls", seat=player.seat))
             game = set_player(game, player.seat, silenced=False)
             unsilenced.append(SeatStanding(seat=player.seat, silenced=False))
         else:
@@ -112,7 +119,8 @@ def next_speaker(game: Game) -> Result:
         shown = "speech" if kind == "other" else kind
         return Result(replace(game, speakers=speakers[1:], floor=seat),
                       [*stop, table.floor(seat, seconds, kind)],
-                      [*lines, f"seat {seat} has the floor ({shown}, {seconds:g} s)"])
+                      [*lines, Line(None, "line.floor", seat=seat, kind=SPEECHES[shown],
+                                    seconds=seconds)])
     if game.floor is not None:
         stop.append(table.timer_stop())
     game = replace(game, floor=None, speakers=())
@@ -125,9 +133,9 @@ def next_speaker(game: Game) -> Result:
 
 def _nominating(game: Game) -> None:
     nominate = game.rules.cite("nominate")
-    need(game, "day", f"{nominate}: nominations are made in the day's speeches")
+    need(game, "day", Line(nominate, "refused.nominate.day"))
     if not rounds(game)[game.round].nominations:
-        raise Refused(f"{nominate}: no nominations in this round")
+        raise Refused(Line(nominate, "refused.nominate.round"))
 
 
 def nominate(game: Game, seat: int) -> Result:
@@ -135,20 +143,20 @@ def nominate(game: Game, seat: int) -> Result:
     _nominating(game)
     nominate = game.rules.cite("nominate")
     if not game.player(seat).in_game:
-        raise Refused(f"{nominate}: seat {seat} is out of the game")
+        raise Refused(Line(nominate, "refused.out", seat=seat))
     if seat in game.nominees:
-        raise Refused(f"{nominate}: seat {seat} is already nominated")
+        raise Refused(Line(nominate, "refused.nominate.twice", seat=seat))
     return Result(replace(game, nominees=(*game.nominees, seat)), [],
-                  [f"{nominate}: seat {seat} nominated by the judge"])
+                  [Line(nominate, "line.nominate.judge", seat=seat)])
 
 
 def withdraw(game: Game, seat: int) -> Result:
     nominate = game.rules.cite("nominate")
-    need(game, "day", f"{nominate}: nominations are withdrawn before the vote")
+    need(game, "day", Line(nominate, "refused.withdraw.day"))
     if seat not in game.nominees:
-        raise Refused(f"{nominate}: seat {seat} is not nominated")
+        raise Refused(Line(nominate, "refused.withdraw.none", seat=seat))
     return Result(replace(game, nominees=tuple(s for s in game.nominees if s != seat)),
-                  [table.withdraw(seat)], [f"seat {seat}'s nomination withdrawn by the judge"])
+                  [table.withdraw(seat)], [Line(None, "line.withdraw", seat=seat)])
 
 
 def on_nomination(game: Game, event: events.NominationEvent) -> Result | None:
@@ -159,4 +167,4 @@ def on_nomination(game: Game, event: events.NominationEvent) -> Result | None:
     if seat not in game.alive or seat in game.nominees:
         return None
     return Result(replace(game, nominees=(*game.nominees, seat)), [],
-                  [f"{game.rules.cite('nominate')}: seat {event.by} nominates seat {seat}"])
+                  [Line(game.rules.cite("nominate"), "line.nominate", by=event.by, seat=seat)])

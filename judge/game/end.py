@@ -13,6 +13,7 @@ from dataclasses import replace
 from judge.game import table
 from judge.game.endgames import ENDGAMES
 from judge.game.state import Game, Result, set_player
+from kit.i18n import Line, Words
 
 
 def how_leaving(game: Game) -> str:
@@ -41,10 +42,10 @@ def win_check(game: Game) -> Result | None:
         return None
     leaving = [s for s in game.leaving if game.player(s).in_game]
     commands = [table.out(leaving)] if leaving else []
-    counts = ", ".join(f"{sum(1 for s in counted.alive if counted.team(s) == team)} "
-                       f"{info.title or team}" for team, info in game.book.teams.items())
-    said = "a draw" if row.team == "draw" else f"{row.team} wins"
+    counts = [Words("words.side", count=sum(1 for s in counted.alive if counted.team(s) == team),
+                    team=info.title) for team, info in game.book.teams.items()]
+    said = Line(row.rule, "line.draw", counts=counts) if row.team == "draw" else \
+        Line(row.rule, "line.wins", team=game.book.team_title(row.team), counts=counts)
     return Result(replace(counted, stage="over", winner=row.team, speakers=(), floor=None,
                           vote=None, running_step=None, night_steps=()), commands,
-                  [*(f"seat {s} leaves the game" for s in leaving),
-                   f"{row.rule}: {said} ({counts} at the table)"])
+                  [*(Line(None, "line.leaves", seat=s) for s in leaving), said])

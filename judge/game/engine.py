@@ -46,10 +46,16 @@ from judge.game.actions import (
 from judge.game.mechanisms import mechanism
 from judge.game.state import Action, Command, Game, Go, Mark, Refused, Result, TableEvent
 from judge.game.votes import procedure
+from kit.i18n import Line, Words
+
+#: the undoable actions in words, for the record's "undo: ..." line
+ACTION_WORDS = {"name": Words("action.name"), "deal": Words("action.deal"),
+                "nominate": Words("action.nominate"), "withdraw": Words("action.withdraw"),
+                "foul": Words("action.foul"), "disqualify": Words("action.disqualify")}
 
 
 def step(game: Game, given: Action | TableEvent, now: float
-         ) -> tuple[Game, list[Command], list[str]]:
+         ) -> tuple[Game, list[Command], list[Line]]:
     """The game after one input, the commands it sends the table and its record lines."""
     if isinstance(given, TableEvent):
         new, commands, records = _run(on_event(game, given))
@@ -69,7 +75,7 @@ def step(game: Game, given: Action | TableEvent, now: float
     return replace(new, version=game.version + 1), commands, records
 
 
-def _run(result: Result) -> tuple[Game, list[Command], list[str]]:
+def _run(result: Result) -> tuple[Game, list[Command], list[Line]]:
     """A module's result, followed wherever it sends the game."""
     game, commands, lines = result.game, list(result.commands), list(result.lines)
     then = result.then
@@ -134,12 +140,13 @@ def act(game: Game, action: JudgeAction) -> Result:
             if action.mode == game.night_input:
                 return Result(game, [], [])
             return Result(replace(game, night_input=action.mode), [],
-                          [f"night picks from now on: {action.mode}"])
+                          [Line(None, "line.night_input.count" if action.mode == "count"
+                                else "line.night_input.keypad")])
         case Choose():
             return _choose(game, action.of, action.value)
         case Undo():
             return _undo(game)
-    raise Refused(f"{action.kind}: the panel's own action, not the game's")
+    raise Refused(Line(None, "refused.panel_action", action=action.kind))
 
 
 def _choose(game: Game, of: str, value: object) -> Result:
@@ -148,7 +155,8 @@ def _choose(game: Game, of: str, value: object) -> Result:
         return procedure(game).choose(game, value)
     step = next((s for s in game.book.night.steps if s.name == of), None)
     if step is None:
-        raise Refused(f"{game.rules.cite('night')}: no step {of!r} in {game.book.name}")
+        raise Refused(Line(game.rules.cite("night"), "refused.choose.step", step=of,
+                           book=game.book.name))
     return mechanism(step.mechanism).choose(game, step, value)
 
 
@@ -159,9 +167,8 @@ def _next(game: Game) -> Result:
     if game.stage in ("day", "defence", "last_words"):
         return day.next_speaker(game)
     if game.stage in procedure(game).stages:
-        raise Refused(f"{game.rules.cite('vote_running')}: the vote runs; confirm, reject or "
-                      "correct the proposed count")
-    raise Refused(f"nothing comes next in stage {game.stage}")
+        raise Refused(Line(game.rules.cite("vote_running"), "refused.next.vote"))
+    raise Refused(Line(None, "refused.next.none"))
 
 
 def on_event(game: Game, given: TableEvent) -> Result:
@@ -180,7 +187,7 @@ def on_event(game: Game, given: TableEvent) -> Result:
             and event.state in ("ended", "stopped"):
         first = game.book.first_night
         rule = first.rule if first is not None else game.rules.cite("night")
-        return Result(replace(game, countdown=False), [], [f"{rule}: the minute is up"])
+        return Result(replace(game, countdown=False), [], [Line(rule, "line.countdown.up")])
     if isinstance(event, events.NightResultEvent):
         return night.on_result(game, event) or Result(game, [], [])
     if isinstance(event, events.SeatsEvent):
@@ -206,9 +213,8 @@ def _undo(game: Game) -> Result:
     brought were sent when they came). The table is told the seats' standings again."""
     if not game.undo:
         if game.last_action and game.last_action not in _UNDOABLE:
-            raise Refused("undo takes back a name, a deal, a nomination or a foul; a vote, a "
-                          "speech or a night step already happened at the table")
-        raise Refused("nothing to undo")
+            raise Refused(Line(None, "refused.undo.table"))
+        raise Refused(Line(None, "refused.undo.none"))
     mark, rest = game.undo[-1], game.undo[:-1]
     before = mark.before
     for event in mark.events:
@@ -221,7 +227,8 @@ def _undo(game: Game) -> Result:
         commands.append(table.seats(
             SeatStanding(seat=p.seat, in_game=p.in_game, fouls=p.fouls, silenced=p.silenced)
             for p in before.players))
-    return Result(before, commands, [f"undo: {mark.kind}"])
+    return Result(before, commands, [Line(None, "line.undo", action=ACTION_WORDS.get(
+        mark.kind, mark.kind))])
 
 
 class Replayed(NamedTuple):
@@ -231,7 +238,7 @@ class Replayed(NamedTuple):
     given: Action | TableEvent
     at: float
     game: Game
-    records: list[str]
+    records: list[Line]
 
 
 def replay(game: Game, inputs: Iterable[tuple[Action | TableEvent, float]],

@@ -15,39 +15,38 @@ from contract.commands import SeatStanding
 from judge.game import table
 from judge.game.end import win_check
 from judge.game.state import Game, Refused, Result, set_player
-
-_ORDINALS = ("first", "second", "third", "fourth")
+from kit.i18n import Line
 
 
 def _in_play(game: Game, seat: int) -> None:
     fouls = game.rules.cite("fouls")
     if game.stage in ("setup", "over"):
-        raise Refused(f"{fouls}: fouls are given during the game")
+        raise Refused(Line(fouls, "refused.fouls.playing"))
     if not game.player(seat).in_game:
-        raise Refused(f"{fouls}: seat {seat} is out of the game")
+        raise Refused(Line(fouls, "refused.out", seat=seat))
 
 
 def foul(game: Game, seat: int) -> Result:
     """One foul, and what the book's ladder makes of it."""
     _in_play(game, seat)
     if not game.book.fouls.given:
-        raise Refused(f"{game.rules.cite('fouls')}: {game.book.name} gives no fouls")
+        raise Refused(Line(game.rules.cite("fouls"), "refused.fouls.none", book=game.book.name))
     ladder = game.book.fouls
     player = game.player(seat)
     fouls = player.fouls + 1
     silenced = fouls == ladder.silence_at
     game = set_player(game, seat, fouls=fouls, silenced=player.silenced or silenced)
     standing = SeatStanding(seat=seat, fouls=fouls)
-    lines = [f"seat {seat}: foul {fouls}"]
+    lines = [Line(None, "line.foul", seat=seat, n=fouls)]
     if silenced:
         standing.silenced = True
-        lines.append(f"seat {seat}: {_ORDINALS[fouls - 1]} foul, silenced for the next speech")
+        lines.append(Line(None, "line.foul.silenced", seat=seat, n=fouls))
     commands = [table.seats([standing])]
     if fouls == ladder.out_at:
         if ladder.show_role:
             game = set_player(game, seat, shown=True)
-        out = remove(game, seat, "fouls", f"seat {seat}: {_ORDINALS[fouls - 1]} foul, out of "
-                     "the game", tell_table=fouls < 4)  # the table takes out four fouls itself
+        out = remove(game, seat, "fouls", Line(None, "line.foul.out", seat=seat, n=fouls),
+                     tell_table=fouls < 4)  # the table takes out four fouls itself
         return Result(out.game, commands + out.commands, lines + out.lines)
     return Result(game, commands, lines)
 
@@ -59,20 +58,22 @@ def disqualify(game: Game, seat: int, reason: str) -> Result:
     _in_play(game, seat)
     if game.book.fouls.show_role or game.book.leaving.show_role:
         game = set_player(game, seat, shown=True)
-    why = f" ({reason})" if reason else ""
-    return remove(game, seat, "disqualified", f"seat {seat} is disqualified{why}")
+    return remove(game, seat, "disqualified",
+                  Line(None, "line.disqualified.why" if reason else "line.disqualified",
+                       seat=seat, reason=reason))
 
 
 def show_card(game: Game, seat: int) -> Result:
     """The judge shows a player's card to the table (a club's penalty; the player stays)."""
     _in_play(game, seat)
     if game.player(seat).shown:
-        raise Refused(f"seat {seat}'s card is shown already")
+        raise Refused(Line(None, "refused.card.shown", seat=seat))
     return Result(set_player(game, seat, shown=True), [],
-                  [f"seat {seat}'s card is shown: {game.player(seat).role}"])
+                  [Line(None, "line.card.shown", seat=seat,
+                        role=game.book.role_title(game.player(seat).role))])
 
 
-def remove(game: Game, seat: int, how: str, line: str, tell_table: bool = True) -> Result:
+def remove(game: Game, seat: int, how: str, line: Line, tell_table: bool = True) -> Result:
     """``seat`` out of the game now, by ``how``; the win is checked (1.4)."""
     game = set_player(game, seat, in_game=False, left=how)
     game = replace(game, nominees=tuple(s for s in game.nominees if s != seat),

@@ -13,9 +13,10 @@ from dataclasses import replace
 from judge.game import table
 from judge.game.end import counted_out, win_check
 from judge.game.state import Game, Go, Result
+from kit.i18n import Line
 
 
-def last_words(game: Game, seats: tuple[int, ...], why: str, after: str) -> Result:
+def last_words(game: Game, seats: tuple[int, ...], why: Line, after: str) -> Result:
     """``seats`` leave; first, when the book gives them, each has last words in turn."""
     game = replace(game, leaving=seats, after_last_words=after, floor=None, vote=None)
     if game.book.leaving.last_words is None:
@@ -30,11 +31,11 @@ def after_last_words(game: Game) -> Result:
     after = game.after_last_words
     game = counted_out(game)
     commands = [table.out(leaving)] if leaving else []
-    lines = [f"seat {s} leaves the game" for s in leaving]
+    lines = [Line(None, "line.leaves", seat=s) for s in leaving]
     over = win_check(game)
     if over is not None:
         return Result(over.game, commands + over.commands, lines + over.lines)
     if after == "day":
         return Result(game, commands, lines, Go("new_day"))
     return Result(game, commands, lines,
-                  Go("nightfall", f"{game.rules.cite('nightfall')}: night falls"))
+                  Go("nightfall", Line(game.rules.cite("nightfall"), "line.nightfall")))

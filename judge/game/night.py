@@ -23,18 +23,19 @@ from judge.game.leaving import last_words
 from judge.game.mechanisms import dying, mechanism, settle_night
 from judge.game.state import (
     DAY_STANDINGS,
+    STANDINGS,
     Game,
     Go,
     Pick,
     Picks,
     Refused,
     Result,
-    seats_text,
     set_player,
 )
+from kit.i18n import Line, Words
 
 
-def nightfall(game: Game, why: str) -> Result:
+def nightfall(game: Game, why: Line | None) -> Result:
     """Night falls (FIIM 4.5.1): the day's floor, vote and nominations end."""
     night = game.night + 1
     commands = [table.phase("night")]
@@ -47,7 +48,8 @@ def nightfall(game: Game, why: str) -> Result:
     game = replace(game, stage="night", night=night, floor=None, speakers=(), vote=None,
                    nominees=(), running_step=None, opened=(), entries=(), tonight=(), dying=())
     return Result(replace(game, night_steps=plan(game)), commands,
-                  [why, f"{game.rules.cite('nightfall')}: night {night}"])
+                  [*([why] if why else []),
+                   Line(game.rules.cite("nightfall"), "line.night", night=night)])
 
 
 def plan(game: Game) -> tuple[str, ...]:
@@ -63,8 +65,8 @@ def plan(game: Game) -> tuple[str, ...]:
 def next_step(game: Game) -> Result:
     """The judge's Next at night: the next step opens, or morning comes."""
     if game.running_step is not None:
-        raise Refused(f"{game.rules.cite('night')}: the {game.running_step} step runs; its "
-                      "result comes at its time")
+        raise Refused(Line(game.rules.cite("night"), "refused.night.running",
+                           step=game.book.step(game.running_step).words))
     steps = plan(game)
     if not steps:
         return Result(game, [], [], Go("morning"))
@@ -76,16 +78,17 @@ def next_step(game: Game) -> Result:
     command = table.night_step(step.name, actors, step.picks, step.targets,
                                game.timings[step.seconds], game.night_input)
     return Result(replace(opened, night_steps=plan(opened), countdown=False),
-                  [*commands, command], [f"{step.rule}: {step.words} ({seats_text(actors)})"])
+                  [*commands, command], [Line(step.rule, "line.step", step=step.words,
+                                              seats=list(actors))])
 
 
 def end_step(game: Game) -> Result:
     """The judge ends the running step early (``cmd/night/stop``: the table sends its result
     with the picks it has)."""
     if game.running_step is None or game.ending:
-        raise Refused(f"{game.rules.cite('night')}: no night step runs")
+        raise Refused(Line(game.rules.cite("night"), "refused.night.none"))
     return Result(replace(game, ending=True), [table.night_stop()],
-                  [f"the judge ends the {game.running_step} step"])
+                  [Line(None, "line.step.ended", step=game.book.step(game.running_step).words)])
 
 
 def enter_pick(game: Game, actor: int, targets: tuple[int, ...]) -> Result:
@@ -94,21 +97,21 @@ def enter_pick(game: Game, actor: int, targets: tuple[int, ...]) -> Result:
     the step that just ended (before the next opens), the step is counted again with it."""
     night = game.rules.cite("night")
     if game.stage not in ("night", "night0"):
-        raise Refused(f"{night}: picks are entered at night")
+        raise Refused(Line(night, "refused.pick.day"))
     name = game.running_step or (game.opened[-1] if game.opened and game.tonight
                                  and game.tonight[-1].step == game.opened[-1] else None)
     if name is None:
-        raise Refused(f"{night}: no night step to enter a pick for")
+        raise Refused(Line(night, "refused.pick.none"))
     step = game.book.step(name)
     actors = game.step_actors
     if actor not in actors:
-        raise Refused(f"{night}: seat {actor} does not act in the {name} step "
-                      f"({seats_text(actors)})")
+        raise Refused(Line(night, "refused.pick.actor", seat=actor, step=step.words,
+                           seats=list(actors)))
     if len(targets) > step.picks:
-        raise Refused(f"{night}: the {name} step takes {step.picks} pick(s)")
+        raise Refused(Line(night, "refused.pick.many", step=step.words, count=step.picks))
     entry = Pick(actor, targets, by_judge=True)
-    said = f"the judge enters seat {actor}'s pick in the {name} step: " \
-           f"{seats_text(targets) or 'none'}"
+    said = Line(None, "line.pick" if targets else "line.pick.none", seat=actor,
+                step=step.words, seats=list(targets))
     if game.running_step is not None:
         entries = (*(e for e in game.entries if e.actor != actor), entry)
         return Result(replace(game, entries=entries), [], [said])
@@ -153,25 +156,25 @@ def morning(game: Game) -> Result:
     game = replace(game, running_step=None, night_steps=(), countdown=False, entries=(),
                    dying=())
     commands.append(table.phase("day"))
-    said = [f"{game.rules.cite('morning')}: {line}" for line in _announced(game)]
+    morning = game.rules.cite("morning")
+    said = [Line(morning, "line.morning.said", words=words) for words in _announced(game)]
     for seat, tags in standings.items():  # announced: the table must know who is silent
         game = set_player(game, seat, tags=tags)
-        said.append(f"{game.rules.cite('morning')}: seat {seat} is {' and '.join(tags)} for "
-                    "the day")
+        said.append(Line(morning, "line.morning.standing", seat=seat,
+                         standings=[STANDINGS[t] for t in tags]))
     if standings:  # the table blocks their floor (and the judge leaves the frozen out of votes)
         commands.append(table.seats(SeatStanding(seat=s, silenced=True) for s in standings))
     if leavers:
         killed = game.rules.cite("killed")
-        lines = [f"{killed}: seat {s} was killed; a last minute" if game.book.leaving.last_words
-                 else f"{killed}: seat {s} was killed" for s in leavers]
+        lines = [Line(killed, "line.killed.last_words" if game.book.leaving.last_words
+                      else "line.killed", seat=s) for s in leavers]
         words = last_words(game, leavers, lines[0], "day")
         return Result(words.game, commands + words.commands,
                       [*words.lines, *lines[1:], *said], words.then)
-    return Result(game, commands, [f"{game.rules.cite('morning')}: morning", *said],
-                  Go("new_day"))
+    return Result(game, commands, [Line(morning, "line.morning"), *said], Go("new_day"))
 
 
-def _announced(game: Game) -> list[str]:
+def _announced(game: Game) -> list[Words]:
     """The mechanisms' morning words on tonight's acts (``Mechanism.announce``)."""
     tonight = [a for a in game.acts if a.night == game.night]
     said = (mechanism(a.mechanism).announce(game, a) for a in tonight)

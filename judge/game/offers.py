@@ -3,8 +3,9 @@
 Each ``Offer`` is one action the rules take in the game's present state (``action``, its
 ``docs/judge-api.md`` kind), with the arguments it carries already (``args``) and the ones the
 judge gives (``params``: a seat to pick among the ``seats`` eligible, several seats, a number,
-a text, cards, a choice). ``key`` names the offer on the page (its button's id, and the key a
-translation catalog looks up); ``label`` is its English words. An offer that is shown but not
+a text, cards, a choice). ``key`` names the offer on the page (its button's id); ``label`` is
+its words (``kit.i18n.Words``: a catalog key and parameters, which a page renders in its
+reader's language: docs/i18n.md). An offer that is shown but not
 possible yet (Confirm before the table proposes a count) has ``enabled`` false. The engine
 still decides: an offered action may be refused (a seat not eligible, a stale page), with the
 paragraph; nothing here is a rule, only a description of what the rules would take.
@@ -22,13 +23,14 @@ from judge.game.mechanisms import mechanism
 from judge.game.night import plan
 from judge.game.state import Game
 from judge.game.votes import procedure
+from kit.i18n import Words
 
 
 def offered(game: Game) -> list[Offer]:
     """Every action the judge may take now, in the order a page shows them."""
     offers = _setup(game) if game.stage == "setup" else _playing(game)
-    offers.append(Offer(action="undo", key="undo", label="Undo", enabled=bool(game.undo),
-                        group="panel"))
+    offers.append(Offer(action="undo", key="undo", label=Words("offer.undo"),
+                        enabled=bool(game.undo), group="panel"))
     return offers
 
 
@@ -38,12 +40,12 @@ def _setup(game: Game) -> list[Offer]:
     add = [Param(name="add", kind="choices", choices=optional)] if optional else []
     seats = [p.seat for p in game.players]
     return [
-        Offer(action="name", key="name", label="Name", group="seat",
+        Offer(action="name", key="name", label=Words("offer.name"), group="seat",
               params=[Param(name="seat", kind="seat", seats=seats),
                       Param(name="name", kind="text")]),
-        Offer(action="deal", key="deal", label="Deal at random", group="setup",
+        Offer(action="deal", key="deal", label=Words("offer.deal"), group="setup",
               params=[Param(name="seed", kind="number"), *add]),
-        Offer(action="deal", key="deal-typed", label="Deal the roles typed", group="setup",
+        Offer(action="deal", key="deal-typed", label=Words("offer.deal.typed"), group="setup",
               params=[Param(name="roles", kind="roles", choices=list(game.book.roles)), *add]),
         Offer(action="start", key="start", label=_start_words(game), primary=True,
               group="setup", enabled=all(p.role for p in game.players)),
@@ -51,8 +53,9 @@ def _setup(game: Game) -> list[Offer]:
     ]
 
 
-def _start_words(game: Game) -> str:
-    return "Night falls: start" if game.book.first_night is not None else "Day 1: start"
+def _start_words(game: Game) -> Words:
+    return Words("offer.start.night" if game.book.first_night is not None
+                 else "offer.start.day")
 
 
 def _playing(game: Game) -> list[Offer]:
@@ -64,11 +67,11 @@ def _playing(game: Game) -> list[Offer]:
     if voting and game.vote is not None:
         proposed = game.vote.proposed is not None
         offers += [
-            Offer(action="confirm", key="confirm", label="Confirm count", primary=True,
+            Offer(action="confirm", key="confirm", label=Words("offer.confirm"), primary=True,
                   enabled=proposed, group="vote"),
-            Offer(action="reject", key="reject", label="Reject (count again)",
+            Offer(action="reject", key="reject", label=Words("offer.reject"),
                   enabled=proposed, group="vote"),
-            Offer(action="correct", key="correct", label="Correct: selected voters",
+            Offer(action="correct", key="correct", label=Words("offer.correct"),
                   enabled=proposed, group="vote",
                   params=[Param(name="voters", kind="seats", seats=list(game.alive))])]
     if game.stage in ("night", "night0"):
@@ -77,48 +80,48 @@ def _playing(game: Game) -> list[Offer]:
         return offers
     alive = list(game.alive)
     if game.book.fouls.given:
-        offers.append(_seat("foul", "Foul to selected", alive))
+        offers.append(_seat("foul", Words("offer.foul"), alive))
     if game.stage == "day" and rounds(game)[game.round].nominations:
-        offers.append(_seat("nominate", "Nominate selected",
+        offers.append(_seat("nominate", Words("offer.nominate"),
                             [s for s in alive if s not in game.nominees]))
-        offers.append(_seat("withdraw", "Withdraw selected", list(game.nominees)))
-    offers.append(Offer(action="disqualify", key="disqualify", label="Disqualify selected",
+        offers.append(_seat("withdraw", Words("offer.withdraw"), list(game.nominees)))
+    offers.append(Offer(action="disqualify", key="disqualify", label=Words("offer.disqualify"),
                         group="seat", params=[Param(name="seat", kind="seat", seats=alive),
                                               Param(name="reason", kind="text")]))
     hidden = [p.seat for p in game.players if p.in_game and not p.shown]
-    offers.append(_seat("show_card", "Show the card of selected", hidden))
+    offers.append(_seat("show_card", Words("offer.show_card"), hidden))
     for step in game.book.night.steps:
         offers += mechanism(step.mechanism).offers(game, step)
     offers += procedure(game).offers(game)
     return offers
 
 
-def _seat(action: str, label: str, seats: list[int]) -> Offer:
-    """An action on one seat of ``seats`` (none eligible: still offered, and refused with the
-    paragraph whichever seat the judge picks, as the page shows)."""
+def _seat(action: str, label: Words, seats: list[int]) -> Offer:
+    """An action on one seat of ``seats``; none eligible (Withdraw with nobody nominated, Show
+    card with every card shown): shown, but not enabled, so the judge sees it does not apply."""
     return Offer(action=action, key=action.replace("_", "-"), label=label, group="seat",
-                 params=[Param(name="seat", kind="seat", seats=seats)])
+                 enabled=bool(seats), params=[Param(name="seat", kind="seat", seats=seats)])
 
 
 def _next(game: Game) -> Offer:
     """The judge's Next, in the words of what it does now."""
-    label, enabled = "Next", True
+    label, enabled = Words("offer.next"), True
     if game.stage in ("night", "night0"):
         steps = plan(game)
         if game.running_step is not None:
-            label, enabled = "Step running…", False
+            label, enabled = Words("offer.next.running"), False
         elif steps:
-            label = f"Open {game.book.step(steps[0]).words}"
+            label = Words("offer.next.step", step=game.book.step(steps[0]).words)
         else:
-            label = "Morning"
+            label = Words("offer.next.morning")
     elif game.speakers:
-        label = f"Last words: {game.speakers[0]}" if game.stage == "last_words" \
-            else f"Floor to {game.speakers[0]}"
+        label = Words("offer.next.last_words" if game.stage == "last_words"
+                      else "offer.next.floor", seat=game.speakers[0])
     else:
-        label = {"day": "Start the vote", "defence": "Re-vote",
-                 "last_words": "They leave"}.get(game.stage, "Next")
+        label = {"day": Words("offer.next.vote"), "defence": Words("offer.next.revote"),
+                 "last_words": Words("offer.next.leave")}.get(game.stage, label)
         if game.stage == "day" and game.round + 1 < len(rounds(game)):
-            label = "Next round"
+            label = Words("offer.next.round")
     return Offer(action="next", key="next", label=label, primary=True, enabled=enabled)
 
 
@@ -126,7 +129,7 @@ def _night(game: Game) -> list[Offer]:
     offers = []
     if game.running_step is not None:
         step = game.book.step(game.running_step)
-        offers.append(Offer(action="end_step", key="end-step", label="End the step now",
+        offers.append(Offer(action="end_step", key="end-step", label=Words("offer.end_step"),
                             group="night", enabled=not game.ending))
     elif game.tonight and game.opened and game.tonight[-1].step == game.opened[-1]:
         step = game.book.step(game.opened[-1])
@@ -134,7 +137,7 @@ def _night(game: Game) -> list[Offer]:
         return [_night_input(game)]
     actors = list(game.step_actors)
     offers.append(Offer(
-        action="night_pick", key="night-pick", label=f"Enter a pick: {step.words}",
+        action="night_pick", key="night-pick", label=Words("offer.night_pick", step=step.words),
         group="night", params=[Param(name="actor", kind="seat", seats=actors),
                                Param(name="targets", kind="seats", seats=list(game.alive),
                                      max=step.picks)]))
@@ -143,8 +146,8 @@ def _night(game: Game) -> list[Offer]:
 
 def _night_input(game: Game) -> Offer:
     other = "count" if game.night_input == "keypad" else "keypad"
-    words = {"count": "Night picks: count mode (vote buttons)",
-             "keypad": "Night picks: keypads"}
+    words = {"count": Words("offer.night_input.count"),
+             "keypad": Words("offer.night_input.keypad")}
     return Offer(action="night_input", key="night-input", label=words[other],
                  args={"mode": other}, group="night")
 

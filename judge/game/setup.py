@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from typing import Any
 
 from contract.commands import SeatStanding
 from judge.game import table
 from judge.game.night import plan
 from judge.game.state import Game, Go, Player, Refused, Result, Rules, need, set_player
+from kit.i18n import Line, Words
 
 
 def new_game(rules: Rules, seats: int | None = None) -> Game:
@@ -23,10 +25,10 @@ def new_game(rules: Rules, seats: int | None = None) -> Game:
     book = rules.book
     seats = book.players.min if seats is None else seats
     if not book.players.min <= seats <= book.players.max:
-        size = str(book.players.min) if book.players.min == book.players.max \
-            else f"{book.players.min} to {book.players.max}"
-        raise Refused(f"{rules.cite('players')}: a {book.name} game has {size} players, not "
-                      f"{seats}")
+        exact = book.players.min == book.players.max
+        raise Refused(Line(rules.cite("players"),
+                           "refused.players.exact" if exact else "refused.players", book=book.name,
+                           min=book.players.min, max=book.players.max, seats=seats))
     return Game(players=tuple(Player(s) for s in range(1, seats + 1)), rules=rules,
                 night_input=rules.night_input)
 
@@ -34,58 +36,71 @@ def new_game(rules: Rules, seats: int | None = None) -> Game:
 def name(game: Game, seat: int, name: str) -> Result:
     name = name.strip()[:40]
     game.player(seat)
-    return Result(set_player(game, seat, name=name), [], [f"seat {seat}: {name or '(no name)'}"])
+    return Result(set_player(game, seat, name=name), [],
+                  [Line(None, "line.name" if name else "line.name.none", seat=seat, name=name)])
 
 
 def deal(game: Game, seed: int, roles: tuple[str, ...] | None, add: tuple[str, ...]) -> Result:
     """Each player draws a card (FIIM 4.1.3): at random by ``seed``, or the ``roles`` the judge
     dealt by hand, seat by seat, checked against the book's deck (with the ``add``ed cards)."""
     cite = game.rules.cite
-    need(game, "setup", f"{cite('deal')}: cards are dealt before the game starts")
+    need(game, "setup", Line(cite("deal"), "refused.deal.started"))
     row = game.book.deck_for(len(game.players))
     if row is None:  # new_game keeps to the book's sizes, every one of which has a deck
-        raise Refused(f"{cite('deck')}: no deck for {len(game.players)} players")
+        raise Refused(Line(cite("deck"), "refused.deck.none", count=len(game.players)))
     try:
         cards = row.cards(len(game.players), add)
-    except ValueError as exc:
-        raise Refused(f"{cite('deck')}: {exc}") from None
+    except LookupError as exc:
+        key, params = _card_problem(game, exc)
+        raise Refused(Line(cite("deck"), key, **params)) from None
     if roles is not None:
         if sorted(roles) != sorted(cards):
-            raise Refused(f"{cite('deck')}: the deck is {row.says or _deck_words(cards)}")
+            raise Refused(Line(cite("deck"), "refused.deck.typed",
+                               deck=row.says or _deck_words(game, cards)))
         dealt = list(roles)
     else:
         dealt = list(cards)
         random.Random(seed).shuffle(dealt)
     players = tuple(replace(p, role=r) for p, r in zip(game.players, dealt, strict=True))
-    return Result(replace(game, players=players), [], [f"{cite('deal')}: the cards are dealt"])
+    return Result(replace(game, players=players), [], [Line(cite("deal"), "line.deal")])
 
 
-def _deck_words(cards: list[str]) -> str:
-    return ", ".join(f"{cards.count(role)} {role}" for role in dict.fromkeys(cards))
+def _deck_words(game: Game, cards: list[str]) -> list[Words]:
+    """The deck as the book's words: each card and how many."""
+    return [Words("words.cards", count=cards.count(role), role=game.book.role_title(role))
+            for role in dict.fromkeys(cards)]
+
+
+def _card_problem(game: Game, exc: LookupError) -> tuple[str, dict[str, Any]]:
+    """Why an optional card cannot be added (``DeckRow.cards``'s ``KeyError``s)."""
+    role, replaced = exc.args
+    title = game.book.role_title
+    if replaced is None:
+        return "refused.deck.not_optional", {"role": title(role)}
+    return "refused.deck.none_left", {"role": title(role), "replaced": title(replaced)}
 
 
 def start(game: Game) -> Result:
     """Every seat in the game; the first night falls (FIIM 4.1.2; 4.2.1: the mafia's meeting,
     no shot), or, in a book without one, the first day begins."""
     cite = game.rules.cite
-    need(game, "setup", f"{cite('start')}: the game has already started")
+    need(game, "setup", Line(cite("start"), "refused.start.started"))
     if game.book.unbuilt:
-        raise Refused(f"{game.book.name} needs what the engine does not have yet: "
-                      f"{', '.join(game.book.unbuilt)} (docs/judge-engine.md)")
+        raise Refused(Line(None, "refused.start.unbuilt", book=game.book.name,
+                           names=", ".join(game.book.unbuilt)))
     if not all(p.role for p in game.players):
-        raise Refused(f"{cite('deal')}: deal the cards before the night falls")
+        raise Refused(Line(cite("deal"), "refused.start.not_dealt"))
     seats = table.seats(SeatStanding(seat=p.seat, in_game=True, fouls=0, silenced=False,
                                      immune=False) for p in game.players)
     first = game.book.first_night
     if first is None:
-        return Result(game, [seats], [f"{cite('start')}: the game begins"], Go("new_day"))
+        return Result(game, [seats], [Line(cite("start"), "line.start.day")], Go("new_day"))
     commands = [seats, table.phase("night")]
-    says = first.says
     countdown = first.seconds is not None
+    seconds = game.timings[first.seconds] if first.seconds is not None else 0
     if first.seconds is not None:
-        seconds = game.timings[first.seconds]
         commands.append(table.countdown(seconds))
-        says = says.replace("{seconds}", f"{seconds:g}")
     night0 = replace(game, stage="night0", countdown=countdown)
     return Result(replace(night0, night_steps=plan(night0)), commands,
-                  [f"{cite('start')}: night falls", f"{first.rule}: {says}"])
+                  [Line(cite("start"), "line.start.night"),
+                   Line(first.rule, "line.first_night", says=first.says, seconds=seconds)])

@@ -17,6 +17,7 @@ from typing import Any, NamedTuple
 from contract import events
 from contract.verbs import TableCommand
 from judge.game.book import Book, TablePreset
+from kit.i18n import Line, Words
 
 #: a command for the table (``judge.game.table`` makes each one)
 Command = TableCommand[Any]
@@ -29,18 +30,25 @@ NO_SPEECH = ("silenced", "frozen")
 NO_VOTE = ("frozen",)
 NO_LAST_WORDS = ("frozen",)
 DAY_STANDINGS = ("silenced", "frozen")
+#: each day standing in words (``kit.i18n``)
+STANDINGS = {"silenced": Words("standing.silenced"), "frozen": Words("standing.frozen")}
 
 
 class Refused(Exception):
-    """An action the rules do not allow now; the message cites the book's paragraph."""
+    """An action the rules do not allow now: ``line`` says why, citing the book's paragraph
+    (``str()`` is its English; a page renders it in its reader's language)."""
+
+    def __init__(self, line: Line):
+        super().__init__(str(line))
+        self.line = line
 
 
 class BadArgument(Refused):
     """An action whose arguments are not its type: ``field`` names the one at fault
     (``args.seat``)."""
 
-    def __init__(self, message: str, field: str | None):
-        super().__init__(message)
+    def __init__(self, line: Line, field: str | None):
+        super().__init__(line)
         self.field = field
 
 
@@ -79,8 +87,8 @@ class Timings:
                    for name, value in book.timings.items()}
         unknown = sorted(set(self._seconds) - set(seconds))
         if unknown:
-            raise Refused(f"timings: {', '.join(unknown)} not in {book.name}'s "
-                          f"[timings] ({', '.join(seconds)})")
+            raise Refused(Line(None, "refused.timings", names=", ".join(unknown),
+                               book=book.name, known=", ".join(seconds)))
         return Timings(**{**seconds, **self._seconds})
 
 
@@ -232,8 +240,8 @@ class Game:
 
     def player(self, seat: int) -> Player:
         if not 1 <= seat <= len(self.players):
-            raise Refused(f"{self.rules.cite('seats')}: there is no seat {seat} (seats are "
-                          f"1..{len(self.players)})")
+            raise Refused(Line(self.rules.cite("seats"), "refused.no_seat", seat=seat,
+                               seats=len(self.players)))
         return self.players[seat - 1]
 
     @property
@@ -316,7 +324,7 @@ class Go:
     (with ``why``), ``new_day``, ``morning``, ``after_last_words``."""
 
     to: str
-    why: str = ""
+    why: Line | None = None
 
 
 class Result(NamedTuple):
@@ -325,7 +333,7 @@ class Result(NamedTuple):
 
     game: Game
     commands: list[Command]
-    lines: list[str]
+    lines: list[Line]
     then: Go | None = None
 
 
@@ -340,10 +348,6 @@ def with_note(game: Game, key: str, seats: tuple[int, ...]) -> Game:
     return replace(game, notes=(*notes, (key, seats)) if seats else notes)
 
 
-def need(game: Game, stage: str, why: str) -> None:
+def need(game: Game, stage: str, why: Line) -> None:
     if game.stage != stage:
         raise Refused(why)
-
-
-def seats_text(seats: tuple[int, ...] | list[int]) -> str:
-    return ", ".join(map(str, seats))

@@ -17,9 +17,10 @@ outlives a restart with nothing stored and means nothing once the password chang
 A page behind the gate calls ``require_page`` (no session: to ``/login``); its live WebSocket
 calls ``require_live`` (no session: 401). That a POST or a WebSocket comes from the app's own
 pages is the app's guard's check (``kit.webguard``), for every route. The login page is one
-template, ``login.html``, titled and styled per app.
+template, ``login.html``, titled (``Words``) and styled per app, in the reader's language
+(``kit.i18n.web``) with its switch.
 
-    gate = WebLogin(password=..., cookie="judge_session", title="Judge's panel",
+    gate = WebLogin(password=..., cookie="judge_session", title=Words("panel.title"),
                     stylesheet="/static/panel.css", sessions=journal, log=log)
     gate.add_routes(app)   # GET and POST /login
 """
@@ -42,6 +43,9 @@ from typing import Protocol
 
 from aiohttp import web
 
+from kit import i18n
+from kit.i18n import Words
+from kit.i18n import web as i18n_web
 from kit.logs import worth_logging
 from kit.weblogin.throttle import MAX_WAIT, Throttle, address_key, wrong_wait
 
@@ -78,7 +82,7 @@ class WebLogin:
     page. ``clock`` and ``pause`` (the wait before a wrong password's answer) are the
     monotonic clock and ``asyncio.sleep`` but for tests on a fake clock."""
 
-    def __init__(self, *, password: str, cookie: str, title: str, stylesheet: str,
+    def __init__(self, *, password: str, cookie: str, title: Words | str, stylesheet: str,
                  sessions: SessionStore | None = None, log: logging.Logger,
                  clock: Callable[[], float] = time.monotonic,
                  pause: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
@@ -91,8 +95,7 @@ class WebLogin:
         self.log = log
         self.title = title
         self.clock, self.pause = clock, pause
-        self._page = string.Template(TEMPLATE.safe_substitute(
-            title=html.escape(title), stylesheet=html.escape(stylesheet)))
+        self.stylesheet = stylesheet
 
     def logged_in(self, request: web.Request) -> bool:
         return self.sessions.session(request.cookies.get(self.cookie, ""))
@@ -107,12 +110,26 @@ class WebLogin:
         if not self.logged_in(request):
             raise web.HTTPUnauthorized(text="log in first")
 
-    def page(self, held: str = "") -> str:
-        notice = f'\n  <p id="held" role="alert">{html.escape(held)}</p>' if held else ""
-        return self._page.substitute(held=notice)
+    def page(self, language: str, held: Words | None = None) -> str:
+        """The login page in ``language`` (``held``: why the last try was not checked)."""
+        said = "" if held is None else i18n.render(held, language)
+        notice = f'\n  <p id="held" role="alert">{html.escape(said)}</p>' if held else ""
+        return TEMPLATE.substitute(
+            title=html.escape(self._title(language)), language=language,
+            stylesheet=html.escape(self.stylesheet), held=notice,
+            wrong=html.escape(i18n.t("login.wrong", language)),
+            password=html.escape(i18n.t("login.password", language)),
+            login=html.escape(i18n.t("login.button", language)),
+            heading=html.escape(i18n.t("login.title", language,
+                                       title=self._title(language))),
+            switch=i18n_web.switch(language))
+
+    def _title(self, language: str) -> str:
+        """The app's name in ``language`` (a plain text is shown as it is)."""
+        return self.title if isinstance(self.title, str) else i18n.render(self.title, language)
 
     async def login_page(self, request: web.Request) -> web.StreamResponse:
-        return web.Response(text=self.page(), content_type="text/html")
+        return web.Response(text=self.page(i18n_web.language(request)), content_type="text/html")
 
     async def login(self, request: web.Request) -> web.StreamResponse:
         """Check the posted password, when the throttle lets it be checked now: to ``/`` with
@@ -139,7 +156,7 @@ class WebLogin:
                                 max_age=KNOWN_FOR_S)
             raise response
         pause = self.throttle.wrong(who, known is not None, now)
-        self.log.warning("wrong password for the %s from %s (%d in a row)", self.title,
+        self.log.warning("wrong password for the %s from %s (%d in a row)", str(self.title),
                          request.remote, self.throttle.failures(who))
         await self.pause(pause)
         raise web.HTTPFound("/login?wrong=1")
@@ -152,10 +169,9 @@ class WebLogin:
                    else "wrong passwords from it in a row")
             self.log.warning("login from %s held for %d s, unchecked (%s; %d held so far)",
                              request.remote, seconds, why, self.held)
-        text = (f"Too many wrong passwords here lately: try again in {seconds} s. A browser "
-                "that has logged in here before is not held." if spray else
-                f"Wrong passwords in a row: try again in {seconds} s.")
-        return web.Response(status=429, text=self.page(text), content_type="text/html",
+        text = Words("login.held.spray" if spray else "login.held", seconds=seconds)
+        return web.Response(status=429, text=self.page(i18n_web.language(request), text),
+                            content_type="text/html",
                             headers={"Retry-After": str(seconds)})
 
     @cached_property

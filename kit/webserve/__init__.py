@@ -13,8 +13,10 @@ offers the CA to the tablets, and an access log that never holds a secret.
   anyone on it.
 - **The trust page** (``WebTLS.trust_listen``): plain HTTP on a port of its own, serving only
   ``/`` (how to trust the CA on Android, iOS and a desktop or streaming PC, its fingerprint,
-  the HTTPS address to open next) and ``/ca.crt``. It holds no secret: a tablet cannot reach
-  the HTTPS pages before it trusts the CA, so that step cannot be over HTTPS.
+  the HTTPS address to open next; in the reader's language, ``kit.i18n.web``, whose catalog
+  texts ``trust.*`` may hold ``<b>`` and ``<code>``) and ``/ca.crt``. It holds no secret: a
+  tablet cannot reach the HTTPS pages before it trusts the CA, so that step cannot be over
+  HTTPS.
 - **The access log** (``aiohttp.access``) writes each request's path with the values of
   ``token`` and ``password`` in its query replaced by ``***`` (the rating platform's overlay
   sends its token in the query; nothing else of ours does).
@@ -37,10 +39,20 @@ from pathlib import Path
 from aiohttp import web
 from aiohttp.abc import AbstractAccessLogger
 
-from kit import pki
+from kit import i18n, pki
 from kit.config import Section
+from kit.i18n import Words
+from kit.i18n import web as i18n_web
 
 TRUST_PAGE = string.Template((Path(__file__).parent / "trust.html").read_text(encoding="utf-8"))
+#: the trust page's texts, each the catalog's ``trust.<name>`` (keys written out for the
+#: catalog's completeness test: "trust.title", "trust.heading", "trust.intro",
+#: "trust.download", "trust.compare", "trust.android_1", "trust.android_2",
+#: "trust.android_3", "trust.ios_1", "trust.ios_2", "trust.ios_3", "trust.desktop",
+#: "trust.windows", "trust.macos", "trust.linux", "trust.then", "trust.open", "trust.warning")
+TRUST_TEXTS = ("title", "heading", "intro", "download", "compare", "android_1", "android_2",
+               "android_3", "ios_1", "ios_2", "ios_3", "desktop", "windows", "macos", "linux",
+               "then", "open", "warning")
 #: query parameters whose values never reach the access log
 SECRET_PARAMETERS = frozenset({"token", "password"})
 #: hosts a browser on another machine cannot reach
@@ -143,12 +155,13 @@ def redacted(request: web.BaseRequest) -> str:
 class WebServer:
     """One app on the network (and its trust page): ``start``, ``describe``, ``stop``."""
 
-    def __init__(self, app: web.Application, *, listen: str, tls: WebTLS | None, what: str):
+    def __init__(self, app: web.Application, *, listen: str, tls: WebTLS | None, what: Words,
+                 language: str = i18n.DEFAULT):
         where = split_listen(listen)
         if where is None:
             raise ValueError(f"listen: HOST:PORT expected, not {listen!r}")
         self.host, self.port = where
-        self.tls, self.what = tls, what
+        self.tls, self.what, self.language = tls, what, language
         self.runner = web.AppRunner(app, shutdown_timeout=2.0, access_log_class=AccessLog)
         self.trust: web.AppRunner | None = None
         self.trust_port: int | None = None
@@ -224,8 +237,12 @@ def trust_app(server: WebServer) -> web.Application:
     async def page(request: web.Request) -> web.Response:
         host = _bracketed(request.url.host or server.names()[0])
         panel = f"https://{host}:{server.port}/"
+        lang = i18n_web.language(request)
+        what = html.escape(i18n.render(server.what, lang))
+        texts = {name: i18n.t(f"trust.{name}", lang, what=what, panel=html.escape(panel))
+                 for name in TRUST_TEXTS}
         return web.Response(text=TRUST_PAGE.substitute(
-            what=html.escape(server.what), fingerprint=fingerprint,
+            texts, language=lang, fingerprint=fingerprint, switch=i18n_web.switch(lang),
             panel=html.escape(panel, quote=True)), content_type="text/html")
 
     async def certificate(request: web.Request) -> web.FileResponse:
@@ -234,6 +251,7 @@ def trust_app(server: WebServer) -> web.Application:
             "Content-Disposition": 'attachment; filename="mafia-table-ca.crt"'})
 
     app = web.Application()
+    i18n_web.setup(app, server.language)
     app.router.add_get("/", page)
     app.router.add_get("/ca.crt", certificate)
     return app

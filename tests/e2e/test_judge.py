@@ -31,6 +31,7 @@ from tests.support.judge_panel import (
     table_config,
     vote,
 )
+from tests.support.page_layout import fits
 from tests.support.record_game import ROLES
 from tests.support.running import Running
 
@@ -62,13 +63,7 @@ def test_a_whole_fiim_game_from_the_judges_panel(tmp_path, broker, chromium):
         page.wait_for_selector("#table-status.good")
 
         # ---------------------------------------------------------- setup (4.1)
-        for seat, name in ((1, "Anna"), (2, "Boris"), (4, "Dmitry")):
-            page.fill(f'.seat[data-seat="{seat}"] .name', name)
-            version = page.get_attribute("body", "data-version")
-            page.press(f'.seat[data-seat="{seat}"] .name', "Enter")
-            page.wait_for_function(f"document.body.dataset.version !== '{version}'")
-        for seat, role in enumerate(ROLES, start=1):
-            page.select_option(f'.seat[data-seat="{seat}"] .deal', role)
+        panel.name_and_deal({1: "Anna", 2: "Boris", 4: "Dmitry"}, ROLES)
         panel.tap("#deal-typed")
         page.wait_for_selector('.seat[data-seat="1"] .role:text("don")')
         panel.shot("setup")
@@ -111,8 +106,13 @@ def test_a_whole_fiim_game_from_the_judges_panel(tmp_path, broker, chromium):
         shot = night_step(panel, hands, "mafia_shot", {1: "7#", 2: "7#", 3: "7#"})
         assert shot["agreed"] is True
         page.wait_for_selector('#night:text("shot: 7")')
+        page.wait_for_selector('.seat.victim[data-seat="7"]')  # on the tile, by its name too
         reveal = hands.upcoming("cmd/night/reveal", seat=1, pattern=1)
-        night_step(panel, hands, "don_check", {1: "4#"})  # 4 is the Sheriff: yes
+
+        def counting_down() -> None:  # the step's own time, as the table runs it
+            page.wait_for_selector('#clock:not([hidden]) #remaining:text("night: ")')
+
+        night_step(panel, hands, "don_check", {1: "4#"}, during=counting_down)  # the Sheriff: yes
         reveal()
         reveal = hands.upcoming("cmd/night/reveal", seat=4, pattern=1)
         night_step(panel, hands, "sheriff_check", {4: "2#"})  # 2 is black: yes
@@ -143,8 +143,8 @@ def test_a_whole_fiim_game_from_the_judges_panel(tmp_path, broker, chromium):
         other.wait_for_selector('#message:text("another tab acted first")')
         page.evaluate("socket.send('{not json')")
         page.wait_for_selector('#message:text("malformed message")')
-        page.click('.seat[data-seat="3"] .num')
-        page.click("#withdraw")  # 3 is not nominated: refused, naming the paragraph
+        assert page.is_disabled("#withdraw")  # nobody nominated today: it does not apply
+        page.evaluate("act('withdraw', { seat: 3 })")  # sent anyway: refused, with the paragraph
         page.wait_for_selector('#message:text("4.4.2")')
 
         # ---------------------------------------------------------- the broker goes away
@@ -196,7 +196,16 @@ def test_a_whole_fiim_game_from_the_judges_panel(tmp_path, broker, chromium):
         panel.next(2)
         panel.stage("over")
         page.wait_for_selector('#stage:text("red wins")')
+        # game over: no frames, no seat actions, the game's sheet one tap away
+        assert page.locator(".seat.nominee, .seat.floor").count() == 0
+        assert all(page.locator(f"#{key}").is_hidden() for key in (
+            "foul", "nominate", "withdraw", "disqualify", "show-card", "next"))
         panel.shot("over")
+        with page.context.expect_page() as opened:
+            page.click("#sheet-link")
+        sheet = opened.value
+        sheet.wait_for_selector('#status[data-status="finished"]')
+        sheet.close()
         out = [s["seat"] for m in hands.record.matching(lambda m: m.topic == TABLE + "event/seats")
                for s in m.json()["seats"] if s.get("in_game") is False]
         assert out == [5, 7, 1, 3, 6, 2]  # the table's own standings agree
@@ -208,6 +217,7 @@ def test_a_whole_fiim_game_from_the_judges_panel(tmp_path, broker, chromium):
         games.wait_for_selector("#games tr[data-game] a")
         games.click("#games tr[data-game] a")
         games.wait_for_selector('#status[data-status="finished"]')
+        fits(games)  # the sheet, its correction forms too, on a tablet and a phone
         record = games.evaluate("fetch(`/api/games/${document.getElementById('game-id')"
                                 ".textContent}`).then(r => r.json())")
         confirmed = [m.json() for m in hands.record.matching(

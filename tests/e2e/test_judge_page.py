@@ -1,13 +1,17 @@
 """The judge's page in a real headless Chromium, knowing no book: the deal's cards are the book's,
 the roles hidden from the start when the config says so and shown again with one tap, the
-offers drawn as buttons and gone when the rules no longer take them."""
+offers drawn as buttons and gone when the rules no longer take them; a table with no sound
+card said plainly, a speaker fault in red."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
+from contract.api import NO_SOUND_DEVICE
 from kit.local_broker import free_port
-from tests.support.judge_panel import PASSWORD, Judge, Panel, judge_config
+from tests.support.judge_panel import PASSWORD, TABLE, Hands, Judge, Panel, judge_config
 from tests.support.record_game import ROLES
 
 
@@ -33,7 +37,7 @@ def test_the_roles_start_hidden_and_one_tap_shows_them(tmp_path, broker, chromiu
         panel.tap("#deal-typed")
         role = page.locator('.seat[data-seat="1"] .role')
         role.wait_for(state="attached")
-        assert role.text_content() == "don"
+        assert role.text_content() == "Don"  # the book's word for the card
         assert not role.is_visible()  # hidden: [game] hide_roles
         page.click("#hide-roles")
         role.wait_for(state="visible")
@@ -46,3 +50,41 @@ def test_the_roles_start_hidden_and_one_tap_shows_them(tmp_path, broker, chromiu
         assert page.text_content("#next") == "Morning"
     finally:
         judge.stop()
+
+
+@pytest.mark.timeout(120)
+def test_a_table_with_no_sound_card_is_said_plainly_and_a_speaker_fault_in_red(tmp_path, broker,
+                                                                               chromium):
+    """A simulated table on a machine with no sound card plays on silent: the panel says so
+    without alarm; a speaker that should sound and does not is a fault, in red."""
+    listen = f"127.0.0.1:{free_port()}"
+    judge = Judge(judge_config(tmp_path, broker.port, listen))
+    hands = Hands(broker.port)
+
+    def health(audio: dict) -> None:  # as the table publishes it: retained
+        body = {"boot_id": "b", "gpio": "mock", "outbox": {}, "consoles": [], "audio": audio}
+        hands.record.client.publish(TABLE + "health", json.dumps(body), qos=1, retain=True)
+
+    try:
+        health({"backend": "sdl", "ok": False,
+                "problems": [f"{NO_SOUND_DEVICE} (sdl): no ALSA card, no sound server"]})
+        page = chromium.new_page()
+        page.goto(f"http://{listen}/")
+        page.fill("#password", PASSWORD)
+        page.click("#login")
+        Panel(page, None).stage("setup")
+        page.wait_for_selector("#health .sound.silent")
+        assert page.text_content("#health") == "no sound card here: the game plays on without sound"
+
+        def colour(selector: str) -> str:
+            return page.eval_on_selector(selector, "e => getComputedStyle(e).color")
+
+        red = colour("#table-status.bad")  # no table here: its status is the panel's red
+        assert colour("#health .sound") != red
+        health({"backend": "sdl", "ok": False, "problems": ["cue 'warning' unusable: bad file"]})
+        page.wait_for_selector("#health .sound.fault")
+        assert page.text_content("#health") == "speaker fault" and colour("#health .sound") == red
+    finally:
+        hands.record.client.publish(TABLE + "health", b"", qos=1, retain=True)  # no leftover
+        judge.stop()
+        hands.record.close()

@@ -14,6 +14,8 @@ from playwright.sync_api import expect
 from hall.sim import SimulatedHall, password, start_board
 from kit.local_broker import free_port, is_listening
 from tests.support.mqtt import Received, Subscriber, on_topic, with_json
+from tests.support.page_layout import fits
+from tests.support.page_words import foreign_words
 
 TABLES = 5
 NOT_AUTHORIZED = 135  # MQTT 5 reason code
@@ -163,7 +165,7 @@ SEATING = "round,table,seat,player\n1,table-1,1,Anna\n1,table-1,2,Boris\n1,table
 @pytest.fixture
 def board(hall):
     port = free_port()
-    process = start_board(hall, port, log_path=hall.root / "board.log")
+    process = start_board(hall, port, log_path=hall.root / "board.log", language="en")
     try:
         deadline = time.monotonic() + 20
         while not is_listening("127.0.0.1", port):
@@ -210,3 +212,11 @@ def test_the_board_shows_every_table_sends_the_seating_and_calls_a_person_when_o
     alert = page.locator('#alert-list li[data-table="table-5"]')
     expect(alert).to_have_text("table-5: offline (the controller is off)")
     assert page.locator("#alert-list li").count() == 1  # the others need nobody
+
+    # the organisers' switch: the same board in Russian, with no English word left on it
+    page.click('#languages button[lang="ru"]')
+    expect(page.locator("html")).to_have_attribute("lang", "ru")
+    expect(alert).not_to_have_text("table-5: offline (the controller is off)")
+    found = foreign_words(page, "ru", names=["Anna", "Boris", "Vera", *hall.tables])
+    assert found == [], found
+    fits(page)  # on an organiser's tablet either way or a phone

@@ -37,7 +37,7 @@ def test_every_book_loads_and_deals_its_deck_at_every_size_it_plays(name):
         assert sum(dealt.values()) == seats
         assert dealt == Counter(row.cards(seats))
         assert all(book.team_of(p.role) in book.teams for p in game.players)
-        assert lines == [f"{book.cite['deal']}: the cards are dealt"]
+        assert [str(line) for line in lines] == [f"{book.cite['deal']}: the cards are dealt"]
     with pytest.raises(Refused, match=re.escape(book.cite["players"])):
         new_game(book.players.max + 1, rules=rules)
 
@@ -93,11 +93,12 @@ def test_a_second_checker_added_in_a_books_own_file_wakes_and_is_answered_alone(
             "step": name, "picks": [], "missing": []}), 0.0)
     game, commands, lines = step(game, Action("next"), 0.0)
     assert [c.payload.actors for c in commands] == [[5]]
-    assert lines == ["our rules, «Детектив»: detective check (5)"]
+    assert [str(line) for line in lines] == ["our rules, «Детектив»: detective check (5)"]
     game, commands, lines = step(game, table_event("private/night/result", {
         "step": "detective_check", "picks": [{"actor": 5, "picks": [2]}], "missing": []}), 0.0)
     assert commands == [reveal(5, YES)]
-    assert lines == ["our rules, «Детектив»: detective check of seat 2: yes"]
+    assert [str(line) for line in lines] == [
+        "our rules, «Детектив»: detective check of seat 2: black"]
     assert game.checks[-1] == ("detective_check", 1, 2, True)
     assert reveal(5, NO) != commands[0]
 
@@ -106,7 +107,7 @@ def test_a_second_checker_added_in_a_books_own_file_wakes_and_is_answered_alone(
 
 
 @pytest.mark.parametrize(("change", "says"), [
-    (("team = \"black\"\ntitle = \"Дон\"", "team = \"blak\"\ntitle = \"Дон\""),
+    (("team = \"black\"\ntitle = { ru = \"Дон\"", "team = \"blak\"\ntitle = { ru = \"Дон\""),
      "roles.don.team: no team 'blak'"),
     (("mechanism = \"check\"", "mechanism = \"chek\""),
      "night.steps[1].mechanism: no mechanism 'chek'"),

@@ -34,7 +34,7 @@ def test_fiim_4_5_4_a_dead_keypads_pick_entered_by_the_judge_completes_the_shot(
     others' 8 the mafia agree (4.5.4), where the table alone would say a miss (4.5.5)."""
     game, _, _ = run(night_one(), tap("next"))
     game, commands, lines = run(game, tap("night_pick", actor=3, targets=[8]))
-    assert commands == [] and lines == ["the judge enters seat 3's pick in the mafia_shot "
+    assert commands == [] and lines == ["the judge enters seat 3's pick in the mafia shot "
                                         "step: 8"]
     game, _, lines = run(game, shot_result({1: [8], 2: [8]}, missing=[3]))
     assert game.killed == 8 and lines == ["4.5.4: the mafia shoot seat 8"]
@@ -50,12 +50,12 @@ def test_fiim_4_5_6_a_check_corrected_after_its_step_is_answered_again():
     game, commands, lines = run(game, tap("night_pick", actor=1, targets=[4]))
     assert commands == [reveal(1, YES)]  # 4 is the Sheriff
     assert game.checks == (("don_check", 1, 4, True),)
-    assert lines[-1] == "4.5.6: don check of seat 4: yes"
+    assert lines[-1] == "4.5.6: don check of seat 4: sheriff"
 
 
 def test_a_pick_is_entered_only_for_an_actor_of_the_step_and_as_many_as_it_takes():
     game, _, _ = run(night_one(), tap("next"))
-    with pytest.raises(Refused, match="seat 4 does not act in the mafia_shot step"):
+    with pytest.raises(Refused, match="seat 4 does not act in the mafia shot step"):
         run(game, tap("night_pick", actor=4, targets=[8]))
     with pytest.raises(Refused, match="takes 1 pick"):
         run(game, tap("night_pick", actor=1, targets=[8, 9]))
@@ -109,7 +109,7 @@ def test_fiim_1_4_a_disqualification_that_brings_parity_ends_the_game():
 
 def test_a_card_shown_by_the_judge_is_in_the_public_view_and_no_other_is():
     game, _, lines = run(day_one(), tap("show_card", seat=4))
-    assert lines == ["seat 4's card is shown: sheriff"]
+    assert lines == ["seat 4's card is shown: Sheriff"]
     seats = public_view(game)["seats"]
     assert seats[3]["card"] == "sheriff" and all("card" not in s for s in seats[:3] + seats[4:])
     assert all("role" not in s for s in seats)
@@ -190,9 +190,9 @@ def test_the_rating_platform_export_is_refused_for_a_card_its_format_does_not_ho
 def test_the_csv_and_the_sheet_hold_a_clubs_card_and_its_night(tmp_path):
     record = detective_game(tmp_path)
     scores = scoring.score(record, scoring.presets()["fiim"])
-    rows = list(csv.DictReader(io.StringIO(sheet.results_csv(record, scores))))
+    rows = list(csv.DictReader(io.StringIO(sheet.results_csv(record, scores, "en"))))
     detective = next(r for r in rows if r["seat"] == "5")
     assert (detective["role"], detective["side"], detective["won"]) == ("detective", "red", "1")
-    page = sheet.protocol(record, scores, "FIIM")
+    page = sheet.protocol(record, scores, "FIIM", language="en")
     assert "detective_check: 5 → 2. <b>yes 2</b>" in page
     assert "Shots: 1 → 7; 2 → 7; 3 → 7. <b>seat 7 killed</b>" in page

@@ -16,6 +16,7 @@ from judge import config as judge_config
 from judge.api_schema import render
 from judge.game.actions import ACTIONS
 from judge.service import Panel, make_app
+from kit.i18n import render as english_of
 from tests.support.judge_configs import GOOD, PASSWORD, write
 from tests.support.paths import REPO
 from tests.support.web_client import browser
@@ -90,7 +91,7 @@ def test_every_message_of_a_session_fits_the_schema_both_ways(tmp_path):
             await send(json.dumps(message))
             return await receive()
 
-        assert view["api"] == 1 and view["game"]["book"]["id"] == "fiim"
+        assert view["api"] == 2 and view["game"]["book"]["id"] == "fiim"
         view = await act("name", seat=2, name="Vera")
         view = await act("deal", roles=ROLES)
         view = await act("start")
@@ -142,7 +143,7 @@ def test_a_bad_message_is_refused_naming_the_field_and_changes_nothing(tmp_path,
         await send(text.replace("VERSION", str(view["game"]["version"])))
         refused = await receive()
         assert refused["type"] == "refused" and refused["field"] == field, refused
-        assert says in refused["message"], refused
+        assert says in english_of(refused["words"], "en"), refused
         fits(refused, "PanelMessage")
 
     frames = session(tmp_path, script)

@@ -13,6 +13,7 @@ from judge import config as judge_config
 from judge.service import Panel, handle_message
 from judge.views import judge_view
 from kit.config import ConfigError
+from kit.i18n import render
 from tests.support.judge_configs import GOOD, PASSWORD, write
 
 
@@ -56,16 +57,21 @@ def test_a_restarted_panel_replays_its_journal_to_the_same_game(tmp_path):
     assert before["stage"] == "day" and before["floor"] == 1 and before["seats"][1]["fouls"] == 1
 
 
+def english(refused: dict) -> str:
+    """A refusal in English (its ``message`` is in the panel's language, Russian by default)."""
+    return render(refused["words"], "en")
+
+
 def test_the_live_channel_refuses_bad_messages_and_stale_pages_with_a_reason(tmp_path):
     panel = Panel(judge_config.load(write(tmp_path, GOOD)))
     for text in ("{not json", "[]", '{"action": 3, "version": 0}', '{"action": "next"}'):
-        assert "malformed" in handle_message(panel, text)["message"]
+        assert "malformed" in english(handle_message(panel, text))
     assert act(panel, "deal", seed=1) is None
     stale = handle_message(panel, json.dumps({"action": "start", "version": 0}))
-    assert "another tab acted first" in stale["message"]
+    assert "another tab acted first" in english(stale)
     assert panel.game.stage == "setup"  # nothing applied
     assert "4.4.2" in act(panel, "nominate", seat=3)["message"]
-    assert "no such action" in act(panel, "shoot", seat=3)["message"]
+    assert "no such action" in english(act(panel, "shoot", seat=3))
 
 
 def test_login_wrong_passwords_are_slowed_and_nothing_opens_without_login(tmp_path):
@@ -107,6 +113,6 @@ def test_login_wrong_passwords_are_slowed_and_nothing_opens_without_login(tmp_pa
                 view = await ws.receive_json()
                 assert view["type"] == "view" and view["game"]["stage"] == "setup"
                 await ws.send_str("{not json")
-                assert "malformed" in (await ws.receive_json())["message"]
+                assert "malformed" in english(await ws.receive_json())
 
     asyncio.run(scenario())

@@ -180,8 +180,8 @@ def test_an_abandoned_game_is_recorded_as_such_and_a_finished_one_cannot_be(game
 
 
 def test_a_document_of_another_schema_or_not_a_record_is_refused(game):
-    data = rec.encode(game).replace(b'"schema":2', b'"schema":3')
-    with pytest.raises(rec.RecordError, match="schema 3"):
+    data = rec.encode(game).replace(b'"schema":3', b'"schema":4')
+    with pytest.raises(rec.RecordError, match="schema 4"):
         rec.decode(data)
     with pytest.raises(rec.RecordError, match="not a game record"):
         rec.decode(b'{"id": 3}')

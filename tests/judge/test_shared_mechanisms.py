@@ -112,7 +112,8 @@ def test_online_003_a_freeze_keeps_the_player_silent_and_out_of_the_vote_for_a_d
 def test_classic_000_detective_the_successor_checks_once_the_chief_is_out(tmp_path):
     """«Детектив \\ Detective»: "После смерти Шефа Полиции, Детектив … становится исполняющим
     обязанности": the step's ``take_over``."""
-    extra = "\n[roles.detective]\nteam = \"red\"\n"
+    extra = ("\n[roles.detective]\nteam = \"red\"\n"
+             "title = { en = \"detective\", ru = \"Детектив\" }\n")
     rules = book(tmp_path, extra, "{ don = 1, mafia = 2, sheriff = 1, detective = 1, "
                                   "civilian = 5 }", '["kill"]')
     path = Path(rules.book.path)
@@ -132,9 +133,10 @@ def test_crow_club_maniac_wins_one_on_one_and_nobody_left_is_the_books_draw(tmp_
     book's reading: nobody left is a draw."""
     extra = """
 [teams.maniacs]
-title = "maniacs"
+title = { en = "maniacs", ru = "маньяки" }
 [roles.maniac]
 team = "maniacs"
+title = { en = "maniac", ru = "маньяк" }
 """
     rules = book(tmp_path, extra, "{ don = 1, mafia = 2, maniac = 1, civilian = 6 }", '["kill"]')
     path = Path(rules.book.path)
@@ -160,11 +162,11 @@ rule = "«Победа маньяка»"
         two = set_player(two, seat, in_game=False)
     over = win_check(two)
     assert over is not None and over.game.winner == "maniacs"
-    assert over.lines[-1].startswith("«Победа маньяка»: maniacs wins")
+    assert str(over.lines[-1]).startswith("«Победа маньяка»: maniacs wins")
     for seat in (1, 4):
         two = set_player(two, seat, in_game=False)
     assert win_check(two).game.winner == "draw"
-    assert win_check(two).lines[-1].startswith("reading: a draw")
+    assert str(win_check(two).lines[-1]).startswith("reading: a draw")
 
 
 @pytest.mark.parametrize("name", ["crow-club", "classic-000", "online-003"])

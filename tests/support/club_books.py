@@ -12,11 +12,13 @@ from judge.game.book import BOOKS, preset_path
 
 def card(role: str, team: str, step: str, mechanism: str, rule: str, options: str,
          label: str = "") -> str:
-    """A book's tables for a new card and its night step (every night from night 1)."""
-    words = f'label = "{label}"\n' if label else ""
+    """A book's tables for a new card (its title the role's name in both languages) and its
+    night step (every night from night 1; ``label`` its words in English and Russian alike)."""
+    words = f'label = {{ en = "{label}", ru = "{label}" }}\n' if label else ""
     return f"""
 [roles.{role}]
 team = "{team}"
+title = {{ en = "{role}", ru = "{role}" }}
 
 [[night.steps]]
 name = "{step}"
@@ -29,7 +31,8 @@ rule = "{rule}"
 
 
 DETECTIVE = card("detective", "red", "detective_check", "check", "our rules, «Детектив»",
-                 '{ yes = { teams = ["black"] }, says = { yes = "black", no = "red" } }')
+                 '{ yes = { teams = ["black"] }, says = { yes = { en = "black", ru = "чёрный" }, '
+                 'no = { en = "red", ru = "красный" } } }')
 
 
 def club_book(tmp_path: Path, extra: str, deck: str) -> Path:

@@ -25,7 +25,7 @@ def run(game: Game, *inputs: Action | TableEvent) -> tuple[Game, Commands, list[
     for i, given_input in enumerate(inputs):
         game, more, lines = step(game, given_input, float(i))
         commands += more
-        records += lines
+        records += [str(line) for line in lines]  # in English (kit.i18n)
     return game, commands, records
 
 

@@ -11,12 +11,14 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
 
 from controller import config as config_module
 from tests.support.mqtt import Received, Subscriber
+from tests.support.page_layout import fits
 from tests.support.paths import EXAMPLE_CONFIG
 
 PASSWORD = "fist-on-the-table"
@@ -33,7 +35,9 @@ def table_config(tmp_path: Path, port: int) -> config_module.Config:
         backends=msgspec.structs.replace(cfg.backends, audio="off"))
 
 
-def judge_config(tmp_path: Path, broker_port: int, listen: str) -> Path:
+def judge_config(tmp_path: Path, broker_port: int, listen: str, language: str = "en") -> Path:
+    """The panel's config for the end-to-end tests, its pages in ``language`` (the tests that
+    read English words read the English pages; tests/e2e/test_russian_panel.py the Russian)."""
     (tmp_path / "judge.pass").write_text(PASSWORD + "\n")
     path = tmp_path / "judge.toml"
     path.write_text(f"""
@@ -43,6 +47,7 @@ port = {broker_port}
 [panel]
 listen = "{listen}"
 password_file = "judge.pass"
+language = "{language}"
 [journal]
 path = "judge.db"
 [timings]
@@ -122,11 +127,26 @@ class Panel:
         for _ in range(times):
             self.tap("#next")
 
+    def name_and_deal(self, names: dict[int, str], roles: list[str]) -> None:
+        """Setup: each seat's name typed (the panel takes each before the next), and the cards
+        chosen seat by seat (the Deal is the caller's tap)."""
+        page = self.page
+        for seat, name in names.items():
+            page.fill(f'.seat[data-seat="{seat}"] .name', name)
+            version = page.get_attribute("body", "data-version")
+            page.press(f'.seat[data-seat="{seat}"] .name', "Enter")
+            page.wait_for_function(f"document.body.dataset.version !== '{version}'")
+        for seat, role in enumerate(roles, start=1):
+            page.select_option(f'.seat[data-seat="{seat}"] .deal', role)
+
     def seat(self, seat: int, action: str) -> None:
         self.page.click(f'.seat[data-seat="{seat}"] .num')
         self.tap(f"#{action}")
 
     def shot(self, name: str) -> None:
+        """This screen fits a tablet either way and a phone (``fits``), and its screenshot for
+        the docs when the run keeps them."""
+        fits(self.page)
         if self.shots is not None:
             self.page.screenshot(path=str(self.shots / f"judge-{name}.png"))
 
@@ -148,11 +168,16 @@ def vote(panel: Panel, hands: Hands, windows: list[tuple[int, list[int], str]]) 
         panel.tap(f"#{decision}")
 
 
-def night_step(panel: Panel, hands: Hands, step: str, keys: dict[int, str]) -> dict:
+def night_step(panel: Panel, hands: Hands, step: str, keys: dict[int, str],
+               during: Callable[[], None] | None = None) -> dict:
+    """The judge opens ``step``, the actors type ``keys``; ``during`` checks the panel while
+    the step runs (before any key); returns the table's result."""
     opened = hands.upcoming("private/night/step", step=step)
     result = hands.upcoming("private/night/result", step=step)
     panel.tap("#next")
     opened()
+    if during is not None:
+        during()
     for seat, typed in keys.items():
         hands.key(seat, typed)
     body = result()

@@ -16,7 +16,8 @@ things, all pure:
   a ``dies`` from a kill, an immortal's trait takes back every ``dies`` of its holder). It is
   asked at every change of the night, so a later step can depend on the night so far (the best
   move's victim, the paranoid's "when he is shot");
-- ``describe(act)``: the act in a few words for the judge's screen ("shot: 7").
+- ``describe(game, act)``: the act in a few words for the judge's screen ("shot: 7"), as
+  ``Words`` (a catalog key and its parameters: docs/i18n.md).
 
 Every effect lands at morning (all four books: docs/rules/README.md, "When a night's effects
 land"): a role killed tonight still acts tonight. See docs/judge-engine.md for a worked example.
@@ -31,7 +32,8 @@ import msgspec
 
 from judge.game.actions import Offer
 from judge.game.book import Book, NoOptions, Step
-from judge.game.state import Act, Command, Game, Picks, Refused, Result, seats_text
+from judge.game.state import Act, Command, Game, Picks, Refused, Result
+from kit.i18n import Line, Words
 
 
 class Fate(NamedTuple):
@@ -46,11 +48,11 @@ class Fate(NamedTuple):
 @dataclass(frozen=True)
 class Acted:
     """What a step did: the ``act`` that stood (``None``: nothing did), the commands (the
-    actors' private answers) and the record lines."""
+    actors' private answers) and the record lines (``Line(step.rule, key, **params)``)."""
 
     act: Act | None
     commands: tuple[Command, ...] = ()
-    lines: tuple[str, ...] = ()
+    lines: tuple[Line, ...] = ()
 
 
 class Mechanism:
@@ -79,20 +81,23 @@ class Mechanism:
         """What the step's picks did (the default records the standing picks, no effect)."""
         standing = picks.standing()
         if not standing:
-            return Acted(None, lines=(f"{step.rule}: {step.words}: no pick",))
+            return Acted(None, lines=(Line(step.rule, "line.step.no_pick", step=step.words),))
         targets = tuple(t for chosen in standing.values() for t in chosen)
         act = Act(game.night, step.name, self.name, tuple(standing), targets, "picked")
-        return Acted(act, lines=(f"{step.rule}: {step.words}: {seats_text(targets)}",))
+        return Acted(act, lines=(Line(step.rule, "line.step.picked", step=step.words,
+                                      seats=list(targets)),))
 
     def settle(self, game: Game, acts: tuple[Act, ...], fates: tuple[Fate, ...]
                ) -> tuple[Fate, ...]:
         """The night's fates after this mechanism's part (default: none)."""
         return fates
 
-    def describe(self, act: Act) -> str:
-        return f"{act.step} {seats_text(act.targets)}"
+    def describe(self, game: Game, act: Act) -> Words:
+        """The act in a few words for the judge's screen (default: the step and its seats)."""
+        return Words("act.picked", step=game.book.step(act.step).words,
+                     seats=list(act.targets))
 
-    def announce(self, game: Game, act: Act) -> str | None:
+    def announce(self, game: Game, act: Act) -> Words | None:
         """What the judge says of ``act`` at morning, to the whole table (the online book's
         "врач лечил Г", the Crow Club's poisoned player), or ``None``: nothing (FIIM tells
         nothing of the night but who leaves). Called for tonight's acts in wake order."""
@@ -105,7 +110,7 @@ class Mechanism:
 
     def choose(self, game: Game, step: Step, value: Any) -> Result:
         """The judge's decision for this step (``Choose``)."""
-        raise Refused(f"{step.rule}: the {step.name} step asks the judge nothing")
+        raise Refused(Line(step.rule, "refused.choose.nothing", step=step.words))
 
 
 def holders(game: Game, step: Step) -> tuple[int, ...]:

@@ -8,7 +8,8 @@ import msgspec
 
 from judge.game.book import Book, Name, Step
 from judge.game.mechanisms.base import Acted, Mechanism
-from judge.game.state import Act, Game, Picks, seats_text
+from judge.game.state import Act, Game, Picks
+from kit.i18n import Line, Words
 
 
 class BestMoveOptions(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
@@ -35,10 +36,12 @@ class BestMove(Mechanism):
         chosen = standing[by] if by is not None else ()
         actor = by if by is not None else next(iter(self.actors(game, step)), 0)
         return Acted(Act(game.night, step.name, self.name, (actor,), chosen, "named"),
-                     lines=(f"{step.rule}: {step.words} {seats_text(chosen) or '(none)'}",))
+                     lines=(Line(step.rule, "line.best_move" if chosen else "line.best_move.none",
+                                 step=step.words, seats=list(chosen)),))
 
-    def describe(self, act: Act) -> str:
-        return f"{act.step}: {seats_text(act.targets) or '(none)'}"
+    def describe(self, game: Game, act: Act) -> Words:
+        return Words("act.best_move" if act.targets else "act.best_move.none",
+                     step=game.book.step(act.step).words, seats=list(act.targets))
 
 
 MECHANISM = BestMove()

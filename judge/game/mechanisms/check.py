@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import msgspec
 
-from judge.game.book import Book, Name, Step
+from judge.game.book import Book, Local, Name, Step, local_problems
 from judge.game.mechanisms.base import Acted, Mechanism
 from judge.game.state import Act, Game, Picks
 from judge.game.table import NO, YES, reveal
+from kit.i18n import Line, Words
 
 
 class Answers(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
@@ -23,14 +24,16 @@ class Answers(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     teams: tuple[Name, ...] = ()
 
 
-class Words(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
-    yes: str = "yes"
-    no: str = "no"
+class Says(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """The answers' words, per language (``{ ru = "чёрный", en = "black" }``)."""
+
+    yes: Local = msgspec.field(default_factory=lambda: {"en": "yes", "ru": "да"})
+    no: Local = msgspec.field(default_factory=lambda: {"en": "no", "ru": "нет"})
 
 
 class CheckOptions(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     yes: Answers
-    says: Words = Words()
+    says: Says = Says()
 
 
 class Check(Mechanism):
@@ -41,7 +44,7 @@ class Check(Mechanism):
         standing = picks.standing()
         checker = next(iter(standing), None)
         if checker is None or not standing[checker]:
-            return Acted(None, lines=(f"{step.rule}: no check tonight",))
+            return Acted(None, lines=(Line(step.rule, "line.check.none", step=step.words),))
         seat = standing[checker][0]
         answer = self.answer(game, step, seat)
         woke = [p.actor for p in picks.picks] + list(picks.missing)
@@ -49,15 +52,17 @@ class Check(Mechanism):
         return Acted(Act(game.night, step.name, self.name, (checker,), (seat,),
                          "yes" if answer else "no"),
                      commands=tuple(reveal(s, YES if answer else NO) for s in told),
-                     lines=(f"{step.rule}: {step.words} of seat {seat}: "
-                            f"{'yes' if answer else 'no'}",))
+                     lines=(Line(step.rule, "line.check", step=step.words, seat=seat,
+                                 answer=self.says(step, answer)),))
 
     def check(self, book: Book, step: Step) -> list[str]:
         options: CheckOptions = step.options
         return [*(f"options.yes.roles: no role {r!r}" for r in options.yes.roles
                   if r not in book.roles),
                 *(f"options.yes.teams: no team {t!r}" for t in options.yes.teams
-                  if t not in book.teams)]
+                  if t not in book.teams),
+                *local_problems([("options.says.yes", options.says.yes),
+                                 ("options.says.no", options.says.no)])]
 
     def answer(self, game: Game, step: Step, seat: int) -> bool:
         """The check's answer for ``seat``: its card or its side in the ``yes`` table."""
@@ -65,12 +70,14 @@ class Check(Mechanism):
         return game.player(seat).role in options.yes.roles \
             or game.team(seat) in options.yes.teams
 
-    def says(self, step: Step, yes: bool) -> str:
+    def says(self, step: Step, yes: bool) -> Local:
         options: CheckOptions = step.options
         return options.says.yes if yes else options.says.no
 
-    def describe(self, act: Act) -> str:
-        return f"{act.step} {act.targets[0]}: {act.outcome}"
+    def describe(self, game: Game, act: Act) -> Words:
+        step = game.book.step(act.step)
+        return Words("act.check", step=step.words, seat=act.targets[0],
+                     answer=self.says(step, act.outcome == "yes"))
 
 
 MECHANISM = Check()

@@ -18,6 +18,7 @@ import msgspec
 from judge.game.book import Book, Name, Step
 from judge.game.mechanisms.base import Acted, Fate, Mechanism, own
 from judge.game.state import Act, Game, Picks
+from kit.i18n import Line, Words
 
 
 class HealOptions(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
@@ -42,20 +43,18 @@ class Heal(Mechanism):
         standing = picks.standing()
         healer = next(iter(standing), None)
         if healer is None or not standing[healer]:
-            return Acted(None, lines=(f"{step.rule}: no heal tonight",))
+            return Acted(None, lines=(Line(step.rule, "line.heal.none", step=step.words),))
         seat = standing[healer][0]
         before = [a for a in game.acts if a.step == step.name]
         last = next((a for a in reversed(before) if a.night == game.night - 1), None)
         if not options.twice_running and last is not None and last.targets == (seat,):
-            return Acted(None, lines=(f"{step.rule}: seat {seat} was healed last night: not "
-                                      "taken",))
+            return Acted(None, lines=(Line(step.rule, "line.heal.twice", seat=seat),))
         selves = sum(1 for a in before if a.targets == a.actors)
         if seat == healer and options.self_times is not None \
                 and selves >= options.self_times:
-            return Acted(None, lines=(f"{step.rule}: the healer has healed himself "
-                                      f"{selves} time(s) already: not taken",))
+            return Acted(None, lines=(Line(step.rule, "line.heal.self", count=selves),))
         return Acted(Act(game.night, step.name, self.name, (healer,), (seat,), "heal"),
-                     lines=(f"{step.rule}: {step.words} of seat {seat}",))
+                     lines=(Line(step.rule, "line.heal", step=step.words, seat=seat),))
 
     def settle(self, game: Game, acts: tuple[Act, ...], fates: tuple[Fate, ...]
                ) -> tuple[Fate, ...]:
@@ -67,12 +66,12 @@ class Heal(Mechanism):
                 and _mechanism_of(game, f.by) in options.saves))
         return fates
 
-    def describe(self, act: Act) -> str:
-        return f"{act.step}: heals {act.targets[0]}"
+    def describe(self, game: Game, act: Act) -> Words:
+        return Words("act.heal", step=game.book.step(act.step).words, seat=act.targets[0])
 
-    def announce(self, game: Game, act: Act) -> str | None:
+    def announce(self, game: Game, act: Act) -> Words | None:
         options: HealOptions = game.book.step(act.step).options
-        return f"the doctor came to seat {act.targets[0]}" if options.announce else None
+        return Words("said.heal", seat=act.targets[0]) if options.announce else None
 
 
 def _mechanism_of(game: Game, step: str) -> str:

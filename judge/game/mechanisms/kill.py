@@ -24,13 +24,14 @@ from typing import Literal
 
 import msgspec
 
-from judge.game.book import Book, Cite, Name, Step
+from judge.game.book import Book, Cite, Local, Name, Step, local_problems
 from judge.game.mechanisms.base import Acted, Fate, Mechanism, own
 from judge.game.state import Act, Game, Picks
+from kit.i18n import Line, Words
 
 
 class KillOptions(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
-    who: str
+    who: Local  # who shoots, per language: { ru = "мафия", en = "the mafia" }
     hit: Cite
     miss: Cite
     agree: Literal["all", "named"] = "all"
@@ -49,14 +50,14 @@ class Kill(Mechanism):
         standing = tuple(picks.standing())
         if target is None or target not in game.alive:
             return Acted(Act(game.night, step.name, self.name, standing, (), "miss"),
-                         lines=(f"{options.miss}: {options.who} missed: nobody is killed",))
+                         lines=(Line(options.miss, "line.kill.miss", who=options.who),))
         return Acted(Act(game.night, step.name, self.name, standing, (target,), "kill"),
-                     lines=(f"{options.hit}: {options.who} shoot seat {target}",))
+                     lines=(Line(options.hit, "line.kill", who=options.who, seat=target),))
 
     def check(self, book: Book, step: Step) -> list[str]:
         options: KillOptions = step.options
-        return [f"options: no role {r!r}" for r in (*options.deciders, *options.ignore)
-                if r not in book.roles]
+        return [*(f"options: no role {r!r}" for r in (*options.deciders, *options.ignore)
+                  if r not in book.roles), *local_problems([("options.who", options.who)])]
 
     def _target(self, game: Game, options: KillOptions, picks: Picks) -> int | None:
         standing = picks.standing()
@@ -79,14 +80,17 @@ class Kill(Mechanism):
         return (*fates, *(Fate(t, "dies", a.step) for a in own(acts, self)
                           if a.outcome == "kill" for t in a.targets))
 
-    def describe(self, act: Act) -> str:
-        return f"shot: {act.targets[0]}" if act.outcome == "kill" else f"{act.step}: miss"
+    def describe(self, game: Game, act: Act) -> Words:
+        step = game.book.step(act.step)
+        if act.outcome == "kill":
+            return Words("act.kill", step=step.words, seat=act.targets[0])
+        return Words("act.kill.miss", step=step.words)
 
-    def announce(self, game: Game, act: Act) -> str | None:
+    def announce(self, game: Game, act: Act) -> Words | None:
         options: KillOptions = game.book.step(act.step).options
         if not options.announce or act.outcome != "kill":
             return None
-        return f"{options.who} killed seat {act.targets[0]}"
+        return Words("said.kill", who=options.who, seat=act.targets[0])
 
 
 def _agreed(standing: dict[int, tuple[int, ...]], complete: bool) -> int | None:

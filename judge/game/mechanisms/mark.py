@@ -17,7 +17,8 @@ import msgspec
 
 from judge.game.book import Step
 from judge.game.mechanisms.base import Acted, Fate, Mechanism, own
-from judge.game.state import Act, Game, Picks, seats_text
+from judge.game.state import STANDINGS, Act, Game, Picks
+from kit.i18n import Line, Words
 
 
 class MarkOptions(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
@@ -33,19 +34,20 @@ class Mark(Mechanism):
         standing = picks.standing()
         actor = next(iter(standing), None)
         if actor is None or not standing[actor]:
-            return Acted(None, lines=(f"{step.rule}: {step.words}: nobody tonight",))
+            return Acted(None, lines=(Line(step.rule, "line.mark.none", step=step.words),))
         marked = standing[actor]
         return Acted(Act(game.night, step.name, self.name, (actor,), marked, options.what),
-                     lines=(f"{step.rule}: {step.words}: seat {seats_text(marked)} "
-                            f"{options.what} for the day",))
+                     lines=(Line(step.rule, "line.mark", step=step.words, seats=list(marked),
+                                 standing=STANDINGS[options.what]),))
 
     def settle(self, game: Game, acts: tuple[Act, ...], fates: tuple[Fate, ...]
                ) -> tuple[Fate, ...]:
         return (*fates, *(Fate(t, a.outcome, a.step) for a in own(acts, self)
                           for t in a.targets))
 
-    def describe(self, act: Act) -> str:
-        return f"{act.step}: {seats_text(act.targets)} {act.outcome}"
+    def describe(self, game: Game, act: Act) -> Words:
+        return Words("act.mark", step=game.book.step(act.step).words, seats=list(act.targets),
+                     standing=STANDINGS[act.outcome])
 
 
 MECHANISM = Mark()

@@ -19,6 +19,7 @@ from contract import events
 from judge.game.actions import Offer
 from judge.game.book import NoOptions
 from judge.game.state import Game, Refused, Result
+from kit.i18n import Line
 
 
 class Procedure:
@@ -49,4 +50,4 @@ class Procedure:
         return []
 
     def choose(self, game: Game, value: Any) -> Result:
-        raise Refused("the vote asks the judge nothing now")
+        raise Refused(Line(None, "refused.choose.vote"))

@@ -19,8 +19,9 @@ from dataclasses import replace
 from contract import events
 from judge.game import table
 from judge.game.leaving import last_words
-from judge.game.state import Game, Go, Result, Vote, seats_text
+from judge.game.state import Game, Go, Result, Vote
 from judge.game.votes.base import Procedure
+from kit.i18n import Line
 
 
 class Nominees(Procedure):
@@ -39,15 +40,14 @@ class Nominees(Procedure):
         candidates = tuple(c for c in candidates if c in game.alive)
         if not candidates:
             return Result(replace(game, vote=None), [], [],
-                          Go("nightfall", f"{cite('no_nominees')}: nobody is nominated: no vote"))
+                          Go("nightfall", Line(cite("no_nominees"), "line.vote.nobody")))
         if first and game.day == 1 and len(candidates) == 1 \
                 and game.rules.preset.vote.single_nominee_first_day == "no_vote":
             return Result(replace(game, vote=None), [], [], Go(
-                "nightfall",
-                f"{cite('one_nominee')}: one nominee (seat {candidates[0]}) on day 1: no vote"))
+                "nightfall", Line(cite("one_nominee"), "line.vote.one", seat=candidates[0])))
         return Result(replace(game, stage="vote", vote=Vote("nominees", candidates)),
                       [table.vote_start(candidates, game.voters, game.table_day)],
-                      [f"{cite('vote')}: the vote on {seats_text(candidates)}"])
+                      [Line(cite("vote"), "line.vote", seats=list(candidates))])
 
     def on_result(self, game: Game, result: events.VoteResult) -> Result:
         cite = game.rules.cite
@@ -55,34 +55,30 @@ class Nominees(Procedure):
         game = replace(game, vote=replace(game.vote, proposed=None) if game.vote else None)
         if outcome == "eliminated" and result.eliminated in game.alive:
             seat = result.eliminated
-            return last_words(game, (seat,),
-                              f"{cite('most_votes')}: seat {seat} has the most votes and leaves",
+            return last_words(game, (seat,), Line(cite("most_votes"), "line.vote.out", seat=seat),
                               "night")
         if outcome == "tie":
             tied = tuple(s for s in result.tied if s in game.alive)
             if tied and set(tied) == set(game.previous_tie):
                 return Result(replace(game, stage="question", vote=Vote("question", tied)),
                               [table.vote_question(tied, game.voters)],
-                              [f"{cite('question')}: the same seats tie again: shall "
-                               f"{seats_text(tied)} all leave?"])
+                              [Line(cite("question"), "line.vote.question", seats=list(tied))])
             return Result(replace(game, stage="defence", speakers=tied, floor=None,
                                   previous_tie=tied, vote=Vote("nominees", tied)), [],
-                          [f"{cite('tie')}: a tie between {seats_text(tied)}: "
-                           f"{game.timings.defence:g} s each, then a re-vote "
-                           f"({cite('revote')})"])
+                          [Line(cite("tie"), "line.vote.tie", seats=list(tied),
+                                seconds=game.timings.defence, revote=cite("revote"))])
         if outcome == "yes":
             tied = tuple(s for s in game.vote.candidates if s in game.alive) \
                 if game.vote else ()
-            return last_words(game, tied,
-                              f"{cite('question')}: the majority says yes: they all leave",
+            return last_words(game, tied, Line(cite("question"), "line.vote.all_leave"),
                               "night")
         if outcome == "no":
-            return self._night(game, f"{cite('question')}: no majority for it: they all stay")
+            return self._night(game, Line(cite("question"), "line.vote.all_stay"))
         if outcome == "no_vote":
-            return self._night(game, f"{cite('one_nominee')}: one nominee on day 1: no vote")
-        return self._night(game, f"the vote ends: {outcome}")
+            return self._night(game, Line(cite("one_nominee"), "line.vote.no_vote"))
+        return self._night(game, Line(None, "line.vote.ends", outcome=outcome))
 
-    def _night(self, game: Game, why: str) -> Result:
+    def _night(self, game: Game, why: Line) -> Result:
         return Result(game, [], [], Go("nightfall", why))
 
 

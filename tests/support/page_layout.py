@@ -1,0 +1,74 @@
+"""Whether a page fits a screen (issue 28 item 3): what overflows its box, and which targets a
+finger cannot hit (under 48 CSS px), on a Playwright ``page`` at its present viewport.
+
+    for size in VIEWPORTS:
+        page.set_viewport_size(size)
+        assert overflowing(page) == [] and small_targets(page) == []
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: a 10" tablet in landscape and in portrait, and a phone
+VIEWPORTS = ({"width": 1280, "height": 800}, {"width": 800, "height": 1280},
+             {"width": 390, "height": 844})
+
+#: the smallest side of a touch target, CSS px (WCAG 2.5.5's 44, Material's 48)
+TARGET = 48
+
+_OVERFLOWING = """() => {
+  const found = [];
+  const name = (e) => e.id ? `#${e.id}` : `${e.tagName.toLowerCase()}.${[...e.classList].join(".")}`
+    + (e.closest("[data-seat]") ? `[${e.closest("[data-seat]").dataset.seat}]` : "");
+  const inScrollBox = (e) => {  // a wide table scrolling inside its own box is meant
+    for (let a = e.parentElement; a && a !== document.body; a = a.parentElement)
+      if (["auto", "scroll"].includes(getComputedStyle(a).overflowX)) return true;
+    return false;
+  };
+  if (document.documentElement.scrollWidth > innerWidth + 1) found.push(`page ${
+    document.documentElement.scrollWidth} > ${innerWidth}`);
+  document.querySelectorAll("body *").forEach((e) => {
+    if (!e.checkVisibility() || ["SCRIPT", "STYLE", "OPTION"].includes(e.tagName)) return;
+    const s = getComputedStyle(e);
+    const scrolls = ["auto", "scroll"].includes(s.overflowX);
+    if (!scrolls && e.scrollWidth > e.clientWidth + 1 && e.clientWidth > 0 &&
+        s.textOverflow !== "ellipsis") found.push(`${name(e)} ${e.scrollWidth} > ${e.clientWidth}`);
+    const r = e.getBoundingClientRect();
+    if ((r.right > innerWidth + 1 || r.left < -1) && !inScrollBox(e))
+      found.push(`${name(e)} off screen`);
+  });
+  return found;
+}"""
+
+_SMALL = """(least) => [...document.querySelectorAll("button, input, select, a, .seat[data-seat]")]
+  .filter((e) => e.checkVisibility())
+  .map((e) => [e, e.getBoundingClientRect()])
+  .filter(([, r]) => r.width < least || r.height < least)
+  .map(([e, r]) => `${e.id ? "#" + e.id : e.tagName.toLowerCase() + "." + e.className} ${
+    Math.round(r.width)}x${Math.round(r.height)}`)"""
+
+
+def overflowing(page: Any) -> list[str]:
+    """Every visible element whose content is wider than its box (an ellipsis or a scroll box
+    is meant), or that lies off the screen, and the page itself if it scrolls sideways."""
+    found: list[str] = page.evaluate(_OVERFLOWING)
+    return found
+
+
+def small_targets(page: Any, least: int = TARGET) -> list[str]:
+    """Every visible button, field, link and seat tile smaller than ``least`` px either way."""
+    found: list[str] = page.evaluate(_SMALL, least)
+    return found
+
+
+def fits(page: Any) -> None:
+    """The page now fits each of ``VIEWPORTS`` (nothing overflows, no target under 48 px);
+    the viewport is left as it was."""
+    was = page.viewport_size
+    for size in VIEWPORTS:
+        page.set_viewport_size(size)
+        found = overflowing(page), small_targets(page)
+        assert found == ([], []), (size, found)
+    if was is not None:
+        page.set_viewport_size(was)
