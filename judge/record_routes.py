@@ -39,10 +39,9 @@ import msgspec
 from aiohttp import web
 
 from judge import record as rec
-from judge import scoring
-from judge.exports import mafiaratings
 from judge.sheet import protocol, results_csv, when
 from judge.store import GameStore
+from results import mafiaratings, scoring
 
 log = logging.getLogger("judge.games")
 

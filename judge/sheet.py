@@ -13,8 +13,8 @@ import io
 import time
 from html import escape
 
-from judge.record import Departure, Foul, Night, Nomination, Record, VoteRound, team_of
-from judge.scoring import PlayerScore
+from results.record import Departure, Foul, Night, Nomination, Record, VoteRound, team_of
+from results.scoring import PlayerScore
 
 CSV_COLUMNS = ("game", "table", "date", "status", "winner", "seat", "name", "role", "side",
                "won", "fouls", "left", "win", "best_move", "penalty", "compensation", "extra",

@@ -15,8 +15,8 @@ from typing import Annotated
 
 import msgspec
 
-from judge.record import Record, team_of
 from kit.config import ConfigError, Section
+from results.record import Record, team_of
 
 PRESETS = Path(__file__).resolve().parent.parent / "config" / "scoring"
 
