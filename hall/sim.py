@@ -209,7 +209,7 @@ def start_board(hall: SimulatedHall, port: int, *, count_wait: float = 30.0,
         return subprocess.Popen(
             [sys.executable, "-m", "mafia_table.cli", "hall", "board", "--broker",
              f"127.0.0.1:{hall.port}", "--listen", f"127.0.0.1:{port}", "--count-wait",
-             str(count_wait), *args],
+             str(count_wait), "--store", str(hall.root / "board.db"), *args],
             stdout=log, stderr=subprocess.STDOUT, cwd=REPO)
 
 

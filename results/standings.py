@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 import msgspec
 
@@ -31,7 +32,9 @@ from results.scoring import Preset, first_victim, score
 
 #: the points a player's total is made of (``scoring.PlayerScore``'s, and the platform's Ci)
 PARTS = ("win", "best_move", "penalty", "compensation", "ci", "extra")
-MAIN, FINAL = "main", "final"
+#: the stages of a tournament: its main rounds, and the final, scored apart
+MAIN: Final = "main"
+FINAL: Final = "final"
 
 
 @dataclass(frozen=True)
