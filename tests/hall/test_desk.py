@@ -1,7 +1,7 @@
 """The organiser's desk (hall/desk.py) on a real store and a real asyncio loop: the actions in
-order, each refusal saying why, the seating made in a thread, each round's seating published
-retained with the tournament's id, a correction at a table shown in the game's history, and
-the tournament carried on by a board restarted on the same store."""
+order, each refusal saying why, a seating loaded (a CSV) and then made in a thread, each
+round's seating published retained with the tournament's id, a correction at a table shown in
+the game's history, and the tournament carried on by a board restarted on the same store."""
 
 from __future__ import annotations
 
@@ -20,6 +20,11 @@ from tests.support.waiting import until_async
 
 PRESETS = scoring.presets()
 NAMES = "\n".join(f"Player {n}" for n in range(1, 21))
+
+
+#: one round loaded by hand: Player 1..10 at table-1, 11..20 at table-2
+CSV = "round,table,seat,player\n" + "".join(
+    f"1,table-{1 + (n - 1) // 10},{1 + (n - 1) % 10},Player {n}\n" for n in range(1, 21))
 
 
 class Board:
@@ -66,6 +71,14 @@ def test_the_organisers_flow_from_making_the_tournament_to_its_exports(tmp_path)
                          "games": 2, "tables": 2, "scoring": "fiim"})
         assert made == {"type": "done", "message": "tournament 'Cup' made: 20 players, 2 "
                                                    "games each, 2 tables a round"}
+        loaded = desk.act({"action": "load_tournament_seating", "csv": CSV})
+        assert loaded == {"type": "done", "message": "the main stage is seated: rounds 1"}
+        stranger = desk.act({"action": "load_tournament_seating",
+                             "csv": CSV.replace("Player 20", "Zed")})
+        assert stranger["type"] == "refused" and "not players of the tournament: Zed" in \
+            stranger["message"]
+        bad = desk.act({"action": "load_tournament_seating", "csv": "1,table-1,99,Anna\n"})
+        assert bad["type"] == "refused" and "the seating refused" in bad["message"]
         working = desk.act({"action": "generate_seating", "seed": 3, "seconds": 0.3})
         assert working["message"].startswith("seating the main stage")
         assert desk.act({"action": "generate_seating"})["message"] == \
