@@ -2,7 +2,7 @@
 bench.exports``; ``--quick``: seconds, that it runs, bench/quick.py). The protocol sheet exports
 on every render (its link, or the reason).
 
-1. export: ``judge.exports.mafiaratings.export_json`` of a recorded game (it runs the port of
+1. export: ``results.mafiaratings.export_json`` of a recorded game (it runs the port of
    the platform's checks on its result), against its floor, ``judge.record.encode`` of the same
    record (the record's own JSON).
 2. check: ``mafiaratings_check.check`` alone on the exported game.
@@ -22,8 +22,8 @@ from bench import quick
 from bench.gpio import percentiles
 from bench.record import timed
 from judge import record as rec
-from judge.exports.mafiaratings import export_json
-from judge.exports.mafiaratings_check import check
+from results.mafiaratings import export_json
+from results.mafiaratings_check import check
 from tests.support.mafiaratings_games import random_game
 from tests.support.record_game import whole_game
 

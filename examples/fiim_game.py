@@ -19,6 +19,12 @@ re-vote and the question. ``--report FILE`` writes what the players pressed and 
 went, as JSON (the end-to-end test checks the table's events against it); ``--record FILE`` the
 game's record (docs/record.md), as the judge's panel keeps it.
 
+At a tournament's table (``python -m hall.sim_tournament 3``, docs/tournament.md):
+``--seating`` waits for the hall's seating of the table's round (retained ``seating``) and
+names the players by it; ``--publish FILE`` sends the finished game's record to the hall as the
+judge's panel does (``judge.record_feed``, its SQLite in ``FILE``: retained, QoS 1, kept until
+the broker acknowledges it, with the seating's tournament and round).
+
 For a game run by a person, use the panel instead: ``scripts/run-sim.sh --judge``.
 """
 
@@ -37,6 +43,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
@@ -61,6 +68,8 @@ from contract.verbs import (
 )
 from judge import record, table_events
 from judge.game import Action, Game, TableEvent, Timings, new_game, step
+from judge.record_feed import RecordFeed
+from results.feed import SeatingMessage
 
 SEATS = range(1, 11)
 MAFIA, DON, SHERIFF, CIVILIAN = "mafia", "don", "sheriff", "civilian"
@@ -248,17 +257,18 @@ class Players:
 
     rng: random.Random
     roles: dict[int, str]
+    nominate: float = 0.5  # how often a speaker nominates someone (the Sheriff who knows: always)
     sheriff_knows: dict[int, bool] = field(default_factory=dict)  # seat -> is mafia
     don_checked: set[int] = field(default_factory=set)
 
     @classmethod
-    def deal(cls, rng: random.Random) -> Players:
+    def deal(cls, rng: random.Random, nominate: float = 0.5) -> Players:
         seats = list(SEATS)
         rng.shuffle(seats)
         roles = {seat: CIVILIAN for seat in SEATS}
         roles[seats[0]], roles[seats[1]], roles[seats[2]], roles[seats[3]] = \
             DON, MAFIA, MAFIA, SHERIFF
-        return cls(rng, roles)
+        return cls(rng, roles, nominate)
 
     def black(self, seat: int) -> bool:
         return self.roles[seat] in (MAFIA, DON)
@@ -272,7 +282,7 @@ class Players:
             return found[0]
         if self.black(speaker):
             others = [s for s in others if not self.black(s)]
-        if not others or self.rng.random() < 0.5:
+        if not others or self.rng.random() < 1 - self.nominate:  # 0.5: as it always was
             return None
         return self.rng.choice(others)
 
@@ -313,6 +323,7 @@ class Judge:
     table: Table
     players: Players
     pace: float  # 1.0: players take their time; 0: as fast as the table allows
+    seating: SeatingMessage | None = None  # the hall's, naming the players
     game: Game = field(init=False)
     since: int = 0  # where the inbox was when the core's latest commands went out
     sent: dict[str, str] = field(default_factory=dict)  # verb -> id of its latest command
@@ -358,6 +369,8 @@ class Judge:
 
     def play(self) -> str:
         self.prepare()
+        for seated in self.seating.seats if self.seating is not None else []:
+            self.tap("name", seat=seated.seat, name=seated.player)
         self.tap("deal", roles=[self.players.roles[s] for s in SEATS])
         self.say("roles: " + ", ".join(f"{s} {r}" for s, r in sorted(self.players.roles.items())
                                        if r != CIVILIAN))
@@ -492,19 +505,34 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--report", metavar="FILE", help="write the game as JSON here")
     parser.add_argument("--record", metavar="FILE",
                         help="write the game's record here (docs/record.md)")
+    parser.add_argument("--nominate", type=float, default=0.5, metavar="P",
+                        help="how often a speaker nominates (0..1, default 0.5; fewer "
+                             "nominations, shorter votes)")
+    parser.add_argument("--seating", action="store_true",
+                        help="name the players by the hall's seating of this table's round")
+    parser.add_argument("--publish", metavar="FILE",
+                        help="send the record to the hall as the judge's panel does, kept in "
+                             "this SQLite until the broker has it")
     args = parser.parse_args(argv)
     host, _, port = args.broker.rpartition(":")
-    if not host or not port.isdigit() or args.pace < 0:
-        parser.error("--broker takes HOST:PORT and --pace a number >= 0")
+    if not host or not port.isdigit() or args.pace < 0 or not 0 <= args.nominate <= 1:
+        parser.error("--broker takes HOST:PORT, --pace a number >= 0, --nominate 0..1")
     try:
         table = Table(host, int(port), args.table)
     except OSError as exc:
         print(f"fiim_game: no broker at {args.broker}: {exc}", file=sys.stderr)
         return 1
-    game = Judge(table, Players.deal(random.Random(args.seed)), args.pace)
+    game = Judge(table, Players.deal(random.Random(args.seed), args.nominate), args.pace)
     try:
+        if args.seating:
+            seating = table.wait(lambda m: m.topic == "seating", timeout=60).body
+            game.seating = msgspec.convert(seating, SeatingMessage)
         game.play()
-    except GameError as exc:
+        if args.publish:
+            over = record.build(game.inputs, args.table, game.game.rules)
+            if over is not None:
+                publish(table, RecordFeed(args.publish, args.table), over, game.seating)
+    except (GameError, msgspec.ValidationError) as exc:
         print(f"fiim_game: {exc}", file=sys.stderr)
         return 1
     finally:
@@ -518,6 +546,24 @@ def main(argv: list[str] | None = None) -> int:
                 with open(args.record, "wb") as out:
                     out.write(record.encode(played))
     return 0
+
+
+def publish(table: Table, feed: RecordFeed, played: record.Record,
+            seating: SeatingMessage | None) -> None:
+    """The record to the hall the judge's panel's way (``judge.record_feed``): what an earlier
+    run left unacknowledged first, then this game, each kept until the broker has it."""
+    try:
+        if seating is not None:
+            feed.seated(played.id, seating.tournament, seating.round)
+        feed.offer(played, time.time())
+        for outgoing in feed.unacked():
+            sent = table.client.publish(outgoing.topic, outgoing.payload, qos=1, retain=True)
+            sent.wait_for_publish(table.timeout)
+            if not sent.is_published():
+                raise GameError(f"the broker did not take game {outgoing.game}'s record")
+            feed.acked(outgoing.game, outgoing.revision)
+    finally:
+        feed.close()
 
 
 if __name__ == "__main__":

@@ -4,7 +4,10 @@ It reads every table's retained ``status``, ``state``, ``health`` and ``bridge``
 broker as the ``hall-board`` account, folds them with :mod:`hall.tables` (pure), and pushes the
 board to every open page over a WebSocket on each change (and each second, as waits grow).
 The organisers load the tournament's seating (:mod:`hall.seating`) and send a round to the
-tables. Same stack, login and WebSocket fan-out as the judge's panel (:mod:`kit.weblogin`:
+tables. The tournament (:mod:`hall.desk`, :mod:`hall.tournament`) takes every game the tables
+send on ``record/`` into the hall's own SQLite (:mod:`hall.store`), and its pages
+(:mod:`hall.tournament_routes`: the organiser's, the public standings, the exports) follow it.
+Same stack, login and WebSocket fan-out as the judge's panel (:mod:`kit.weblogin`:
 a password file, slowed-down wrong logins, a session cookie; :mod:`kit.webpages`), pages
 served from ``hall/static`` (no CDN, no build step).
 
@@ -38,7 +41,9 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from contract.topics import topic_prefix
 from hall import seating as seating_module
-from hall import tables
+from hall import tables, tournament_routes
+from hall.desk import Desk
+from hall.store import HallStore, StoreError
 from kit import i18n, webguard
 from kit.config import COMMAND_LINE, ConfigError
 from kit.i18n import Words
@@ -46,6 +51,7 @@ from kit.i18n import web as i18n_web
 from kit.weblogin import WebLogin
 from kit.webpages import Pages
 from kit.webserve import WebServer, WebTLS, split_listen, transport_problems
+from results import feed, scoring
 
 log = logging.getLogger("hall.board")
 STATIC = Path(__file__).parent / "static"
@@ -56,6 +62,7 @@ class Board:
     asyncio loop) and the pages out."""
 
     def __init__(self, *, password: str, limits: tables.Limits, client: mqtt.Client,
+                 store: HallStore, presets: dict[str, scoring.Preset],
                  language: str = i18n.DEFAULT):
         self.language = language
         self.gate = WebLogin(password=password, cookie="hall_board", title=Words("board.title"),
@@ -66,9 +73,12 @@ class Board:
         self.seating: seating_module.Seating = {}
         self.sent_round: int | None = None
         self.pages = Pages()
+        self.public = Pages()  # the public standings' pages (no login)
+        self.desk = Desk(store, presets, self._publish_retained, self.broadcast)
         self.loop: asyncio.AbstractEventLoop | None = None
         self.unreadable = 0
         self._last_sent = ""
+        self._last_public = ""
         client.on_connect = self._on_connect
         client.on_message = self._on_message
 
@@ -77,13 +87,20 @@ class Board:
         if reason_code.is_failure:
             log.error("the hall broker refused the board: %s", reason_code)
             return
-        client.subscribe([(topic_prefix("+") + topic, 1) for topic in tables.TOPICS])
+        client.subscribe([(topic_prefix("+") + topic, 1)
+                          for topic in (*tables.TOPICS, feed.TOPIC + "+")])
 
     def _on_message(self, client, userdata, message) -> None:
         parts = message.topic.split("/")
-        if len(parts) != 3 or self.loop is None:
+        if self.loop is None:
             return
-        self.loop.call_soon_threadsafe(self.take, parts[1], parts[2], message.payload)
+        if len(parts) == 4 and f"{parts[2]}/" == feed.TOPIC:
+            self.loop.call_soon_threadsafe(self.desk.receive, message.topic, message.payload)
+        elif len(parts) == 3:
+            self.loop.call_soon_threadsafe(self.take, parts[1], parts[2], message.payload)
+
+    def _publish_retained(self, topic: str, payload: bytes) -> None:
+        self.client.publish(topic, payload, qos=1, retain=True)
 
     # the loop's side
     def take(self, table: str, topic: str, payload: bytes) -> None:
@@ -106,15 +123,20 @@ class Board:
         board = tables.view(self.hall, time.monotonic(), self.limits)
         board["seating"] = {"rounds": sorted(self.seating), "sent": self.sent_round,
                             "tables": sorted({t for r in self.seating.values() for t in r})}
+        board["tournament"] = self.desk.views()[0]
         return board
 
     def broadcast(self) -> None:
-        """Send the board to every page, if it changed since the last send."""
+        """Send the board to every page, and the public standings to theirs, each if it
+        changed since its last send."""
         text = json.dumps({"type": "board", **self.view()})
-        if text == self._last_sent:
-            return
-        self._last_sent = text
-        self.pages.push(text)
+        if text != self._last_sent:
+            self._last_sent = text
+            self.pages.push(text)
+        public = tournament_routes.public_text(self.desk)()
+        if public != self._last_public:
+            self._last_public = public
+            self.public.push(public)
 
     def load_seating(self, text: str) -> None:
         self.seating = seating_module.parse(text)
@@ -148,12 +170,20 @@ async def live(request: web.Request) -> web.StreamResponse:
                                    lambda text: handle_message(board, text))
 
 
+#: the tournament's actions, the desk's (docs/tournament.md)
+DESK_ACTIONS = ("create_tournament", "generate_seating", "load_tournament_seating",
+                "send_tournament_round", "seed_final")
+
+
 def handle_message(board: Board, text: str) -> dict[str, Any]:
-    """``{"action": "load_seating", "csv": "..."}`` or ``{"action": "send_round", "round": N}``;
-    the answer says what was done, or why not (``words`` for the page, ``message`` in English)."""
+    """``{"action": "load_seating", "csv": "..."}`` or ``{"action": "send_round", "round": N}``,
+    or one of the tournament's (``DESK_ACTIONS``, ``hall.desk``); the answer says what was
+    done, or why not (``words`` for the page, ``message`` in English)."""
     try:
         message = json.loads(text)
         action = message["action"]
+        if action in DESK_ACTIONS:
+            return board.desk.act(message)
         if action == "load_seating":
             board.load_seating(str(message["csv"]))
             return _answer("done", Words("board.loaded", rounds=sorted(board.seating)))
@@ -180,12 +210,14 @@ def make_app(board: Board) -> web.Application:
     board.gate.add_routes(app)
     app.router.add_get("/live", live)
     app.router.add_static("/static", STATIC)
+    tournament_routes.add_routes(app, board.desk, board.gate, board.public)
     app.on_shutdown.append(_close_sockets)
     return app
 
 
 async def _close_sockets(app: web.Application) -> None:
     await app[BOARD].pages.close("board stopping")
+    await app[BOARD].public.close("board stopping")
 
 
 async def _tick(board: Board) -> None:
@@ -233,9 +265,13 @@ async def serve(args: argparse.Namespace, tls: WebTLS | None) -> None:
     if args.ca_file:
         client.tls_set(ca_certs=args.ca_file, certfile=args.cert_file, keyfile=args.key_file)
     client.reconnect_delay_set(1, 5)
+    try:
+        store = HallStore(args.store)
+    except (StoreError, OSError) as exc:
+        raise SystemExit(f"hall board: --store {args.store}: {exc}") from None
     board = Board(password=read_secret(args.board_password_file, "--board-password-file"),
                   limits=tables.Limits(count_waiting_s=args.count_wait), client=client,
-                  language=args.language)
+                  store=store, presets=scoring.presets(), language=args.language)
     board.loop = asyncio.get_running_loop()
     broker_host, broker_port = split_host_port(args.broker, "--broker")
     client.connect_async(broker_host, broker_port, keepalive=15)
@@ -253,6 +289,7 @@ async def serve(args: argparse.Namespace, tls: WebTLS | None) -> None:
         await server.stop()
         client.loop_stop()
         client.disconnect()
+        store.close()
 
 
 def run(args: argparse.Namespace) -> int:

@@ -49,6 +49,9 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
                             f"{i18n.DEFAULT})")
     board.add_argument("--count-wait", type=float, default=30.0, metavar="S",
                        help="alert when a vote count waits for its judge longer (default 30)")
+    board.add_argument("--store", default="hall-board.db", metavar="FILE",
+                       help="the hall's SQLite: the tournament and every game the tables send "
+                            "(default hall-board.db)")
 
 
 def _board(args: argparse.Namespace) -> int:

@@ -1,7 +1,8 @@
 """The tournament's seating: a CSV of ``round,table,seat,player`` lines, checked whole.
 
 Sent to each table as ``mafia/<table>/seating`` (retained): ``{"v": 1, "round": 2,
-"seats": [{"seat": 1, "player": "Anna"}, ...]}``, which the judge's panel reads to fill in names.
+"seats": [{"seat": 1, "player": "Anna"}, ...]}`` (and a tournament's ``"tournament"`` id), which
+the judge's panel reads to fill in names (``results.feed.SeatingMessage``).
 """
 
 from __future__ import annotations
@@ -84,11 +85,15 @@ def render(seating: Seating) -> str:
     return out.getvalue()
 
 
-def messages(seating: Seating, round_: int) -> dict[str, dict[str, Any]]:
-    """The ``seating`` documents of ``round_``, by table."""
+def messages(seating: Seating, round_: int,
+             tournament: str | None = None) -> dict[str, dict[str, Any]]:
+    """The ``seating`` documents of ``round_``, by table (``results.feed.SeatingMessage``);
+    a tournament's carry its id, which comes back with each game its seating named."""
     if round_ not in seating:
         raise SeatingError([f"no round {round_} in the seating (rounds: "
                             f"{', '.join(map(str, sorted(seating)))})"])
+    of = {} if tournament is None else {"tournament": tournament}
     return {table: {"v": 1, "round": round_,
-                    "seats": [{"seat": s, "player": p} for s, p in sorted(seats.items())]}
+                    "seats": [{"seat": s, "player": p} for s, p in sorted(seats.items())],
+                    **of}
             for table, seats in seating[round_].items()}

@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     """The command on parsed arguments."""
     from hall import seating
     from hall.seating_plan import inputs, plan, report
-    from hall.seating_plan.instance import Refused, instance
+    from hall.seating_plan.instance import Refused
 
     def refuse(reasons: list[str]) -> int:
         for reason in reasons:
@@ -64,22 +64,24 @@ def run(args: argparse.Namespace) -> int:
 
     if not 0 < args.seconds < math.inf:
         return refuse([f"--seconds {args.seconds}: a number of seconds above 0"])
+    if args.players < 0:
+        return refuse([f"--players {args.players}: a number of players"])
     try:
-        names = inputs.default_names(max(args.players, 0))
+        names = inputs.default_names(args.players)
         if args.names:
             names = inputs.names(_read(args.names), args.players, args.names)
         rules = inputs.Restrictions()
         if args.restrictions:
             rules = inputs.restrictions(_read(args.restrictions), names, args.restrictions)
-        inst = instance(args.players, args.rounds, args.tables, rules.apart, rules.avoid)
-        made = plan.make(inst, args.seed, args.seconds)
+        seats, made = plan.seated(names, args.rounds, args.tables, rules, args.seed,
+                                  args.seconds)
     except inputs.InputError as exc:
         return refuse([f"{exc.source}: {problem}" for problem in exc.problems])
     except Refused as exc:
         return refuse([f"cannot be seated: {reason}" for reason in exc.reasons])
     except OSError as exc:
         return refuse([f"cannot read {exc.filename}: {exc.strerror}"])
-    text = seating.render(plan.named(made.layout, names))
+    text = seating.render(seats)
     seating.parse(text, seats=10)  # what the board will read: refuses here, never there
     if args.output:
         try:

@@ -6,7 +6,8 @@ own account) and a ``mafia-table run --sim`` controller on it. Only paths, ports
 passwords are changed in the shipped files, so what runs here is what a hall installs.
 
 ``python -m hall.sim N`` (``scripts/run-hall.sh N``) runs one until Ctrl-C; the tests and
-``bench/hall.py`` use :class:`SimulatedHall` directly.
+``bench/hall.py`` use :class:`SimulatedHall` directly. ``python -m hall.sim_tournament N`` plays
+a whole tournament on it by itself (``scripts/run-hall.sh N --tournament``).
 """
 
 from __future__ import annotations
@@ -19,12 +20,14 @@ import subprocess
 import sys
 import tempfile
 import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from contract.topics import ROOT, topic_prefix
 from hall.pki import make_certificates, make_password_file
-from kit.local_broker import LocalBroker, free_port
+from kit.local_broker import LocalBroker, free_port, is_listening
 
 REPO = Path(__file__).resolve().parent.parent
 SHIPPED = REPO / "config" / "mosquitto"
@@ -159,38 +162,61 @@ class SimulatedHall:
         self.hall.close()
 
 
+def parser(prog: str = "python -m hall.sim", description: str = "Run N simulated tables "
+           "bridged to one hall broker, and the hall board, until Ctrl-C."
+           ) -> argparse.ArgumentParser:
+    """The simulated hall's arguments (``hall.sim_tournament`` adds its own)."""
+    parsing = argparse.ArgumentParser(prog=prog, description=description)
+    parsing.add_argument("tables", type=int, help="number of tables (1..50)")
+    parsing.add_argument("--hall-port", type=int, default=None,
+                         help="the hall broker's plain loopback port (default: a free one)")
+    parsing.add_argument("--board-port", type=int, default=8090,
+                         help="the hall board's HTTP port (default 8090)")
+    return parsing
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m hall.sim",
-                                     description="Run N simulated tables bridged to one hall "
-                                                 "broker, and the hall board, until Ctrl-C.")
-    parser.add_argument("tables", type=int, help="number of tables (1..50)")
-    parser.add_argument("--hall-port", type=int, default=None,
-                        help="the hall broker's plain loopback port (default: a free one)")
-    parser.add_argument("--board-port", type=int, default=8090,
-                        help="the hall board's HTTP port (default 8090)")
-    args = parser.parse_args(argv)
+    parsing = parser()
+    args = parsing.parse_args(argv)
     if not 1 <= args.tables <= 50:
-        parser.error("tables: give a number from 1 to 50")
+        parsing.error("tables: give a number from 1 to 50")
     with tempfile.TemporaryDirectory(prefix="mafia-hall-") as root:
         return run(SimulatedHall(Path(root), args.tables, hall_port=args.hall_port),
                    args.board_port)
 
 
-def run(hall: SimulatedHall, board_port: int) -> int:
-    """Run ``hall`` and its board until SIGTERM or Ctrl-C."""
+def run(hall: SimulatedHall, board_port: int,
+        play: Callable[[SimulatedHall, str], bool] | None = None) -> int:
+    """Run ``hall`` and its board until SIGTERM or Ctrl-C; with ``play``, call it first with
+    the board's address once the board listens (it returns whether to stop then)."""
     stop = threading.Event()
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())
+    board = None
     try:
         hall.start()
         board = start_board(hall, board_port)
         print(describe(hall, board_port), flush=True)
+        if play is not None:
+            wait_for_board(board_port, board)
+            if play(hall, f"http://127.0.0.1:{board_port}"):
+                stop.set()
         stop.wait()
-        board.terminate()
-        board.wait(timeout=10)
     finally:
+        if board is not None:
+            board.terminate()
+            board.wait(timeout=10)
         hall.close()
     return 0
+
+
+def wait_for_board(port: int, board: subprocess.Popen[bytes], timeout: float = 30.0) -> None:
+    """Until the board listens on ``port`` (its process still running)."""
+    deadline = time.monotonic() + timeout
+    while not is_listening("127.0.0.1", port):
+        if board.poll() is not None or time.monotonic() > deadline:
+            raise RuntimeError(f"the hall board did not listen on {port} (see board.log)")
+        time.sleep(0.05)
 
 
 def start_board(hall: SimulatedHall, port: int, *, count_wait: float = 30.0,
@@ -209,7 +235,8 @@ def start_board(hall: SimulatedHall, port: int, *, count_wait: float = 30.0,
         return subprocess.Popen(
             [sys.executable, "-m", "mafia_table.cli", "hall", "board", "--broker",
              f"127.0.0.1:{hall.port}", "--listen", f"127.0.0.1:{port}", "--count-wait",
-             str(count_wait), "--language", language, *args],
+             str(count_wait), "--language", language, "--store", str(hall.root / "board.db"),
+             *args],
             stdout=log, stderr=subprocess.STDOUT, cwd=REPO)
 
 

@@ -40,8 +40,6 @@ import msgspec
 from aiohttp import web
 
 from judge import record as rec
-from judge import scoring
-from judge.exports import mafiaratings
 from judge.game import load_rules
 from judge.game.book import Book
 from judge.sheet import STATUS_SHORT, BookWords, protocol, results_csv, when
@@ -49,6 +47,7 @@ from judge.store import GameStore
 from kit import i18n
 from kit.config import ConfigError
 from kit.i18n import web as i18n_web
+from results import mafiaratings, scoring
 
 log = logging.getLogger("judge.games")
 

@@ -8,7 +8,9 @@ The imperative shell around ``judge.game``, composed of one part a job:
 - ``judge.table_link``: the MQTT link to the table (as the ``rules-core`` account of the shipped
   ACL), which stamps and sends the commands and matches their replies;
 - ``judge.live_view``: what the pages show, pushed to every logged-in tab and to the stream
-  overlay at each change.
+  overlay at each change;
+- ``judge.record_feed``: each game over (and each later edit of it) on its way to the hall,
+  kept until the broker acknowledges it; the hall's ``seating`` names the players.
 
 ``Panel`` is the loop between them: it feeds the core the judge's taps (from the panel's
 WebSocket) and the table's events (from the link), sends the core's commands to the table and
@@ -58,7 +60,8 @@ from judge.game.state import BadArgument
 from judge.journal import Journal
 from judge.kept_game import KeptGame
 from judge.live_view import LiveView
-from judge.record import Edit
+from judge.record import Edit, Record
+from judge.record_feed import Outgoing, RecordFeed
 from judge.store import GameStore
 from judge.table_link import TableLink
 from judge.views import ActionMessage, Refusal, as_json
@@ -67,6 +70,7 @@ from kit.i18n import Line, Words
 from kit.i18n import web as i18n_web
 from kit.weblogin import WebLogin
 from kit.webserve import WebServer
+from results.feed import SeatingMessage
 
 log = logging.getLogger("judge")
 STATIC = Path(__file__).with_name("static")
@@ -95,7 +99,11 @@ class Panel:
                                cfg.game.seats)
         self.live = LiveView(self.kept, hide_roles=cfg.game.hide_roles,
                              language=cfg.panel.language)
-        self.link = TableLink(cfg, self._on_table, self._connected)
+        self.feed = RecordFeed(cfg.journal.path, cfg.table)
+        self.games.changed = self._record_changed
+        self.link = TableLink(cfg, self._on_table, self._connected, self._published)
+        self.in_flight: dict[int, Outgoing] = {}  # message id -> the revision it carries
+        self.seating: SeatingMessage | None = None  # the hall's, for this table's round
         self.gate = WebLogin(
             password=Path(cfg.panel.password_file).read_text(encoding="utf-8").strip(),
             cookie="judge_session", title=Words("panel.title"), stylesheet="/static/panel.css",
@@ -107,16 +115,28 @@ class Panel:
         """The game being played."""
         return self.kept.game
 
+    def close(self) -> None:
+        """Off the broker, then the SQLite closed (an acknowledgement still on its way is
+        dropped: its revision goes again at the next start)."""
+        self.link.stop()
+        self.in_flight.clear()
+        self.journal.close()
+        self.games.close()
+        self.feed.close()
+
     # ------------------------------------------------------------------ the game
 
     def apply(self, given: Action | TableEvent) -> None:
         """One input: the core decides, the journal keeps it, the table and pages are told.
         ``Refused`` goes back to the caller with nothing changed."""
+        was = self.game.stage
         commands = self.kept.apply(given, time.time())
         if commands is None:
             return
         for command in commands:
             self.link.send(command)
+        if (was == "over") != (self.game.stage == "over"):  # the win, or its undo
+            self._record_changed(self.games.current())
         self.live.show()
 
     def timer_command(self, op: str) -> None:
@@ -146,7 +166,45 @@ class Panel:
             self.link.send(TableCommand(PHASE, PhaseCommand(id=UNSTAMPED, phase="day")))
         self.kept.start_over()
         self.apply(TableEvent("state", events.DayEvent(day=self.live.seen.day)))
+        self._seat_players()
         self.live.show()
+
+    # ------------------------------------------------------------------ the hall
+
+    def _seat_players(self) -> None:
+        """In setup, the names of the hall's seating for this table's round, unless a game of
+        that round has already finished here (the next game is not that round's)."""
+        seating = self.seating
+        if seating is None or self.game.stage != "setup" \
+                or self.feed.played(seating.tournament, seating.round):
+            return
+        seats = {p.seat for p in self.game.players}
+        for seated in seating.seats:
+            if seated.seat in seats and self.game.player(seated.seat).name != seated.player:
+                self.apply(Action("name", {"seat": seated.seat, "name": seated.player}))
+        current = self.games.current()
+        if current is not None:
+            self.feed.seated(current.id, seating.tournament, seating.round)
+
+    def _record_changed(self, record: Record | None) -> None:
+        """A game's record may have changed: its next revision goes to the hall if it is due
+        (``judge.record_feed``: only a game over, only a change)."""
+        outgoing = self.feed.offer(record, time.time())
+        if outgoing is not None:
+            self._send_record(outgoing)
+
+    def _send_record(self, outgoing: Outgoing) -> None:
+        self.in_flight[self.link.publish_retained(outgoing.topic, outgoing.payload)] = outgoing
+
+    def _published(self, mid: int, ok: bool) -> None:
+        outgoing = self.in_flight.pop(mid, None)
+        if outgoing is None:
+            return
+        if ok:
+            self.feed.acked(outgoing.game, outgoing.revision)
+        else:  # kept: sent again at the next connect
+            log.error("the broker refused game %s's record (revision %d): may this account "
+                      "write %s?", outgoing.game, outgoing.revision, outgoing.topic)
 
     # ------------------------------------------------------------------ the table (our loop)
 
@@ -161,6 +219,8 @@ class Panel:
                 if seq is not None:
                     self.link.send(TableCommand(REPLAY, ReplayCommand(
                         id=UNSTAMPED, after_seq=seq, private=private)))
+            for outgoing in self.feed.unacked():  # the games the broker has not got yet
+                self._send_record(outgoing)
         self.live.show()
 
     def _on_table(self, topic: str, payload: bytes) -> None:
@@ -168,6 +228,9 @@ class Panel:
         (``judge.table_events``); one that is not its type is refused, counted and logged,
         and changes nothing."""
         seen = self.live.seen
+        if topic == "seating":
+            self._on_seating(payload)
+            return
         if topic in ("status", "health", "state") or topic.startswith(("reply/",
                                                                         "private/reply/")):
             try:
@@ -230,6 +293,16 @@ class Panel:
             self.apply(given)
         except Refused as exc:  # the core refuses nothing the table says; keep it safe
             log.error("table event %s refused: %s", topic, exc)
+
+    def _on_seating(self, payload: bytes) -> None:
+        """The hall's seating of this table's round (retained: again at every connect)."""
+        try:
+            self.seating = msgspec.json.decode(payload, type=SeatingMessage)
+        except msgspec.DecodeError as exc:
+            self._bad("seating", str(exc))
+            return
+        self._seat_players()
+        self.live.show()
 
     def _bad(self, topic: str, why: str) -> None:
         seen = self.live.seen
@@ -342,6 +415,4 @@ async def serve(cfg: JudgeConfig, ready: asyncio.Event | None = None,
         await stop.wait()
     finally:
         await server.stop()
-        panel.link.stop()
-        panel.journal.close()
-        panel.games.close()
+        panel.close()

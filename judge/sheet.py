@@ -17,11 +17,11 @@ import time
 from html import escape
 
 from judge.game.book import Book
-from judge.record import Departure, Foul, Night, Nomination, Record, VoteRound, team_of
-from judge.scoring import PlayerScore
 from kit import i18n
 from kit.i18n import Words
 from kit.i18n import web as i18n_web
+from results.record import Departure, Foul, Night, Nomination, Record, VoteRound, team_of
+from results.scoring import PlayerScore
 
 #: the CSV's columns, each header the catalog's ``csv.<column>``
 CSV_COLUMNS = ("game", "table", "date", "status", "winner", "seat", "name", "role", "side",

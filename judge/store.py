@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
@@ -39,12 +40,14 @@ CREATE TABLE IF NOT EXISTS edits (
 
 class GameStore:
     """The records of table ``table``'s games: the one being played, from ``journal``, and the
-    archived ones, in the SQLite at ``path`` (the journal's)."""
+    archived ones, in the SQLite at ``path`` (the journal's). ``changed`` is told each record
+    an edit or the archive changed (the panel sends the game on to the hall)."""
 
     def __init__(self, journal: Journal, path: str | Path, table: str,
                  rules: Rules | None = None, seats: int | None = None):
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         self.journal, self.table, self.rules, self.seats = journal, table, rules, seats
+        self.changed: Callable[[rec.Record], None] = lambda record: None
         self._db = sqlite3.connect(path, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.executescript(_SCHEMA)
@@ -102,6 +105,7 @@ class GameStore:
             edited = rec.apply_edits(current, [edit])
             self._db.execute("INSERT INTO edits (game, body) VALUES (?, ?)",
                              (id, msgspec.json.encode(edit).decode()))
+            self.changed(edited)
             return edited
         stored = self.archived(id)
         if stored is None:
@@ -109,6 +113,7 @@ class GameStore:
         edited = rec.apply_edits(stored, [edit])
         self._db.execute("UPDATE games SET document = ? WHERE id = ?",
                          (rec.encode(edited).decode(), id))
+        self.changed(edited)
         return edited
 
     def archive(self, abandon: rec.Edit | None) -> str | None:
@@ -125,6 +130,7 @@ class GameStore:
                          (current.id, current.created, rec.encode(current).decode()))
         self._db.execute("DELETE FROM edits WHERE game = ?", (current.id,))
         self._db.execute("COMMIT")
+        self.changed(current)
         return current.id
 
     def close(self) -> None:

@@ -26,22 +26,27 @@ from judge.config import JudgeConfig
 from kit.i18n import Words
 from kit.mqtt import configure_client
 
-#: what the table publishes that the game or the panel reads (nothing else is subscribed to)
-TOPICS = ("status", "health", "state", "event/#", "private/#", "reply/#")
+#: what the table publishes that the game or the panel reads (nothing else is subscribed to),
+#: and the hall's seating of the table's round (``seating``: the players' names)
+TOPICS = ("status", "health", "state", "event/#", "private/#", "reply/#", "seating")
 
 
 class TableLink:
     """The panel's connection to the table's topics (``mafia/<table>/...``).
 
     ``on_message(topic, payload)`` gets each message, its topic below the table's prefix;
-    ``on_connection(up)`` each connect (True) and disconnect (False); both on the loop given to
-    ``start``, never on paho's thread."""
+    ``on_connection(up)`` each connect (True) and disconnect (False); ``on_published(mid, ok)``
+    the broker's acknowledgement of each retained message ``publish_retained`` sent (``ok``
+    False: the broker refused it, e.g. the account may not write there); all on the loop given
+    to ``start``, never on paho's thread."""
 
     def __init__(self, cfg: JudgeConfig, on_message: Callable[[str, bytes], None],
-                 on_connection: Callable[[bool], None]):
+                 on_connection: Callable[[bool], None],
+                 on_published: Callable[[int, bool], None] = lambda mid, ok: None):
         self.prefix = topic_prefix(cfg.table)
         self._broker = cfg.broker
         self._on_table_message, self._on_connection = on_message, on_connection
+        self._on_published = on_published
         self._loop: asyncio.AbstractEventLoop | None = None
         #: id -> verb of each command sent and not answered yet
         self.pending: dict[str, str] = {}
@@ -55,6 +60,7 @@ class TableLink:
         self.client.on_connect = self._on_connect
         self.client.on_disconnect = self._on_disconnect
         self.client.on_message = self._on_message
+        self.client.on_publish = self._on_publish
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
         """Connect (in the background, again after every drop) and hand everything to ``loop``."""
@@ -74,6 +80,12 @@ class TableLink:
         self.pending[id] = command.spec.verb
         self.client.publish(self.prefix + command.spec.topic, encode(command.stamped(id)), qos=1)
         return id
+
+    def publish_retained(self, topic: str, payload: bytes) -> int:
+        """Publish ``payload`` on ``topic`` (the whole topic), retained, QoS 1; the broker's
+        acknowledgement comes to ``on_published`` with the returned message id. Sent while
+        the link is down, paho keeps it until it connects."""
+        return self.client.publish(topic, payload, qos=1, retain=True).mid
 
     def answered(self, reply: dict[str, Any]) -> Words | None:
         """A reply on ``reply/...``: its command is answered. What to tell the judge when it
@@ -98,6 +110,9 @@ class TableLink:
     def _on_message(self, client, userdata, message) -> None:
         self._hand_over(self._on_table_message, message.topic.removeprefix(self.prefix),
                         message.payload)
+
+    def _on_publish(self, client, userdata, mid, reason_code, properties) -> None:
+        self._hand_over(self._on_published, mid, not reason_code.is_failure)
 
     def _hand_over(self, fn: Callable[..., None], *args: Any) -> None:
         if self._loop is not None:

@@ -12,8 +12,12 @@ The layers, bottom up; a package may import itself and what ``MAY_IMPORT`` lists
 
     contract                    the table's vocabulary: imports no other project code
     kit                         what the services share: the contract
+    results                     a game's record, its scores, the standings, the platform's
+                                game JSON (what the judge writes and the hall counts): the
+                                contract and the kit
     hardware, firmware_bridge   the drivers: the contract and the kit, never each other
-    judge, hall                 the judge's panel, the hall board: the contract and the kit
+    judge, hall                 the judge's panel, the hall board: the contract, the kit and
+                                the results
     controller                  the table: the contract, the kit and the drivers
     mafia_table                 the mafia-table command: the parts
     bench, examples             clients: anything (bench: of tests, tests.support only;
@@ -45,8 +49,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 
 #: the packages whose imports are held to the layers
-PACKAGES = ("contract", "kit", "hardware", "firmware_bridge", "judge", "hall", "controller",
-            "mafia_table", "bench", "examples")
+PACKAGES = ("contract", "kit", "results", "hardware", "firmware_bridge", "judge", "hall",
+            "controller", "mafia_table", "bench", "examples")
 #: what nothing in ``PACKAGES`` may import (``bench`` and ``examples`` are clients: only they
 #: may import ``tests``, ``bench`` its support package, ``tests.support``)
 OUTSIDE = ("tests", "bench", "examples", "scripts")
@@ -57,16 +61,17 @@ SUPPORT = "tests.support"
 MAY_IMPORT: dict[str, frozenset[str]] = {
     "contract": frozenset(),
     "kit": frozenset({"contract"}),
+    "results": frozenset({"contract", "kit"}),
     "hardware": frozenset({"contract", "kit"}),
     "firmware_bridge": frozenset({"contract", "kit"}),
-    "judge": frozenset({"contract", "kit"}),
-    "hall": frozenset({"contract", "kit"}),
+    "judge": frozenset({"contract", "kit", "results"}),
+    "hall": frozenset({"contract", "kit", "results"}),
     "controller": frozenset({"contract", "kit", "hardware", "firmware_bridge"}),
     "mafia_table": frozenset({"contract", "kit", "controller", "judge", "hall"}),
-    "bench": frozenset({"contract", "kit", "hardware", "firmware_bridge", "judge", "hall",
-                        "controller", "mafia_table", "tests"}),
-    "examples": frozenset({"contract", "kit", "hardware", "firmware_bridge", "judge", "hall",
-                           "controller", "mafia_table"}),
+    "bench": frozenset({"contract", "kit", "results", "hardware", "firmware_bridge", "judge",
+                        "hall", "controller", "mafia_table", "tests"}),
+    "examples": frozenset({"contract", "kit", "results", "hardware", "firmware_bridge", "judge",
+                           "hall", "controller", "mafia_table"}),
 }
 #: a subpackage held tighter than its package: it may import only these (and itself)
 PURE: dict[str, frozenset[str]] = {"controller.core": frozenset({"contract"})}
@@ -243,6 +248,19 @@ def test_the_imports_issue_24_named_are_refused():
         ("contract.api", "from controller import __version__"),
         ("kit.mqtt", "from controller.config import BrokerConfig"),
         ("controller.core.table", "from controller.store import Store"),
+    ]:
+        assert against_the_layers(_with(module, source)) != [], (module, source)
+
+
+def test_the_results_are_below_the_panel_and_the_board_that_share_them():
+    """The record's schema, the scoring and the standings serve the judge and the hall alike
+    (issue 29): nothing of either may leak into them, and neither imports the other still."""
+    for module, source in [
+        ("results.record", "from judge.game import Game"),
+        ("results.standings", "from hall.tournament import Tournament"),
+        ("results.scoring", "from controller.config import Config"),
+        ("hall.games", "from judge.record import build"),
+        ("judge.record_feed", "from hall.games import HallGames"),
     ]:
         assert against_the_layers(_with(module, source)) != [], (module, source)
 

@@ -21,7 +21,8 @@ import numpy as np
 
 from hall.seating import Seating
 from hall.seating_plan import cyclic, groups, labels, seats
-from hall.seating_plan.instance import Instance
+from hall.seating_plan.inputs import Restrictions
+from hall.seating_plan.instance import Instance, instance
 from hall.seating_plan.scores import SEATS, Layout, Scores, score
 from hall.seating_plan.split import split
 
@@ -115,3 +116,13 @@ def named(layout: Layout, names: list[str]) -> Seating:
     return {r + 1: {table_id(t): {s + 1: names[p] for s, p in enumerate(game)}
                     for t, game in enumerate(round_)}
             for r, round_ in enumerate(layout)}
+
+
+def seated(names: list[str], games: int, tables: int | None, rules: Restrictions, seed: int,
+           seconds: float) -> tuple[Seating, Plan]:
+    """The seating of these players, each playing ``games`` games at ``tables`` tables a round
+    (``None``: players / 10), by name, and how it came about: what ``mafia-table hall seating``
+    writes and the board's tournament generates. :class:`~hall.seating_plan.instance.Refused`
+    with the reasons when it cannot be seated."""
+    made = make(instance(len(names), games, tables, rules.apart, rules.avoid), seed, seconds)
+    return named(made.layout, names), made

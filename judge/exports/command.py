@@ -8,9 +8,9 @@ from pathlib import Path
 
 from judge import record as rec
 from judge.config import JudgeConfig
-from judge.exports import mafiaratings
 from judge.journal import Journal
 from judge.store import GameStore
+from results import mafiaratings
 
 
 class ExportFailed(Exception):

@@ -292,7 +292,7 @@ def test_thousands_of_hostile_messages_and_requests_are_each_refused_and_change_
         panel.apply(Action(kind, args))
     playing = panel.games.current()
     assert playing is not None and playing.status == "in_progress"
-    hall_board = board()
+    hall_board = board(tmp_path)
     rng = random.Random(SEED)
     game, version = panel.game, panel.game.version
     records = [rec.encode(r) for r in panel.games.listing()]

@@ -12,11 +12,11 @@ import pytest
 
 from contract.commands import NightStepCommand
 from judge import record as rec
-from judge import scoring, sheet
-from judge.exports import mafiaratings
+from judge import sheet
 from judge.game import Game, Refused, load_rules, new_game
 from judge.game.table import YES, night_stop, reveal
 from judge.views import judge_view, public_view
+from results import mafiaratings, scoring
 from tests.support.club_books import DETECTIVE, club_book
 from tests.support.judge_game import day_one, night_one, run, speeches, tap
 from tests.support.record_game import ROLES

@@ -11,8 +11,8 @@ from typing import Any
 from aiohttp.test_utils import TestServer
 
 from judge import config as judge_config
-from judge.exports import mafiaratings as mr
 from judge.service import Panel, make_app
+from results import mafiaratings as mr
 from tests.support.judge_configs import GOOD, PASSWORD, write
 from tests.support.record_game import built, whole_game
 from tests.support.web_client import browser

@@ -14,11 +14,10 @@ import msgspec
 from hypothesis import example, given, settings
 
 from judge import record as rec
-from judge import scoring
-from judge.exports import mafiaratings
 from judge.game import load_rules
 from judge.sheet import moment, protocol, results_csv
 from kit import i18n
+from results import mafiaratings, scoring
 from tests.support.record_edits import WHOLE, paths, values
 from tests.support.record_game import NAMES, Script, whole_game
 

@@ -112,10 +112,11 @@ def test_every_change_and_websocket_without_the_sites_origin_is_refused_on_every
                                     for n in (1, 10, 100) if n <= kind), lines
 
 
-def test_a_login_without_the_boards_origin_is_refused_and_the_board_is_guarded_alike():
-    app = board_app(board())
+def test_a_login_without_the_boards_origin_is_refused_and_the_board_is_guarded_alike(tmp_path):
+    app = board_app(board(tmp_path))
     every = routes(app, "x")
-    assert [(m, p) for m, p, _ in every if m == "POST"] == [("POST", "/login")]
+    changes = [path for method, path, _ in every if method == "POST"]
+    assert changes == ["/login", "/api/tournament"]
 
     async def scenario() -> None:
         async with TestServer(app) as server, ClientSession(
@@ -124,6 +125,9 @@ def test_a_login_without_the_boards_origin_is_refused_and_the_board_is_guarded_a
                 async with bare.post(server.make_url("/login"), headers=headers,
                                      data={"password": PASSWORD}, allow_redirects=False) as r:
                     assert r.status == 403 and "hall_board" not in r.cookies
+                async with bare.post(server.make_url("/api/tournament"), headers=headers,
+                                     json={}) as r:
+                    assert r.status == 403
                 with pytest.raises(WSServerHandshakeError) as refused:
                     await bare.ws_connect(server.make_url("/live"),
                                           origin=headers.get("Origin"))

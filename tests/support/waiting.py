@@ -14,3 +14,16 @@ def until(predicate, timeout: float = 5.0, what: str = "condition"):
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(0.005)
     return result
+
+
+async def until_async(predicate, timeout: float = 10.0, what: str = "condition"):
+    """``until`` inside an asyncio loop: polled every 5 ms without blocking the loop (whose
+    callbacks may be what makes ``predicate`` true)."""
+    import asyncio
+
+    deadline = time.monotonic() + timeout
+    while not (result := predicate()):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.005)
+    return result

@@ -11,8 +11,10 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from hall import tables
 from hall.board import Board
+from hall.store import HallStore
 from judge import config as judge_config
 from judge.service import Panel
+from results import scoring
 from tests.support.judge_configs import GOOD, PASSWORD, write
 from tests.support.record_game import whole_game
 
@@ -35,7 +37,9 @@ def full_panel(tmp_path: Path) -> Panel:
     return panel
 
 
-def board() -> Board:
-    """A hall board (password ``PASSWORD``) whose MQTT client never connects."""
+def board(tmp_path: Path) -> Board:
+    """A hall board (password ``PASSWORD``, its store in ``tmp_path``) whose MQTT client never
+    connects."""
     client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv311)
-    return Board(password=PASSWORD, limits=tables.Limits(), client=client)
+    return Board(password=PASSWORD, limits=tables.Limits(), client=client,
+                 store=HallStore(tmp_path / "board.db"), presets=scoring.presets())

@@ -1,4 +1,4 @@
-"""Scores by preset (judge/scoring.py, config/scoring/*.toml) on hand-made records with known
+"""Scores by preset (results/scoring.py, config/scoring/*.toml) on hand-made records with known
 totals, bad preset files, and properties: the parts add up, the winners' side and only it gets
 the win points, extra points go to their seat alone."""
 
@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from judge import record as rec
-from judge import scoring
 from kit.config import ConfigError
+from results import scoring
 
 ROLES = ["don", "mafia", "mafia", "sheriff", *["civilian"] * 6]
 PRESETS = scoring.presets()

@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from judge.exports.mafiaratings_format import (
+from results.mafiaratings_format import (
     BONUS_TITLES,
     DEATH_TYPES,
     FEATURE_LETTERS,

@@ -31,9 +31,9 @@ from typing import Annotated
 
 import msgspec
 
-from judge.exports.mafiaratings_check import check
-from judge.exports.mafiaratings_format import Death, Game, GameTime, Moderator, Player, Vote
-from judge.record import Day, Departure, Foul, Night, Record, Speech, VoteRound
+from results.mafiaratings_check import check
+from results.mafiaratings_format import Death, Game, GameTime, Moderator, Player, Vote
+from results.record import Day, Departure, Foul, Night, Record, Speech, VoteRound
 
 _ROLES = {"don": "don", "mafia": "maf", "sheriff": "sheriff", "civilian": "civ"}
 _WINNERS = {"red": "civ", "black": "maf"}

@@ -5,6 +5,11 @@ guesses, the penalties for a removal by fouls and a disqualification, and the co
 the player shot on the first night. ``score(record, preset)`` is pure: the same record and preset
 always give the same table, each player's points split by what earned them, and the judge's
 extra points (``record.extra_points``) added with their reasons.
+
+Two parts of a preset are a tournament's, not a game's (``results.standings`` reads them): the
+rating platform's **Ci** (``[compensation.ci]``: the first night's victims compensated by how
+often each was shot first over a stage of the tournament, which no single game knows) and the
+**tie-break** order of the standings (``[standings]``).
 """
 
 from __future__ import annotations
@@ -15,8 +20,8 @@ from typing import Annotated
 
 import msgspec
 
-from judge.record import Record, team_of
 from kit.config import ConfigError, Section
+from results.record import Night, Record, team_of
 
 PRESETS = Path(__file__).resolve().parent.parent / "config" / "scoring"
 
@@ -41,11 +46,51 @@ class Penalty(Section, kw_only=True):
     disqualified: Points = 0.0
 
 
+class Ci(Section, kw_only=True):
+    """The rating platform's compensation for the first night's victims ("Ci", its FIIM
+    scoring's ``night1`` policy): in each game a player of the side that is not ``best_move.team``
+    was shot on night 1 and lost, they take ``min(K * points / round(G * share), cap)`` (at
+    least 0; ``x / 0`` is ``cap``), where ``K`` is how often they were shot on night 1 (won or
+    lost) and ``G`` how many games they played, both counted over their games of one stage of
+    the tournament (the main rounds, the final: ``results.standings``)."""
+
+    points: Points = 0.4
+    share: Annotated[float, msgspec.Meta(gt=0, le=1)] = 0.4
+    cap: Points = 0.4
+
+
 class Compensation(Section, kw_only=True):
-    """The player shot on night 1; ``only_if_lost``: when the game ended and their side lost."""
+    """The player shot on night 1; ``only_if_lost``: when the game ended and their side lost.
+    ``ci``: the platform's Ci over the tournament instead of (or beside) a fixed ``first_shot``."""
 
     first_shot: Points = 0.0
     only_if_lost: bool = True
+    ci: Ci | None = None
+
+
+#: what a tie-break key may add up (``Standings.tie_break``): the points of a part, or a count
+TIE_BREAK_NAMES = ("win", "best_move", "penalty", "compensation", "ci", "extra", "wins",
+                   "special_role_wins", "first_killed", "games")
+#: the rating platform's default order, ``(epg)wsk``: the extra, penalty and legacy (best move)
+#: points together, then the wins, the wins as a special role, the times shot on night 1
+PLATFORM_TIE_BREAK = ("extra+penalty+best_move", "wins", "special_role_wins", "first_killed")
+
+
+class Standings(Section, kw_only=True):
+    """How the standings order players with equal totals (``results.standings``): each key in
+    turn, the higher first, a key being one name of ``TIE_BREAK_NAMES`` or several joined by
+    ``+`` (their sum); players equal on every key stand by name. ``special_roles``: the cards
+    whose wins ``special_role_wins`` counts (the platform's: the Sheriff and the Don)."""
+
+    tie_break: list[str] = msgspec.field(default_factory=lambda: list(PLATFORM_TIE_BREAK))
+    special_roles: list[str] = msgspec.field(default_factory=lambda: ["sheriff", "don"])
+
+    def __post_init__(self) -> None:
+        for key in self.tie_break:
+            unknown = [n for n in key.split("+") if n not in TIE_BREAK_NAMES]
+            if unknown or not key:
+                raise ValueError(f"tie_break {key!r}: {', '.join(unknown) or 'empty'} is not "
+                                 f"one of {', '.join(TIE_BREAK_NAMES)} (joined by +)")
 
 
 class Preset(Section, kw_only=True):
@@ -55,6 +100,7 @@ class Preset(Section, kw_only=True):
     best_move: BestMove
     penalty: Penalty = msgspec.field(default_factory=Penalty)
     compensation: Compensation = msgspec.field(default_factory=Compensation)
+    standings: Standings = msgspec.field(default_factory=Standings)
 
 
 class PlayerScore(msgspec.Struct, kw_only=True):
@@ -87,11 +133,22 @@ def presets(folder: Path = PRESETS) -> dict[str, Preset]:
     return {path.stem: load(path) for path in sorted(folder.glob("*.toml"))}
 
 
+def first_night(record: Record) -> Night | None:
+    """Night 1, the first shooting night (4.5.9's), if the game had one."""
+    return next((n for n in record.nights if n.number == 1), None)
+
+
+def first_victim(record: Record) -> int | None:
+    """The seat shot on night 1 (``None``: a miss, or no night 1)."""
+    night = first_night(record)
+    return night.killed if night is not None else None
+
+
 def score(record: Record, preset: Preset) -> list[PlayerScore]:
     """Every player's points from one game's record, seat by seat."""
-    first_night = next((n for n in record.nights if n.number == 1), None)
-    victim = first_night.killed if first_night is not None else None
-    best = first_night.best_move if first_night is not None else None
+    first = first_night(record)
+    victim = first_victim(record)
+    best = first.best_move if first is not None else None
     teams = {p.seat: team_of(p) for p in record.players}
     table = []
     for player in record.players:

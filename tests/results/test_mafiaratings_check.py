@@ -12,8 +12,8 @@ from pathlib import Path
 import msgspec
 import pytest
 
-from judge.exports import mafiaratings_format as fmt
-from judge.exports.mafiaratings_check import check, gametime_issue
+from results import mafiaratings_format as fmt
+from results.mafiaratings_check import check, gametime_issue
 from tests.support.paths import REPO
 
 DATA = REPO / "tests" / "data" / "mafiaratings"

@@ -1,5 +1,5 @@
-"""The export of a game's record to mafiaratings' game JSON (judge/exports/mafiaratings.py),
-judged by the port of the platform's own checks (judge/exports/mafiaratings_check.py)."""
+"""The export of a game's record to mafiaratings' game JSON (results/mafiaratings.py),
+judged by the port of the platform's own checks (results/mafiaratings_check.py)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from judge import record as rec
-from judge.exports import mafiaratings as mr
-from judge.exports import mafiaratings_format as fmt
-from judge.exports.mafiaratings_check import check
+from results import mafiaratings as mr
+from results import mafiaratings_format as fmt
+from results.mafiaratings_check import check
 from tests.support.mafiaratings_games import random_game
 from tests.support.record_game import built, whole_game
 

@@ -1,0 +1,231 @@
+"""The organiser's desk on the hall board: the tournament kept in the hall's store, the games
+the tables send, the organiser's actions, and what the tournament's pages show.
+
+It runs on the board's asyncio loop (``hall.board`` hands it every ``record/`` message and
+every tournament action from the live channel); the rules are ``hall.tournament``'s (pure) and
+the games' keeping ``hall.store``'s. Seating a stage (``generate``, ``seed_final``) is work of
+seconds: it runs in a thread of the loop's executor on a copy, and its result is taken only if
+the tournament has not changed meanwhile. Every change calls ``changed`` (the board pushes both
+views to their pages).
+
+Every answer to the organiser is written here once, in ``SAID`` (English for now: the words a
+catalog will take over).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import time
+import zipfile
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from hall import seating as seating_module
+from hall import tournament as tm
+from hall.store import HallStore, Received
+from results import scoring
+
+log = logging.getLogger("hall.desk")
+
+#: the desk's answers, each written once
+SAID = {
+    "created": "tournament {name!r} made: {players} players, {games} games each, {tables} "
+               "tables a round",
+    "seating": "the main stage is seated: rounds {rounds}",
+    "final": "the final is seated: {players} at {table}, rounds {rounds}",
+    "working": "seating the {stage} stage ({seconds:g} s of work)...",
+    "busy": "a seating is being made: wait for it",
+    "moved": "the tournament changed while it was being seated: seat it again",
+    "sent": "round {round} sent to {tables}",
+    "none": "no tournament yet: make one first",
+    "exists": "this board has a tournament with rounds at the tables or games in: start the "
+              "board on another store (--store FILE) for a new one",
+    "refused": "{what} refused: {why}",
+    "unknown": "unknown action {action!r}",
+}
+
+
+class Desk:
+    """The tournament of the store at hand; ``publish(topic, payload)`` sends a retained QoS 1
+    message (the board's MQTT client); ``changed()`` is called after every change."""
+
+    def __init__(self, store: HallStore, presets: dict[str, scoring.Preset],
+                 publish: Callable[[str, bytes], None], changed: Callable[[], None]):
+        self.store, self.presets = store, presets
+        self.publish, self.changed = publish, changed
+        document = store.tournament()
+        self.tournament = None if document is None else tm.decode(document)
+        self.notice = ""  # the latest answer, for every organiser's page
+        self.working: asyncio.Future[Any] | None = None
+        self._views: tuple[dict[str, Any], dict[str, Any]] | None = None
+
+    # ------------------------------------------------------------------ the games
+
+    def receive(self, topic: str, payload: bytes) -> Received:
+        """A message of a table's ``record/`` topic, into the store."""
+        received = self.store.receive(topic, payload, time.time())
+        if received.changed or received.kind == "refused":
+            self._changed()
+        return received
+
+    # ------------------------------------------------------------------ the views
+
+    def views(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The organiser's view and the public one, made again only after a change."""
+        if self._views is None:
+            held = self.store.games()
+            history = {h.message.game: self.store.history(h.message.game) for h in held}
+            organiser = tm.organiser_view(self.tournament, held, self.presets,
+                                          self.store.refusals, history)
+            organiser["notice"] = self.notice
+            organiser["working"] = self.working is not None
+            self._views = (organiser, tm.public_view(self.tournament, held, self.presets))
+        return self._views
+
+    def _changed(self) -> None:
+        self._views = None
+        self.changed()
+
+    def _say(self, key: str, **fields: Any) -> dict[str, Any]:
+        self.notice = SAID[key].format(**fields)
+        self._changed()
+        return {"type": "done", "message": self.notice}
+
+    def _refuse(self, what: str, problems: list[str]) -> dict[str, Any]:
+        self.notice = SAID["refused"].format(what=what, why="; ".join(problems))
+        self._changed()
+        return {"type": "refused", "message": self.notice}
+
+    # ------------------------------------------------------------------ the actions
+
+    def act(self, message: dict[str, Any]) -> dict[str, Any]:
+        """One of the organiser's actions (docs/tournament.md lists them); a ``KeyError``,
+        ``TypeError`` or ``ValueError`` of a malformed one goes to the caller."""
+        action = message["action"]
+        if action == "create_tournament":
+            return self._create(message)
+        if self.tournament is None:
+            return {"type": "refused", "message": SAID["none"]}
+        try:
+            if action == "generate_seating":
+                return self._work("main", float(message.get("seconds", 5)),
+                                  tm.generate, int(message.get("seed", 1)))
+            if action == "load_tournament_seating":
+                seating = seating_module.parse(str(message["csv"]), seats=10)
+                self._save(tm.with_seating(self.tournament, seating))
+                return self._say("seating", rounds=self._rounds("main"))
+            if action == "send_tournament_round":
+                return self._send(int(message["round"]))
+            if action == "seed_final":
+                held = self.store.games()
+                return self._work("final", float(message.get("seconds", 5)),
+                                  lambda t, seed, seconds: tm.seed_final(
+                                      t, held, self.presets, int(message.get("finalists", 10)),
+                                      int(message["rounds"]), str(message.get("table",
+                                                                              "table-1")),
+                                      seed, seconds), int(message.get("seed", 1)))
+        except tm.TournamentError as exc:
+            return self._refuse(action.replace("_", " "), exc.problems)
+        except seating_module.SeatingError as exc:
+            return self._refuse("the seating", exc.problems)
+        return {"type": "refused", "message": SAID["unknown"].format(action=action)}
+
+    def _create(self, message: dict[str, Any]) -> dict[str, Any]:
+        t = self.tournament
+        if t is not None and (any(r.sent for r in t.rounds)
+                              or any(h.message.tournament == t.id for h in self.store.games())):
+            return {"type": "refused", "message": SAID["exists"]}
+        try:
+            made = tm.create(str(message["name"]), str(message["players"]),
+                             int(message["games"]), int(message["tables"]),
+                             str(message.get("scoring", "fiim")),
+                             str(message.get("restrictions", "")), time.time(), self.presets)
+        except tm.TournamentError as exc:
+            return self._refuse("the tournament", exc.problems)
+        self._save(made)
+        return self._say("created", name=made.name, players=len(made.players),
+                         games=made.games, tables=made.tables)
+
+    def _send(self, number: int) -> dict[str, Any]:
+        assert self.tournament is not None
+        sent = tm.messages(self.tournament, number)
+        for table, document in sent.items():
+            self.publish(f"mafia/{table}/seating", msgspec.json.encode(document))
+        self._save(tm.sent(self.tournament, number, time.time()))
+        log.info("round %d sent to %s", number, ", ".join(sent))
+        return self._say("sent", round=number, tables=", ".join(sorted(sent)))
+
+    def _work(self, stage: str, seconds: float, make: Callable[..., tm.Tournament],
+              seed: int) -> dict[str, Any]:
+        """``make(tournament, seed, seconds)`` in a thread; its result taken on the loop if
+        the tournament is as it was."""
+        if self.working is not None:
+            return {"type": "refused", "message": SAID["busy"]}
+        if not 0 < seconds <= 600:
+            return self._refuse("the seating", [f"{seconds} s of work: 0 to 600"])
+        before = self.tournament
+        self.working = asyncio.get_running_loop().run_in_executor(None, make, before, seed,
+                                                                  seconds)
+        self.working.add_done_callback(lambda done: self._worked(done, before, stage))
+        return self._say("working", stage=stage, seconds=seconds)
+
+    def _worked(self, done: asyncio.Future[Any], before: tm.Tournament | None,
+                stage: str) -> None:
+        self.working = None
+        try:
+            made = done.result()
+        except tm.TournamentError as exc:
+            self._refuse(f"seating the {stage} stage", exc.problems)
+            return
+        if self.tournament is not before:
+            self._say("moved")
+            return
+        self._save(made)
+        if stage == "main":
+            self._say("seating", rounds=self._rounds("main"))
+        else:
+            final = made.stage("final")
+            table, seats = next(iter(final[0].seating.items()))
+            self._say("final", players=len(seats), table=table, rounds=self._rounds("final"))
+
+    def _save(self, tournament: tm.Tournament) -> None:
+        self.store.save_tournament(tm.encode(tournament))
+        self.tournament = tournament
+        self._changed()
+
+    def _rounds(self, stage: str) -> str:
+        assert self.tournament is not None
+        return ", ".join(str(r.number) for r in self.tournament.stage(stage))
+
+    # ------------------------------------------------------------------ exports
+
+    def standings_csv(self, which: str) -> str:
+        """``overall``, a stage (``main``, ``final``) or a round's number."""
+        if self.tournament is None:
+            raise KeyError(SAID["none"])
+        tables = tm.table_of(self.tournament, self.store.games(), self.presets)
+        if which == "overall":
+            return tm.standings_csv(tables.overall)
+        if which in tables.stages:
+            return tm.standings_csv(tables.stages[which])
+        if which.isdigit() and int(which) in tables.rounds:
+            return tm.standings_csv(tables.rounds[int(which)])
+        raise KeyError(f"no standings {which!r}: overall, {', '.join(tables.stages)} or a "
+                       "round's number")
+
+    def games_zip(self) -> bytes:
+        """The tournament's games as the platform's game JSON, a file each, and
+        ``not-exported.csv`` with the reason for each other game."""
+        if self.tournament is None:
+            raise KeyError(SAID["none"])
+        done = tm.exported(self.tournament, self.store.games())
+        out = io.BytesIO()
+        with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
+            for name, data in sorted(done.files.items()):
+                archive.writestr(name, data)
+            archive.writestr("not-exported.csv", done.refused_csv())
+        return out.getvalue()

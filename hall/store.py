@@ -1,0 +1,194 @@
+"""The hall's own SQLite: the tournament, every game the tables sent, each game's history.
+
+Each message on a table's ``record/<game>`` topic (``results.feed``) is decoded with the
+record's own schema and kept by ``receive``: the first revision of a game, and each higher one
+after it (a correction or extra points made at the table later), replace what the hall holds
+of that game, and every revision received stays in the game's ``history`` with what changed (the
+record's own edits since the revision before, or its withdrawal). A copy (the same revision
+again: QoS 1 redelivers, the retained message comes back at every connect) or an older one
+changes nothing. A message that is no record message, or a record of another game than its
+topic's, is refused: logged, counted, kept as it came in ``refused``, and nothing held changes.
+
+The schema is versioned (``PRAGMA user_version``): ``MIGRATIONS[n]`` takes a store from version
+``n`` to ``n + 1``, run in order at open; a store written by a newer program is refused rather
+than read wrongly.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from results import feed
+from results.record import Record
+
+log = logging.getLogger("hall.store")
+
+#: each step's SQL, from version n to n + 1 (append; never change one already shipped)
+MIGRATIONS = (
+    """
+    CREATE TABLE tournament (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        document TEXT NOT NULL          -- hall.tournament.Tournament as JSON
+    );
+    CREATE TABLE games (
+        game TEXT PRIMARY KEY,          -- the record's id
+        tab TEXT NOT NULL,              -- the table that sent it
+        revision INTEGER NOT NULL,      -- the highest received
+        received REAL NOT NULL,
+        message BLOB NOT NULL           -- results.feed.RecordMessage as it came
+    );
+    CREATE TABLE history (
+        n INTEGER PRIMARY KEY,
+        game TEXT NOT NULL,
+        revision INTEGER NOT NULL,
+        received REAL NOT NULL,
+        what TEXT NOT NULL              -- received, replaced, withdrawn
+    );
+    CREATE TABLE refused (
+        n INTEGER PRIMARY KEY,
+        topic TEXT NOT NULL,
+        received REAL NOT NULL,
+        reason TEXT NOT NULL,
+        payload BLOB NOT NULL           -- kept as it came
+    );
+    """,
+)
+VERSION = len(MIGRATIONS)
+
+
+class StoreError(RuntimeError):
+    """The store cannot be used (written by a newer program)."""
+
+
+@dataclass(frozen=True)
+class Held:
+    """A game as the hall holds it: its latest revision's message, and the record in it
+    (``None``: withdrawn at the table)."""
+
+    message: feed.RecordMessage
+    record: Record | None
+    received: float
+
+
+@dataclass(frozen=True)
+class Received:
+    """What one message did: ``kind`` is ``received`` (a new game), ``replaced``,
+    ``withdrawn``, ``copy`` (the same revision again), ``older`` or ``refused``."""
+
+    kind: str
+    game: str | None = None
+    why: str = ""
+
+    @property
+    def changed(self) -> bool:
+        return self.kind in ("received", "replaced", "withdrawn")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One revision of a game in its history."""
+
+    revision: int
+    received: float
+    what: str  # received, replaced, withdrawn: and by what, in words
+
+
+class HallStore:
+    def __init__(self, path: str | Path):
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(path, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._migrate()
+        self.refusals = self._db.execute("SELECT count(*) FROM refused").fetchone()[0]
+
+    def _migrate(self) -> None:
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if version > VERSION:
+            raise StoreError(f"the hall's store is of version {version}; this program knows "
+                             f"up to {VERSION}: run the newer program, or start another store")
+        for step in range(version, VERSION):  # each step and its number in one transaction
+            self._db.executescript(f"BEGIN; {MIGRATIONS[step]}; "
+                                   f"PRAGMA user_version = {step + 1}; COMMIT;")
+
+    # ------------------------------------------------------------------ the tournament
+
+    def tournament(self) -> bytes | None:
+        """The tournament's document (``hall.tournament`` decodes it), if one was made."""
+        row = self._db.execute("SELECT document FROM tournament WHERE id = 1").fetchone()
+        return None if row is None else row[0].encode()
+
+    def save_tournament(self, document: bytes) -> None:
+        self._db.execute("INSERT OR REPLACE INTO tournament VALUES (1, ?)", (document.decode(),))
+
+    # ------------------------------------------------------------------ the games
+
+    def receive(self, topic: str, payload: bytes, now: float) -> Received:
+        """One message of a table's ``record/`` topic (see the module's text)."""
+        try:
+            message, record = feed.decode(topic, payload)
+        except feed.FeedError as exc:
+            return self._refuse(topic, payload, now, str(exc))
+        row = self._db.execute("SELECT revision, message FROM games WHERE game = ?",
+                               (message.game,)).fetchone()
+        if row is not None and message.revision <= row[0]:
+            kind = "copy" if message.revision == row[0] else "older"
+            log.debug("game %s: revision %d again (%s)", message.game, message.revision, kind)
+            return Received(kind, message.game)
+        before = None if row is None else feed.decode(topic, row[1])[1]
+        what = _what_changed(before, record, row is None, message)
+        self._db.execute("BEGIN")
+        self._db.execute("INSERT OR REPLACE INTO games VALUES (?, ?, ?, ?, ?)",
+                         (message.game, message.table, message.revision, now, payload))
+        self._db.execute("INSERT INTO history (game, revision, received, what) "
+                         "VALUES (?, ?, ?, ?)", (message.game, message.revision, now, what))
+        self._db.execute("COMMIT")
+        kind = "withdrawn" if record is None else "received" if row is None else "replaced"
+        log.info("game %s of %s: revision %d, %s", message.game, message.table,
+                 message.revision, what)
+        return Received(kind, message.game, what)
+
+    def _refuse(self, topic: str, payload: bytes, now: float, why: str) -> Received:
+        self._db.execute("INSERT INTO refused (topic, received, reason, payload) "
+                         "VALUES (?, ?, ?, ?)", (topic, now, why, payload))
+        self.refusals += 1
+        log.warning("refused (%d so far): %s", self.refusals, why)
+        return Received("refused", why=why)
+
+    def games(self) -> list[Held]:
+        """Every game held, in the order they first came."""
+        return [Held(*feed.decode(feed.topic(table, game), message), received)
+                for game, table, message, received in self._db.execute(
+                    "SELECT games.game, tab, message, min(history.received) FROM games "
+                    "JOIN history USING (game) GROUP BY games.game ORDER BY min(history.n)")]
+
+    def history(self, game: str) -> list[Entry]:
+        return [Entry(*row) for row in self._db.execute(
+            "SELECT revision, received, what FROM history WHERE game = ? ORDER BY n", (game,))]
+
+    def refused(self) -> list[tuple[str, float, str]]:
+        """The refused messages: topic, when, why (the payloads stay in the store)."""
+        return list(self._db.execute("SELECT topic, received, reason FROM refused ORDER BY n"))
+
+    def close(self) -> None:
+        self._db.close()
+
+
+def _what_changed(before: Record | None, after: Record | None, first: bool,
+                  message: feed.RecordMessage) -> str:
+    """The history's words for a revision: what is new since the one held."""
+    if after is None:
+        return f"withdrawn: {message.withdrawn}"
+    status = after.status if after.winner is None else f"{after.status}, {after.winner} won"
+    if first or before is None:
+        return f"received ({status})"
+    edits = after.history[len(before.history):] if after.history[:len(before.history)] \
+        == before.history else after.history
+    said = "; ".join(f"{e.kind} {e.path} by {e.by}: {e.reason}".replace("  ", " ")
+                     for e in edits) or "the record again"
+    return f"replaced ({status}): {said}"
+
+
+__all__ = ["VERSION", "Entry", "HallStore", "Held", "Received", "StoreError"]

@@ -1,0 +1,404 @@
+"""A tournament at the hall, as data: its players, its rounds and their seatings, and what the
+games the tables send make of it (pure; the board, ``hall.board``, keeps it in its store).
+
+The organiser's flow (docs/tournament.md): ``create`` (the players, each one's games of the
+main stage, the tables a round, the scoring preset, the restrictions for the seating), then the
+main stage's seating, ``generate``d (``hall.seating_plan``) or loaded (``with_seating``), each
+round ``sent`` to its tables (``messages``: retained ``seating``, carrying the tournament's id,
+which comes back with each game), the games counted as they come (``games``), the standings
+(``results.standings``: the main stage and the final scored apart), and the final
+(``seed_final``: the main stage's best, seated for the final's rounds at one table).
+
+A game counts in a round when its message names this tournament and that round (the round's
+seating named its players at the table), it came from a table of that round, and it is
+finished; every other game the hall holds is listed with the reason it does not count.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
+
+import msgspec
+
+from hall import seating as seating_module
+from hall.seating import Seating
+from hall.store import Held
+from results import mafiaratings, scoring, standings
+from results.standings import FINAL, MAIN
+
+#: the judge's panel keeps 40 characters of a name (judge/game/setup.py): a longer one would
+#: come back shortened and count for nobody
+MAX_NAME = 40
+MAX_ROUNDS = 60
+Stage = Literal["main", "final"]
+
+
+class TournamentError(ValueError):
+    """What cannot be done, each reason in a sentence."""
+
+    def __init__(self, problems: list[str]):
+        super().__init__("; ".join(problems))
+        self.problems = problems
+
+
+class Round(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    number: Annotated[int, msgspec.Meta(ge=1, le=999)]
+    stage: Stage = "main"
+    seating: dict[str, dict[int, str]]  # table -> seat -> player
+    sent: float | None = None  # when it went to the tables
+
+
+class Tournament(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    v: int = 1
+    id: str  # in every seating sent, and back in every game: "t-<created>"
+    name: str
+    created: float
+    players: list[str]
+    games: int  # each player's games of the main stage
+    tables: int  # the main stage's tables a round
+    scoring: str  # a preset of config/scoring/
+    restrictions: str = ""  # the seating generator's file (docs/hall.md)
+    rounds: list[Round] = []
+
+    def round(self, number: int) -> Round | None:
+        return next((r for r in self.rounds if r.number == number), None)
+
+    def stage(self, stage: str) -> list[Round]:
+        return [r for r in self.rounds if r.stage == stage]
+
+
+def encode(tournament: Tournament) -> bytes:
+    return msgspec.json.encode(tournament)
+
+
+def decode(document: bytes) -> Tournament:
+    return msgspec.json.decode(document, type=Tournament)
+
+
+# ------------------------------------------------------------------ making it
+
+
+def create(name: str, players: str, games: int, tables: int, scoring_name: str,
+           restrictions: str, now: float, presets: Mapping[str, scoring.Preset]) -> Tournament:
+    """A new tournament, or ``TournamentError`` with every problem: ``players`` one name a
+    line (blank lines and ``#`` comments skipped), 10 or more, none twice, none longer than
+    the panel keeps; ``tables`` 1 to players / 10; a known preset; restrictions the seating
+    generator reads."""
+    from hall.seating_plan import inputs
+
+    problems = []
+    name = name.strip()
+    if not 1 <= len(name) <= 80:
+        problems.append("the tournament needs a name of 1..80 characters")
+    try:
+        names = _names(players)
+    except inputs.InputError as exc:
+        names = []
+        problems += exc.problems
+    if len(names) < 10:
+        problems.append(f"{len(names)} players: a tournament needs 10 or more")
+    if not 1 <= games <= MAX_ROUNDS:
+        problems.append(f"{games} games a player: 1 to {MAX_ROUNDS}")
+    if names and not 1 <= tables <= max(1, len(names) // 10):
+        problems.append(f"{tables} tables: 1 to {max(1, len(names) // 10)} for "
+                        f"{len(names)} players")
+    if scoring_name not in presets:
+        problems.append(f"no scoring preset {scoring_name!r} (there are: "
+                        f"{', '.join(presets)})")
+    if names and restrictions.strip():
+        try:
+            inputs.restrictions(restrictions, names)
+        except inputs.InputError as exc:
+            problems += [f"restrictions: {p}" for p in exc.problems]
+    if problems:
+        raise TournamentError(problems)
+    return Tournament(id=f"t-{int(now)}", name=name, created=now, players=names, games=games,
+                      tables=tables, scoring=scoring_name, restrictions=restrictions)
+
+
+def _names(text: str) -> list[str]:
+    from hall.seating_plan import inputs
+
+    lines = [line.strip() for line in text.splitlines()]
+    given = [line for line in lines if line and not line.startswith("#")]
+    names = inputs.names(text, len(given), "players")
+    long = [n for n in names if len(n) > MAX_NAME]
+    if long:
+        raise inputs.InputError("players", [f"{n!r}: longer than the {MAX_NAME} characters "
+                                            "the judge's panel keeps" for n in long])
+    return names
+
+
+def seating_of(tournament: Tournament, stage: str = MAIN) -> Seating:
+    """The stage's rounds as the seating CSV has them (``hall.seating``)."""
+    return {r.number: r.seating for r in tournament.stage(stage)}
+
+
+def generate(tournament: Tournament, seed: int, seconds: float) -> Tournament:
+    """The main stage seated by ``hall.seating_plan`` (players, games, tables, restrictions of
+    the tournament); ``TournamentError`` with the generator's reasons."""
+    from hall.seating_plan import inputs, plan
+    from hall.seating_plan.instance import Refused
+
+    rules = inputs.Restrictions()
+    try:
+        if tournament.restrictions.strip():
+            rules = inputs.restrictions(tournament.restrictions, tournament.players)
+        made, _ = plan.seated(tournament.players, tournament.games, tournament.tables, rules,
+                              seed, seconds)
+    except inputs.InputError as exc:
+        raise TournamentError([f"restrictions: {p}" for p in exc.problems]) from None
+    except Refused as exc:
+        raise TournamentError([f"cannot be seated: {r}" for r in exc.reasons]) from None
+    return with_seating(tournament, made)
+
+
+def with_seating(tournament: Tournament, seating: Seating, stage: str = MAIN) -> Tournament:
+    """The stage's rounds replaced by ``seating`` (a generated one, or the CSV an organiser
+    loaded), numbered in order (the final's after the main stage's): refused while a round of
+    the stage is at the tables, when it seats someone who is not a player of the tournament,
+    and for the main stage once the final is seated."""
+    problems = []
+    sent = [r.number for r in tournament.stage(stage) if r.sent is not None]
+    if sent:
+        problems.append(f"round {sent[0]} of the {stage} stage is already at the tables: its "
+                        "seating stays")
+    if stage == MAIN and tournament.stage(FINAL):
+        problems.append("the final is seated already: the main stage's seating stays")
+    if stage == FINAL and not tournament.stage(MAIN):
+        problems.append("the main stage has no seating yet")
+    strangers = sorted({p for tables in seating.values() for seats in tables.values()
+                        for p in seats.values()} - set(tournament.players))
+    if strangers:
+        problems.append(f"not players of the tournament: {', '.join(strangers[:10])}")
+    if problems:
+        raise TournamentError(problems)
+    others = [r for r in tournament.rounds if r.stage != stage]
+    start = max((r.number for r in others), default=0)
+    rounds = [Round(number=start + k, stage=stage, seating=seating[n])  # type: ignore[arg-type]
+              for k, n in enumerate(sorted(seating), start=1)]
+    return msgspec.structs.replace(tournament, rounds=[*others, *rounds])
+
+
+def sent(tournament: Tournament, number: int, now: float) -> Tournament:
+    """Round ``number`` went to its tables (again: a round may be sent twice)."""
+    if tournament.round(number) is None:
+        raise TournamentError([f"no round {number} (rounds: "
+                               f"{', '.join(str(r.number) for r in tournament.rounds)})"])
+    return msgspec.structs.replace(tournament, rounds=[
+        msgspec.structs.replace(r, sent=now) if r.number == number else r
+        for r in tournament.rounds])
+
+
+def messages(tournament: Tournament, number: int) -> dict[str, dict[str, Any]]:
+    """Round ``number``'s ``seating`` documents, by table, with the tournament's id."""
+    found = tournament.round(number)
+    if found is None:
+        raise TournamentError([f"no round {number}"])
+    return seating_module.messages({number: found.seating}, number, tournament.id)
+
+
+# ------------------------------------------------------------------ the games
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game the hall holds, as the tournament sees it: counted (in ``round``) or not, why
+    not, and what the organiser should look at (``warnings``)."""
+
+    held: Held
+    round: int | None
+    counted: bool
+    why: str = ""
+    warnings: tuple[str, ...] = ()
+
+
+def games(tournament: Tournament, held: Sequence[Held]) -> list[Game]:
+    """Every game held, with whether and where it counts."""
+    found: list[Game] = []
+    seen: set[tuple[int, str]] = set()
+    for h in held:
+        message, record = h.message, h.record
+        round_ = tournament.round(message.round) if message.round is not None else None
+        if message.tournament != tournament.id:
+            found.append(Game(h, None, False, "not seated by this tournament (its seating "
+                                              "did not name the players)"))
+        elif round_ is None:
+            found.append(Game(h, message.round, False,
+                              f"round {message.round} is not one of the tournament's"))
+        elif message.table not in round_.seating:
+            found.append(Game(h, round_.number, False,
+                              f"{message.table} does not play round {round_.number}"))
+        elif record is None:
+            found.append(Game(h, round_.number, False, f"withdrawn: {message.withdrawn}"))
+        elif record.status != "finished":
+            found.append(Game(h, round_.number, False, f"{record.status}: "
+                                                       f"{record.abandon_reason or 'no result'}"))
+        else:
+            warnings = _seating_warnings(record.players, round_.seating[message.table])
+            if (round_.number, message.table) in seen:
+                warnings.append(f"a second game of {message.table} in round {round_.number}")
+            seen.add((round_.number, message.table))
+            found.append(Game(h, round_.number, True, warnings=tuple(warnings)))
+    return found
+
+
+def _seating_warnings(players: Sequence[Any], seats: Mapping[int, str]) -> list[str]:
+    return [f"seat {p.seat}: {p.name or '(no name)'}, not {seats.get(p.seat, 'nobody')} of the "
+            "seating" for p in players if seats.get(p.seat, "") != p.name]
+
+
+def table_of(tournament: Tournament, held: Sequence[Held],
+             presets: Mapping[str, scoring.Preset]) -> standings.Standings:
+    """The standings of the games that count."""
+    counted = [standings.Game(g.held.record, g.round) for g in games(tournament, held)
+               if g.counted and g.held.record is not None and g.round is not None]
+    return standings.standings(counted, [standings.Round(r.number, r.stage)
+                                         for r in tournament.rounds],
+                               presets[tournament.scoring], tournament.players)
+
+
+def complete(tournament: Tournament, counted: Sequence[Game], number: int) -> list[str]:
+    """The tables of round ``number`` whose game has not come (empty: the round is over)."""
+    found = tournament.round(number)
+    done = {g.held.message.table for g in counted if g.counted and g.round == number}
+    return [] if found is None else [t for t in sorted(found.seating) if t not in done]
+
+
+def seed_final(tournament: Tournament, held: Sequence[Held],
+               presets: Mapping[str, scoring.Preset], finalists: int, rounds: int,
+               table: str, seed: int, seconds: float) -> Tournament:
+    """The final: the main stage's best ``finalists`` (its standings' order) seated for
+    ``rounds`` games at ``table``; refused while a main round is unsent or a game of it is
+    still to come, or once the final is at the tables."""
+    from hall.seating_plan import inputs, plan
+    from hall.seating_plan.instance import Refused
+
+    problems = []
+    main = tournament.stage(MAIN)
+    counted = games(tournament, held)
+    if not main:
+        problems.append("the main stage has no seating yet")
+    for r in main:
+        if r.sent is None:
+            problems.append(f"round {r.number} has not been sent to the tables")
+        elif waiting := complete(tournament, counted, r.number):
+            problems.append(f"round {r.number}: no game from {', '.join(waiting)} yet")
+    if not 1 <= rounds <= MAX_ROUNDS:
+        problems.append(f"{rounds} final rounds: 1 to {MAX_ROUNDS}")
+    if not seating_module.TABLE_ID.match(table):
+        problems.append(f"{table!r} is not a table id")
+    best = [row.player for row in table_of(tournament, held, presets).stages[MAIN].rows] \
+        if main else []
+    if main and len(best) < finalists:
+        problems.append(f"{len(best)} players have played: fewer than {finalists} finalists")
+    if problems:
+        raise TournamentError(problems)
+    try:
+        made, _ = plan.seated(best[:finalists], rounds, 1, inputs.Restrictions(), seed, seconds)
+    except Refused as exc:
+        raise TournamentError([f"cannot be seated: {r}" for r in exc.reasons]) from None
+    at_table = {n: {table: next(iter(tables.values()))} for n, tables in made.items()}
+    return with_seating(tournament, at_table, FINAL)
+
+
+# ------------------------------------------------------------------ what the pages show
+
+
+def organiser_view(tournament: Tournament | None, held: Sequence[Held],
+                   presets: Mapping[str, scoring.Preset], refused: int,
+                   history: Mapping[str, Sequence[Any]]) -> dict[str, Any]:
+    """Everything the organiser's page shows (``history``: each game's entries)."""
+    choices = [{"id": k, "name": p.name} for k, p in presets.items()]
+    if tournament is None:
+        return {"tournament": None, "presets": choices, "refused": refused}
+    counted = games(tournament, held)
+    return {
+        "tournament": {k: v for k, v in msgspec.to_builtins(tournament).items()
+                       if k != "rounds"},
+        "presets": choices, "refused": refused,
+        "rounds": [{"number": r.number, "stage": r.stage, "sent": r.sent,
+                    "tables": [{"table": t, "players": [seats[s] for s in sorted(seats)],
+                                "done": t not in complete(tournament, counted, r.number)}
+                               for t, seats in sorted(r.seating.items())]}
+                   for r in tournament.rounds],
+        "games": [{"id": g.held.message.game, "table": g.held.message.table, "round": g.round,
+                   "revision": g.held.message.revision, "received": g.held.received,
+                   "status": None if g.held.record is None else g.held.record.status,
+                   "winner": None if g.held.record is None else g.held.record.winner,
+                   "counted": g.counted, "why": g.why, "warnings": list(g.warnings),
+                   "history": [{"revision": e.revision, "received": e.received, "what": e.what}
+                               for e in history.get(g.held.message.game, ())]}
+                  for g in counted],
+        "standings": msgspec.to_builtins(table_of(tournament, held, presets)),
+    }
+
+
+def public_view(tournament: Tournament | None, held: Sequence[Held],
+                presets: Mapping[str, scoring.Preset]) -> dict[str, Any]:
+    """The stream's standings page: the tournament's name, how far it is, the standings, from
+    the games over and counted, and nothing else (no game, no seat, no card)."""
+    if tournament is None:
+        return {"name": None, "rounds": [], "standings": None}
+    counted = games(tournament, held)
+    return {
+        "name": tournament.name,
+        "rounds": [{"number": r.number, "stage": r.stage,
+                    "tables": len(r.seating),
+                    "over": len(r.seating) - len(complete(tournament, counted, r.number))}
+                   for r in tournament.rounds],
+        "standings": msgspec.to_builtins(table_of(tournament, held, presets)),
+    }
+
+
+# ------------------------------------------------------------------ exports
+
+CSV_COLUMNS = ("place", "player", "total", "win", "best_move", "penalty", "compensation",
+               "ci", "extra", "games", "wins", "special_role_wins", "first_killed")
+
+
+def standings_csv(table: standings.Table) -> str:
+    """One table of the standings as CSV, a header first."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for row in table.rows:
+        writer.writerow([getattr(row, c) for c in CSV_COLUMNS])
+    return out.getvalue()
+
+
+@dataclass
+class Exported:
+    """The tournament's games as the rating platform's game JSON: a file per game that can
+    be, and why each other one cannot."""
+
+    files: dict[str, bytes] = field(default_factory=dict)  # file name -> JSON
+    refused: list[tuple[str, str, int | None, str]] = field(default_factory=list)
+
+    def refused_csv(self) -> str:
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(("game", "table", "round", "why"))
+        writer.writerows(self.refused)
+        return out.getvalue()
+
+
+def exported(tournament: Tournament, held: Sequence[Held]) -> Exported:
+    """Every game of this tournament (seated by it) through ``results.mafiaratings``."""
+    done = Exported()
+    for g in games(tournament, held):
+        message, record = g.held.message, g.held.record
+        if message.tournament != tournament.id:
+            continue
+        if record is None or not g.counted:
+            done.refused.append((message.game, message.table, g.round, g.why))
+            continue
+        try:
+            done.files[f"{message.game}.mafiaratings.json"] = mafiaratings.export_json(record)
+        except mafiaratings.ExportRefused as exc:
+            done.refused.append((message.game, message.table, g.round, str(exc)))
+    return done

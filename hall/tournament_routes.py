@@ -1,0 +1,113 @@
+"""The tournament's pages on the hall board: the organiser's (behind the board's login), the
+public standings for the stream (no login), and the exports.
+
+- ``GET /tournament``: the organiser's page (``static/tournament.html``); it speaks the board's
+  live channel (``/live``: the tournament's view comes with the board's, the actions go back).
+- ``GET /standings``: the public standings page (``static/standings.html``) and its live
+  channel ``/standings/live`` (the public view at connect and at every change), and
+  ``GET /standings.json``, the same view once. No login: the public view holds the standings of
+  the games over and counted, the rounds' progress, the tournament's name, and nothing of any
+  game (``hall.tournament.public_view``). Its channel takes no message.
+- ``GET /tournament/standings.csv?table=overall|main|final|<round>`` and
+  ``GET /tournament/games.zip`` (the games as the rating platform's game JSON, a file each, and
+  ``not-exported.csv``): behind the login.
+- ``GET /api/tournament`` (the organiser's view as JSON) and ``POST /api/tournament`` (one
+  action, the live channel's JSON; its answer back): the same desk for a script (the simulated
+  hall's organiser, ``hall.sim_tournament``), behind the login (401 without it; the POST, as
+  every change, with the board's ``Origin``: ``kit.webguard``).
+
+The routes get the parts they need (the desk, the login, the public pages), never the board.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from aiohttp import web
+
+from hall.desk import Desk
+from kit.weblogin import WebLogin
+from kit.webpages import Pages
+
+STATIC = Path(__file__).parent / "static"
+DESK = web.AppKey("desk", Desk)
+GATE = web.AppKey("gate", WebLogin)
+PUBLIC = web.AppKey("public", Pages)
+
+
+def add_routes(app: web.Application, desk: Desk, gate: WebLogin, public: Pages) -> None:
+    app[DESK], app[GATE], app[PUBLIC] = desk, gate, public
+    app.router.add_get("/tournament", organiser_page)
+    app.router.add_get("/tournament/standings.csv", standings_csv)
+    app.router.add_get("/tournament/games.zip", games_zip)
+    app.router.add_get("/standings", public_page)
+    app.router.add_get("/standings.json", public_json)
+    app.router.add_get("/standings/live", public_live)
+    app.router.add_get("/api/tournament", api_view)
+    app.router.add_post("/api/tournament", api_act)
+
+
+def public_text(desk: Desk) -> Callable[[], str]:
+    """The public view as the public pages get it."""
+    return lambda: json.dumps({"type": "standings", **desk.views()[1]})
+
+
+async def organiser_page(request: web.Request) -> web.StreamResponse:
+    request.app[GATE].require_page(request)
+    return web.FileResponse(STATIC / "tournament.html")
+
+
+async def public_page(request: web.Request) -> web.StreamResponse:
+    return web.FileResponse(STATIC / "standings.html")
+
+
+async def public_json(request: web.Request) -> web.Response:
+    return web.Response(text=public_text(request.app[DESK])(), content_type="application/json")
+
+
+async def public_live(request: web.Request) -> web.StreamResponse:
+    return await request.app[PUBLIC].serve(request, public_text(request.app[DESK]),
+                                           lambda text: None)
+
+
+async def standings_csv(request: web.Request) -> web.Response:
+    request.app[GATE].require_page(request)
+    which = request.query.get("table", "overall")
+    try:
+        text = request.app[DESK].standings_csv(which)
+    except KeyError as exc:
+        raise web.HTTPNotFound(text=json.dumps({"error": exc.args[0]}),
+                               content_type="application/json") from None
+    return web.Response(text=text, content_type="text/csv", charset="utf-8", headers={
+        "Content-Disposition": f'attachment; filename="standings-{which}.csv"'})
+
+
+async def games_zip(request: web.Request) -> web.Response:
+    request.app[GATE].require_page(request)
+    try:
+        data = request.app[DESK].games_zip()
+    except KeyError as exc:
+        raise web.HTTPNotFound(text=json.dumps({"error": exc.args[0]}),
+                               content_type="application/json") from None
+    return web.Response(body=data, content_type="application/zip", headers={
+        "Content-Disposition": 'attachment; filename="tournament-games.zip"'})
+
+
+async def api_view(request: web.Request) -> web.Response:
+    request.app[GATE].require_live(request)
+    return web.Response(text=json.dumps(request.app[DESK].views()[0]),
+                        content_type="application/json")
+
+
+async def api_act(request: web.Request) -> web.Response:
+    request.app[GATE].require_live(request)
+    try:
+        message = await request.json()
+        answer = request.app[DESK].act(message)
+    except (ValueError, KeyError, TypeError, AttributeError):
+        raise web.HTTPBadRequest(text=json.dumps({
+            "error": 'malformed action: expected {"action": "...", ...} (docs/tournament.md)'}),
+            content_type="application/json") from None
+    return web.Response(text=json.dumps(answer), content_type="application/json")

@@ -1,0 +1,129 @@
+"""The organiser's desk (hall/desk.py) on a real store and a real asyncio loop: the actions in
+order, each refusal saying why, a seating loaded (a CSV) and then made in a thread, each
+round's seating published retained with the tournament's id, a correction at a table shown in
+the game's history, and the tournament carried on by a board restarted on the same store."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import zipfile
+
+import msgspec
+
+from hall.desk import Desk
+from hall.store import HallStore
+from results import feed, scoring
+from tests.support.record_game import built, whole_game
+from tests.support.waiting import until_async
+
+PRESETS = scoring.presets()
+NAMES = "\n".join(f"Player {n}" for n in range(1, 21))
+
+
+#: one round loaded by hand: Player 1..10 at table-1, 11..20 at table-2
+CSV = "round,table,seat,player\n" + "".join(
+    f"1,table-{1 + (n - 1) // 10},{1 + (n - 1) % 10},Player {n}\n" for n in range(1, 21))
+
+
+class Board:
+    """What the board gives the desk: a retained publish and a change callback, recorded."""
+
+    def __init__(self) -> None:
+        self.published: list[tuple[str, dict]] = []
+        self.changes = 0
+
+    def publish(self, topic: str, payload: bytes) -> None:
+        self.published.append((topic, json.loads(payload)))
+
+    def changed(self) -> None:
+        self.changes += 1
+
+
+def game_of(desk: Desk, number: int, table: str, revision: int = 1,
+            name: str | None = None) -> tuple[str, bytes]:
+    """The scripted game at ``table`` in round ``number``, named by the round's seating."""
+    assert desk.tournament is not None
+    seats = desk.tournament.round(number).seating[table]  # type: ignore[union-attr]
+    base = built(whole_game().inputs)
+    record = msgspec.structs.replace(
+        base, table=table, id=f"{table}-r{number}",
+        players=[msgspec.structs.replace(p, name=seats[p.seat] if name is None or p.seat != 1
+                                         else name) for p in base.players])
+    message = feed.message(table, record.id, revision, 1.0, record,
+                           tournament=desk.tournament.id, round=number)
+    return feed.topic(table, record.id), feed.encode(message)
+
+
+def test_the_organisers_flow_from_making_the_tournament_to_its_exports(tmp_path):
+    board = Board()
+    store = HallStore(tmp_path / "board.db")
+
+    async def flow() -> None:
+        desk = Desk(store, PRESETS, board.publish, board.changed)
+        assert desk.act({"action": "send_tournament_round", "round": 1})["message"] == \
+            "no tournament yet: make one first"
+        refused = desk.act({"action": "create_tournament", "name": "Cup", "players": "Anna",
+                            "games": 2, "tables": 2})
+        assert refused["type"] == "refused" and "1 players" in refused["message"]
+        made = desk.act({"action": "create_tournament", "name": "Cup", "players": NAMES,
+                         "games": 2, "tables": 2, "scoring": "fiim"})
+        assert made == {"type": "done", "message": "tournament 'Cup' made: 20 players, 2 "
+                                                   "games each, 2 tables a round"}
+        loaded = desk.act({"action": "load_tournament_seating", "csv": CSV})
+        assert loaded == {"type": "done", "message": "the main stage is seated: rounds 1"}
+        stranger = desk.act({"action": "load_tournament_seating",
+                             "csv": CSV.replace("Player 20", "Zed")})
+        assert stranger["type"] == "refused" and "not players of the tournament: Zed" in \
+            stranger["message"]
+        bad = desk.act({"action": "load_tournament_seating", "csv": "1,table-1,99,Anna\n"})
+        assert bad["type"] == "refused" and "the seating refused" in bad["message"]
+        working = desk.act({"action": "generate_seating", "seed": 3, "seconds": 0.3})
+        assert working["message"].startswith("seating the main stage")
+        assert desk.act({"action": "generate_seating"})["message"] == \
+            "a seating is being made: wait for it"
+        await until_async(lambda: desk.working is None, what="the seating made")
+        assert desk.notice == "the main stage is seated: rounds 1, 2"
+
+        assert desk.act({"action": "send_tournament_round", "round": 1})["type"] == "done"
+        assert sorted(t for t, _ in board.published) == ["mafia/table-1/seating",
+                                                         "mafia/table-2/seating"]
+        assert {m["tournament"] for _, m in board.published} == {desk.tournament.id}
+        again = desk.act({"action": "create_tournament", "name": "Other", "players": NAMES,
+                          "games": 2, "tables": 2})
+        assert again["type"] == "refused" and "--store" in again["message"]
+        final = desk.act({"action": "seed_final", "rounds": 1})
+        await until_async(lambda: desk.working is None, what="the final refused")
+        assert final["type"] == "done" and "round 1: no game from table-1, table-2 yet" \
+            in desk.notice
+
+        for table in ("table-1", "table-2"):
+            assert desk.receive(*game_of(desk, 1, table)).kind == "received"
+        fixed = desk.receive(*game_of(desk, 1, "table-1", 2, name="Renamed"))
+        assert fixed.kind == "replaced"
+        organiser, public = desk.views()
+        [first, _] = organiser["games"]
+        assert [e["what"].split(" ")[0] for e in first["history"]] == ["received", "replaced"]
+        assert first["revision"] == 2 and first["counted"]
+        assert any("Renamed, not" in w for w in first["warnings"])
+        assert public["rounds"][0] == {"number": 1, "stage": "main", "tables": 2, "over": 2}
+        assert "Renamed" in {row["player"] for row in public["standings"]["overall"]["rows"]}
+
+        csv_text = desk.standings_csv("1")
+        assert csv_text.splitlines()[0].startswith("place,player,total")
+        assert len(csv_text.splitlines()) == 21  # the 20 who played round 1, and the header
+        with zipfile.ZipFile(io.BytesIO(desk.games_zip())) as archive:
+            assert sorted(archive.namelist()) == [
+                "not-exported.csv", "table-1-r1.mafiaratings.json",
+                "table-2-r1.mafiaratings.json"]
+
+    try:
+        asyncio.run(flow())
+        restarted = Desk(store, PRESETS, board.publish, board.changed)
+        assert restarted.tournament is not None and restarted.tournament.name == "Cup"
+        assert restarted.tournament.round(1).sent is not None  # type: ignore[union-attr]
+        assert len(restarted.views()[0]["games"]) == 2
+        assert board.changes > 0
+    finally:
+        store.close()
