@@ -97,11 +97,12 @@ class LiveView:
 
 
 def own_offers(game: Game) -> list[Offer]:
-    """The panel's own actions the judge may take now: the floor's clock, a new game."""
+    """The panel's own actions the judge may take now: the floor's clock (a speaker's, the
+    night countdown, the table's discussion), a new game."""
     offers = [Offer(action="timer", key=op, label=label, args={"op": op}, group="clock")
               for op, label in (("pause", Words("offer.pause")),
                                 ("resume", Words("offer.resume")),
                                 ("add", Words("offer.add", seconds=10)))
-              if game.floor is not None or game.countdown]
+              if game.floor is not None or game.countdown or game.discussing]
     return [*offers, Offer(action="new_game", key="new-game", label=Words("offer.new_game"),
                            group="panel")]

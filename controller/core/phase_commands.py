@@ -3,9 +3,9 @@
 The phase decides what every other command may do: votes and speeches are for the day, night
 steps and check results for the night. The switch is refused while something of the old phase
 still runs (a vote, a speaker's timer or the table's discussion, a night step, the night
-countdown): the judge ends it first, so nothing half-done crosses over. Switching fades the night music in or out and drops
-any sound still scheduled; at daybreak every private indicator goes dark, so a check result
-cannot blink into the day.
+countdown): the judge ends it first, so nothing half-done crosses over. Switching fades the
+night music in or out and drops any sound still scheduled; at daybreak every private indicator
+goes dark, so a check result cannot blink into the day.
 """
 
 from __future__ import annotations

@@ -1,7 +1,9 @@
 """The day: its speaking rounds, the floor, nominations (FIIM 4.3, 4.4.1-4.4.3).
 
 A day is the book's ``[[day.rounds]]`` of that day in order, each every player in the game once
-in seat order from the round's opener. FIIM 4.3.2: day 1 opens with seat 1, each next day with
+in seat order from the round's opener, or a discussion: the whole table at once on the table's
+timer with no seat (the classic club's «3. Обсуждение»: the judge's Next starts it, the next
+Next ends it). FIIM 4.3.2: day 1 opens with seat 1, each next day with
 the player after yesterday's opener; a seat that is out passes to the next one in the game (the
 literal, seat-order reading). A book with ``opener = "per_round"`` (the Crow Club: "Каждый круг
 стол открывает новый участник") moves the opener on at every round. When the last round is
@@ -22,6 +24,7 @@ from judge.game.state import (
     NO_LAST_WORDS,
     NO_SPEECH,
     STANDINGS,
+    Command,
     Game,
     Go,
     Refused,
@@ -53,13 +56,18 @@ def _order(game: Game, opener: int) -> tuple[int, ...]:
     return game.alive[start:] + game.alive[:start]
 
 
+def _speakers(game: Game, opener: int, round: int) -> tuple[int, ...]:
+    """Who speaks in today's round ``round``, in order: nobody in turn in a discussion."""
+    return () if rounds(game)[round].kind == "discussion" else _order(game, opener)
+
+
 def new_day(game: Game) -> Result:
     """A new day: its first round, from its opener (FIIM 4.3.1-4.3.2)."""
     opener = _next_opener(game)
     day, table_day = game.day + 1, game.table_day + 1
     game = replace(game, stage="day", day=day, table_day=table_day, opener=opener, round=0,
-                   speakers=_order(game, opener), floor=None, nominees=(), vote=None,
-                   previous_tie=())
+                   floor=None, nominees=(), vote=None, previous_tie=(), discussing=False)
+    game = replace(game, speakers=_speakers(game, opener, 0))
     return Result(game, [table.day_start(table_day)], [
         Line(game.rules.cite("day"), "line.day", day=day, seat=opener,
              opener=game.rules.cite("opener"))])
@@ -68,8 +76,8 @@ def new_day(game: Game) -> Result:
 def _next_round(game: Game) -> Result:
     """The day's next round, opened by the next seat when the book moves it every round."""
     opener = _next_opener(game) if game.book.day.opener == "per_round" else game.opener
-    game = replace(game, round=game.round + 1, opener=opener, speakers=_order(game, opener),
-                   floor=None)
+    game = replace(game, round=game.round + 1, opener=opener, floor=None)
+    game = replace(game, speakers=_speakers(game, opener, game.round))
     return Result(game, [], [Line(game.rules.cite("day"), "line.round", round=game.round + 1,
                                   day=game.day, seat=opener)])
 
@@ -90,8 +98,37 @@ def _speech(game: Game, seat: int) -> tuple[TimerKind, float]:
     return now.timer, timings[timing]
 
 
+def discussing(game: Game) -> bool:
+    """Whether today's round now is a discussion (the whole table's, nobody's floor)."""
+    return game.stage == "day" and rounds(game)[game.round].kind == "discussion"
+
+
+def _discussion(game: Game) -> Result:
+    """A discussion round: the judge's Next starts the whole table's timer (no seat), the next
+    one ends it and the round."""
+    now = rounds(game)[game.round]
+    if not game.discussing:
+        seconds = game.timings[now.timing]
+        return Result(replace(game, discussing=True), [table.discussion(seconds)],
+                      [Line(now.rule or game.rules.cite("day"), "line.discussion",
+                            seconds=seconds)])
+    return _round_over(replace(game, discussing=False), [table.timer_stop()], [])
+
+
+def _round_over(game: Game, stop: list[Command], lines: list[Line]) -> Result:
+    """Today's round is over: the next round, or the vote."""
+    if game.stage == "day" and game.round + 1 < len(rounds(game)):
+        more = _next_round(game)
+        return Result(more.game, stop + more.commands, lines + more.lines)
+    where = {"day": "vote", "defence": "revote"}.get(game.stage, "after_last_words")
+    return Result(game, stop, lines, Go(where))
+
+
 def next_speaker(game: Game) -> Result:
-    """Give the floor to the next speaker in order (FIIM 4.3.2), or close the round."""
+    """Give the floor to the next speaker in order (FIIM 4.3.2), or close the round; in a
+    discussion round, start or end the whole table's time."""
+    if discussing(game):
+        return _discussion(game)
     speakers = game.speakers
     lines: list[Line] = []
     unsilenced: list[SeatStanding] = []
@@ -123,12 +160,7 @@ def next_speaker(game: Game) -> Result:
                                     seconds=seconds)])
     if game.floor is not None:
         stop.append(table.timer_stop())
-    game = replace(game, floor=None, speakers=())
-    if game.stage == "day" and game.round + 1 < len(rounds(game)):
-        more = _next_round(game)
-        return Result(more.game, stop + more.commands, lines + more.lines)
-    where = {"day": "vote", "defence": "revote"}.get(game.stage, "after_last_words")
-    return Result(game, stop, lines, Go(where))
+    return _round_over(replace(game, floor=None, speakers=()), stop, lines)
 
 
 def _nominating(game: Game) -> None:

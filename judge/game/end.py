@@ -47,5 +47,6 @@ def win_check(game: Game) -> Result | None:
     said = Line(row.rule, "line.draw", counts=counts) if row.team == "draw" else \
         Line(row.rule, "line.wins", team=game.book.team_title(row.team), counts=counts)
     return Result(replace(counted, stage="over", winner=row.team, speakers=(), floor=None,
-                          vote=None, running_step=None, night_steps=()), commands,
+                          discussing=False, vote=None, running_step=None, night_steps=()),
+                  commands,
                   [*(Line(None, "line.leaves", seat=s) for s in leaving), said])

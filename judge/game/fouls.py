@@ -85,7 +85,7 @@ def remove(game: Game, seat: int, how: str, line: Line, tell_table: bool = True)
     over = win_check(game)
     if over is None:
         return Result(game, commands, [line])
-    if game.floor is not None:  # whatever runs at the table for the game ends with it
+    if game.floor is not None or game.discussing:  # whatever runs at the table ends with it
         commands.append(table.timer_stop())
     if game.vote is not None and game.stage in ("vote", "question"):
         commands.append(table.vote_cancel())

@@ -18,7 +18,7 @@ departed Don's successor) offers ``choose`` with ``args = {"of": <its step or "v
 from __future__ import annotations
 
 from judge.game.actions import Offer, Param
-from judge.game.day import rounds
+from judge.game.day import discussing, rounds
 from judge.game.mechanisms import mechanism
 from judge.game.night import plan
 from judge.game.state import Game
@@ -114,6 +114,9 @@ def _next(game: Game) -> Offer:
             label = Words("offer.next.step", step=game.book.step(steps[0]).words)
         else:
             label = Words("offer.next.morning")
+    elif discussing(game):  # the whole table's time: Next starts it, then ends it
+        label = Words("offer.next.discussion.end") if game.discussing else Words(
+            "offer.next.discussion", seconds=game.timings[rounds(game)[game.round].timing])
     elif game.speakers:
         label = Words("offer.next.last_words" if game.stage == "last_words"
                       else "offer.next.floor", seat=game.speakers[0])

@@ -68,7 +68,7 @@ def put_to_use(book: Book) -> tuple[Book, list[str]]:
     a citation the engine needs and the book does not give."""
     problems: list[str] = []
     steps = []
-    known = {*MECHANISMS, *PROCEDURES, *ENDGAMES}
+    known = {*MECHANISMS, *PROCEDURES, *ENDGAMES, *books.ROUND_KINDS}
     problems += [f"unbuilt: {name!r} is built now: take it off the list" for name in
                  book.unbuilt if name in known]
     for i, step in enumerate(book.night.steps):

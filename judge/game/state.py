@@ -204,6 +204,7 @@ class Game:
     round: int = 0  # which of today's rounds is being spoken (``book.day.rounds``)
     speakers: tuple[int, ...] = ()  # who speaks next, in order
     floor: int | None = None  # who holds the floor now
+    discussing: bool = False  # the whole table has the floor (a discussion round's timer runs)
     nominees: tuple[int, ...] = ()
     vote: Vote | None = None
     previous_tie: tuple[int, ...] = ()  # the set the last round tied on (FIIM 4.4.12.2-3)

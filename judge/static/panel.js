@@ -122,7 +122,8 @@ function render(message) {
   const online = t.consoles.filter(Boolean).length;
   $("health").textContent = (t.consoles.length ? `consoles ${online}/${t.consoles.length}` : "") +
     (t.audio === false ? " · speaker fault" : "");
-  const timed = g.floor || (g.stage === "night0" && message.timer && message.timer.seat === null);
+  const timed = g.floor || ((g.stage === "night0" || g.discussing) && message.timer &&
+    message.timer.seat === null);
   clock = message.timer && timed ? { ...message.timer, at: performance.now() } : null;
   $("clock").hidden = !clock;
   tick();
@@ -254,7 +255,8 @@ function tick() {  // the floor's time left, counted down between the table's ti
   if (!clock) return;
   const running = clock.running;
   const left = Math.max(0, clock.remaining_ms - (running ? performance.now() - clock.at : 0));
-  $("remaining").textContent = `${clock.seat || "night"}: ${Math.ceil(left / 1000)} s` +
+  const holder = clock.seat || (clock.kind === "discussion" ? "discussion" : "night");
+  $("remaining").textContent = `${holder}: ${Math.ceil(left / 1000)} s` +
     (running ? "" : " (paused)");
 }
 setInterval(tick, 250);
