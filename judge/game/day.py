@@ -52,7 +52,9 @@ def _next_opener(game: Game) -> int:
 
 
 def _order(game: Game, opener: int) -> tuple[int, ...]:
-    start = game.alive.index(opener)
+    """Every player in the game in seat order from ``opener`` (taken out since it opened the
+    day: from the next seat in the game, as 4.3.2 passes an empty seat on)."""
+    start = next((i for i, s in enumerate(game.alive) if s >= opener), 0)
     return game.alive[start:] + game.alive[:start]
 
 

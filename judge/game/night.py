@@ -54,12 +54,15 @@ def nightfall(game: Game, why: Line | None) -> Result:
 
 def plan(game: Game) -> tuple[str, ...]:
     """Tonight's steps still to open: those after the last one opened, in wake order, whose
-    nights hold tonight and whose mechanism opens them now."""
+    nights hold tonight and whose mechanism opens them now, but those a step opening tonight
+    replaces (``Mechanism.replaces``: the classic club's chief kills instead of checking)."""
     steps = game.book.night.steps
     done = [i for i, s in enumerate(steps) if s.name in game.opened]
     after = steps[max(done) + 1:] if done else steps
-    return tuple(s.name for s in after if s.nights.has(game.night)
-                 and mechanism(s.mechanism).opens(game, s))
+    opening = [s for s in steps if s.nights.has(game.night)
+               and mechanism(s.mechanism).opens(game, s)]
+    replaced = {name for s in opening for name in mechanism(s.mechanism).replaces(game, s)}
+    return tuple(s.name for s in after if s in opening and s.name not in replaced)
 
 
 def next_step(game: Game) -> Result:

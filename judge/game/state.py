@@ -138,6 +138,7 @@ class Vote:
     candidates: tuple[int, ...]
     proposed: events.VoteProposed | None = None  # until confirmed, rejected or decided
     counts: tuple[tuple[int, int], ...] = ()  # confirmed (candidate, count)
+    counted: tuple[int, ...] = ()  # the voters whose votes are confirmed (a count's or left over)
 
 
 @dataclass(frozen=True)

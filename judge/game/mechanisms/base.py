@@ -7,7 +7,8 @@ mechanism's ``Options`` struct when the book is put to use). The engine asks a m
 things, all pure:
 
 - ``actors(game, step)``: who wakes for the step tonight (by default the living holders of the
-  step's roles); a step with no actor does not open (``opens``);
+  step's roles); a step with no actor does not open (``opens``), nor one that a step opening
+  tonight ``replaces``;
 - ``act(game, step, picks) -> Acted``: the step's picks (the table's, with the judge's entries
   laid over) made into what the step did: an ``Act`` for the record and the morning, the private
   answers for the actors' indicators (``reveal``), and the record lines;
@@ -76,6 +77,11 @@ class Mechanism:
     def opens(self, game: Game, step: Step) -> bool:
         """Whether ``step`` opens tonight (its nights are checked before)."""
         return bool(self.actors(game, step))
+
+    def replaces(self, game: Game, step: Step) -> tuple[str, ...]:
+        """The steps that do not open tonight because ``step`` does (the classic club's chief
+        kills instead of checking). Default: none."""
+        return ()
 
     def act(self, game: Game, step: Step, picks: Picks) -> Acted:
         """What the step's picks did (the default records the standing picks, no effect)."""

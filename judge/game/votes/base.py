@@ -44,6 +44,14 @@ class Procedure:
     def options(self, game: Game) -> Any:
         return game.book.vote.options
 
+    def counted(self, game: Game, proposed: events.VoteProposed
+                ) -> tuple[tuple[int, ...], Line] | None:
+        """The voters the book counts for the ``proposed`` candidate when they are not the
+        table's (the classic club's detective votes as the chief), and the record line that
+        says why; the judge's confirm sends them as a correction. ``None``: the table's count
+        (the default)."""
+        return None
+
     def offers(self, game: Game) -> list[Offer]:
         """The judge's decisions the procedure asks for now (``choose`` offers with ``args``
         ``{"of": "vote"}``: the classic club's hidden roulette number...). Default: none."""
