@@ -24,7 +24,8 @@ from judge.game.offers import offered
 from tests.support.engine_table import SimTable
 
 SHIPPED = sorted(p.stem for p in BOOKS.glob("*.toml"))
-#: the inputs of the random part of a game; then the judge ends it with fouls or removals
+#: the inputs of the random part of a game at ten seats (more at a bigger table, whose votes and
+#: nights take more); then the judge ends it with fouls or removals
 RANDOM_INPUTS = 150
 #: how often the judge takes each kind of offer, against 1 for the others: the removals rarely,
 #: so that games reach their votes and nights
@@ -36,9 +37,25 @@ def bare(game: Game) -> Game:
     return replace(game, version=0, undo=())
 
 
+def optional_cards(game: Game, choices: list[str], rng: random.Random) -> list[str]:
+    """Some of the deck's optional cards, as many as it has cards for them to replace."""
+    row = game.book.deck_for(len(game.players))
+    added = rng.sample(choices, rng.randint(0, len(choices)))
+    while added:
+        try:
+            row.cards(len(game.players), tuple(added))
+            break
+        except LookupError:
+            added.pop()
+    return added
+
+
 def args_for(offer: Offer, game: Game, rng: random.Random) -> dict:
-    """The offer's arguments as the judge would give them: the eligible seats, valid cards."""
+    """The offer's arguments as the judge would give them: the eligible seats, valid cards
+    (the deck's optional ones among them, at random)."""
     args = dict(offer.args)
+    add = next((p for p in offer.params if p.name == "add"), None)
+    added = optional_cards(game, add.choices, rng) if add is not None else []
     for param in offer.params:
         if param.kind == "seat":
             args[param.name] = rng.choice(param.seats)
@@ -50,12 +67,13 @@ def args_for(offer: Offer, game: Game, rng: random.Random) -> dict:
         elif param.kind == "text":
             args[param.name] = rng.choice(["", "a reason"])
         elif param.kind == "roles":
-            cards = game.book.deck_for(len(game.players)).cards(len(game.players))
+            cards = game.book.deck_for(len(game.players)).cards(len(game.players),
+                                                                tuple(added))
             args[param.name] = rng.sample(cards, len(cards))
         elif param.kind == "choice":
             args[param.name] = rng.choice(param.choices)
         elif param.kind == "choices":
-            args[param.name] = []  # the book's plain deck
+            args[param.name] = added if param is add else []
     return args
 
 
@@ -102,6 +120,7 @@ def play(name: str, seed: int, draws: st.DataObject) -> None:
     game = new_game(seats, rules=rules)
     journal: list[Action | TableEvent] = []
     deck: Counter | None = None
+    stages: set[str] = set()
 
     def take(given: Action | TableEvent, at: int) -> bool:
         nonlocal game, deck
@@ -113,18 +132,20 @@ def play(name: str, seed: int, draws: st.DataObject) -> None:
         if isinstance(given, Action) and given.kind == "deal":
             deck = Counter(p.role for p in game.players)
         check(before, game, commands, deck if game.stage != "setup" else None)
+        stages.add(game.stage)
         table.hear(game, commands)
         return True
 
-    undo_from = rng.randint(0, RANDOM_INPUTS)  # the first undo comes at any depth of a game
-    for at in range(RANDOM_INPUTS * 2):
+    random_inputs = RANDOM_INPUTS * max(seats, 10) // 10
+    undo_from = rng.randint(0, random_inputs)  # the first undo comes at any depth of a game
+    for at in range(random_inputs * 2):
         if game.stage == "over":
             break
         offers = [o for o in offered(game) if o.enabled and o.action != "name"
                   and (o.action != "undo" or at >= undo_from)
                   and all(p.seats for p in o.params if p.kind == "seat")]
-        hear = bool(table.pending) and (at >= RANDOM_INPUTS or rng.random() < 0.5)
-        if at >= RANDOM_INPUTS and not hear:  # the judge ends it: fouls, else removals
+        hear = bool(table.pending) and (at >= random_inputs or rng.random() < 0.5)
+        if at >= random_inputs and not hear:  # the judge ends it: fouls, else removals
             ending = [o for o in offers if o.action in ("foul", "disqualify")]
             offers = ending or offers
         if hear:
@@ -148,8 +169,13 @@ def play(name: str, seed: int, draws: st.DataObject) -> None:
             take(given, at)
         except Refused as exc:  # an offer taken as offered is never refused
             raise AssertionError(f"offered {offer} refused: {exc}") from exc
-    assert game.stage == "over", f"{name}: no end after {RANDOM_INPUTS * 2} inputs"
+    assert game.stage == "over", f"{name}: no end after {random_inputs * 2} inputs"
     event(f"nights played: {min(game.night, 3)}{'+' if game.night > 3 else ''}")
+    event(f"won by: {game.winner}")
+    for stage in sorted(stages - {"setup", "night0", "day", "night", "last_words", "over"}):
+        event(f"a stage of the vote: {stage}")
+    for mechanism_ in sorted({a.mechanism for a in game.acts}):
+        event(f"a night act of {mechanism_}")
     votes = sum(1 for g in journal if isinstance(g, TableEvent) and g.topic.endswith("result")
                 and g.topic.startswith("event/"))
     event(f"votes: {min(votes, 3)}")
