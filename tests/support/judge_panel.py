@@ -23,9 +23,16 @@ PASSWORD = "fist-on-the-table"
 TABLE = "mafia/table-1/"
 
 
-def table_config(tmp_path: Path, port: int) -> config_module.Config:
-    """The example table, simulated, silent, with vote windows long enough for a busy runner."""
-    cfg = config_module.load(EXAMPLE_CONFIG, config_module.Overrides(
+def table_config(tmp_path: Path, port: int, rules: str = "fiim") -> config_module.Config:
+    """The example table, simulated, silent, with vote windows long enough for a busy runner,
+    on the table preset ``rules`` (``config/rules/<rules>.toml``)."""
+    source = EXAMPLE_CONFIG
+    if rules != "fiim":
+        preset = EXAMPLE_CONFIG.parent / "rules" / f"{rules}.toml"
+        source = tmp_path / "table.toml"
+        source.write_text(EXAMPLE_CONFIG.read_text(encoding="utf-8").replace(
+            'rules = "rules/fiim.toml"', f'rules = "{preset}"'), encoding="utf-8")
+    cfg = config_module.load(source, config_module.Overrides(
         broker=f"127.0.0.1:{port}", simulated=True))
     return msgspec.structs.replace(
         cfg, vote=msgspec.structs.replace(cfg.vote, window=1.2, gap=0.2),
@@ -33,7 +40,10 @@ def table_config(tmp_path: Path, port: int) -> config_module.Config:
         backends=msgspec.structs.replace(cfg.backends, audio="off"))
 
 
-def judge_config(tmp_path: Path, broker_port: int, listen: str) -> Path:
+def judge_config(tmp_path: Path, broker_port: int, listen: str,
+                 game: str = "[timings]\nnight_step = 1.0\nbest_move = 2.0\n") -> Path:
+    """The panel for table-1; ``game``: its ``[game]`` and ``[timings]`` (FIIM's book, short
+    night steps)."""
     (tmp_path / "judge.pass").write_text(PASSWORD + "\n")
     path = tmp_path / "judge.toml"
     path.write_text(f"""
@@ -45,10 +55,7 @@ listen = "{listen}"
 password_file = "judge.pass"
 [journal]
 path = "judge.db"
-[timings]
-night_step = 1.0
-best_move = 2.0
-""")
+{game}""")
     return path
 
 
