@@ -18,6 +18,7 @@ from judge.game.end import win_check
 from judge.game.state import set_player
 from judge.game.table import NO, YES
 from judge.views import public_view
+from tests.support.judge_game import night as play_night
 from tests.support.judge_game import run, tap
 from tests.support.table_event import table_event
 
@@ -62,26 +63,10 @@ def to_night(game: Game) -> Game:
 
 def night(game: Game, picks: dict[str, dict[int, list[int]]]) -> tuple[Game, list, list[str]]:
     """Every step of tonight in turn with its actors' picks, checking the night's privacy."""
-    commands: list = []
-    lines: list[str] = []
-    while game.stage == "night":
-        game, more, said = run(game, tap("next"))
-        commands += more
-        lines += said
-        assert_private(game, more, ())
-        if game.running_step is not None:
-            actors = steps_of(more)[game.running_step]
-            chosen = picks.get(game.running_step, {})
-            game, more, said = run(game, table_event("private/night/result", {
-                "step": game.running_step, "missing": [],
-                "picks": [{"actor": a, "picks": p} for a, p in chosen.items()]}))
-            commands += more
-            lines += said
-            assert_private(game, more, actors)
-    return game, commands, lines
+    return play_night(game, picks, assert_private)
 
 
-def assert_private(game: Game, commands: list, actors: list[int] | tuple[()]) -> None:
+def assert_private(game: Game, commands: list, actors: tuple[int, ...]) -> None:
     """Night privacy: the public view names no role and no night pick, and no light is for
     anyone but the step's actors: only the step's own command names them (the table wakes them
     on their private indicators), only they get an answer (``night/reveal``)."""
