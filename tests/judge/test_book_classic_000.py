@@ -13,6 +13,8 @@ from dataclasses import replace
 
 import pytest
 
+from judge import record as rec
+from judge import scoring, sheet
 from judge.game import Game, Refused, load_rules, new_game
 from judge.game.end import win_check
 from judge.game.state import set_player
@@ -264,3 +266,55 @@ def test_classic_000_accusation_an_opener_taken_out_in_the_discussion_passes_the
     game, _, _ = run(dealt(), tap("next"), tap("next"), tap("disqualify", seat=1))
     game, _, lines = run(game, tap("next"), tap("next"))
     assert lines[-1] == "seat 2 has the floor (speech, 30 s)"
+
+
+def test_classic_000_the_record_the_csv_and_the_sheet_hold_its_roles_and_night_actions():
+    """The record of a classic game (docs/record.md): its cards and sides, the chief's kill and
+    Laura's found freeze as the night's actions, red's win; the CSV and the protocol sheet show
+    them."""
+    journal: list = []
+
+    def given(game: Game, *inputs) -> Game:
+        journal.extend(inputs)
+        return run(game, *inputs)[0]
+
+    def answered(game: Game, picks: dict[str, dict[int, list[int]]]) -> Game:
+        while game.stage == "night":
+            game = given(game, tap("next"))
+            if game.running_step is not None:
+                game = given(game, table_event("private/night/result", {
+                    "step": game.running_step, "missing": [], "picks": [
+                        {"actor": a, "picks": p} for a, p in
+                        picks.get(game.running_step, {}).items()]}))
+        return game
+
+    def out(game: Game, seat: int) -> Game:
+        while game.stage != "vote":
+            game = given(game, tap("next"))
+        game = given(game, result(outcome="eliminated", eliminated=seat,
+                                  counts=[{"candidate": seat, "count": 6}]))
+        while game.stage != "night":
+            game = given(game, tap("next"))
+        return game
+
+    game = given(new_game(10, rules=RULES), tap("deal", roles=ROLES, add=OPTIONAL),
+                 tap("start"), tap("next"))
+    game = answered(out(game, 1), {"chief_check": {5: [3]}, "laura": {9: [2]}})
+    game = answered(out(game, 2), {"chief_kill": {5: [3]}})
+    while game.stage == "last_words":
+        game = given(game, tap("next"))
+    assert game.winner == "red"
+
+    record = rec.build(((g, float(i)) for i, g in enumerate(journal)), "table-1", RULES, 10)
+    assert record is not None and record.rules == "classic-000" and record.winner == "red"
+    assert [(p.role, p.team) for p in record.players][:4] == [
+        ("godfather", "black"), ("right_hand", "black"), ("family", "black"), ("joker", "joker")]
+    done = {(n.number, a.step): (a.outcome, a.targets) for n in record.nights for a in n.actions}
+    assert done[(1, "chief_check")] == ("yes", [3])
+    assert done[(1, "laura")] == ("found", [2])
+    assert done[(2, "chief_kill")] == ("kill", [3])
+    scores = scoring.score(record, scoring.presets()["classic-000"])
+    csv = sheet.results_csv(record, scores)
+    assert ",laura,red," in csv and ",joker,joker," in csv
+    html = sheet.protocol(record, scores, "Classic club (000)")
+    assert "chief_kill: 5 → 3. <b>kill 3</b>" in html and "<b>found 2</b>" in html
