@@ -19,6 +19,7 @@ from judge.game import Game, Refused, load_rules, new_game
 from judge.game.end import win_check
 from judge.game.state import set_player
 from judge.game.table import NO, YES
+from judge.overlay import overlay_view, remember
 from judge.views import public_view
 from tests.support.judge_game import night as play_night
 from tests.support.judge_game import run, tap
@@ -69,11 +70,12 @@ def night(game: Game, picks: dict[str, dict[int, list[int]]]) -> tuple[Game, lis
 
 
 def assert_private(game: Game, commands: list, actors: tuple[int, ...]) -> None:
-    """Night privacy: the public view names no role and no night pick, and no light is for
-    anyone but the step's actors: only the step's own command names them (the table wakes them
-    on their private indicators), only they get an answer (``night/reveal``)."""
-    text = repr(public_view(game))
-    assert not any(role in text for role in set(ROLES) - {"civilian"})
+    """Night privacy: the public view and the overlay name no role and no night pick, and no
+    light is for anyone but the step's actors: only the step's own command names them (the
+    table wakes them on their private indicators), only they get an answer (``night/reveal``)."""
+    overlay = overlay_view(remember((), game, 0.0), 0.0, delay=0, secrets=False)
+    for text in (repr(public_view(game)), repr(overlay)):
+        assert not any(role in text for role in set(ROLES) - {"civilian"})
     for command in commands:
         verb = command.spec.verb
         assert verb != "night/reveal" or command.payload.seat in actors
