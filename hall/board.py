@@ -39,8 +39,10 @@ from paho.mqtt.enums import CallbackAPIVersion
 from contract.topics import topic_prefix
 from hall import seating as seating_module
 from hall import tables
-from kit import webguard
+from kit import i18n, webguard
 from kit.config import COMMAND_LINE, ConfigError
+from kit.i18n import Words
+from kit.i18n import web as i18n_web
 from kit.weblogin import WebLogin
 from kit.webpages import Pages
 from kit.webserve import WebServer, WebTLS, split_listen, transport_problems
@@ -53,8 +55,10 @@ class Board:
     """The board's state and its two sides: MQTT in (a paho thread that only hands over to the
     asyncio loop) and the pages out."""
 
-    def __init__(self, *, password: str, limits: tables.Limits, client: mqtt.Client):
-        self.gate = WebLogin(password=password, cookie="hall_board", title="Hall board",
+    def __init__(self, *, password: str, limits: tables.Limits, client: mqtt.Client,
+                 language: str = i18n.DEFAULT):
+        self.language = language
+        self.gate = WebLogin(password=password, cookie="hall_board", title=Words("board.title"),
                              stylesheet="/static/board.css", log=log)
         self.limits = limits
         self.client = client
@@ -146,29 +150,31 @@ async def live(request: web.Request) -> web.StreamResponse:
 
 def handle_message(board: Board, text: str) -> dict[str, Any]:
     """``{"action": "load_seating", "csv": "..."}`` or ``{"action": "send_round", "round": N}``;
-    the answer says what was done, or why not."""
+    the answer says what was done, or why not (``words`` for the page, ``message`` in English)."""
     try:
         message = json.loads(text)
         action = message["action"]
         if action == "load_seating":
             board.load_seating(str(message["csv"]))
-            return {"type": "done", "message": f"seating loaded: rounds "
-                                               f"{', '.join(map(str, sorted(board.seating)))}"}
+            return _answer("done", Words("board.loaded", rounds=sorted(board.seating)))
         if action == "send_round":
             board.send_round(int(message["round"]))
-            return {"type": "done", "message": f"round {message['round']} sent to the tables"}
-        return {"type": "refused", "message": f"unknown action {action!r}"}
+            return _answer("done", Words("board.sent", round=int(message["round"])))
+        return _answer("refused", Words("board.refused.action", action=str(action)))
     except seating_module.SeatingError as exc:
-        return {"type": "refused", "message": "seating refused: " + "; ".join(exc.problems)}
+        return _answer("refused", Words("board.refused.seating", problems="; ".join(exc.problems)))
     except (ValueError, KeyError, TypeError):
-        return {"type": "refused", "message": 'malformed message: expected {"action": '
-                                              '"load_seating", "csv": ...} or {"action": '
-                                              '"send_round", "round": N}'}
+        return _answer("refused", Words("board.refused.message"))
+
+
+def _answer(kind: str, words: Words) -> dict[str, Any]:
+    return {"type": kind, "message": str(words), "words": words.to_json()}
 
 
 def make_app(board: Board) -> web.Application:
     app = webguard.application(log)
     app[BOARD] = board
+    i18n_web.setup(app, board.language)
     app.router.add_get("/", index)
     board.gate.add_routes(app)
     app.router.add_get("/live", live)
@@ -227,7 +233,8 @@ async def serve(args: argparse.Namespace, tls: WebTLS | None) -> None:
         client.tls_set(ca_certs=args.ca_file, certfile=args.cert_file, keyfile=args.key_file)
     client.reconnect_delay_set(1, 5)
     board = Board(password=read_secret(args.board_password_file, "--board-password-file"),
-                  limits=tables.Limits(count_waiting_s=args.count_wait), client=client)
+                  limits=tables.Limits(count_waiting_s=args.count_wait), client=client,
+                  language=args.language)
     board.loop = asyncio.get_running_loop()
     broker_host, broker_port = split_host_port(args.broker, "--broker")
     client.connect_async(broker_host, broker_port, keepalive=15)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 
 from hall import seating_cli
+from kit import i18n
 
 DESCRIPTION = "The organisers' board of a tournament hall."
 
@@ -43,6 +44,9 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
                             "board in the clear (a network nobody else uses)")
     board.add_argument("--board-password-file", required=True, metavar="FILE",
                        help="file holding the organisers' password for the page")
+    board.add_argument("--language", choices=i18n.languages(), default=i18n.DEFAULT,
+                       help="the page's language until an organiser switches it (default "
+                            f"{i18n.DEFAULT})")
     board.add_argument("--count-wait", type=float, default=30.0, metavar="S",
                        help="alert when a vote count waits for its judge longer (default 30)")
 

@@ -194,9 +194,9 @@ def run(hall: SimulatedHall, board_port: int) -> int:
 
 
 def start_board(hall: SimulatedHall, port: int, *, count_wait: float = 30.0,
-                log_path: Path | None = None) -> subprocess.Popen[bytes]:
-    """The hall board on ``127.0.0.1:port`` over the hall broker; its page's password is
-    ``password("board")``."""
+                log_path: Path | None = None, language: str = "ru") -> subprocess.Popen[bytes]:
+    """The hall board on ``127.0.0.1:port`` over the hall broker, in ``language`` until an
+    organiser switches; its page's password is ``password("board")``."""
     secrets_ = {"--password-file": ("hall-board.pass", password("hall-board")),
                 "--board-password-file": ("board.pass", password("board"))}
     args = []
@@ -209,7 +209,7 @@ def start_board(hall: SimulatedHall, port: int, *, count_wait: float = 30.0,
         return subprocess.Popen(
             [sys.executable, "-m", "mafia_table.cli", "hall", "board", "--broker",
              f"127.0.0.1:{hall.port}", "--listen", f"127.0.0.1:{port}", "--count-wait",
-             str(count_wait), *args],
+             str(count_wait), "--language", language, *args],
             stdout=log, stderr=subprocess.STDOUT, cwd=REPO)
 
 

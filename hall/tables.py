@@ -2,14 +2,17 @@
 
 ``observe(hall, table, topic, document, now)`` folds one message of a table (``status``,
 ``state``, ``health``, ``bridge``) into the hall; ``view(hall, now, limits)`` is every table's
-row and the alerts that need a person. Times are seconds of a monotonic clock given as data,
-so the board's rules are tested on a fake timeline.
+row and the alerts that need a person, each as words (``kit.i18n``: the page renders them in
+its reader's language) and as English ``text`` (the logs', the tests'). Times are seconds of a
+monotonic clock given as data, so the board's rules are tested on a fake timeline.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from typing import Any
+
+from kit.i18n import Words
 
 #: the topics of a table the board reads (the ``hall-board`` account may read just these)
 TOPICS = ("status", "state", "health", "bridge")
@@ -91,30 +94,34 @@ def row(name: str, table: Table, now: float) -> dict[str, Any]:
     }
 
 
-def alerts(name: str, table: Table, now: float, limits: Limits) -> list[dict[str, str]]:
+def alerts(name: str, table: Table, now: float, limits: Limits) -> list[dict[str, Any]]:
     """What at ``name`` needs a person now, most urgent first."""
-    found: list[dict[str, str]] = []
+    found: list[dict[str, Any]] = []
 
-    def alert(kind: str, text: str) -> None:
-        found.append({"table": name, "kind": kind, "text": f"{name}: {text}"})
+    def alert(kind: str, words: Words) -> None:
+        found.append({"table": name, "kind": kind, "text": str(words),
+                      "words": words.to_json()})
 
     if not online(table):
-        why = "its link to the hall is down" if table.bridge == "0" else "the controller is off"
-        alert("table_offline", f"offline ({why})")
+        alert("table_offline", Words("board.alert.offline.bridge" if table.bridge == "0"
+                                     else "board.alert.offline", table=name))
         return found  # what it said before it went is stale
     health = table.health or {}
     for console in health.get("consoles") or []:
         if not console.get("online"):
-            seats = ", ".join(str(s) for s in console.get("seats", []))
-            alert("console_offline", f"console {console.get('port')} (seats {seats}) offline")
+            alert("console_offline", Words("board.alert.console", table=name,
+                                           port=str(console.get("port")),
+                                           seats=[s for s in console.get("seats", [])
+                                                  if isinstance(s, int)]))
     audio = health.get("audio")
     if audio is not None and not audio.get("ok"):
-        alert("speaker_fault", "speaker fault: " + "; ".join(audio.get("problems") or ["?"]))
+        alert("speaker_fault", Words("board.alert.speaker", table=name,
+                                     problems="; ".join(audio.get("problems") or ["?"])))
     if (health.get("outbox") or {}).get("over_limit"):
-        alert("journal_over_limit", "journal holds more unsent events than its limit")
+        alert("journal_over_limit", Words("board.alert.journal", table=name))
     if table.proposed_since is not None and now - table.proposed_since > limits.count_waiting_s:
-        alert("count_waiting", f"a vote count has waited {now - table.proposed_since:.0f} s "
-                               "for the judge")
+        alert("count_waiting", Words("board.alert.count", table=name,
+                                     seconds=round(now - table.proposed_since)))
     return found
 
 

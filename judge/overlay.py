@@ -129,12 +129,14 @@ def _secrets(history: History, cutoff: float) -> dict[str, Any]:
     """The secrets as the games up to ``cutoff`` knew them; nothing later is read."""
     known = [game for at, game in history if at <= cutoff]
     if not known:
-        return {"roles": [], "shots": [], "checks": [], "best_move": []}
+        return {"roles": [], "titles": {}, "shots": [], "checks": [], "best_move": []}
     last = known[-1]
     dealt = all(p.role for p in last.players)
     shots = sorted({(g.night, g.killed) for g in known if g.killed is not None})
     return {
         "roles": [p.role for p in last.players] if dealt else [],
+        # the book's words for the cards, per language (the page shows the viewer's)
+        "titles": {role: dict(info.title) for role, info in last.book.roles.items()},
         "shots": [{"night": night, "seat": seat} for night, seat in shots],
         "checks": [{"by": "don" if step == "don_check" else "sheriff", "night": night,
                     "seat": seat,

@@ -14,8 +14,9 @@ and ``history`` lists every edit with its before and after.
 
 The document is JSON (``encode``/``decode``), versioned by ``schema`` (3; a schema 1 document,
 FIIM's only, and a schema 2 one, whose log lines were English text, are read and brought up to
-3); docs/record.md describes every field with an example. Seats are 1-based; times are the journal's (UNIX seconds); a
-``day`` or ``night`` is the game's number (night 0 is the mafia's meeting, 4.2.1).
+3); docs/record.md describes every field with an example. Seats are 1-based; times are the
+journal's (UNIX seconds); a ``day`` or ``night`` is the game's number (night 0 is the
+mafia's meeting, 4.2.1).
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ judge's edits (extra points, corrections, abandoning the game being played).
 Every route is behind the panel's login. Pages:
 
 - ``GET /games``: every game, the one being played first; ``GET /games/<id>``: its protocol
-  sheet (prints on A4) with the edit forms on screen; ``GET /games/<id>/results.csv``.
+  sheet (prints on A4) with the edit forms on screen (``/games/current``: a redirect to the
+  game being played's, the panel's link at game over); ``GET /games/<id>/results.csv``.
 - ``GET /api/games``, ``GET /api/games/<id>`` (the record, docs/record.md),
   ``GET /api/games/<id>/scores``; ``?scoring=<preset>`` picks the scoring (``fiim`` by default).
 - ``GET /api/games/<id>/export/mafiaratings``: the finished game in the rating platform's format
@@ -41,8 +42,13 @@ from aiohttp import web
 from judge import record as rec
 from judge import scoring
 from judge.exports import mafiaratings
-from judge.sheet import protocol, results_csv, when
+from judge.game import load_rules
+from judge.game.book import Book
+from judge.sheet import STATUS_SHORT, BookWords, protocol, results_csv, when
 from judge.store import GameStore
+from kit import i18n
+from kit.config import ConfigError
+from kit.i18n import web as i18n_web
 
 log = logging.getLogger("judge.games")
 
@@ -78,9 +84,19 @@ class Games:
     the scoring presets."""
 
     def __init__(self, store: GameStore, abandon: Callable[[rec.Edit], None],
-                 logged_in: Callable[[web.Request], bool]):
+                 logged_in: Callable[[web.Request], bool], book: Book | None = None):
         self.store, self.abandon, self.logged_in = store, abandon, logged_in
         self.presets = scoring.presets()
+        self.book = book  # the panel's book: a club's copy is found by it
+
+    def book_for(self, record: rec.Record) -> Book | None:
+        """The book a record was played by, for its words: the panel's, or a shipped one."""
+        if self.book is not None and self.book.id == record.rules:
+            return self.book
+        try:
+            return load_rules(record.rules).book
+        except (ConfigError, OSError):
+            return None  # a book no longer here: the sheet shows the cards by name
 
     def find(self, id: str) -> rec.Record:
         found = self.store.find(id)
@@ -100,9 +116,9 @@ GAMES = web.AppKey("games", Games)
 
 
 def register(app: web.Application, store: GameStore, abandon: Callable[[rec.Edit], None],
-             logged_in: Callable[[web.Request], bool]) -> None:
+             logged_in: Callable[[web.Request], bool], book: Book | None = None) -> None:
     """Add the games' routes to the panel's app (see ``Games`` for what they are given)."""
-    app[GAMES] = Games(store, abandon, logged_in)
+    app[GAMES] = Games(store, abandon, logged_in, book)
     app.middlewares.append(_guard)
     app.router.add_get("/games", games_page)
     app.router.add_get("/games/{id}", sheet_page)
@@ -188,69 +204,98 @@ async def results(request: web.Request) -> web.Response:
     games = request.app[GAMES]
     record = games.find(request.match_info["id"])
     _, preset = games.preset(request)
-    return web.Response(text=results_csv(record, scoring.score(record, preset)),
+    return web.Response(text=results_csv(record, scoring.score(record, preset),
+                                         i18n_web.language(request), games.book_for(record)),
                         content_type="text/csv", charset="utf-8", headers={
                             "Content-Disposition": f'attachment; filename="{record.id}.csv"'})
 
 
 async def games_page(request: web.Request) -> web.Response:
+    language = i18n_web.language(request)
+    games = request.app[GAMES]
+
+    def t(key: str) -> str:
+        return escape(i18n.t(key, language))
+
     rows = "".join(
         f'<tr data-game="{escape(r.id)}"><td><a href="/games/{escape(r.id)}">{escape(r.id)}</a>'
-        f"</td><td>{escape(when(r.started or r.created))}</td><td>{r.status}</td>"
-        f"<td>{r.winner or ''}</td><td>{escape(r.abandon_reason or '')}</td></tr>"
-        for r in request.app[GAMES].store.listing())
-    return web.Response(text=f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
-<title>Games</title><link rel="stylesheet" href="/static/sheet.css"></head><body>
-<nav><a href="/">Panel</a></nav><h1>Games</h1>
-<table id="games"><thead><tr><th>game</th><th>started</th><th>status</th><th>winner</th>
-<th>reason</th></tr></thead><tbody>{rows}</tbody></table></body></html>""",
+        f"</td><td>{escape(when(r.started or r.created, language))}</td>"
+        f'<td data-status="{r.status}">{t(STATUS_SHORT[r.status])}</td>'
+        f"<td>{escape(BookWords(games.book_for(r), language).winner(r))}</td>"
+        f"<td>{escape(r.abandon_reason or '')}</td></tr>"
+        for r in games.store.listing())
+    return web.Response(text=f"""<!doctype html><html lang="{language}"><head><meta charset="utf-8">
+<title>{t("games.title")}</title><link rel="stylesheet" href="/static/sheet.css"></head><body>
+<nav><a href="/">{t("games.panel")}</a> · {i18n_web.switch(language)}</nav>
+<h1>{t("games.title")}</h1>
+<table id="games"><thead><tr><th>{t("games.col.game")}</th><th>{t("games.col.started")}</th>
+<th>{t("games.col.status")}</th><th>{t("games.col.winner")}</th>
+<th>{t("games.col.reason")}</th></tr></thead><tbody>{rows}</tbody></table></body></html>""",
                         content_type="text/html")
 
 
 async def sheet_page(request: web.Request) -> web.Response:
     games = request.app[GAMES]
+    if request.match_info["id"] == "current":  # the panel's link at game over
+        current = games.store.current()
+        if current is None:
+            raise _error(web.HTTPNotFound, "no game is being played")
+        raise web.HTTPSeeOther(f"/games/{current.id}")
     record = games.find(request.match_info["id"])
     name, preset = games.preset(request)
     error = request.query.get("error", "")
+    language = i18n_web.language(request)
     return web.Response(text=protocol(record, scoring.score(record, preset), preset.name,
-                                      _controls(record, name, games, error)),
+                                      _controls(record, name, games, error, language),
+                                      language, games.book_for(record)),
                         content_type="text/html")
 
 
-def _controls(record: rec.Record, scoring_name: str, games: Games, error: str) -> str:
+def _controls(record: rec.Record, scoring_name: str, games: Games, error: str,
+              language: str) -> str:
     """The judge's forms under the sheet (not printed)."""
+
+    def t(key: str) -> str:
+        return escape(i18n.t(key, language))
+
     base = f"/api/games/{escape(record.id)}"
     choices = "".join(
         f'<option value="{escape(k)}"{" selected" if k == scoring_name else ""}>'
         f"{escape(p.name)}</option>" for k, p in games.presets.items())
     abandon = "" if record.status != "in_progress" else f"""
-<form method="post" action="{base}/abandon" id="abandon-form"><b>Abandon the game</b>
-<input name="reason" required placeholder="why"><input name="by" placeholder="judge">
-<button>Abandon</button></form>"""
+<form method="post" action="{base}/abandon" id="abandon-form"><b>{t("form.abandon")}</b>
+<input name="reason" required placeholder="{t("form.why")}">
+<input name="by" placeholder="{t("form.judge")}">
+<button>{t("form.abandon.button")}</button></form>"""
     return f"""<div class="controls">
 <p class="error" id="error" role="alert">{escape(error)}</p>
-<form method="get"><b>Scoring</b> <select name="scoring">{choices}</select>
-<button>Show</button></form>
-<form method="post" action="{base}/extra" id="extra-form"><b>Extra points</b>
-<input name="seat" type="number" min="1" max="10" required placeholder="seat">
-<input name="points" type="number" step="0.05" required placeholder="points">
-<input name="reason" required placeholder="reason"><input name="by" placeholder="judge">
-<button>Add</button></form>
-<form method="post" action="{base}/corrections" id="correction-form"><b>Correct</b>
+<form method="get"><b>{t("form.scoring")}</b> <select name="scoring">{choices}</select>
+<button>{t("form.show")}</button></form>
+<form method="post" action="{base}/extra" id="extra-form"><b>{t("sheet.extra")}</b>
+<input name="seat" type="number" min="1" max="10" required placeholder="{t("form.seat")}">
+<input name="points" type="number" step="0.05" required placeholder="{t("form.points")}">
+<input name="reason" required placeholder="{t("form.reason")}">
+<input name="by" placeholder="{t("form.judge")}">
+<button>{t("form.add")}</button></form>
+<form method="post" action="{base}/corrections" id="correction-form"><b>{t("form.correct")}</b>
 <input name="path" required placeholder="/players/3/name">
-<input name="value" required placeholder="new value (JSON or text)">
-<input name="reason" required placeholder="reason"><input name="by" placeholder="judge">
-<button>Correct</button></form>{abandon}{_export_link(record)}</div>"""
+<input name="value" required placeholder="{t("form.value")}">
+<input name="reason" required placeholder="{t("form.reason")}">
+<input name="by" placeholder="{t("form.judge")}">
+<button>{t("form.correct.button")}</button></form>{abandon}{_export_link(record, language)}
+</div>"""
 
 
-def _export_link(record: rec.Record) -> str:
-    """The rating platform's export: a download, or the reason there is none."""
+def _export_link(record: rec.Record, language: str) -> str:
+    """The rating platform's export: a download, or the reason there is none (in the
+    export's own words: the platform's format is English)."""
     try:
         mafiaratings.export(record)
     except mafiaratings.ExportRefused as exc:
-        return f'<p id="export"><b>mafiaratings</b> export refused: {escape(str(exc))}</p>'
+        return (f'<p id="export"><b>mafiaratings</b> '
+                f"{escape(i18n.t('form.export.refused', language, why=str(exc)))}</p>")
     return (f'<p id="export"><a href="/api/games/{escape(record.id)}/export/mafiaratings" '
-            "download>mafiaratings export (JSON)</a></p>")
+            f"download>{escape(i18n.t('form.export', language))}</a></p>")
 
 
 # ------------------------------------------------------------------ the judge's edits

@@ -262,7 +262,7 @@ def handle_message(panel: Panel, text: str) -> dict[str, Any] | None:
         return _refusal(panel, Line(None, "refused.message", field=field or "", detail=said),
                         field)
     except msgspec.DecodeError:
-        return _refusal(panel, Line(None, "refused.message.json"))
+        return _refusal(panel, Line(None, "refused.message.not_json"))
     if message.version != panel.game.version:
         return _refusal(panel, Line(None, "refused.version"), "version")
     given = Action(message.action, message.args)
@@ -299,7 +299,8 @@ def make_app(panel: Panel) -> web.Application:
     panel.gate.add_routes(app)
     app.router.add_get("/live", live)
     app.router.add_static("/static", STATIC)
-    record_routes.register(app, panel.games, panel.new_game, panel.gate.logged_in)
+    record_routes.register(app, panel.games, panel.new_game, panel.gate.logged_in,
+                           panel.cfg.game_rules.book)
     overlay_routes.add_routes(app, panel.cfg.overlay, panel.kept.history(), panel.live)
     app.on_shutdown.append(_close_sockets)
     return app

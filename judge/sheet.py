@@ -1,9 +1,12 @@
 """The game's protocol sheet (HTML that prints on A4) and its per-player CSV, from the record.
 
-Pure rendering: ``protocol(record, scores)`` is the page a club keeps (who sat where, every
+Pure rendering: ``protocol(record, scores, ...)`` is the page a club keeps (who sat where, every
 nomination, every ballot with its voters, every shot, check and foul, the scores with what
 earned them, the judge's extra points and the record's edits); ``results_csv`` is one line per
-player for an organiser's spreadsheet. Every value from the record is escaped.
+player for an organiser's spreadsheet. Both are written in ``language`` (docs/i18n.md): the
+catalog's words, the book's own for its cards, sides and steps (``book``; without it, their
+names), names exactly as typed. Every value from the record is escaped; the CSV's numbers
+stay numbers (``1.25``: data for a spreadsheet).
 """
 
 from __future__ import annotations
@@ -13,52 +16,113 @@ import io
 import time
 from html import escape
 
+from judge.game.book import Book
 from judge.record import Departure, Foul, Night, Nomination, Record, VoteRound, team_of
 from judge.scoring import PlayerScore
+from kit import i18n
+from kit.i18n import Words
+from kit.i18n import web as i18n_web
 
+#: the CSV's columns, each header the catalog's ``csv.<column>``
 CSV_COLUMNS = ("game", "table", "date", "status", "winner", "seat", "name", "role", "side",
                "won", "fouls", "left", "win", "best_move", "penalty", "compensation", "extra",
                "total")
+CSV_HEADERS = {"game": "csv.game", "table": "csv.table", "date": "csv.date",
+               "status": "csv.status", "winner": "csv.winner", "seat": "csv.seat",
+               "name": "csv.name", "role": "csv.role", "side": "csv.side", "won": "csv.won",
+               "fouls": "csv.fouls", "left": "csv.left", "win": "csv.win",
+               "best_move": "csv.best_move", "penalty": "csv.penalty",
+               "compensation": "csv.compensation", "extra": "csv.extra", "total": "csv.total"}
+STATUS = {"finished": "sheet.status.finished", "in_progress": "sheet.status.in_progress",
+          "abandoned": "sheet.status.abandoned"}
+STATUS_SHORT = {"finished": "csv.status.finished", "in_progress": "csv.status.in_progress",
+                "abandoned": "csv.status.abandoned"}
+LEFT = {"voted_out": "sheet.left.voted_out", "shot": "sheet.left.shot",
+        "fouls": "sheet.left.fouls", "disqualified": "sheet.left.disqualified"}
+EDITS = {"correction": "sheet.edit.correction", "extra_points": "sheet.edit.extra_points",
+         "abandon": "sheet.edit.abandon"}
+#: a foul's moment: D2 (day 2), V2 (day 2's vote), N1 (night 1), in the language's letters
+MOMENTS = {"day": "sheet.moment.day", "vote": "sheet.moment.vote",
+           "night": "sheet.moment.night"}
 
 
-def when(at: float | None) -> str:
-    """A moment as UTC ``YYYY-MM-DD HH:MM:SS``."""
-    return "" if at is None else time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime(at))
+def when(at: float | None, language: str = i18n.FALLBACK) -> str:
+    """A moment as ``YYYY-MM-DD HH:MM:SS UTC``, the zone's name as ``language`` writes it."""
+    if at is None:
+        return ""
+    return i18n.render(Words("words.utc", time=time.strftime("%Y-%m-%d %H:%M:%S",
+                                                             time.gmtime(at))), language)
 
 
-def moment(day: int, night: int, stage: str) -> str:
-    """``D2`` (day 2), ``N1`` (night 1), ``V2`` (day 2's vote) for a foul's moment."""
+def date(at: float | None) -> str:
+    """A day as ``YYYY-MM-DD`` (UTC): data for a spreadsheet, in no language."""
+    return "" if at is None else time.strftime("%Y-%m-%d", time.gmtime(at))
+
+
+def moment(day: int, night: int, stage: str, language: str = i18n.FALLBACK) -> str:
+    """``D2`` (day 2), ``N1`` (night 1), ``V2`` (day 2's vote) for a foul's moment (in
+    Russian: the same with its own letters)."""
     if stage in ("night", "night0"):
-        return f"N{night}"
-    return f"{'V' if stage in ('vote', 'question') else 'D'}{day}"
+        return i18n.t(MOMENTS["night"], language, n=night)
+    return i18n.t(MOMENTS["vote" if stage in ("vote", "question") else "day"], language, n=day)
 
 
-def departure(left: Departure | None) -> str:
+def departure(left: Departure | None, language: str = i18n.FALLBACK) -> str:
     if left is None:
         return ""
-    return {"voted_out": f"voted out day {left.day}", "shot": f"shot night {left.night}",
-            "fouls": f"4th foul day {left.day}",
-            "disqualified": f"disqualified {left.reason}".strip()}[left.how]
+    return i18n.t(LEFT[left.how], language, day=left.day, night=left.night,
+                  reason=left.reason).strip()
 
 
-def fouls(items: list[Foul]) -> str:
-    return " ".join(moment(f.day, f.night, f.stage) for f in items)
+def fouls(items: list[Foul], language: str = i18n.FALLBACK) -> str:
+    return " ".join(moment(f.day, f.night, f.stage, language) for f in items)
 
 
 def seats(values: list[int]) -> str:
     return ", ".join(map(str, values)) or "—"
 
 
-def results_csv(record: Record, scores: list[PlayerScore]) -> str:
+class BookWords:
+    """The book's words for the record's identifiers, in one language (the names themselves
+    when the book is not at hand)."""
+
+    def __init__(self, book: Book | None, language: str):
+        self.book, self.language = book, language
+
+    def role(self, role: str) -> str:
+        if not role or self.book is None:
+            return role
+        return i18n.text(self.book.role_title(role), self.language)
+
+    def team(self, team: str) -> str:
+        if not team or self.book is None:
+            return team
+        return i18n.text(self.book.team_title(team), self.language)
+
+    def step(self, step: str) -> str:
+        found = None if self.book is None else \
+            next((s for s in self.book.night.steps if s.name == step), None)
+        return step if found is None else i18n.text(found.words, self.language)
+
+    def winner(self, record: Record) -> str:
+        if record.winner == "draw":
+            return i18n.t("stage.draw", self.language)
+        return self.team(record.winner or "")
+
+
+def results_csv(record: Record, scores: list[PlayerScore], language: str = i18n.DEFAULT,
+                book: Book | None = None) -> str:
     """One line per player: who, their side, how they left, their points by part."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(CSV_COLUMNS)
+    writer.writerow([i18n.t(CSV_HEADERS[c], language) for c in CSV_COLUMNS])
+    said = BookWords(book, language)
     for player, s in zip(record.players, scores, strict=True):
-        writer.writerow([record.id, record.table, when(record.started or record.created)[:10],
-                         record.status, record.winner or "", player.seat,
-                         _cell(player.name), player.role, team_of(player),
-                         int(s.won), len(player.fouls), departure(player.left),
+        writer.writerow([record.id, record.table, date(record.started or record.created),
+                         i18n.t(STATUS_SHORT[record.status], language),
+                         said.winner(record), player.seat,
+                         _cell(player.name), said.role(player.role), said.team(team_of(player)),
+                         int(s.won), len(player.fouls), departure(player.left, language),
                          f"{s.win:g}", f"{s.best_move:g}", f"{s.penalty:g}",
                          f"{s.compensation:g}", f"{s.extra:g}", f"{s.total:g}"])
     return out.getvalue()
@@ -71,127 +135,186 @@ def _cell(text: str) -> str:
 
 
 def protocol(record: Record, scores: list[PlayerScore], preset_name: str,
-             controls: str = "") -> str:
+             controls: str = "", language: str = i18n.DEFAULT, book: Book | None = None) -> str:
     """The whole sheet; ``controls`` (the panel's forms) is shown on screen, not printed."""
     e = escape
-    status = {"finished": f"finished: {record.winner} wins",
-              "in_progress": "in progress",
-              "abandoned": f"abandoned: {record.abandon_reason or ''}"}[record.status]
+
+    def t(key: str, **params: object) -> str:
+        return e(i18n.t(key, language, **params))
+
+    said = BookWords(book, language)
+    status = i18n.t(STATUS[record.status], language, winner=said.winner(record),
+                    reason=record.abandon_reason or "")
     rows = []
     for p, s in zip(record.players, scores, strict=True):
         rows.append(
-            f'<tr data-seat="{p.seat}"><td>{p.seat}</td><td>{e(p.name)}</td><td>{e(p.role)}</td>'
-            f'<td class="fouls">{e(fouls(p.fouls))}</td><td>{e(departure(p.left))}</td>'
-            f"<td>{s.win:g}</td><td>{s.best_move:g}</td><td>{s.penalty:g}</td>"
-            f"<td>{s.compensation:g}</td><td>{s.extra:g}</td><td><b>{s.total:g}</b></td></tr>")
+            f'<tr data-seat="{p.seat}"><td>{p.seat}</td><td>{e(p.name)}</td>'
+            f'<td>{e(said.role(p.role))}</td>'
+            f'<td class="fouls">{e(fouls(p.fouls, language))}</td>'
+            f'<td>{e(departure(p.left, language))}</td>'
+            f"<td>{_n(s.win, language)}</td><td>{_n(s.best_move, language)}</td>"
+            f"<td>{_n(s.penalty, language)}</td><td>{_n(s.compensation, language)}</td>"
+            f"<td>{_n(s.extra, language)}</td><td><b>{_n(s.total, language)}</b></td></tr>")
+    heads = "".join(f"<th>{t(k)}</th>" for k in (
+        "sheet.col.seat", "sheet.col.name", "sheet.col.role", "sheet.col.fouls",
+        "sheet.col.left", "sheet.col.win", "sheet.col.best_move", "sheet.col.penalty",
+        "sheet.col.compensation", "sheet.col.extra", "sheet.col.total"))
     parts = [f"""<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<title>Protocol {e(record.id)}</title>
+<html lang="{e(language)}"><head><meta charset="utf-8">
+<title>{t("sheet.title", id=record.id)}</title>
 <link rel="stylesheet" href="/static/sheet.css">
 </head><body>
-<nav class="no-print"><a href="/games">All games</a> · <a href="/">Panel</a> ·
+<nav class="no-print"><a href="/games">{t("games.all")}</a> · <a href="/">{t("games.panel")}</a> ·
 <a href="/games/{e(record.id)}/results.csv">CSV</a> ·
-<a href="/api/games/{e(record.id)}">JSON</a> · <button onclick="print()">Print</button></nav>
-<h1>Game protocol <span id="game-id">{e(record.id)}</span></h1>
-<p class="meta">Table <b>{e(record.table)}</b> · rules {e(record.rules)} ·
-started {e(when(record.started))} · ended {e(when(record.ended))} ·
+<a href="/api/games/{e(record.id)}">JSON</a> · <button onclick="print()">{t("sheet.print")}</button>
+· {i18n_web.switch(language)}</nav>
+<h1>{t("sheet.heading")} <span id="game-id">{e(record.id)}</span></h1>
+<p class="meta">{t("sheet.meta", table=record.table,
+                    rules=book.name if book is not None else record.rules,
+                    started=when(record.started, language),
+                    ended=when(record.ended, language))} ·
 <span id="status" data-status="{record.status}">{e(status)}</span> ·
-scores: {e(preset_name)}</p>
-<table id="players"><thead><tr><th>#</th><th>name</th><th>role</th><th>fouls</th><th>left</th>
-<th>win</th><th>best move</th><th>penalty</th><th>comp.</th><th>extra</th><th>total</th></tr>
+{t("sheet.scores", preset=preset_name)}</p>
+<table id="players"><thead><tr>{heads}</tr>
 </thead><tbody>{''.join(rows)}</tbody></table>"""]
     parts.append('<div class="rounds">')
     nights = {n.number: n for n in record.nights}
     for day in record.days:
-        parts.append(_day(day.number, day.opener, day.nominations, day.votes))
+        parts.append(_day(day.number, day.opener, day.nominations, day.votes, language))
         if day.number in nights:
-            parts.append(_night(nights.pop(day.number)))
+            parts.append(_night(nights.pop(day.number), said))
     for night in nights.values():  # a night after the last day
-        parts.append(_night(night))
+        parts.append(_night(night, said))
     parts.append("</div>")
     if record.extra_points:
-        parts.append('<h2>Extra points</h2><ul id="extra">' + "".join(
-            f"<li>seat {x.seat}: {x.points:+g} — {e(x.reason)} ({e(x.by)}, {e(when(x.at))})</li>"
+        parts.append(f'<h2>{t("sheet.extra")}</h2><ul id="extra">' + "".join(
+            f"<li>{t('sheet.extra.line', seat=x.seat, points=_signed(x.points, language))} — "
+            f"{e(x.reason)} ({e(x.by)}, {e(when(x.at, language))})</li>"
             for x in record.extra_points) + "</ul>")
     if record.history:
-        parts.append('<h2>Edits</h2><ol id="history">' + "".join(
-            f"<li>{e(when(h.at))} {e(h.by)}: {e(h.kind)} {e(h.path)} "
+        parts.append(f'<h2>{t("sheet.edits")}</h2><ol id="history">' + "".join(
+            f"<li>{e(when(h.at, language))} {e(h.by)}: {t(EDITS[h.kind])} {e(h.path)} "
             f"{'' if h.kind != 'correction' else e(_short(h.before)) + ' → ' + e(_short(h.after))}"
             f" — {e(h.reason)}</li>" for h in record.history) + "</ol>")
-    parts.append(f'<p class="sign">Judge: ____________________ &nbsp; {e(status)}</p>')
+    parts.append(f'<p class="sign">{t("sheet.judge")} ____________________ &nbsp; '
+                 f"{e(status)}</p>")
     parts.append(controls)
     parts.append("</body></html>")
     return "\n".join(parts)
 
 
-def _day(number: int, opener: int, nominations: list[Nomination],
-         votes: list[VoteRound]) -> str:
+def _n(value: float, language: str) -> str:
+    return escape(i18n.number(value, language))
+
+
+def _signed(value: float, language: str) -> str:
+    return ("+" if value > 0 else "") + i18n.number(value, language)
+
+
+def _day(number: int, opener: int, nominations: list[Nomination], votes: list[VoteRound],
+         language: str) -> str:
+    def t(key: str, **params: object) -> str:
+        return escape(i18n.t(key, language, **params))
+
     noms = ", ".join(
-        f"{n.seat}{'' if n.by is None else f' (by {n.by})'}{' withdrawn' if n.withdrawn else ''}"
-        for n in nominations) or "none"
-    lines = [f'<section class="day" data-day="{number}"><h2>Day {number}</h2>'
-             f"<p>Opens: {opener}. Nominated: {escape(noms)}</p>"]
+        i18n.t("sheet.nomination" if n.by is None else "sheet.nomination.by", language,
+               seat=n.seat, by=n.by or 0)
+        + (i18n.t("sheet.withdrawn", language) if n.withdrawn else "")
+        for n in nominations) or i18n.t("sheet.none", language)
+    lines = [f'<section class="day" data-day="{number}"><h2>{t("sheet.day", n=number)}</h2>'
+             f"<p>{t('sheet.opens', seat=opener, nominated=noms)}</p>"]
     for v in votes:
-        title = "All leave?" if v.kind == "question" else \
-            ("Vote" if v.round == 1 else f"Re-vote {v.round - 1}")
+        title = t("sheet.vote.question") if v.kind == "question" else \
+            (t("sheet.vote") if v.round == 1 else t("sheet.revote", n=v.round - 1))
         ballots = "".join(
-            f'<li class="ballot">{"yes" if b.candidate == 0 else b.candidate}: <b>{b.count}</b>'
-            f" ({seats(b.voters)}{'; left over ' + seats(b.leftover) if b.leftover else ''})"
-            f"{f'; {b.rejected} count(s) rejected' if b.rejected else ''}"
-            f"{'; corrected: ' + escape(b.reason or '') if b.by == 'correction' else ''}</li>"
+            f'<li class="ballot">{t("sheet.yes") if b.candidate == 0 else b.candidate}: '
+            f"<b>{b.count}</b> ({seats(b.voters)}"
+            f"{t('sheet.leftover', seats=seats(b.leftover)) if b.leftover else ''})"
+            f"{t('sheet.rejected', count=b.rejected) if b.rejected else ''}"
+            f"{t('sheet.corrected', reason=b.reason or '') if b.by == 'correction' else ''}</li>"
             for b in v.ballots)
-        result = escape(v.outcome or "—")
+        outcome = v.outcome or ""
+        result = t(OUTCOMES[outcome]) if outcome in OUTCOMES else escape(outcome or "—")
         if v.eliminated:
-            result += f": {seats(v.eliminated)} leave"
+            result += t("sheet.result.leave", seats=seats(v.eliminated))
         elif v.tied:
             result += f": {seats(v.tied)}"
         if v.yes_count is not None:
-            result += f" ({v.yes_count} of {v.voters_count})"
-        lines.append(f"<p>{title} on {seats(v.candidates)}:</p><ul>{ballots}</ul>"
-                     f"<p>Result: {result}</p>")
+            result += t("sheet.result.of", yes=v.yes_count, voters=v.voters_count or 0)
+        lines.append(f"<p>{t('sheet.vote.on', vote=title, seats=seats(v.candidates))}</p>"
+                     f"<ul>{ballots}</ul><p>{t('sheet.result', result='')}{result}</p>")
     lines.append("</section>")
     return "".join(lines)
 
 
+#: a vote's outcome in words (the table's, contract.events: eliminated, tie, yes, no, ...)
+OUTCOMES = {"eliminated": "sheet.outcome.eliminated", "tie": "sheet.outcome.tie",
+            "yes": "sheet.outcome.yes", "no": "sheet.outcome.no",
+            "no_vote": "sheet.outcome.no_vote", "night": "sheet.outcome.night",
+            "fork": "sheet.outcome.fork", "against_all": "sheet.outcome.against_all"}
 #: FIIM's night steps, printed in its own words; any other book's steps are listed as they went
 _FIIM_STEPS = ("mafia_shot", "don_check", "sheriff_check", "best_move")
+#: how a pick does not stand (the table's ``miss``)
+MISSES = {"missing": "sheet.miss.missing", "several_targets": "sheet.miss.several_targets",
+          "disagree": "sheet.miss.disagree"}
 
 
-def _night(night: Night) -> str:
-    lines = [f'<section class="night" data-night="{night.number}"><h2>Night {night.number}</h2>']
+def _miss(miss: str | None, language: str) -> str:
+    if not miss:
+        return ""
+    return f" ({i18n.t(MISSES[miss], language) if miss in MISSES else miss})"
+
+
+def _night(night: Night, said: BookWords) -> str:
+    language = said.language
+
+    def t(key: str, **params: object) -> str:
+        return escape(i18n.t(key, language, **params))
+
+    lines = [f'<section class="night" data-night="{night.number}">'
+             f'<h2>{t("sheet.night", n=night.number)}</h2>']
     fiim = not night.actions or any(a.step in _FIIM_STEPS for a in night.actions)
     if fiim:
-        lines.append(_fiim_shot(night))
+        lines.append(_fiim_shot(night, language))
     for action in night.actions:
         if action.step in _FIIM_STEPS:
             continue
-        picks = "; ".join(f"{p.actor} → {seats(p.picks)}{' (' + p.miss + ')' if p.miss else ''}"
-                          for p in action.picks) or "no pick"
-        entered = f"; entered by the judge for {seats(action.entered)}" if action.entered else ""
+        picks = "; ".join(f"{p.actor} → {seats(p.picks)}{_miss(p.miss, language)}"
+                          for p in action.picks) or i18n.t("sheet.no_pick", language)
+        entered = t("sheet.entered", seats=seats(action.entered)) if action.entered else ""
         outcome = f"{action.outcome} {seats(action.targets)}".strip() if action.outcome \
-            else "nothing"
-        lines.append(f"<p>{escape(action.step)}: {escape(picks)}{entered}. "
+            else i18n.t("sheet.nothing", language)
+        lines.append(f"<p>{escape(said.step(action.step))}: {escape(picks)}{entered}. "
                      f"<b>{escape(outcome)}</b></p>")
     if not fiim and night.killed is not None:
-        lines.append(f"<p><b>seat {night.killed} killed</b></p>")
-    for name, check in (("Don", night.don_check), ("Sheriff", night.sheriff_check)):
+        lines.append(f"<p><b>{t('sheet.killed', seat=night.killed)}</b></p>")
+    for step, check in (("don_check", night.don_check), ("sheriff_check", night.sheriff_check)):
         if check is not None:
-            answer = ("Sheriff" if check.answer else "not the Sheriff") if name == "Don" else \
-                ("black" if check.answer else "red")
-            lines.append(f"<p>{name} ({check.by}) checks {check.target}: {answer}</p>")
+            answer = {("don_check", True): "sheet.answer.sheriff",
+                      ("don_check", False): "sheet.answer.not_sheriff",
+                      ("sheriff_check", True): "sheet.answer.black",
+                      ("sheriff_check", False): "sheet.answer.red"}[step, check.answer]
+            who = "sheet.check.don" if step == "don_check" else "sheet.check.sheriff"
+            checked = t("sheet.check", who=Words(who), by=check.by, seat=check.target,
+                        answer=Words(answer))
+            lines.append(f"<p>{checked}</p>")
     if night.best_move is not None:
-        lines.append(f"<p>Best move ({night.best_move.by}): "
-                     f"{seats(night.best_move.guesses)}</p>")
+        best = t("sheet.best_move", by=night.best_move.by,
+                 seats=seats(night.best_move.guesses))
+        lines.append(f"<p>{best}</p>")
     lines.append("</section>")
     return "".join(lines)
 
 
-def _fiim_shot(night: Night) -> str:
-    shots = "; ".join(f"{s.actor} → {seats(s.picks)}{' (' + s.miss + ')' if s.miss else ''}"
-                      for s in night.shots) or "none"
-    killed = f"seat {night.killed} killed" if night.killed is not None else "a miss"
-    missing = f"; missing {seats(night.missing)}" if night.missing else ""
-    return f"<p>Shots: {escape(shots)}{missing}. <b>{killed}</b></p>"
+def _fiim_shot(night: Night, language: str) -> str:
+    shots = "; ".join(f"{s.actor} → {seats(s.picks)}{_miss(s.miss, language)}"
+                      for s in night.shots) or i18n.t("sheet.none", language)
+    killed = i18n.t("sheet.killed", language, seat=night.killed) if night.killed is not None \
+        else i18n.t("sheet.miss", language)
+    missing = i18n.t("sheet.missing", language, seats=seats(night.missing)) \
+        if night.missing else ""
+    return (f"<p>{escape(i18n.t('sheet.shots', language, shots=shots))}{escape(missing)}. "
+            f"<b>{escape(killed)}</b></p>")
 
 
 def _short(value: object) -> str:

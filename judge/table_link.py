@@ -23,8 +23,8 @@ from contract.commands import encode
 from contract.topics import topic_prefix
 from contract.verbs import TableCommand
 from judge.config import JudgeConfig
-from kit.mqtt import configure_client
 from kit.i18n import Words
+from kit.mqtt import configure_client
 
 #: what the table publishes that the game or the panel reads (nothing else is subscribed to)
 TOPICS = ("status", "health", "state", "event/#", "private/#", "reply/#")

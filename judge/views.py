@@ -149,7 +149,8 @@ def _public(game: Game) -> PublicGame:
     return PublicGame(version=game.version, stage=game.stage, day=game.day, night=game.night,
                       seats=seats, floor=game.floor, discussing=game.discussing,
                       speakers=list(game.speakers),
-                      nominees=list(game.nominees), vote=vote, leaving=list(game.leaving),
+                      nominees=[] if game.stage == "over" else list(game.nominees),
+                      vote=vote, leaving=list(game.leaving),
                       winner=game.winner, can_undo=bool(game.undo))
 
 

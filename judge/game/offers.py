@@ -97,10 +97,10 @@ def _playing(game: Game) -> list[Offer]:
 
 
 def _seat(action: str, label: Words, seats: list[int]) -> Offer:
-    """An action on one seat of ``seats`` (none eligible: still offered, and refused with the
-    paragraph whichever seat the judge picks, as the page shows)."""
+    """An action on one seat of ``seats``; none eligible (Withdraw with nobody nominated, Show
+    card with every card shown): shown, but not enabled, so the judge sees it does not apply."""
     return Offer(action=action, key=action.replace("_", "-"), label=label, group="seat",
-                 params=[Param(name="seat", kind="seat", seats=seats)])
+                 enabled=bool(seats), params=[Param(name="seat", kind="seat", seats=seats)])
 
 
 def _next(game: Game) -> Offer:

@@ -3,15 +3,20 @@
 // enabled them, and then late (the service holds each back for the stream delay). No build step.
 // The token comes after '#' in the page's address (/overlay#token=T): a fragment never leaves
 // the browser, so no URL the service or a log sees holds it; it goes as the socket's first
-// message instead.
+// message instead. Its words are the catalog's (kit/i18n: I18n) in the viewer's language: the
+// `lang` cookie, or `#lang=en` after the address (a streaming program's browser source).
 "use strict";
 const $ = (id) => document.getElementById(id);
 const token = new URLSearchParams(location.hash.slice(1)).get("token");
 const POLICY_VIOLATION = 1008;  // the service's answer to a wrong or missing token
-const STAGE = { setup: "Seating", night0: "Night 0", day: "Day %d", vote: "Day %d · vote",
-  defence: "Day %d · defence", question: "Day %d · all leave?", last_words: "Last words",
-  night: "Night %n", over: "Game over" };
-const LEFT = { voted: "voted out", killed: "killed", fouls: "out on fouls" };
+const t = (key, params) => I18n.t(key, params);
+const STAGE = { setup: "stream.stage.setup", night0: "stream.stage.night0", day: "stream.stage.day",
+  vote: "stream.stage.vote", defence: "stream.stage.defence", question: "stream.stage.question",
+  last_words: "stream.stage.last_words", night: "stream.stage.night", over: "stream.stage.over" };
+const LEFT = { voted: "stream.left.voted", killed: "stream.left.killed", fouls: "stream.left.fouls" };
+const ANSWERS = { sheriff: "stream.answer.sheriff", "not the sheriff": "stream.answer.not_sheriff",
+  black: "stream.answer.black", red: "stream.answer.red" };
+const CHECKERS = { don: "stream.check.don", sheriff: "stream.check.sheriff" };
 let clock = null, retry = 500;
 
 function connect() {
@@ -29,7 +34,7 @@ function connect() {
   socket.onclose = (event) => {
     $("offline").hidden = false;
     if (event.code === POLICY_VIOLATION) {  // trying again cannot help: the address is wrong
-      $("offline").textContent = "the overlay's token is wrong or missing";
+      $("offline").textContent = t("stream.token");
       return;
     }
     setTimeout(connect, retry);
@@ -56,32 +61,36 @@ function render(view) {
   const leaving = new Set(view.leaving ? view.leaving.seats : []);
   view.seats.forEach((s, i) => {
     const tile = $("seats").children[i];
-    tile.querySelector(".name").textContent = s.name || `Player ${s.seat}`;
+    tile.querySelector(".name").textContent = s.name || t("stream.player", { seat: s.seat });
     tile.querySelector(".fouls").textContent = "●".repeat(s.fouls);
-    tile.querySelector(".left").textContent = s.left ? LEFT[s.left.how] +
-      (s.left.day ? ` · day ${s.left.day}` : s.left.night !== undefined ? ` · night ${s.left.night}` : "") : "";
+    tile.querySelector(".left").textContent = !s.left ? "" : t(LEFT[s.left.how]) +
+      (s.left.day ? ` · ${t("stream.day", { day: s.left.day })}` : s.left.night !== undefined
+        ? ` · ${t("stream.night", { night: s.left.night })}` : "");
     tile.classList.toggle("out", !s.in_game);
     tile.classList.toggle("floor", s.floor);
     tile.classList.toggle("nominee", s.nominated);
     tile.classList.toggle("down", s.down);
     tile.classList.toggle("leaving", leaving.has(s.seat));
     const role = secrets && secrets.roles.length ? secrets.roles[i] : "";
-    tile.querySelector(".card").textContent = role;
+    tile.querySelector(".card").textContent = role && secrets.titles && secrets.titles[role]
+      ? I18n.text(secrets.titles[role]) : role;
     tile.querySelector(".card").className = "card" +
       (role ? (role === "mafia" || role === "don" ? " black" : " red") : "");
   });
-  const stage = (STAGE[view.stage] || view.stage).replace("%d", view.day).replace("%n", view.night);
-  $("stage").textContent = view.stage === "over" ? `${stage}: ${view.winner} wins` : stage;
+  $("stage").textContent = view.stage in STAGE ? t(STAGE[view.stage], { day: view.day,
+    night: view.night, winner: view.winner === "draw" ? t("stage.draw") : view.winner || "" })
+    : view.stage;
   $("stage").dataset.stage = view.stage;
   $("nominees").hidden = !view.nominees.length;
-  $("nominees").textContent = `Nominated: ${view.nominees.join(", ")}`;
+  $("nominees").textContent = t("stream.nominated", { seats: view.nominees });
   const vote = view.vote;
   $("votes").hidden = !vote;
   if (vote) {
-    const counts = vote.counts.map(([c, n]) => `${c || "all"}: ${n}`);
-    if (vote.proposed) counts.push(`${vote.proposed.candidate || "all"}: ${vote.proposed.count}…`);
-    $("votes").textContent = `Votes ${counts.join(" · ") || "—"}` +
-      (vote.fists.length ? ` · hands up ${vote.fists.length}` : "");
+    const all = t("stream.all");
+    const counts = vote.counts.map(([c, n]) => `${c || all}: ${n}`);
+    if (vote.proposed) counts.push(`${vote.proposed.candidate || all}: ${vote.proposed.count}…`);
+    $("votes").textContent = t("stream.votes", { counts: counts.join(" · ") || "—" }) +
+      (vote.fists.length ? ` · ${t("stream.hands", { count: vote.fists.length })}` : "");
   }
   $("votes").dataset.counts = vote ? JSON.stringify(vote.counts) : "";
   renderSecrets(secrets);
@@ -91,9 +100,11 @@ function render(view) {
 
 function renderSecrets(secrets) {  // only ever late: the service holds each for the delay
   const lines = !secrets ? [] : [
-    ...secrets.shots.map((s) => `Night ${s.night}: shot at ${s.seat}`),
-    ...secrets.checks.map((c) => `Night ${c.night}: ${c.by} checks ${c.seat}: ${c.answer}`),
-    ...(secrets.best_move.length ? [`Best move: ${secrets.best_move.join(", ")}`] : [])];
+    ...secrets.shots.map((s) => t("stream.shot", { night: s.night, seat: s.seat })),
+    ...secrets.checks.map((c) => t("stream.checked", { night: c.night, seat: c.seat,
+      by: CHECKERS[c.by] ? t(CHECKERS[c.by]) : c.by,
+      answer: ANSWERS[c.answer] ? t(ANSWERS[c.answer]) : c.answer })),
+    ...(secrets.best_move.length ? [t("stream.best_move", { seats: secrets.best_move })] : [])];
   $("secret").hidden = !lines.length;
   $("secret").textContent = "";
   lines.forEach((line) => {
@@ -106,10 +117,10 @@ function tick() {  // the floor's time left, counted down between the table's ti
   if (!clock) return;
   const left = Math.max(0, clock.remaining_ms - (clock.running ? performance.now() - clock.at : 0));
   const s = Math.ceil(left / 1000);
-  $("timer").textContent = `${clock.seat ? `Seat ${clock.seat}` : "Meeting"} · ` +
+  $("timer").textContent = `${clock.seat ? t("stream.seat", { seat: clock.seat }) : t("stream.meeting")} · ` +
     `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
   $("timer").classList.toggle("low", s <= 10);
   $("timer").classList.toggle("paused", !clock.running);
 }
 setInterval(tick, 200);
-connect();
+I18n.load().then(() => { I18n.translate(); connect(); });

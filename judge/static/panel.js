@@ -4,22 +4,45 @@
 // (view.game.offers, docs/judge-api.md), each rendered as a button whose id is the offer's
 // key; a tap gathers the offer's params (the selected seats, a number, the cards typed on the
 // seats, a choice) and sends the offer's action. The game's state (stage, seats, the floor,
-// the vote, the night) is drawn as it is.
+// the vote, the night) is drawn as it is. Every word is the catalog's (kit/i18n: I18n), in
+// the judge's language; the switch draws everything again, the log too.
 "use strict";
 const $ = (id) => document.getElementById(id);
-let view = null, socket = null, selected = new Set(), retry = 500, clock = null;
+const t = (key, params) => I18n.t(key, params);
+let view = null, socket = null, selected = new Set(), retry = 500, clock = null, message = null;
 let rolesHidden = null;  // null until the first view says the panel's default
+let online = true;
+
+const STAGES = { setup: "stage.setup", night0: "stage.night0", day: "stage.day",
+  vote: "stage.vote", defence: "stage.defence", question: "stage.question",
+  last_words: "stage.last_words", night: "stage.night", over: "stage.over" };
+const PARAMS = { seed: "panel.param.seed", add: "panel.param.add", reason: "panel.param.reason",
+  name: "panel.param.name", value: "panel.param.value", mode: "panel.param.mode" };
+
+function roleTitle(g, role) {  // the book's word for a card, in the judge's language
+  const card = g.book.roles.find((r) => r.role === role);
+  return card ? I18n.text(card.title) : role;
+}
+function teamTitle(g, team) {
+  const side = g.book.teams.find((s) => s.team === team);
+  return side ? I18n.text(side.title) : team;
+}
+function stepTitle(g, step) {
+  const found = g.book.steps.find((s) => s.step === step);
+  return found ? I18n.text(found.title) : step;
+}
 
 function connect() {
   socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/live`);
-  socket.onopen = () => { retry = 500; };
+  socket.onopen = () => { retry = 500; online = true; };
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "view") render(message);
-    else if (message.type === "refused") say(message.message);
+    else if (message.type === "refused") say(message.words);
   };
   socket.onclose = () => {
-    $("table-status").textContent = "panel offline: reconnecting…";
+    online = false;
+    $("table-status").textContent = t("panel.offline");
     $("table-status").className = "status bad";
     setTimeout(() => fetch("/live", { method: "HEAD" }).then((r) => {
       if (r.status === 401) location.href = "/login"; else connect();
@@ -29,18 +52,22 @@ function connect() {
 }
 
 function act(action, args = {}) {
-  if (!view || !socket || socket.readyState !== WebSocket.OPEN) return say("not connected");
+  if (!view || !socket || socket.readyState !== WebSocket.OPEN) return say({ key: "panel.not_connected" });
   $("message").hidden = true;
   socket.send(JSON.stringify({ action, args, version: view.game.version }));
 }
 
-function say(text) { $("message").textContent = text; $("message").hidden = false; }
+function say(words) {  // a message for the judge: words (drawn again in a new language)
+  message = words;
+  $("message").textContent = I18n.words(words);
+  $("message").hidden = false;
+}
 
 function seatTile(seat) {
   const tile = document.createElement("div");
   tile.className = "seat";
   tile.dataset.seat = seat;
-  tile.innerHTML = `<div class="num">${seat}</div><input class="name" placeholder="name">
+  tile.innerHTML = `<div class="num">${seat}</div><input class="name" placeholder="${t("panel.name")}">
     <div class="role"></div><select class="deal" hidden></select><div class="fouls"></div>`;
   tile.addEventListener("click", (e) => {
     if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
@@ -53,23 +80,23 @@ function seatTile(seat) {
 }
 
 function dealOptions(g) {  // the cards of the book, for a deal typed seat by seat
-  const key = g.book.roles.map((r) => r.role).join(",");
+  const key = g.book.roles.map((r) => r.role).join(",") + I18n.language;
   document.querySelectorAll(".seat .deal").forEach((select) => {
     if (select.dataset.book === key) return;
+    const chosen = select.value;
     select.dataset.book = key;
-    select.innerHTML = g.book.roles.map((r) => `<option value="${r.role}">${r.role}</option>`)
-      .join("");
+    select.replaceChildren(...g.book.roles.map((r) => new Option(I18n.text(r.title), r.role)));
     const plain = g.book.roles.find((r) => r.role === "civilian") || g.book.roles.at(-1);
-    select.value = plain.role;
+    select.value = g.book.roles.some((r) => r.role === chosen) ? chosen : plain.role;
   });
 }
 
 function render(message) {
   view = message;
-  const g = message.game, t = message.table;
+  const g = message.game, tb = message.table;
   if (rolesHidden === null) rolesHidden = message.panel.hide_roles;
   document.body.classList.toggle("roles-hidden", rolesHidden);
-  $("hide-roles").textContent = rolesHidden ? "Show roles" : "Hide roles";
+  $("hide-roles").textContent = t(rolesHidden ? "panel.show_roles" : "panel.hide_roles");
   if ($("seats").children.length !== g.seats.length) {
     $("seats").textContent = "";
     g.seats.forEach((s) => $("seats").appendChild(seatTile(s.seat)));
@@ -83,7 +110,9 @@ function render(message) {
     if (document.activeElement !== name) name.value = s.name;
     name.disabled = g.stage !== "setup";
     const role = tile.querySelector(".role");
-    role.textContent = (s.role || "") + (s.card ? " (shown)" : "");
+    role.textContent = !s.role ? "" : s.card ? t("panel.role.shown", { role: roleTitle(g, s.role) })
+      : roleTitle(g, s.role);
+    role.dataset.role = s.role || "";
     role.className = `role ${s.role || ""} ${s.team ? `team-${s.team}` : ""}`;
     tile.querySelector(".deal").hidden = g.stage !== "setup";
     tile.querySelector(".fouls").textContent = "●".repeat(s.fouls);
@@ -93,35 +122,39 @@ function render(message) {
     tile.classList.toggle("voted", voted.has(s.seat));
     tile.classList.toggle("down", down.has(s.seat));
   });
-  const stage = { setup: "Setup: names and cards", night0: "Night 0: the first night",
-    day: `Day ${g.day}: speeches`, vote: `Day ${g.day}: the vote`, defence: "Defence speeches",
-    question: "Shall they all leave?", last_words: "Last words", night: `Night ${g.night}`,
-    over: `Game over: ${g.winner === "draw" ? "a draw" : `${g.winner} wins`}` }[g.stage] || g.stage;
-  $("stage").textContent = stage;
+  const winner = g.winner === "draw" ? t("stage.draw") : g.winner ? teamTitle(g, g.winner) : "";
+  $("stage").textContent = g.stage in STAGES ? t(STAGES[g.stage], { day: g.day, night: g.night,
+    winner }) : g.stage;
   $("stage").dataset.stage = g.stage;
   $("book").textContent = g.book.name;
-  const up = t.broker && t.status === "online";
-  $("table-status").textContent = !t.broker ? "broker offline" :
-    t.status !== "online" ? `table ${t.status}` : "table online";
-  $("table-status").className = `status ${up ? "good" : "bad"}`;
-  const floor = [g.floor ? `Floor: seat ${g.floor}` : "",
-    g.speakers.length ? `${g.floor ? "next" : "Next"}: ${g.speakers.join(", ")}` : "",
-    g.nominees.length ? `nominated ${g.nominees.join(", ")}` : ""].filter(Boolean);
-  $("floor").textContent = floor.join(" · ");
+  const up = tb.broker && tb.status === "online";
+  $("table-status").textContent = !online ? t("panel.offline") : !tb.broker ? t("panel.broker_offline") :
+    tb.status !== "online" ? t("panel.table_status", { status: tb.status }) : t("panel.table_online");
+  $("table-status").className = `status ${up && online ? "good" : "bad"}`;
+  const floor = [g.floor ? t("panel.floor", { seat: g.floor }) : "",
+    g.speakers.length ? t(g.floor ? "panel.next_speakers" : "panel.next_speakers.first",
+      { seats: g.speakers }) : "",
+    g.nominees.length ? t("panel.nominated", { seats: g.nominees }) : ""].filter(Boolean);
+  const line = floor.join(" · ");  // no separator before the first part, which is capitalised
+  $("floor").textContent = line.charAt(0).toLocaleUpperCase(I18n.language) + line.slice(1);
   const p = g.vote && g.vote.proposed;
   $("vote").textContent = !g.vote ? "" : p ?
-    `${p.candidate ? `Seat ${p.candidate}` : "All leave?"}: ${p.count} votes (${p.voters.join(", ") || "none"})` :
-    `Voting on ${g.vote.candidates.join(", ")}` +
-    (g.vote.counts.length ? ` · ${g.vote.counts.map(([c, n]) => `${c}: ${n}`).join(", ")}` : "");
+    t(p.candidate ? "panel.proposed" : "panel.proposed.question", { seat: p.candidate,
+      count: p.count, voters: p.voters.length ? p.voters : t("panel.nobody") }) :
+    t("panel.voting", { seats: g.vote.candidates }) +
+    (g.vote.counts.length ? ` · ${g.vote.counts.map(([c, n]) => t("panel.count",
+      { seat: c, count: n })).join(", ")}` : "");
   $("vote").dataset.proposed = p ? `${p.candidate}:${p.count}` : "";
   const night = g.stage === "night" || g.stage === "night0";
-  $("night").textContent = !night ? "" : (g.night_step ? `Step: ${g.night_step}…` :
-    `Next: ${g.night_steps[0] || "morning"}`) + g.tonight.map((a) => ` · ${a}`).join("") +
-    (g.night_input === "count" ? " · count mode" : "");
+  $("night").textContent = !night ? "" : (g.night_step ?
+    t("panel.night.running", { step: stepTitle(g, g.night_step) }) :
+    g.night_steps.length ? t("panel.night.next", { step: stepTitle(g, g.night_steps[0]) }) :
+    t("panel.night.morning")) + g.tonight.map((a) => ` · ${I18n.words(a)}`).join("") +
+    (g.night_input === "count" ? ` · ${t("panel.night.count")}` : "");
   $("night").dataset.step = g.night_step || "";
-  const online = t.consoles.filter(Boolean).length;
-  $("health").textContent = (t.consoles.length ? `consoles ${online}/${t.consoles.length}` : "") +
-    (t.audio === false ? " · speaker fault" : "");
+  const consoles = tb.consoles.filter(Boolean).length;
+  $("health").textContent = (tb.consoles.length ? t("panel.consoles", { online: consoles,
+    total: tb.consoles.length }) : "") + (tb.audio === false ? ` · ${t("panel.speaker_fault")}` : "");
   const timed = g.floor || ((g.stage === "night0" || g.discussing) && message.timer &&
     message.timer.seat === null);
   clock = message.timer && timed ? { ...message.timer, at: performance.now() } : null;
@@ -130,10 +163,12 @@ function render(message) {
   renderOffers(g.offers, g);
   $("setup").hidden = g.stage !== "setup";
   $("abandon").hidden = g.stage === "setup" || g.stage === "over";
+  $("sheet-link").hidden = g.stage !== "over";  // the finished game's sheet, one tap away
   $("log").innerHTML = "";
-  [...message.log, ...message.notices.map((n) => `⚠ ${n}`)].slice(-40).reverse().forEach((line) => {
-    const li = document.createElement("li"); li.textContent = line; $("log").appendChild(li);
-  });
+  [...message.log.map((l) => I18n.line(l)), ...message.notices.map((n) => `⚠ ${I18n.words(n)}`)]
+    .slice(-40).reverse().forEach((line) => {
+      const li = document.createElement("li"); li.textContent = line; $("log").appendChild(li);
+    });
   document.body.dataset.version = g.version;
 }
 
@@ -164,7 +199,7 @@ function renderOffers(offers, g) {
     });
     box.appendChild(button);
     button.offer = offer;
-    button.textContent = offer.label;
+    button.textContent = I18n.words(offer.label);
     button.disabled = offer.enabled === false;
     button.classList.toggle("primary", !!offer.primary);
     button.hidden = false;
@@ -188,13 +223,14 @@ function paramInput(offer, param) {  // a number, a choice or choices beside the
   let input;
   if (param.kind === "number") {
     input = document.createElement("input");
-    input.type = "number"; input.inputMode = "numeric"; input.placeholder = param.name;
+    input.type = "number"; input.inputMode = "numeric";
+    input.placeholder = PARAMS[param.name] ? t(PARAMS[param.name]) : param.name;
   } else {
     input = document.createElement("select");
     input.multiple = param.kind === "choices";
-    input.innerHTML = param.choices.map((c) => `<option>${c}</option>`).join("");
+    input.replaceChildren(...param.choices.map((c) => new Option(roleTitle(view.game, c), c)));
     if (input.multiple) input.selectedIndex = -1;
-    input.title = param.name;
+    input.title = PARAMS[param.name] ? t(PARAMS[param.name]) : param.name;
   }
   input.id = id;
   input.className = "param";
@@ -220,12 +256,11 @@ function enterPick(offer) {  // first tap: the actor (one seat); second: the sea
   const [actor, targets] = offer.params;
   if (picking === null) {
     if (seats.length !== 1 || !actor.seats.includes(seats[0])) {
-      return say(`select the one who acts (${actor.seats.join(", ")}), then tap again`);
+      return say({ key: "panel.pick.actor", params: { seats: actor.seats } });
     }
     picking = seats[0];
     clearSelection();
-    return say(`seat ${picking}'s pick: select the seats they showed (none: no pick), then ` +
-               "tap again");
+    return say({ key: "panel.pick.targets", params: { seat: picking } });
   }
   const args = { actor: picking, targets: seats.slice(0, targets.max || 3) };
   picking = null;
@@ -238,11 +273,12 @@ function paramValue(offer, param) {
   const seats = [...selected].sort((a, b) => a - b);
   switch (param.kind) {
     case "seat":  // one seat at a time: a second action would name a stale version
-      if (seats.length !== 1) return say("select one seat first");
+      if (seats.length !== 1) return say({ key: "panel.select_seat" });
       return seats[0];
     case "seats": return seats;
     case "number": return input && input.value ? Number(input.value) : Date.now() % 1e9;
-    case "text": { const text = prompt(`${offer.label}: ${param.name}?`);
+    case "text": { const text = prompt(t("panel.prompt", { offer: I18n.words(offer.label),
+      param: PARAMS[param.name] ? t(PARAMS[param.name]) : param.name }));
       return text === null ? undefined : text; }
     case "roles": return [...document.querySelectorAll(".seat .deal")].map((s) => s.value);
     case "choice": return input ? input.value : undefined;
@@ -255,9 +291,10 @@ function tick() {  // the floor's time left, counted down between the table's ti
   if (!clock) return;
   const running = clock.running;
   const left = Math.max(0, clock.remaining_ms - (running ? performance.now() - clock.at : 0));
-  const holder = clock.seat || (clock.kind === "discussion" ? "discussion" : "night");
-  $("remaining").textContent = `${holder}: ${Math.ceil(left / 1000)} s` +
-    (running ? "" : " (paused)");
+  const who = clock.seat || t(clock.kind === "discussion" ? "panel.clock.discussion" :
+    "panel.clock.night");
+  $("remaining").textContent = t(running ? "panel.clock" : "panel.clock.paused",
+    { who, seconds: Math.ceil(left / 1000) });
 }
 setInterval(tick, 250);
 
@@ -270,15 +307,28 @@ $("hide-roles").onclick = () => {  // this screen only: one tap hides the roles,
   if (view) render(view);
 };
 $("abandon").onclick = () => {  // kept in the games as abandoned, with the reason (docs/record.md)
-  const reason = prompt("Abandon this game: why?");
+  const reason = prompt(t("panel.abandon.why"));
   if (!reason) return;
   fetch("/api/games/current/abandon", { method: "POST", body: JSON.stringify({ reason }),
     headers: { "Content-Type": "application/json" } })
-    .then((r) => (r.ok ? null : r.json().then((e) => say(e.error))), () => say("not connected"));
+    .then((r) => (r.ok ? null : r.json().then((e) => say(e.words || { key: "panel.error",
+      params: { error: e.error } }))), () => say({ key: "panel.not_connected" }));
 };
 document.addEventListener("click", (e) => {  // new game needs a confirmation
-  if (e.target.id === "new-game" && !confirm("End this game and start a new one?")) {
+  if (e.target.id === "new-game" && !confirm(t("panel.new_game.confirm"))) {
     e.stopImmediatePropagation();
   }
 }, true);
-connect();
+function redraw() {  // the language changed: every word again, the log too
+  document.querySelectorAll(".seat .name").forEach((n) => { n.placeholder = t("panel.name"); });
+  document.querySelectorAll(".param").forEach((input) => input.remove());
+  document.querySelectorAll("#setup button, #clock-offers button, #actions button")
+    .forEach((b) => b.remove());
+  if (message && !$("message").hidden) $("message").textContent = I18n.words(message);
+  if (view) render(view);
+}
+I18n.load().then(() => {
+  I18n.translate();
+  I18n.switcher($("languages"), redraw);
+  connect();
+});

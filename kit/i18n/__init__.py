@@ -7,8 +7,8 @@ whoever shows it renders it in the reader's language: ``render(words, "ru")`` he
 rules in the pages' ``i18n.js``. The catalogs are ``kit/i18n/<language>.json``, flat JSON in
 i18next's v4 form (a translator's tool reads it: Weblate, Crowdin, Lokalise, i18n-ally):
 
-    "line.vote.count_one":  "{{cite}}: seat {{seat}}: {{count}} vote",
-    "line.vote.count_other": "{{cite}}: ..."
+    "line.votes_one":   "seat {{seat}}: {{count}} vote",
+    "line.votes_other": "seat {{seat}}: {{count}} votes"
 
 - ``{{name}}``: a parameter. A number is written as the language writes it (CLDR, by Babel
   here and ``Intl.NumberFormat`` on a page: "1,5" in Russian); a list of numbers with ", "; a
@@ -250,7 +250,7 @@ def t(key: str, language: str, **params: Any) -> str:
 
 
 def base_key(key: str) -> str:
-    """A catalog key without its plural suffix (``line.vote.count_few`` -> ``line.vote.count``)."""
+    """A catalog key without its plural suffix (``line.votes_few`` -> ``line.votes``)."""
     for suffix in PLURAL_SUFFIXES:
         if key.endswith(suffix):
             return key[: -len(suffix)]

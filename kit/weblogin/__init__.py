@@ -82,7 +82,7 @@ class WebLogin:
     page. ``clock`` and ``pause`` (the wait before a wrong password's answer) are the
     monotonic clock and ``asyncio.sleep`` but for tests on a fake clock."""
 
-    def __init__(self, *, password: str, cookie: str, title: Words, stylesheet: str,
+    def __init__(self, *, password: str, cookie: str, title: Words | str, stylesheet: str,
                  sessions: SessionStore | None = None, log: logging.Logger,
                  clock: Callable[[], float] = time.monotonic,
                  pause: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
@@ -115,14 +115,18 @@ class WebLogin:
         said = "" if held is None else i18n.render(held, language)
         notice = f'\n  <p id="held" role="alert">{html.escape(said)}</p>' if held else ""
         return TEMPLATE.substitute(
-            title=html.escape(i18n.render(self.title, language)), language=language,
+            title=html.escape(self._title(language)), language=language,
             stylesheet=html.escape(self.stylesheet), held=notice,
             wrong=html.escape(i18n.t("login.wrong", language)),
             password=html.escape(i18n.t("login.password", language)),
             login=html.escape(i18n.t("login.button", language)),
             heading=html.escape(i18n.t("login.title", language,
-                                       title=i18n.render(self.title, language))),
+                                       title=self._title(language))),
             switch=i18n_web.switch(language))
+
+    def _title(self, language: str) -> str:
+        """The app's name in ``language`` (a plain text is shown as it is)."""
+        return self.title if isinstance(self.title, str) else i18n.render(self.title, language)
 
     async def login_page(self, request: web.Request) -> web.StreamResponse:
         return web.Response(text=self.page(i18n_web.language(request)), content_type="text/html")

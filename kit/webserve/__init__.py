@@ -14,8 +14,9 @@ offers the CA to the tablets, and an access log that never holds a secret.
 - **The trust page** (``WebTLS.trust_listen``): plain HTTP on a port of its own, serving only
   ``/`` (how to trust the CA on Android, iOS and a desktop or streaming PC, its fingerprint,
   the HTTPS address to open next; in the reader's language, ``kit.i18n.web``, whose catalog
-  texts ``trust.*`` may hold ``<b>`` and ``<code>``) and ``/ca.crt``. It holds no secret: a tablet cannot reach
-  the HTTPS pages before it trusts the CA, so that step cannot be over HTTPS.
+  texts ``trust.*`` may hold ``<b>`` and ``<code>``) and ``/ca.crt``. It holds no secret: a
+  tablet cannot reach the HTTPS pages before it trusts the CA, so that step cannot be over
+  HTTPS.
 - **The access log** (``aiohttp.access``) writes each request's path with the values of
   ``token`` and ``password`` in its query replaced by ``***`` (the rating platform's overlay
   sends its token in the query; nothing else of ours does).

@@ -62,13 +62,7 @@ def test_a_whole_fiim_game_from_the_judges_panel(tmp_path, broker, chromium):
         page.wait_for_selector("#table-status.good")
 
         # ---------------------------------------------------------- setup (4.1)
-        for seat, name in ((1, "Anna"), (2, "Boris"), (4, "Dmitry")):
-            page.fill(f'.seat[data-seat="{seat}"] .name', name)
-            version = page.get_attribute("body", "data-version")
-            page.press(f'.seat[data-seat="{seat}"] .name', "Enter")
-            page.wait_for_function(f"document.body.dataset.version !== '{version}'")
-        for seat, role in enumerate(ROLES, start=1):
-            page.select_option(f'.seat[data-seat="{seat}"] .deal', role)
+        panel.name_and_deal({1: "Anna", 2: "Boris", 4: "Dmitry"}, ROLES)
         panel.tap("#deal-typed")
         page.wait_for_selector('.seat[data-seat="1"] .role:text("don")')
         panel.shot("setup")
@@ -143,8 +137,8 @@ def test_a_whole_fiim_game_from_the_judges_panel(tmp_path, broker, chromium):
         other.wait_for_selector('#message:text("another tab acted first")')
         page.evaluate("socket.send('{not json')")
         page.wait_for_selector('#message:text("malformed message")')
-        page.click('.seat[data-seat="3"] .num')
-        page.click("#withdraw")  # 3 is not nominated: refused, naming the paragraph
+        assert page.is_disabled("#withdraw")  # nobody nominated today: it does not apply
+        page.evaluate("act('withdraw', { seat: 3 })")  # sent anyway: refused, with the paragraph
         page.wait_for_selector('#message:text("4.4.2")')
 
         # ---------------------------------------------------------- the broker goes away
@@ -196,7 +190,16 @@ def test_a_whole_fiim_game_from_the_judges_panel(tmp_path, broker, chromium):
         panel.next(2)
         panel.stage("over")
         page.wait_for_selector('#stage:text("red wins")')
+        # game over: no frames, no seat actions, the game's sheet one tap away
+        assert page.locator(".seat.nominee, .seat.floor").count() == 0
+        assert all(page.locator(f"#{key}").is_hidden() for key in (
+            "foul", "nominate", "withdraw", "disqualify", "show-card", "next"))
         panel.shot("over")
+        with page.context.expect_page() as opened:
+            page.click("#sheet-link")
+        sheet = opened.value
+        sheet.wait_for_selector('#status[data-status="finished"]')
+        sheet.close()
         out = [s["seat"] for m in hands.record.matching(lambda m: m.topic == TABLE + "event/seats")
                for s in m.json()["seats"] if s.get("in_game") is False]
         assert out == [5, 7, 1, 3, 6, 2]  # the table's own standings agree

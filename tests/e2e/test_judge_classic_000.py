@@ -55,7 +55,7 @@ def test_classic_000_a_whole_game_from_the_judges_panel(tmp_path, broker, chromi
     listen = f"127.0.0.1:{free_port()}"
     hands = Hands(broker.port)
     table = Running(table_config(tmp_path, broker.port, rules="classic-000"))
-    judge = Judge(judge_config(tmp_path, broker.port, listen, GAME))
+    judge = Judge(judge_config(tmp_path, broker.port, listen, game=GAME))
     try:
         page = chromium.new_page(viewport={"width": 1280, "height": 800})
         page.goto(f"http://{listen}/")

@@ -33,7 +33,7 @@ def test_the_roles_start_hidden_and_one_tap_shows_them(tmp_path, broker, chromiu
         panel.tap("#deal-typed")
         role = page.locator('.seat[data-seat="1"] .role')
         role.wait_for(state="attached")
-        assert role.text_content() == "don"
+        assert role.text_content() == "Don"  # the book's word for the card
         assert not role.is_visible()  # hidden: [game] hide_roles
         page.click("#hide-roles")
         role.wait_for(state="visible")

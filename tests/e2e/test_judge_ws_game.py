@@ -117,7 +117,7 @@ def test_a_fiim_game_over_the_live_channel_alone(tmp_path, broker):
                 await live.act("night_pick", actor=3, targets=[7])
                 await live.offer("end-step")
                 g = await live.until(lambda g: g["night_step"] is None)
-                assert g["killed"] == 7 and "shot: 7" in g["tonight"]
+                assert g["killed"] == 7 and "shot: 7" in [w["text"] for w in g["tonight"]]
                 for step, actor, keys, pattern in (("don_check", 1, "4#", 1),
                                                    ("sheriff_check", 4, "2#", 1)):
                     reveal = hands.upcoming("cmd/night/reveal", seat=actor, pattern=pattern)

@@ -91,6 +91,36 @@ def assert_public(overlay, url: str, query: str = "") -> None:
         assert found is None, f"{found.group(0)!r} in {text[:300]}"
 
 
+#: the parts of a seat's tile that overlap one another or leave the tile, as "a/b" pairs
+_CROWDED = """(seat) => {
+  const tile = document.querySelector(`.seat[data-seat="${seat}"]`);
+  const box = tile.getBoundingClientRect();
+  const parts = [...tile.children].filter((e) => e.textContent.trim() &&
+    getComputedStyle(e).display !== "none").map((e) => [e.className, e.getBoundingClientRect()]);
+  const found = [];
+  parts.forEach(([name, r], i) => {
+    if (r.left < box.left || r.right > box.right || r.top < box.top || r.bottom > box.bottom)
+      found.push(`${name}/tile`);
+    const e = tile.getElementsByClassName(name)[0];
+    if (["left", "card"].includes(name) &&
+        (e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1))
+      found.push(`${name}/clipped`);  // the words said in full (a name may end in "…")
+    parts.slice(i + 1).forEach(([other, o]) => {
+      if (r.left < o.right && o.left < r.right && r.top < o.bottom && o.top < r.bottom)
+        found.push(`${name}/${other}`);
+    });
+  });
+  return found;
+}"""
+
+
+def crowded(page, seat: int) -> list[str]:
+    """Which parts of ``seat``'s tile (number, name, fouls, the departed label, the card) cover
+    one another or spill out of it, and whether the departed label or the card is cut."""
+    found: list[str] = page.evaluate(_CROWDED, seat)
+    return found
+
+
 @pytest.mark.timeout(180)
 def test_the_public_overlay_follows_the_game_and_never_holds_a_secret(tmp_path, broker,
                                                                       chromium):
@@ -159,6 +189,7 @@ def test_the_public_overlay_follows_the_game_and_never_holds_a_secret(tmp_path, 
         overlay.wait_for_selector('.seat.leaving[data-seat="5"]')
         panel.next(2)
         overlay.wait_for_selector('.seat.out[data-seat="5"] .left:text("voted out · day 1")')
+        assert crowded(overlay, 5) == [], "the departed label covers nothing on its tile"
 
         shot = night_step(panel, hands, "mafia_shot", {1: "7#", 2: "7#", 3: "7#"})
         assert shot["agreed"] is True
@@ -170,6 +201,7 @@ def test_the_public_overlay_follows_the_game_and_never_holds_a_secret(tmp_path, 
         overlay.wait_for_selector('.seat.leaving[data-seat="7"]')
         panel.next(2)
         overlay.wait_for_selector('.seat.out[data-seat="7"] .left:text("killed · night 1")')
+        assert crowded(overlay, 7) == []
         rated = json.loads(get(url + "api/get/current_game.php?token=x"))["game"]
         assert [(p["number"], p["deathType"]) for p in rated["players"] if "deathType" in p] \
             == [(5, "voting"), (7, "shooting")]
@@ -241,6 +273,13 @@ token_file = "overlay.token"
         check = first_frame_with(overlay, lambda v: bool(v.get("secrets", {}).get("checks")))
         assert shot >= shot_at + delay - 0.05 and check >= checked_at + delay - 0.05
         assert not overlay.query_selector('.seat[data-seat="8"].out')  # still night: in
+        night_step(panel, hands, "best_move", {8: "1#2#3#"})
+        panel.next()  # morning: 8's last minute, then out with its card shown
+        panel.stage("last_words")
+        panel.next(2)
+        overlay.wait_for_selector('.seat.out[data-seat="8"] .left:text("killed · night 1")')
+        overlay.wait_for_selector('.seat.out[data-seat="8"] .card:not(:empty)')
+        assert crowded(overlay, 8) == [], "the label and the card both read, neither on the name"
     finally:
         judge.stop()
         table.close()

@@ -163,7 +163,7 @@ SEATING = "round,table,seat,player\n1,table-1,1,Anna\n1,table-1,2,Boris\n1,table
 @pytest.fixture
 def board(hall):
     port = free_port()
-    process = start_board(hall, port, log_path=hall.root / "board.log")
+    process = start_board(hall, port, log_path=hall.root / "board.log", language="en")
     try:
         deadline = time.monotonic() + 20
         while not is_listening("127.0.0.1", port):

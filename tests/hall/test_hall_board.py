@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hall import seating, tables
+from kit.i18n import render
 
 LIMITS = tables.Limits(count_waiting_s=30.0)
 ONLINE = {"state": "online", "version": "0.1.0", "boot_id": "b"}
@@ -54,8 +55,9 @@ def test_a_live_table_needs_nobody_and_shows_its_floor_and_vote():
 def test_a_table_offline_or_cut_from_the_hall_is_an_alert(topic, document, why):
     hall = live_table((topic, document, 1.0))
     [alert] = tables.view(hall, 1.0, LIMITS)["alerts"]
-    assert alert == {"table": "table-1", "kind": "table_offline",
-                     "text": f"table-1: offline ({why})"}
+    assert {k: v for k, v in alert.items() if k != "words"} == {
+        "table": "table-1", "kind": "table_offline", "text": f"table-1: offline ({why})"}
+    assert render(alert["words"], "ru").startswith("table-1: не в сети")
 
 
 def test_a_console_offline_and_a_speaker_fault_are_alerts():

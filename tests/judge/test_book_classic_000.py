@@ -94,7 +94,7 @@ def reveals(commands: list) -> list[tuple[int, int]]:
 
 def test_classic_000_roles_the_deck_by_count_and_the_organisers_optional_cards():
     """«СОБСТВЕННО О РОЛЯХ» (the digest §1): FIIM's 3 in 10 family, a chief and a doctor; the
-    joker, detective, maniac and Laura each in place of a civilian."""  # noqa: RUF002
+    joker, detective, maniac and Laura each in place of a civilian."""
     book = RULES.book
     plain = book.deck_for(10).cards(10)
     assert sorted(plain) == sorted(["godfather", "right_hand", "family", "chief", "doctor",
@@ -253,7 +253,7 @@ def test_classic_000_laura_going_over_counts_her_black_at_once():
 ])
 def test_classic_000_every_win_of_the_book(out, winner):
     """«Joker \\ Джокер» ("одни мирные с ним за одним столом"), «ПРАВИЛА ИГРЫ» ("вычислить и
-    устранить другую") and black's parity (reading: FIIM 1.4)."""  # noqa: RUF002
+    устранить другую") and black's parity (reading: FIIM 1.4)."""
     game = replace(dealt(), stage="day")
     for seat in out:
         game = set_player(game, seat, in_game=False)

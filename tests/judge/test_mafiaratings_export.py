@@ -282,7 +282,7 @@ def test_a_voter_out_before_the_re_vote_still_gets_a_list() -> None:
 
 def test_classic_000_a_game_of_its_cards_is_refused_naming_them(game: rec.Record) -> None:
     """The classic club's cards («СОБСТВЕННО О РОЛЯХ») are not the platform's four: refused
-    with the reason, whoever won."""  # noqa: RUF002
+    with the reason, whoever won."""
     classic = ["godfather", "right_hand", "family", "chief", "joker", *["civilian"] * 5]
     players = [msgspec.structs.replace(p, role=r) for p, r in zip(game.players, classic,
                                                                    strict=True)]

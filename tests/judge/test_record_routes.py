@@ -21,9 +21,11 @@ from aiohttp.test_utils import TestServer
 
 from judge import config as judge_config
 from judge import record as rec
+from judge.game import Action
 from judge.service import Panel, handle_message, make_app
 from kit.local_broker import free_port
 from tests.support.judge_configs import GOOD, PASSWORD, write
+from tests.support.page_words import foreign_words
 from tests.support.record_game import Script, whole_game
 from tests.support.web_client import browser, logged_in
 
@@ -91,6 +93,8 @@ def test_the_game_listed_opened_scored_and_its_csv(tmp_path):
             assert rows[0]["name"] == "Anna" and rows[6]["left"] == "shot night 1"
         async with http.get(server.make_url("/games")) as r:
             assert current.id in await r.text()
+        async with http.get(server.make_url("/games/current"), allow_redirects=False) as r:
+            assert (r.status, r.headers["Location"]) == (303, f"/games/{current.id}")
 
     run(panel, scenario)
 
@@ -422,3 +426,44 @@ def test_a_refused_request_is_logged_with_its_reason(tmp_path, caplog):
         run(panel, scenario)
     [line] = [r.getMessage() for r in caplog.records if r.name == "judge.games"]
     assert f"POST /api/games/{id}/extra" in line and "(400)" in line and "seat" in line
+
+
+#: long Cyrillic names at every seat: the widest the sheet meets at a Russian club
+LONG_NAMES = ["Александра Константинопольская", "Борис Ёлкин-Щербаков", "Владислав Ж.",
+              "Галина Чернышевская", "Дмитрий Преображенский", "Евгения Юрьевна",
+              "Жанна Д'Арк-Мухина", "Зинаида Шапокляк", "Иннокентий Смоктуновский",
+              "Ксения Собчак-Виторган"]
+
+
+@pytest.mark.timeout(120)
+def test_the_protocol_sheet_prints_on_one_a4_page_in_russian_as_in_english(tmp_path, chromium):
+    """The same whole game, ten long Cyrillic names, the sheet in each language: one A4 page
+    (Chromium's own print to PDF, as a club prints it)."""
+    script = Script()
+    for seat, name in enumerate(LONG_NAMES, start=1):
+        script.tap("name", seat=seat, name=name)
+    script.inputs += [i for i in whole_game().inputs
+                      if not (isinstance(i[0], Action) and i[0].kind == "name")]
+    served = Served(lambda: played(tmp_path, script))
+    record = served.record
+    try:
+        page, url = served.logged_in(chromium)
+        counted = {}
+        for language in ("ru", "en"):
+            page.goto(f"{url}/games/{record.id}?lang={language}")
+            page.wait_for_selector(f'html[lang="{language}"] #players')
+            assert page.inner_text('tr[data-seat="1"] td:nth-child(2)') == LONG_NAMES[0]
+            if language == "ru":  # and no English word on it (its forms included): the
+                # table's own name and the books' are names; a correction's path is the
+                # record's JSON pointer, typed as it is (docs/record.md)
+                found = foreign_words(page, "ru", names=LONG_NAMES,
+                                      also=["FIIM", "Crow Club", "Classic club (000)",
+                                            "table-1"])
+                assert [f for f in found if f != "/players/3/name"] == [], found
+            page.emulate_media(media="print")
+            pdf = page.pdf(format="A4")
+            counted[language] = len(re.findall(rb"/Type\s*/Page(?!s)", pdf))
+            page.emulate_media(media="screen")
+        assert counted == {"ru": 1, "en": 1}, counted
+    finally:
+        served.close()

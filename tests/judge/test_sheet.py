@@ -7,13 +7,18 @@ from __future__ import annotations
 import contextlib
 import csv
 import io
+import json
+from html import escape
 
+import msgspec
 from hypothesis import example, given, settings
 
 from judge import record as rec
 from judge import scoring
 from judge.exports import mafiaratings
+from judge.game import load_rules
 from judge.sheet import moment, protocol, results_csv
+from kit import i18n
 from tests.support.record_edits import WHOLE, paths, values
 from tests.support.record_game import NAMES, Script, whole_game
 
@@ -40,7 +45,7 @@ def test_a_name_a_spreadsheet_would_run_is_written_as_text():
     record = rec.apply_edits(record, [  # the panel trims a name; a correction need not
         rec.Edit(kind="correction", at=1.0, by="j", reason="r", path=f"/players/{i}/name",
                  after=name) for i, name in ((7, "\t=1+1"), (8, "\r=1+1"))])
-    rows = list(csv.DictReader(io.StringIO(results_csv(record, scoring.score(record, FIIM)),
+    rows = list(csv.DictReader(io.StringIO(results_csv(record, scoring.score(record, FIIM), "en"),
                                            newline="")))
     assert [rows[i]["name"] for i in (2, 4, 5, 6, 7, 8)] == [
         '\'=HYPERLINK("http://x")', "'+1", "'-2", "'@A1", "'\t=1+1", "'\r=1+1"]
@@ -73,3 +78,53 @@ def test_any_correction_the_record_takes_still_prints_scores_and_exports(path, v
         assert len(rows) == len(edited.players) + 1
     with contextlib.suppress(mafiaratings.ExportRefused):  # refused: the route's 409
         assert mafiaratings.export_json(edited).startswith(b"{")
+
+
+#: seats the whole game names none of (it names 1, 2 and 4)
+CYRILLIC = {3: "Анна", 5: "Борис Ёлкин", 6: "Мария-Луиза Щукина", 7: "Đorđe «Ж» Łukasz"}
+
+
+def test_names_typed_in_cyrillic_stay_exact_in_the_csv_the_sheet_and_the_export():
+    """A name is the player's own text: no language touches it (docs/i18n.md)."""
+    record = named(CYRILLIC)
+    scores = scoring.score(record, FIIM)
+    for language in ("ru", "en"):
+        rows = list(csv.reader(io.StringIO(results_csv(record, scores, language), newline="")))
+        header, players = rows[0], rows[1:]
+        column = header.index(i18n.t("csv.name", language))
+        assert [players[s - 1][column] for s in CYRILLIC] == list(CYRILLIC.values())
+        page = protocol(record, scores, FIIM.name, language=language)
+        assert all(f"<td>{escape(name)}</td>" in page for name in CYRILLIC.values())
+    exported = json.loads(mafiaratings.export_json(record))
+    players = exported["players"]
+    assert [players[s - 1]["name"] for s in CYRILLIC] == list(CYRILLIC.values())
+
+
+def test_the_csv_and_the_sheet_speak_the_readers_language_with_the_books_words():
+    record = named(CYRILLIC)
+    scores = scoring.score(record, FIIM)
+    book = load_rules("fiim").book
+    rows = list(csv.DictReader(io.StringIO(results_csv(record, scores, "ru", book),
+                                           newline="")))
+    assert rows[0]["роль"] == "Дон" and rows[0]["команда"] == "чёрные"
+    assert rows[0]["победитель"] == "красные" and rows[0]["статус"] == "окончена"
+    english = list(csv.DictReader(io.StringIO(results_csv(record, scores, "en", book),
+                                              newline="")))
+    assert (english[0]["role"], english[0]["side"], english[0]["winner"]) == (
+        "Don", "black", "red")
+    page = protocol(record, scores, FIIM.name, language="ru", book=book)
+    assert 'lang="ru"' in page and "Протокол игры" in page
+    assert "Шериф (4) проверяет 2: чёрный" in page
+
+
+def test_a_schema_2_records_english_lines_read_as_they_were():
+    """Before the catalogs a record's log was English sentences: kept, shown as they are."""
+    doc = msgspec.to_builtins(WHOLE)
+    doc["schema"] = 2
+    doc["log"] = [{"at": 1.0, "line": "4.4.2: seat 1 nominates seat 5"}]
+    record = rec.decode(msgspec.json.encode(doc))
+    assert record.schema == rec.SCHEMA and record.log[0].text == "4.4.2: seat 1 nominates seat 5"
+    assert record.log[0].render("ru") == record.log[0].render("en") == record.log[0].text
+    assert rec.decode(rec.encode(record)) == record
+    kept = WHOLE.log[0]
+    assert kept.key and kept.render("ru") != kept.render("en")

@@ -295,7 +295,8 @@ def test_over_http_a_spray_from_many_addresses_is_held_and_the_judges_tablet_sti
     def from_address(server: TestServer, address: str, jar: CookieJar | None = None):
         return ClientSession(connector=TCPConnector(local_addr=(address, 0)),
                              cookie_jar=CookieJar(unsafe=True) if jar is None else jar,
-                             headers={"Origin": origin(server)})
+                             headers={"Origin": origin(server)},
+                             cookies={"lang": "en"})  # the login page in English
 
     async def post(http: ClientSession, server: TestServer, password: str):
         async with http.post(server.make_url("/login"), data={"password": password},

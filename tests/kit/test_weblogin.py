@@ -27,7 +27,7 @@ def test_the_one_login_page_is_titled_and_styled_per_app_and_a_session_opens_the
 
     async def scenario() -> None:
         async with TestServer(app) as server, ClientSession(
-                cookie_jar=CookieJar(unsafe=True)) as http:
+                cookie_jar=CookieJar(unsafe=True), cookies={"lang": "en"}) as http:
             url = str(server.make_url("/"))
             async with http.get(url + "login") as page:
                 text = await page.text()

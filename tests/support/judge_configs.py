@@ -19,6 +19,7 @@ table = "table-1"
 [panel]
 listen = "127.0.0.1:0"
 password_file = "judge.pass"
+language = "en"
 [journal]
 path = "state/judge.db"
 [timings]

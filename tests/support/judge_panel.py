@@ -40,10 +40,11 @@ def table_config(tmp_path: Path, port: int, rules: str = "fiim") -> config_modul
         backends=msgspec.structs.replace(cfg.backends, audio="off"))
 
 
-def judge_config(tmp_path: Path, broker_port: int, listen: str,
+def judge_config(tmp_path: Path, broker_port: int, listen: str, language: str = "en",
                  game: str = "[timings]\nnight_step = 1.0\nbest_move = 2.0\n") -> Path:
-    """The panel for table-1; ``game``: its ``[game]`` and ``[timings]`` (FIIM's book, short
-    night steps)."""
+    """The panel's config for the end-to-end tests, its pages in ``language`` (the tests that
+    read English words read the English pages; tests/e2e/test_russian_panel.py the Russian);
+    ``game``: its ``[game]`` and ``[timings]`` (FIIM's book, short night steps)."""
     (tmp_path / "judge.pass").write_text(PASSWORD + "\n")
     path = tmp_path / "judge.toml"
     path.write_text(f"""
@@ -53,6 +54,7 @@ port = {broker_port}
 [panel]
 listen = "{listen}"
 password_file = "judge.pass"
+language = "{language}"
 [journal]
 path = "judge.db"
 {game}""")
@@ -128,6 +130,18 @@ class Panel:
     def next(self, times: int = 1) -> None:
         for _ in range(times):
             self.tap("#next")
+
+    def name_and_deal(self, names: dict[int, str], roles: list[str]) -> None:
+        """Setup: each seat's name typed (the panel takes each before the next), and the cards
+        chosen seat by seat (the Deal is the caller's tap)."""
+        page = self.page
+        for seat, name in names.items():
+            page.fill(f'.seat[data-seat="{seat}"] .name', name)
+            version = page.get_attribute("body", "data-version")
+            page.press(f'.seat[data-seat="{seat}"] .name', "Enter")
+            page.wait_for_function(f"document.body.dataset.version !== '{version}'")
+        for seat, role in enumerate(roles, start=1):
+            page.select_option(f'.seat[data-seat="{seat}"] .deal', role)
 
     def seat(self, seat: int, action: str) -> None:
         self.page.click(f'.seat[data-seat="{seat}"] .num')

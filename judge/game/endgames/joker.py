@@ -6,7 +6,7 @@ family; so the joker's side wins when a player of it is in the game and everyone
 holds a ``plain`` card (no night action: the civilians). No black is then left (Laura gone over
 plays black and holds no plain card), nor an active role (the chief, the detective, the doctor,
 the maniac, Laura). Put it before red's win: it is checked first.
-"""  # noqa: RUF002 (the book quoted in its own Cyrillic)
+"""
 
 from __future__ import annotations
 

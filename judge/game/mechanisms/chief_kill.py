@@ -10,7 +10,7 @@ night it replaces the check (``replaces``): the kill is set against searching on
 the player found ("его"): another seat is not taken, no pick is no kill ("может": he may
 not). The kill lands at morning with the night's others, and a heal takes it back when the
 doctor's step ``saves`` it (the digest's reading of "например").
-"""  # noqa: RUF002 (the book quoted in its own Cyrillic)
+"""  # noqa: RUF002 (the book's Cyrillic ghe, which the project's confusables do not allow)
 
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ is also her search for the Right Hand; found, she may go over to the family.
   while her card still answers a check as Laura's; she keeps waking alone and freezing
   ("замораживать уже не мафию, а мирных жителей"). Nobody else is told. No answer that night:
   she plays on for her own side.
-"""  # noqa: RUF002 (the book quoted in its own Cyrillic)
+"""
 
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ each, the most votes leaves with the card shown; a tie goes to «Русскую 
   order they were voted on, round and round, no number twice; the caller of the judge's number
   leaves as voted out. The table's ``roulette`` night step is not used: it takes a number in
   secret at night, where these calls are made aloud by day (the digest, "Tie").
-"""  # noqa: RUF002 (the book quoted in its own Cyrillic)
+"""
 
 from __future__ import annotations
 

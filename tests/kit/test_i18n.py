@@ -1,0 +1,160 @@
+"""The catalogs (kit/i18n/*.json) and their renderer: complete both ways against the code (every
+key the code, the pages and the templates use is in every catalog, and every catalog key is
+used), each plural key with exactly its language's CLDR forms, the same parameters in every
+language, Russian plurals and numbers as a Russian reads them, a missing key in English and
+logged once, and every book's own words given in every language (docs/i18n.md)."""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+
+import pytest
+from babel import Locale
+
+from judge.game import load_rules
+from judge.game.book import BOOKS, check_texts
+from kit import i18n
+from kit.i18n import Line, Words, render
+
+REPO = Path(__file__).resolve().parents[2]
+#: where keys are used: the packages' code, the pages and their templates
+SOURCES = [p for folder in ("judge", "hall", "kit", "contract")
+           for p in sorted((REPO / folder).rglob("*"))
+           if p.suffix in (".py", ".js", ".html") and "node_modules" not in p.parts]
+#: a quoted dotted name: a key, when its first part is a catalog's namespace
+QUOTED = re.compile(r"""["'`]([a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+)["'`]""")
+#: a dotted name that is a file, not a key ("overlay.html", "board.css")
+FILES = re.compile(r"\.(html|css|js|mjs|json|toml|py|csv|md|txt|db|log|pass|crt|key|wav|png|svg)$")
+#: dotted names that are a config's key paths, not keys (the judge's config errors name them)
+NOT_KEYS = {"panel.password_file"}
+
+
+def base_keys(language: str) -> set[str]:
+    return {i18n.base_key(k) for k in i18n.catalog(language)}
+
+
+def used_keys() -> set[str]:
+    namespaces = {k.split(".")[0] for k in base_keys(i18n.FALLBACK)}
+    found = set()
+    for path in SOURCES:
+        for key in QUOTED.findall(path.read_text(encoding="utf-8")):
+            if key.split(".")[0] in namespaces and not FILES.search(key) \
+                    and key not in NOT_KEYS:
+                found.add(i18n.base_key(key))
+    return found
+
+
+def test_every_key_the_code_uses_is_in_every_catalog():
+    used = used_keys()
+    assert len(used) > 300  # the scan finds the code's keys at all
+    for language in i18n.languages():
+        assert sorted(used - base_keys(language)) == [], language
+
+
+def test_every_catalog_key_is_used_and_every_language_has_the_same_keys():
+    english = base_keys(i18n.FALLBACK) - {"language.name"}
+    assert sorted(english - used_keys()) == []
+    for language in i18n.languages():
+        assert base_keys(language) == base_keys(i18n.FALLBACK), language
+
+
+def test_the_shipped_languages_are_russian_first_then_english():
+    assert i18n.languages()[:2] == ("ru", "en") and i18n.DEFAULT == "ru"
+    assert [n["name"] for n in i18n.names()][:2] == ["Русский", "English"]
+
+
+def test_each_plural_key_has_exactly_its_languages_cldr_forms():
+    for language in i18n.languages():
+        forms = {f"_{tag}" for tag in Locale.parse(language).plural_form.tags} | {"_other"}
+        by_key: dict[str, set[str]] = {}
+        for key in i18n.catalog(language):
+            base = i18n.base_key(key)
+            if base != key:
+                by_key.setdefault(base, set()).add(key[len(base):])
+        assert by_key, language
+        for base, suffixes in by_key.items():
+            assert suffixes == forms, (language, base, suffixes)
+            assert base not in i18n.catalog(language), (language, base)  # a form, or the key
+
+
+def test_every_language_names_the_same_parameters_in_a_message():
+    def placeholders(language: str) -> dict[str, set[str]]:
+        out: dict[str, set[str]] = {}
+        for key, text in i18n.catalog(language).items():
+            out.setdefault(i18n.base_key(key), set()).update(i18n.PLACEHOLDER.findall(text))
+        return out
+
+    english = placeholders(i18n.FALLBACK)
+    for language in i18n.languages():
+        assert placeholders(language) == english, language
+
+
+@pytest.mark.parametrize(("count", "word"), [
+    (0, "голосов"), (1, "голос"), (2, "голоса"), (4, "голоса"), (5, "голосов"),
+    (11, "голосов"), (12, "голосов"), (21, "голос"), (22, "голоса"), (25, "голосов"),
+    (101, "голос"), (111, "голосов"), (1.5, "голоса")])
+def test_russian_plurals_one_few_many_and_a_fraction(count, word):
+    said = render(Line("4.4.6", "line.votes", seat=5, count=count), "ru")
+    assert said == f"4.4.6: за игрока 5: {i18n.number(count, 'ru')} {word}"
+
+
+def test_english_plurals_and_numbers_as_each_language_writes_them():
+    assert str(Words("line.votes", seat=5, count=1)) == "seat 5: 1 vote"
+    assert str(Words("line.votes", seat=5, count=6)) == "seat 5: 6 votes"
+    assert i18n.number(1.5, "ru") == "1,5" and i18n.number(1.5, "en") == "1.5"
+    assert i18n.number(1000, "ru") == "1000"  # no grouping: seats, seconds, points
+    tie = Line("4.4.12", "line.vote.tie", seats=[1, 3], seconds=30.0, revote="4.4.12.1")
+    assert render(tie, "ru") == ("4.4.12: равенство голосов у 1, 3: по 30 с на оправдание, "
+                                 "затем переголосование (4.4.12.1)")
+
+
+def test_names_and_book_words_are_rendered_exactly_and_in_the_readers_language():
+    line = Line(None, "line.name", seat=2, name="Борис Ёлкин <b>")
+    assert render(line, "en") == "seat 2: Борис Ёлкин <b>" and \
+        render(line, "ru") == "игрок 2: Борис Ёлкин <b>"
+    shown = Line(None, "line.card.shown", seat=1, role={"ru": "Дон", "en": "Don"})
+    assert render(shown, "ru").endswith(": Дон") and str(shown).endswith(": Don")
+    only_english = Words("line.card.shown", seat=1, role={"en": "Don"})
+    assert render(only_english, "ru").endswith(": Don")
+    first = Line("4.2.1", "line.first_night", seconds=60.0,
+                 says={"ru": "договорка ({{seconds}} с)", "en": "meet ({{seconds}} s)"})
+    assert render(first, "ru") == "4.2.1: договорка (60 с)"
+
+
+def test_words_keep_their_form_through_json_and_compare_by_it():
+    line = Line("4.4.2", "line.nominate", by=1, seat=5)
+    again = Line.from_json(line.to_json())
+    assert again == line and again.cite == "4.4.2" and hash(again) == hash(line)
+    assert render(line.to_json(), "ru") == render(line, "ru")
+    assert Words("x.y", seats=(1, 2)).to_json() == {"key": "x.y", "params": {"seats": [1, 2]}}
+
+
+def test_a_missing_key_falls_back_to_english_and_is_logged_once(monkeypatch, caplog):
+    english = i18n.catalog("en")
+    russian = {k: v for k, v in i18n.catalog("ru").items() if not k.startswith("line.deal")}
+    monkeypatch.setattr(i18n, "catalog", lambda lang: russian if lang == "ru" else english)
+    monkeypatch.setattr(i18n, "_warned", set())
+    with caplog.at_level(logging.WARNING, logger="kit.i18n"):
+        said = [render(Line("4.1.3", "line.deal"), "ru") for _ in range(3)]
+        unknown = [render(Words("line.nobody.wrote.this"), "ru") for _ in range(2)]
+        merged = i18n.merged("ru")
+    assert said == ["4.1.3: the cards are dealt"] * 3
+    assert unknown == ["line.nobody.wrote.this"] * 2
+    assert merged["line.deal"] == "the cards are dealt"
+    warned = [r.getMessage() for r in caplog.records]
+    assert len([w for w in warned if "line.deal (ru)" in w]) == 1, warned
+    assert len([w for w in warned if "line.nobody.wrote.this" in w]) == 1, warned
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in BOOKS.glob("*.toml")))
+def test_every_shipped_book_gives_its_words_in_every_language(name):
+    book = load_rules(name).book
+    texts = [*(t.title for t in book.teams.values()), *(r.title for r in book.roles.values()),
+             *(s.words for s in book.night.steps), *(d.says for d in book.deck if d.says)]
+    if book.first_night is not None:
+        texts.append(book.first_night.says)
+    for text in texts:
+        assert set(text) == set(i18n.languages()), (name, text)
+    assert check_texts(book) == []

@@ -1,0 +1,73 @@
+"""Which words on a page are not the page's language: the text nodes a reader sees (and the
+placeholders and titles of what they see), scanned for Latin words that neither the language's
+catalog itself uses (CSV, JSON, a command) nor are a player's name or the book's name. On a
+Russian page every such word is English that slipped through (docs/i18n.md).
+
+    foreign = foreign_words(page, "ru", names=["Anna", "Борис"], also=["FIIM"])
+    assert foreign == [], foreign
+
+The next helper's walk of every screen uses it at each screen and viewport.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from kit import i18n
+
+LATIN = re.compile(r"[A-Za-z][A-Za-z'’]*")
+
+#: every text a reader sees on the page: visible text nodes, and the placeholder, title and
+#: value of visible inputs, selects' options and buttons
+_TEXTS = """() => {
+  const seen = [];
+  const shown = (e) => e && e.checkVisibility && e.checkVisibility();
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const parent = node.parentElement;
+    if (!parent || ["SCRIPT", "STYLE"].includes(parent.tagName)) continue;
+    const text = node.textContent.trim();
+    if (text && (shown(parent) || parent.tagName === "OPTION" && shown(parent.parentElement)))
+      seen.push(text);
+  }
+  document.querySelectorAll("[placeholder], [title]").forEach((e) => {
+    if (!shown(e)) return;
+    if (e.placeholder) seen.push(e.placeholder);
+    if (e.title) seen.push(e.title);
+  });
+  if (document.title) seen.push(document.title);
+  return seen;
+}"""
+
+
+def allowed(language: str, names: Iterable[str] = (), also: Iterable[str] = ()) -> set[str]:
+    """The Latin words a page in ``language`` may show: those its catalog's own texts hold,
+    each language's name for itself (the switch says "English" in English), and those of the
+    players' names and of ``also`` (the book's name)."""
+    words = {w for n in i18n.names() for w in LATIN.findall(n["name"])}
+    for text in i18n.catalog(language).values():
+        words.update(LATIN.findall(i18n.PLACEHOLDER.sub(" ", text)))
+    for text in (*names, *also):
+        words.update(LATIN.findall(text))
+    return words
+
+
+def foreign(texts: Iterable[str], language: str, names: Iterable[str] = (),
+            also: Iterable[str] = ()) -> list[str]:
+    """The ``texts`` that hold a Latin word ``language``'s catalog does not use, nor a name."""
+    ok = allowed(language, names, also)
+    return [text for text in texts if any(w not in ok for w in LATIN.findall(text))]
+
+
+def page_texts(page: Any) -> list[str]:
+    """Every text a reader sees on a Playwright ``page`` now."""
+    texts: list[str] = page.evaluate(_TEXTS)
+    return texts
+
+
+def foreign_words(page: Any, language: str, names: Iterable[str] = (),
+                  also: Iterable[str] = ()) -> list[str]:
+    """The texts a reader sees on ``page`` that are not all ``language`` (see the module)."""
+    return foreign(page_texts(page), language, names, also)
