@@ -52,9 +52,7 @@ def on_count(game: Game, event: events.Event) -> Result | None:
     if isinstance(event, events.VoteConfirmed):
         counts = (*vote.counts, (event.candidate, event.count))
         return Result(replace(game, vote=replace(vote, proposed=None, counts=counts)), [],
-                      [Line(game.rules.cite("count"), "line.votes" if event.candidate
-                            else "line.votes.question", seat=event.candidate,
-                            count=event.count)])
+                      [procedure(game).counted(game, event.candidate, event.count)])
     if isinstance(event, events.VoteRejected):
         return Result(replace(game, vote=replace(vote, proposed=None)), [], [])
     return None

@@ -17,7 +17,7 @@ import msgspec
 
 from contract import events
 from judge.game.actions import Offer
-from judge.game.book import NoOptions
+from judge.game.book import Book, NoOptions
 from judge.game.state import Game, Refused, Result
 from kit.i18n import Line
 
@@ -43,6 +43,17 @@ class Procedure:
 
     def options(self, game: Game) -> Any:
         return game.book.vote.options
+
+    def check(self, book: Book, options: Any) -> list[str]:
+        """What the options' types cannot say (a team the book does not have), each problem
+        with its key below ``vote`` (``options.x: ...``)."""
+        return []
+
+    def counted(self, game: Game, candidate: int, count: int) -> Line:
+        """The record line of a count the judge made final: a seat's votes, or, candidate 0,
+        the question's yes (FIIM 4.4.12.3: "all leave?")."""
+        return Line(game.rules.cite("count"), "line.votes" if candidate
+                    else "line.votes.question", seat=candidate, count=count)
 
     def offers(self, game: Game) -> list[Offer]:
         """The judge's decisions the procedure asks for now (``choose`` offers with ``args``
