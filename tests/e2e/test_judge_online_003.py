@@ -1,0 +1,184 @@
+"""A whole game of the online variant (003, docs/rules/online-003.md) run from the judge's panel
+in a real headless Chromium, against a simulated table of seven over a real mosquitto: the
+book's smallest deck ("2 мафа - 1 ком - 4 честных") with every optional card that fits, so
+that every role of its order of moves wakes.
+
+The test is the judge, tapping the real page; the seven players type on the simulated keypads
+and raise fists on the simulated buttons. On the way it checks the night as the table sees it:
+each step goes to exactly the seats that act, in the book's order, and each answer only to its
+actor's private indicator; and nothing public (the table's ``event/`` topics and ``state``)
+names a step, an actor or a pick. The other wins of the book are reached on the pure engine
+(tests/judge/test_online_003.py).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from controller import config as config_module
+from kit.local_broker import free_port
+from tests.support.judge_panel import (
+    PASSWORD,
+    TABLE,
+    Hands,
+    Judge,
+    Panel,
+    judge_config,
+    night_step,
+    vote,
+)
+from tests.support.mqtt import Received
+from tests.support.paths import EXAMPLE_CONFIG, PRESETS
+from tests.support.running import Running
+
+SEATS = 7
+#: 1 and 2 the mafia (2 the boss), 3 the commissar, 4 the doctor, 5 the maniac, 6 the kamikaze,
+#: 7 the journalist: the deck of seven with five of its optional cards
+ROLES = ["mafia", "boss", "commissar", "doctor", "maniac", "kamikaze", "journalist"]
+ADDED = ["boss", "doctor", "journalist", "kamikaze", "maniac"]
+ORDER = ["maniac_kill", "mafia_kill", "boss", "kamikaze", "doctor", "commissar_check",
+         "journalist"]
+
+
+def online_table(tmp_path: Path, port: int) -> config_module.Config:
+    """The example table cut to seven seats, playing the online book's table preset."""
+    text = EXAMPLE_CONFIG.read_text(encoding="utf-8")
+    text = text.replace("seats = 10\n", f"seats = {SEATS}\n").replace(
+        'rules = "rules/fiim.toml"', f'rules = "{PRESETS / "online-003.toml"}"')
+    for seat in range(SEATS + 1, 11):  # the wiring of the seats cut, and their console
+        text = re.sub(rf"\[\[gpio\.seat\]\]\nseat = {seat}\n(\w+ = .*\n)*\n?", "", text)
+    text = text.replace(f"seats = {list(range(1, 11))}", f"seats = {list(range(1, SEATS + 1))}")
+    path = tmp_path / "table.toml"
+    path.write_text(text, encoding="utf-8")
+    cfg = config_module.load(path, config_module.Overrides(broker=f"127.0.0.1:{port}",
+                                                           simulated=True))
+    assert cfg.seats == SEATS and cfg.vote.leftover == "abstain"
+    assert [c.seats for c in cfg.console] == [list(range(1, SEATS + 1))]
+    return msgspec.structs.replace(
+        cfg, vote=msgspec.structs.replace(cfg.vote, window=1.2, gap=0.2),
+        store=msgspec.structs.replace(cfg.store, path=str(tmp_path / "table.db")),
+        backends=msgspec.structs.replace(cfg.backends, audio="off"))
+
+
+def online_judge(tmp_path: Path, port: int, listen: str) -> Path:
+    """The panel's config playing the online book at seven seats (its timings but the night
+    step's, which is short for the test)."""
+    path = judge_config(tmp_path, port, listen)
+    text = path.read_text(encoding="utf-8").replace("best_move = 2.0\n", "")
+    path.write_text(text + f'[game]\nbook = "online-003"\nseats = {SEATS}\n', encoding="utf-8")
+    return path
+
+
+def public(messages: list[Received]) -> list[dict]:
+    """The table's public messages among ``messages``: ``event/`` and ``state``."""
+    return [m.json() for m in messages
+            if m.topic.startswith(TABLE + "event/") or m.topic == TABLE + "state"]
+
+
+@pytest.mark.timeout(180)
+def test_a_whole_online_003_game_from_the_judges_panel(tmp_path, broker, chromium):
+    listen = f"127.0.0.1:{free_port()}"
+    url = f"http://{listen}/"
+    hands = Hands(broker.port)
+    table = Running(online_table(tmp_path, broker.port))
+    judge = Judge(online_judge(tmp_path, broker.port, listen))
+    try:
+        page = chromium.new_page(viewport={"width": 1280, "height": 800})
+        page.goto(url)
+        page.fill("#password", PASSWORD)
+        page.click("#login")
+        panel = Panel(page, None)
+        panel.stage("setup")
+        page.wait_for_selector("#table-status.good")
+        page.wait_for_selector('#book:text("Online variant (003)")')
+
+        # ------------------------------------------------ the deal («Отдельный вопрос…»)
+        for seat, role in enumerate(ROLES, start=1):
+            page.select_option(f'.seat[data-seat="{seat}"] .deal', role)
+        page.select_option("#deal-typed-add", ADDED)
+        panel.tap("#deal-typed")
+        page.wait_for_selector('.seat[data-seat="2"] .role:text("boss")')
+        panel.tap("#start")
+        panel.stage("night0")  # the silent acquaintance: no step opens
+        panel.next()
+        panel.stage("day")  # «Первый ход игры…»: "Первый ход игры - день"
+
+        # ------------------------------------------------ day 1: accused, not jailed
+        panel.next(SEATS)  # every speech in seat order
+        # «Дневное голосование…»: every player a candidate; 4 of 7 for seat 1 and the table
+        # stops (the rest cannot change who is accused)
+        vote(panel, hands, [(1, [3, 4, 5, 6], "confirm")])
+        panel.stage("defence")
+        panel.next()  # seat 1's last word
+        page.wait_for_selector('.seat.floor[data-seat="1"]')
+        # the verdict, for or against: two hands of seven are no majority
+        vote(panel, hands, [(0, [1, 2], "confirm")])
+        panel.stage("night")
+
+        # ------------------------------------------------ night 1: every role, in order
+        since = len(hands.record.messages)
+        keys = {"maniac_kill": {5: "3#"}, "mafia_kill": {1: "4#"}, "boss": {2: "7#"},
+                "kamikaze": {}, "doctor": {4: "3#"}, "commissar_check": {3: "1#"},
+                "journalist": {7: "1#2#"}}
+        # 1 is mafia: yes to the commissar; 1 and 2 on one side: yes to the journalist
+        told = [hands.upcoming("cmd/night/reveal", seat=3, pattern=1),
+                hands.upcoming("cmd/night/reveal", seat=7, pattern=1)]
+        for name in ORDER:
+            assert night_step(panel, hands, name, keys[name])["step"] == name
+        for answer in told:
+            answer()
+        day = hands.upcoming("cmd/phase", phase="day")
+        panel.next()  # morning: the mafia killed 4; the maniac's 3 healed; 7 frozen
+        day()  # every command of the night has arrived before it
+        night = hands.record.messages[since:]
+        opened = [m.json() for m in night if m.topic == TABLE + "cmd/night/step"]
+        assert [(o["step"], o["actors"]) for o in opened] == [
+            ("maniac_kill", [5]), ("mafia_kill", [1]), ("boss", [2]), ("kamikaze", [6]),
+            ("doctor", [4]), ("commissar_check", [3]), ("journalist", [7])]
+        assert [(r["seat"], r["pattern"]) for r in (
+            m.json() for m in night if m.topic == TABLE + "cmd/night/reveal")] == [(3, 1), (7, 1)]
+        for said in public(night):
+            assert not {"step", "actors", "actor", "picks"} & set(said), said
+        panel.stage("day")
+        page.wait_for_selector('.seat.out[data-seat="4"]')
+        assert not page.is_visible('.seat.out[data-seat="3"]')
+
+        # ------------------------------------------------ day 2: jailed
+        panel.next(5)  # 1, 2, 3, 5, 6 speak; 7 is frozen (the boss froze him)
+        vote(panel, hands, [(1, [3, 5, 6], "confirm")])  # 3 of the 5 who vote
+        panel.stage("defence")
+        panel.next()
+        vote(panel, hands, [(0, [3, 5, 6], "confirm")])  # for: seat 1 jailed, card shown
+        panel.stage("night")
+        page.wait_for_selector('.seat.out[data-seat="1"]')
+        asked = [m.json() for m in hands.record.messages[since:]
+                 if m.topic in (TABLE + "cmd/vote/start", TABLE + "cmd/vote/question")]
+        assert [(a.get("nominees", a.get("subjects")), a["voters"]) for a in asked] == [
+            ([1, 2, 3, 5, 6, 7], [1, 2, 3, 5, 6]), ([1], [1, 2, 3, 5, 6])]  # 7 is frozen
+
+        # ------------------------------------------------ night 2: the kamikaze
+        since = len(hands.record.messages)
+        night_step(panel, hands, "maniac_kill", {5: "2#"})  # the boss
+        night_step(panel, hands, "boss", {})
+        night_step(panel, hands, "kamikaze", {6: "5#"})  # the maniac, and himself
+        night_step(panel, hands, "commissar_check", {})
+        night_step(panel, hands, "journalist", {})
+        opened = [m.json() for m in hands.record.messages[since:]
+                  if m.topic == TABLE + "cmd/night/step"]
+        assert [(o["step"], o["actors"]) for o in opened] == [
+            ("maniac_kill", [5]), ("boss", [2]), ("kamikaze", [6]), ("commissar_check", [3]),
+            ("journalist", [7])]  # no mafioso left for the mafia's kill, no doctor
+        panel.next()  # morning: 2, 5 and 6 leave; no mafia, no maniac: the honest win
+        panel.stage("over")
+        page.wait_for_selector('#stage:text("honest wins")')
+        out = [s["seat"] for m in hands.record.matching(lambda m: m.topic == TABLE + "event/seats")
+               for s in m.json()["seats"] if s.get("in_game") is False]
+        assert sorted(set(out)) == [1, 2, 4, 5, 6]
+    finally:
+        judge.stop()
+        table.close()
+        hands.record.close()
