@@ -22,12 +22,11 @@ import pytest
 from controller import config as config_module
 from kit.local_broker import free_port
 from tests.support.judge_panel import (
-    PASSWORD,
     TABLE,
     Hands,
     Judge,
-    Panel,
     judge_config,
+    login,
     night_step,
     vote,
 )
@@ -87,13 +86,8 @@ def test_a_whole_online_003_game_from_the_judges_panel(tmp_path, broker, chromiu
     table = Running(online_table(tmp_path, broker.port))
     judge = Judge(online_judge(tmp_path, broker.port, listen))
     try:
-        page = chromium.new_page(viewport={"width": 1280, "height": 800})
-        page.goto(url)
-        page.fill("#password", PASSWORD)
-        page.click("#login")
-        panel = Panel(page, None)
-        panel.stage("setup")
-        page.wait_for_selector("#table-status.good")
+        panel = login(chromium, url)
+        page = panel.page
         page.wait_for_selector('#book:text("Online variant (003)")')
 
         # ------------------------------------------------ the deal («Отдельный вопрос…»)
