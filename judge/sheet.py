@@ -135,7 +135,7 @@ def _day(number: int, opener: int, nominations: list[Nomination],
         title = "All leave?" if v.kind == "question" else \
             ("Vote" if v.round == 1 else f"Re-vote {v.round - 1}")
         ballots = "".join(
-            f'<li class="ballot">{"yes" if b.candidate == 0 else b.candidate}: <b>{b.count}</b>'
+            f'<li class="ballot">{_candidate(b.candidate, v)}: <b>{b.count}</b>'
             f" ({seats(b.voters)}{'; left over ' + seats(b.leftover) if b.leftover else ''})"
             f"{f'; {b.rejected} count(s) rejected' if b.rejected else ''}"
             f"{'; corrected: ' + escape(b.reason or '') if b.by == 'correction' else ''}</li>"
@@ -151,6 +151,15 @@ def _day(number: int, opener: int, nominations: list[Nomination],
                      f"<p>Result: {result}</p>")
     lines.append("</section>")
     return "".join(lines)
+
+
+def _candidate(candidate: int, vote: VoteRound) -> str:
+    """A ballot's candidate as the sheet names it: a seat, or candidate 0, the question's yes
+    (a question has that one window) or a nominee vote's «against all» (voted last, after
+    every nominee's window: the online book's second round)."""
+    if candidate:
+        return str(candidate)
+    return "yes" if len(vote.ballots) == 1 else "against all"
 
 
 #: FIIM's night steps, printed in its own words; any other book's steps are listed as they went

@@ -6,13 +6,15 @@ each input to the night's privacy (tests/support/night_privacy.py)."""
 
 from __future__ import annotations
 
+import csv
+import io
 import tomllib
 from collections import Counter
 
 import pytest
 
 from judge import record as rec
-from judge import scoring
+from judge import scoring, sheet
 from judge.exports import mafiaratings
 from judge.game import Action, Game, Refused, TableEvent, load_rules, new_game
 from judge.game.book import BOOKS, preset_path
@@ -545,6 +547,38 @@ def test_online_003_the_record_holds_its_roles_and_every_nights_move():
         ("doctor", "heal", [9], "heal"), ("commissar_check", "check", [1], "yes"),
         ("journalist", "pair_check", [2, 4], "different")]
     assert record.days[0].votes[0].kind == "accuse" and record.days[0].votes[0].outcome == "night"
+
+
+def test_online_003_the_sheet_and_the_csv_show_its_cards_its_moves_and_against_all():
+    """The protocol sheet and the CSV of a game of the book: its cards and sides, each night
+    move as it went, and the second round's «против всех» named as such (not "yes")."""
+    second_round = [
+        tap("deal", roles=ROLES, add=ADDED), tap("start"), tap("next"), *[tap("next")] * 11,
+        table_event("event/vote/confirmed", {"candidate": 3, "count": 4, "voters": [1, 2, 4, 5]}),
+        table_event("event/vote/confirmed", {"candidate": 9, "count": 4,
+                                             "voters": [6, 7, 8, 10]}),
+        result(outcome="tie", tied=[3, 9]), *[tap("next")] * 3,
+        table_event("event/vote/confirmed", {"candidate": 3, "count": 5,
+                                             "voters": [1, 2, 4, 5, 6]}),
+        table_event("event/vote/confirmed", {"candidate": 0, "count": 2, "voters": [7, 8]}),
+        result(outcome="eliminated", eliminated=3)]
+    record = rec.build([(g, 1_764_577_800.0 + i) for i, g in enumerate(second_round)],
+                       "table-1", rules=RULES, seats=10)
+    html = sheet.protocol(record, scoring.score(record, scoring.presets()["online-003"]),
+                          "online-003")
+    assert "<li class=\"ballot\">against all: <b>2</b> (7, 8)</li>" in html
+    assert "Result: eliminated: 3 leave" in html
+    played = rec.build(whole_game(), "table-1", rules=RULES, seats=10)
+    html = sheet.protocol(played, scoring.score(played, scoring.presets()["online-003"]),
+                          "online-003")
+    for move in ("maniac_kill: 7 → 10. <b>kill 10</b>", "boss: 1 → 5. <b>frozen 5</b>",
+                 "kamikaze: 8 → 7. <b>kamikaze 7</b>", "doctor: 6 → 9. <b>heal 9</b>",
+                 "journalist: 9 → 2, 4. <b>different 2, 4</b>"):
+        assert move in html, move
+    rows = list(csv.DictReader(io.StringIO(sheet.results_csv(
+        played, scoring.score(played, scoring.presets()["online-003"])))))
+    assert [(r["role"], r["side"]) for r in rows][:2] == [("boss", "mafia"), ("mafia", "mafia")]
+    assert {r["role"] for r in rows} == {*ROLES}
 
 
 def test_online_003_the_scoring_preset_gives_the_winners_the_win_and_nothing_else():
