@@ -100,6 +100,20 @@ def public(messages: list[Received]) -> list[dict]:
             if m.topic.startswith(TABLE + "event/") or m.topic == TABLE + "state"]
 
 
+def deal(panel: Panel, roles: list[str], added: list[str]) -> None:
+    """The cards typed seat by seat with the ``added`` optional ones; the silent acquaintance
+    (no step opens); then day 1 («Первый ход игры…»: "Первый ход игры - день")."""
+    for seat, role in enumerate(roles, start=1):
+        panel.page.select_option(f'.seat[data-seat="{seat}"] .deal', role)
+    panel.page.select_option("#deal-typed-add", added)
+    panel.tap("#deal-typed")
+    panel.page.wait_for_selector(f'.seat[data-seat="{len(roles)}"] .role:text("{roles[-1]}")')
+    panel.tap("#start")
+    panel.stage("night0")
+    panel.next()
+    panel.stage("day")
+
+
 def night_in_order(panel: Panel, hands: Hands, keys: dict[str, dict[int, str]],
                    told: list[tuple[int, int]]) -> list[tuple[str, list[int]]]:
     """A night of the steps ``keys`` names, in that order, each actor typing his keys, then the
@@ -137,16 +151,7 @@ def test_a_whole_online_003_game_from_the_judges_panel(tmp_path, broker, chromiu
         page = panel.page
         page.wait_for_selector('#book:text("Online variant (003)")')
 
-        # ------------------------------------------------ the deal («Отдельный вопрос…»)
-        for seat, role in enumerate(ROLES, start=1):
-            page.select_option(f'.seat[data-seat="{seat}"] .deal', role)
-        page.select_option("#deal-typed-add", ADDED)
-        panel.tap("#deal-typed")
-        page.wait_for_selector('.seat[data-seat="2"] .role:text("boss")')
-        panel.tap("#start")
-        panel.stage("night0")  # the silent acquaintance: no step opens
-        panel.next()
-        panel.stage("day")  # «Первый ход игры…»: "Первый ход игры - день"
+        deal(panel, ROLES, ADDED)  # «Отдельный вопрос…»
 
         # ------------------------------------------------ day 1: accused, not jailed
         panel.next(SEATS)  # every speech in seat order
@@ -225,15 +230,7 @@ def test_a_whole_online_003_game_at_24_seats_from_the_judges_panel(tmp_path, bro
         panel = login(chromium, f"http://{listen}/")
         page = panel.page
         page.on("dialog", lambda dialog: dialog.accept("a heart attack"))
-        for seat, role in enumerate(ROLES_24, start=1):
-            page.select_option(f'.seat[data-seat="{seat}"] .deal', role)
-        page.select_option("#deal-typed-add", ADDED_24)
-        panel.tap("#deal-typed")
-        page.wait_for_selector('.seat[data-seat="13"] .role:text("journalist")')
-        panel.tap("#start")
-        panel.stage("night0")
-        panel.next()
-        panel.stage("day")
+        deal(panel, ROLES_24, ADDED_24)
 
         # ------------------------------------------------ day 1: seat 2 jailed
         panel.next(24)
