@@ -2,7 +2,8 @@
 table proposes each candidate's count, the judge confirms it, throws it away (counted again) or
 corrects it, and the confirmed counts are kept with the vote. A procedure that counts a vote
 its book's way (``Procedure.counted``: the classic club's detective votes as the chief) turns
-the judge's confirm into a correction with the voters the book counts, and says why."""
+the judge's confirm into a correction with the voters the book counts, and says why; the same
+hook gives the record line of each confirmed count (the online book's verdict "for")."""
 
 from __future__ import annotations
 
@@ -33,10 +34,11 @@ def decide(game: Game, verb: Literal["confirm", "reject", "correct"],
     lines = [Line(count, _DECIDED[verb], seat=candidate)]
     if verb == "confirm":
         booked = procedure(game).counted(game, game.vote.proposed)
-        if booked is not None:  # the book counts these: the table is told as a correction
-            voters, why = booked
-            verb, reason = "correct", why.cite or "the book's count"
-            lines = [Line(count, _DECIDED[verb], seat=candidate), why]
+        if booked.voters is not None and booked.why is not None:
+            # the book counts these: the table is told as a correction
+            voters, verb = booked.voters, "correct"
+            reason = booked.why.cite or "the book's count"
+            lines = [Line(count, _DECIDED[verb], seat=candidate), booked.why]
     # the count is decided: a second tap (another tab's) finds nothing proposed
     return Result(replace(game, vote=replace(game.vote, proposed=None)),
                   [table.vote_decision(verb, voters, reason)], lines)
@@ -62,9 +64,7 @@ def on_count(game: Game, event: events.Event) -> Result | None:
         counted = (*vote.counted, *event.voters, *event.leftover)
         return Result(replace(game, vote=replace(vote, proposed=None, counts=counts,
                                                  counted=counted)), [],
-                      [Line(game.rules.cite("count"), "line.votes" if event.candidate
-                            else "line.votes.question", seat=event.candidate,
-                            count=event.count)])
+                      [procedure(game).counted(game, event).line])
     if isinstance(event, events.VoteRejected):
         return Result(replace(game, vote=replace(vote, proposed=None)), [], [])
     return None

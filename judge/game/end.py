@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from judge.game import table
 from judge.game.endgames import ENDGAMES
-from judge.game.state import Game, Result, set_player
+from judge.game.state import Game, Result, take_out
 from kit.i18n import Line, Words
 
 
@@ -28,8 +28,8 @@ def counted_out(game: Game) -> Game:
     counted = replace(game, leaving=())
     for seat in game.leaving:
         if counted.player(seat).in_game:
-            counted = set_player(counted, seat, in_game=False, left=how,
-                                 shown=counted.player(seat).shown or game.book.leaving.show_role)
+            counted = take_out(counted, seat, how,
+                               shown=counted.player(seat).shown or game.book.leaving.show_role)
     return counted
 
 

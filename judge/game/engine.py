@@ -44,7 +44,17 @@ from judge.game.actions import (
     decode,
 )
 from judge.game.mechanisms import mechanism
-from judge.game.state import Action, Command, Game, Go, Mark, Refused, Result, TableEvent
+from judge.game.state import (
+    Action,
+    Command,
+    Game,
+    Go,
+    Mark,
+    Refused,
+    Result,
+    TableEvent,
+    take_out,
+)
 from judge.game.votes import procedure
 from kit.i18n import Line, Words
 
@@ -201,9 +211,7 @@ def _on_seats(game: Game, seats: events.SeatsEvent) -> Game:
     for s in seats.seats:
         if s.seat <= len(game.players) and not s.in_game and game.player(s.seat).in_game \
                 and game.player(s.seat).fouls >= 4:
-            changed = replace(changed, players=tuple(
-                replace(p, in_game=False, left="fouls") if p.seat == s.seat else p
-                for p in changed.players))
+            changed = take_out(changed, s.seat, "fouls")
     return changed
 
 

@@ -14,7 +14,7 @@ from dataclasses import replace
 from contract.commands import SeatStanding
 from judge.game import table
 from judge.game.end import win_check
-from judge.game.state import Game, Refused, Result, set_player
+from judge.game.state import Game, Refused, Result, set_player, take_out
 from kit.i18n import Line
 
 
@@ -75,7 +75,7 @@ def show_card(game: Game, seat: int) -> Result:
 
 def remove(game: Game, seat: int, how: str, line: Line, tell_table: bool = True) -> Result:
     """``seat`` out of the game now, by ``how``; the win is checked (1.4)."""
-    game = set_player(game, seat, in_game=False, left=how)
+    game = take_out(game, seat, how)
     game = replace(game, nominees=tuple(s for s in game.nominees if s != seat),
                    speakers=tuple(s for s in game.speakers if s != seat))
     commands = [table.out([seat])] if tell_table else []

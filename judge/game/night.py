@@ -156,11 +156,11 @@ def morning(game: Game) -> Result:
     commands = [table.timer_stop()] if game.countdown else []
     leavers = game.dying
     standings = _standings(game, leavers)
+    morning = game.rules.cite("morning")
+    said = [Line(morning, "line.morning.said", words=words) for words in _announced(game)]
     game = replace(game, running_step=None, night_steps=(), countdown=False, entries=(),
                    dying=())
     commands.append(table.phase("day"))
-    morning = game.rules.cite("morning")
-    said = [Line(morning, "line.morning.said", words=words) for words in _announced(game)]
     for seat, tags in standings.items():  # announced: the table must know who is silent
         game = set_player(game, seat, tags=tags)
         said.append(Line(morning, "line.morning.standing", seat=seat,
@@ -178,7 +178,8 @@ def morning(game: Game) -> Result:
 
 
 def _announced(game: Game) -> list[Words]:
-    """The mechanisms' morning words on tonight's acts (``Mechanism.announce``)."""
+    """The mechanisms' morning words on tonight's acts (``Mechanism.announce``), with
+    ``game.dying`` still the night's leavers."""
     tonight = [a for a in game.acts if a.night == game.night]
     said = (mechanism(a.mechanism).announce(game, a) for a in tonight)
     return [line for line in said if line]

@@ -96,6 +96,8 @@ def put_to_use(book: Book) -> tuple[Book, list[str]]:
     if procedure is not None:
         vote = msgspec.structs.replace(
             vote, options=_options(vote.options, procedure.Options, "vote", problems))
+        if isinstance(vote.options, procedure.Options):
+            problems += [f"vote.{p}" for p in procedure.check(book, vote.options)]
     endgames = []
     for i, row in enumerate(book.endgames):
         endgame = _module(ENDGAMES, "endgame", row.kind, f"endgames[{i}].kind", book, problems)

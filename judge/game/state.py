@@ -223,6 +223,7 @@ class Game:
     countdown: bool = False  # the night countdown (FIIM 4.2.1's minute) runs at the table
     night_input: str = "keypad"  # keypad, or count (the table speaks the numbers)
     winner: str | None = None  # a team, or "draw"
+    departed: tuple[int, ...] = ()  # the seats out of the game, in the order they left
     #: what a procedure or mechanism keeps of its own between inputs, by key
     notes: tuple[tuple[str, tuple[int, ...]], ...] = ()
     last_action: str = ""  # the kind of the judge's last action
@@ -343,6 +344,16 @@ def set_player(game: Game, seat: int, **changes: Any) -> Game:
     players = list(game.players)
     players[seat - 1] = replace(players[seat - 1], **changes)
     return replace(game, players=tuple(players))
+
+
+def take_out(game: Game, seat: int, how: str, shown: bool | None = None) -> Game:
+    """``seat`` out of the game now, by ``how`` (``Player.left``), last of ``departed``; its
+    card shown too when ``shown``."""
+    changes: dict[str, Any] = {"in_game": False, "left": how}
+    if shown is not None:
+        changes["shown"] = shown
+    game = set_player(game, seat, **changes)
+    return replace(game, departed=(*game.departed, seat))
 
 
 def with_note(game: Game, key: str, seats: tuple[int, ...]) -> Game:

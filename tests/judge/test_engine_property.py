@@ -24,8 +24,9 @@ from judge.game.offers import offered
 from tests.support.engine_table import SimTable
 
 SHIPPED = sorted(p.stem for p in BOOKS.glob("*.toml"))
-#: the inputs of the random part of a game at ten seats (more at a bigger table, whose votes and
-#: nights take more); then the judge ends it with fouls or removals
+#: the inputs of the random part of a game at a table of ten (a larger table takes more in
+#: proportion: a day is a speech and a vote's window a seat); then the judge ends it with fouls
+#: or removals
 RANDOM_INPUTS = 150
 #: how often the judge takes each kind of offer, against 1 for the others: the removals rarely,
 #: so that games reach their votes and nights
@@ -37,25 +38,10 @@ def bare(game: Game) -> Game:
     return replace(game, version=0, undo=())
 
 
-def optional_cards(game: Game, choices: list[str], rng: random.Random) -> list[str]:
-    """Some of the deck's optional cards, as many as it has cards for them to replace."""
-    row = game.book.deck_for(len(game.players))
-    added = rng.sample(choices, rng.randint(0, len(choices)))
-    while added:
-        try:
-            row.cards(len(game.players), tuple(added))
-            break
-        except LookupError:
-            added.pop()
-    return added
-
-
 def args_for(offer: Offer, game: Game, rng: random.Random) -> dict:
     """The offer's arguments as the judge would give them: the eligible seats, valid cards
     (the deck's optional ones among them, at random)."""
     args = dict(offer.args)
-    add = next((p for p in offer.params if p.name == "add"), None)
-    added = optional_cards(game, add.choices, rng) if add is not None else []
     for param in offer.params:
         if param.kind == "seat":
             args[param.name] = rng.choice(param.seats)
@@ -66,15 +52,29 @@ def args_for(offer: Offer, game: Game, rng: random.Random) -> dict:
             args[param.name] = rng.randint(0, 10**6)
         elif param.kind == "text":
             args[param.name] = rng.choice(["", "a reason"])
-        elif param.kind == "roles":
-            cards = game.book.deck_for(len(game.players)).cards(len(game.players),
-                                                                tuple(added))
-            args[param.name] = rng.sample(cards, len(cards))
         elif param.kind == "choice":
             args[param.name] = rng.choice(param.choices)
-        elif param.kind == "choices":
-            args[param.name] = added if param is add else []
+        elif param.kind == "choices":  # the organiser's optional cards: as many as fit
+            args[param.name] = optional_cards(game, param.choices, rng)
+    roles = next((p.name for p in offer.params if p.kind == "roles"), None)
+    if roles is not None:  # the cards typed: the deck with the optional cards added
+        cards = game.book.deck_for(len(game.players)).cards(len(game.players),
+                                                            tuple(args.get("add", ())))
+        args[roles] = rng.sample(cards, len(cards))
     return args
+
+
+def optional_cards(game: Game, choices: list[str], rng: random.Random) -> list[str]:
+    """A random few of the deck's optional cards, each with a card left to replace."""
+    row = game.book.deck_for(len(game.players))
+    added: list[str] = []
+    for card in rng.sample(choices, rng.randint(0, len(choices))):
+        try:
+            row.cards(len(game.players), (*added, card))
+        except LookupError:
+            continue
+        added.append(card)
+    return added
 
 
 def check(before: Game, game: Game, commands: list, deck: Counter | None) -> None:
@@ -120,6 +120,7 @@ def play(name: str, seed: int, draws: st.DataObject) -> None:
     game = new_game(seats, rules=rules)
     journal: list[Action | TableEvent] = []
     deck: Counter | None = None
+    vote_kinds: set[str] = set()
     stages: set[str] = set()
 
     def take(given: Action | TableEvent, at: int) -> bool:
@@ -129,6 +130,8 @@ def play(name: str, seed: int, draws: st.DataObject) -> None:
         if game is before:
             return False
         journal.append(given)
+        if game.vote is not None:
+            vote_kinds.add(game.vote.kind)
         if isinstance(given, Action) and given.kind == "deal":
             deck = Counter(p.role for p in game.players)
         check(before, game, commands, deck if game.stage != "setup" else None)
@@ -136,16 +139,19 @@ def play(name: str, seed: int, draws: st.DataObject) -> None:
         table.hear(game, commands)
         return True
 
-    random_inputs = RANDOM_INPUTS * max(seats, 10) // 10
-    undo_from = rng.randint(0, random_inputs)  # the first undo comes at any depth of a game
-    for at in range(random_inputs * 2):
+    inputs = RANDOM_INPUTS * max(seats, 10) // 10
+    undo_from = rng.randint(0, inputs)  # the first undo comes at any depth of a game
+    for at in range(inputs * 2):
         if game.stage == "over":
             break
         offers = [o for o in offered(game) if o.enabled and o.action != "name"
                   and (o.action != "undo" or at >= undo_from)
                   and all(p.seats for p in o.params if p.kind == "seat")]
-        hear = bool(table.pending) and (at >= random_inputs or rng.random() < 0.5)
-        if at >= random_inputs and not hear:  # the judge ends it: fouls, else removals
+        # with only the rare offers to take (a count on its way), the judge mostly waits
+        waiting = all(WEIGHTS.get(o.action, 1.0) < 1 for o in offers)
+        hear = bool(table.pending) and (at >= inputs or rng.random() < (0.9 if waiting
+                                                                          else 0.5))
+        if at >= inputs and not hear:  # the judge ends it: fouls, else removals
             ending = [o for o in offers if o.action in ("foul", "disqualify")]
             offers = ending or offers
         if hear:
@@ -163,22 +169,29 @@ def play(name: str, seed: int, draws: st.DataObject) -> None:
             undone, _, _ = step(game, given, float(at))
             assert_undo_is_replay(game, undone, journal, rules, seats)
             game = undone
+            if game.stage == "setup":  # an earlier deal back (its optional cards with it)
+                deck = Counter(p.role for p in game.players)
             journal.append(given)
             continue
         try:
             take(given, at)
         except Refused as exc:  # an offer taken as offered is never refused
             raise AssertionError(f"offered {offer} refused: {exc}") from exc
-    assert game.stage == "over", f"{name}: no end after {random_inputs * 2} inputs"
+    assert game.stage == "over", f"{name}: no end after {inputs * 2} inputs"
     event(f"nights played: {min(game.night, 3)}{'+' if game.night > 3 else ''}")
-    event(f"won by: {game.winner}")
-    for stage in sorted(stages - {"setup", "night0", "day", "night", "last_words", "over"}):
-        event(f"a stage of the vote: {stage}")
-    for mechanism_ in sorted({a.mechanism for a in game.acts}):
-        event(f"a night act of {mechanism_}")
     votes = sum(1 for g in journal if isinstance(g, TableEvent) and g.topic.endswith("result")
                 and g.topic.startswith("event/"))
     event(f"votes: {min(votes, 3)}")
+    event(f"winner: {game.winner}")
+    for kind in sorted(vote_kinds):
+        event(f"vote: {kind}")
+    for stage in sorted(stages - {"setup", "night0", "day", "night", "last_words", "over"}):
+        event(f"a stage of the vote: {stage}")
+    for acted in sorted({a.mechanism for a in game.acts}):
+        event(f"acted: {acted}")
+    for chose in sorted({g.args["of"] for g in journal if isinstance(g, Action)
+                         and g.kind == "choose"}):
+        event(f"the judge chose: {chose}")
 
 
 def assert_undo_is_replay(game: Game, undone: Game, journal: list, rules, seats: int) -> None:

@@ -152,6 +152,18 @@ class Panel:
             self.page.screenshot(path=str(self.shots / f"judge-{name}.png"))
 
 
+def login(chromium, url: str) -> Panel:
+    """A new page of the panel at ``url``, logged in with ``PASSWORD``, the table online."""
+    page = chromium.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(url)
+    page.fill("#password", PASSWORD)
+    page.click("#login")
+    panel = Panel(page, None)
+    panel.stage("setup")
+    page.wait_for_selector("#table-status.good")
+    return panel
+
+
 def vote(panel: Panel, hands: Hands, windows: list[tuple[int, list[int], str]]) -> None:
     """Start the vote with Next, then for each window: the fists, and the judge's tap."""
     opened = hands.upcoming("event/vote/window", state="opened", candidate=windows[0][0])

@@ -106,7 +106,8 @@ class Mechanism:
     def announce(self, game: Game, act: Act) -> Words | None:
         """What the judge says of ``act`` at morning, to the whole table (the online book's
         "врач лечил Г", the Crow Club's poisoned player), or ``None``: nothing (FIIM tells
-        nothing of the night but who leaves). Called for tonight's acts in wake order."""
+        nothing of the night but who leaves). Called at morning for tonight's acts in wake
+        order, ``game.dying`` still the seats the night takes out."""
         return None
 
     def offers(self, game: Game, step: Step) -> list[Offer]:

@@ -6,7 +6,8 @@ The step's ``options``: ``saves``, the mechanisms whose ``dies`` it takes back (
 Club's poison is not among them); ``self_times``, how many times a game the healer may pick
 himself (the classic club: once, the Crow Club: twice; none: no limit); ``twice_running =
 false``, never the same seat two nights running ("не более 1 раза подряд", "через раз");
-``announce``, the morning names the patient, even when nobody was attacked. A
+``announce``, the morning names the patient, even when nobody was attacked, and ``who``
+healed him in the book's words ("врач лечил Г", "врач приходил к Альбе"). A
 pick against a limit is not taken (the record line says which). The heal settles after the
 kills it undoes: put ``heal`` after them in the book's ``[night] resolution``.
 """
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import msgspec
 
-from judge.game.book import Book, Name, Step
+from judge.game.book import Book, Local, Name, Step, local_problems
 from judge.game.mechanisms.base import Acted, Fate, Mechanism, own
 from judge.game.state import Act, Game, Picks
 from kit.i18n import Line, Words
@@ -26,6 +27,7 @@ class HealOptions(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     self_times: int | None = None
     twice_running: bool = True
     announce: bool = False  # the morning names the patient (the online book: "врач лечил Г")
+    who: Local = msgspec.field(default_factory=lambda: {"en": "the doctor", "ru": "доктор"})
 
 
 class Heal(Mechanism):
@@ -35,8 +37,8 @@ class Heal(Mechanism):
     def check(self, book: Book, step: Step) -> list[str]:
         options: HealOptions = step.options
         mechanisms = {s.mechanism for s in book.night.steps}
-        return [f"options.saves: no step of mechanism {m!r}" for m in options.saves
-                if m not in mechanisms]
+        return [*(f"options.saves: no step of mechanism {m!r}" for m in options.saves
+                  if m not in mechanisms), *local_problems([("options.who", options.who)])]
 
     def act(self, game: Game, step: Step, picks: Picks) -> Acted:
         options: HealOptions = step.options
@@ -71,7 +73,8 @@ class Heal(Mechanism):
 
     def announce(self, game: Game, act: Act) -> Words | None:
         options: HealOptions = game.book.step(act.step).options
-        return Words("said.heal", seat=act.targets[0]) if options.announce else None
+        return Words("said.heal", who=options.who, seat=act.targets[0]) \
+            if options.announce else None
 
 
 def _mechanism_of(game: Game, step: str) -> str:

@@ -14,8 +14,9 @@ Who decides, by the step's ``options``:
   of the ``ignore`` roles (the classic club's joker).
 
 A seat out of the game is no kill. The record lines cite ``hit`` and ``miss``; ``announce``:
-the morning names who killed (the online book's «Утром ведущий произносит…»: the maniac killed
-one, the mafia another), a kill the heal took back included.
+the morning names who killed (the online book's «Утром ведущий произносит…»: "маньяк убил …,
+мафия убила Б"), only a kill that stands: one the heal took back is not named, so a save is
+not told apart from a quiet night (docs/rules/online-003.md, "Morning").
 """
 
 from __future__ import annotations
@@ -88,7 +89,7 @@ class Kill(Mechanism):
 
     def announce(self, game: Game, act: Act) -> Words | None:
         options: KillOptions = game.book.step(act.step).options
-        if not options.announce or act.outcome != "kill":
+        if not options.announce or act.outcome != "kill" or act.targets[0] not in game.dying:
             return None
         return Words("said.kill", who=options.who, seat=act.targets[0])
 

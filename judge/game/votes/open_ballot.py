@@ -38,7 +38,7 @@ from judge.game.actions import Offer, Param
 from judge.game.book import Name
 from judge.game.leaving import last_words
 from judge.game.state import Game, Go, Refused, Result, Vote, with_note
-from judge.game.votes.base import Procedure
+from judge.game.votes.base import Counted, Procedure
 from kit.i18n import Line, Words
 
 #: the notes the vote keeps: the seat the judge's order starts from; the roulette's tied
@@ -80,12 +80,13 @@ class OpenBallot(Procedure):
     def revote(self, game: Game) -> Result:  # the book has no defence speeches to follow
         raise Refused(Line(game.rules.cite("roulette"), "refused.open_ballot.revote"))
 
-    def counted(self, game: Game, proposed: events.VoteProposed
-                ) -> tuple[tuple[int, ...], Line] | None:
+    def counted(self, game: Game, count: events.VoteProposed | events.VoteConfirmed
+                ) -> Counted:
         """The follower's vote where the leader's is: added to the leader's candidate (when
         it is not counted yet), taken off any other."""
         options: OpenBallotOptions = self.options(game)
-        voters = set(proposed.voters)
+        table_count = super().counted(game, count)
+        voters = set(count.voters)
         counted = game.vote.counted if game.vote is not None else ()
         for follower_role, leader_role in options.follows.items():
             followers, leaders = game.with_role(follower_role), game.with_role(leader_role)
@@ -94,17 +95,18 @@ class OpenBallot(Procedure):
             follower, leader = followers[0], leaders[0]
             if follower not in game.voters or leader not in game.voters:
                 continue  # frozen: no vote to follow, or none to give
-            said = {"seat": follower, "leader": leader, "candidate": proposed.candidate,
+            said = {"seat": follower, "leader": leader, "candidate": count.candidate,
                     "role": game.book.role_title(follower_role),
                     "leads": game.book.role_title(leader_role)}
             cite = game.rules.cite("follows")
             if leader in voters and follower not in voters and follower not in counted:
-                return tuple(sorted({*proposed.voters, follower})), Line(
-                    cite, "line.open_ballot.follows", **said)
+                return replace(table_count, voters=tuple(sorted({*count.voters, follower})),
+                               why=Line(cite, "line.open_ballot.follows", **said))
             if follower in voters and leader not in voters:
-                return tuple(v for v in proposed.voters if v != follower), Line(
-                    cite, "line.open_ballot.follows.not", **said)
-        return None
+                return replace(table_count,
+                               voters=tuple(v for v in count.voters if v != follower),
+                               why=Line(cite, "line.open_ballot.follows.not", **said))
+        return table_count
 
     def on_result(self, game: Game, result: events.VoteResult) -> Result:
         cite = game.rules.cite
