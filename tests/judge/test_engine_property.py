@@ -152,6 +152,7 @@ def play(name: str, seed: int, draws: st.DataObject) -> None:
         except Refused as exc:  # an offer taken as offered is never refused
             raise AssertionError(f"offered {offer} refused: {exc}") from exc
     assert game.stage == "over", f"{name}: no end after {RANDOM_INPUTS * 2} inputs"
+    event(f"won by: {game.winner}")
     event(f"nights played: {min(game.night, 3)}{'+' if game.night > 3 else ''}")
     votes = sum(1 for g in journal if isinstance(g, TableEvent) and g.topic.endswith("result")
                 and g.topic.startswith("event/"))

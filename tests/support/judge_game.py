@@ -72,6 +72,25 @@ def shot(game: Game, picks: dict[int, int]) -> Game:
     return game
 
 
+def night(game: Game, picks: dict[str, dict[int, list[int]]]) -> tuple[Game, list, list[str]]:
+    """Every step of tonight (or of the deal's night) in turn, each with its actors' picks
+    (step -> actor -> seats; none given: nobody picks), answered as the table would."""
+    commands: list = []
+    lines: list[str] = []
+    while game.stage in ("night", "night0"):
+        game, more, said = run(game, tap("next"))
+        commands += more
+        lines += said
+        if game.running_step is not None:
+            chosen = picks.get(game.running_step, {})
+            game, more, said = run(game, table_event("private/night/result", {
+                "step": game.running_step, "missing": [],
+                "picks": [{"actor": a, "picks": p} for a, p in chosen.items()]}))
+            commands += more
+            lines += said
+    return game, commands, lines
+
+
 def ended_in_last_words() -> list[Action | TableEvent]:
     """A whole game: seats 5 and 6 out on fouls on day 1, seat 7 voted out, and in seat 7's
     last words seat 8's fourth foul ends it (1.4)."""
