@@ -84,3 +84,39 @@ def test_a_whole_game_played_over_the_api(tmp_path, broker, seed):
     assert left == report["alive"]
     assert report["winner"] == ("town" if black == 0 else "mafia")
     assert black == 0 or black >= len(left) - black
+
+
+@pytest.mark.timeout(240)
+def test_a_whole_crow_club_game_played_over_the_api(tmp_path, broker):
+    """``--book crow-club --seed 1 --pace 0`` on the example table with the Crow Club's rule
+    preset: the book's deck for 10 seats, its steps at night (only private topics carry them),
+    its zero round, and a win the book allows, printed."""
+    record = Subscriber(broker.port, ["mafia/table-1/#"])
+    run = Running(quick_table(tmp_path, broker.port, rules="crow-club"))
+    report_path = tmp_path / "game.json"
+    try:
+        game = subprocess.run(
+            [sys.executable, str(REPO / "examples" / "fiim_game.py"), "--broker",
+             f"127.0.0.1:{broker.port}", "--book", "crow-club", "--seed", "1", "--pace", "0",
+             "--report", str(report_path)],
+            capture_output=True, text=True, timeout=200)
+        assert game.returncode == 0, game.stdout + game.stderr
+        record.publish("mafia/table-1/cmd/light", '{"id": "end", "lights": [{"seat": 1, '
+                                                  '"mode": "auto"}]}')
+        record.wait_for(with_json("mafia/table-1/reply/light", id="end"))
+    finally:
+        run.close()
+    report = json.loads(report_path.read_text())
+    assert report["winner"] in ("town", "mafia", "maniacs", "draw")
+    assert f"the {report['winner']} wins" in game.stdout
+    assert sorted(report["roles"].values()).count("paranoid") == 1
+    public, private = events(record, "event"), events(record, "private")
+    phase = "day"
+    for e in public:
+        if e["topic"] == "phase":
+            phase = e["phase"]
+        assert e["topic"] not in NIGHT_INPUTS or phase == "day", e
+        assert not e["topic"].startswith("night/")
+    steps = {e["step"] for e in private if e["topic"] == "night/result"}
+    assert "mafia_shot" in steps and steps <= {
+        "mafia_shot", "don_successor", "doctor", "doctor_poison", "sheriff_check", "paranoid"}
