@@ -33,9 +33,12 @@ def table_config(tmp_path: Path, port: int) -> config_module.Config:
         backends=msgspec.structs.replace(cfg.backends, audio="off"))
 
 
-def judge_config(tmp_path: Path, broker_port: int, listen: str) -> Path:
+def judge_config(tmp_path: Path, broker_port: int, listen: str, book: str = "fiim") -> Path:
+    """The panel on the example table's ten seats, playing ``book`` with one-second night
+    steps (and FIIM's best move two)."""
     (tmp_path / "judge.pass").write_text(PASSWORD + "\n")
     path = tmp_path / "judge.toml"
+    best_move = "best_move = 2.0" if book == "fiim" else ""
     path.write_text(f"""
 table = "table-1"
 [broker]
@@ -45,9 +48,12 @@ listen = "{listen}"
 password_file = "judge.pass"
 [journal]
 path = "judge.db"
+[game]
+book = "{book}"
+seats = 10
 [timings]
 night_step = 1.0
-best_move = 2.0
+{best_move}
 """)
     return path
 
