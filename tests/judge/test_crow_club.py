@@ -7,16 +7,20 @@ organiser's card), 9-13 civilians."""
 
 from __future__ import annotations
 
+import csv
+import io
 from collections import Counter
 from dataclasses import replace
 
 import pytest
 
 from judge import record as rec
+from judge import scoring
 from judge.exports import mafiaratings as mr
 from judge.game import Game, Refused, load_rules, new_game
 from judge.game.end import before_night, win_check
 from judge.game.state import set_player
+from judge.sheet import protocol, results_csv
 from tests.support.judge_game import night, result, run, tap
 
 RULES = load_rules("crow-club")
@@ -314,9 +318,10 @@ def test_crow_club_thief_copies_a_card_on_the_deal_night_and_plays_it():
 
 
 def test_crow_club_the_record_holds_its_roles_and_the_mafiaratings_export_refuses_them():
-    """A finished Crow Club game (the blacks out on fouls): the record holds the club's cards
-    and its night actions; mafiaratings' format holds FIIM's four roles only, so the export is
-    refused naming the club's cards."""
+    """A finished Crow Club game (the blacks and the maniac out on fouls): the record, the CSV
+    and the sheet (scored by the organiser's crow-club preset) hold the club's cards and
+    sides; mafiaratings' format holds FIIM's four roles only, so the export is refused naming
+    the club's cards."""
     inputs: list = [tap("deal", roles=ROLES, add=["firefighter"]), tap("start"), tap("next")]
     game, _, _ = run(new_game(13, rules=RULES), *inputs)
     game, _, _ = run(game, *[tap("next")] * 14)
@@ -329,3 +334,11 @@ def test_crow_club_the_record_holds_its_roles_and_the_mafiaratings_export_refuse
     with pytest.raises(mr.ExportRefused, match="does not hold: doctor, firefighter, maniac, "
                                                "paranoid"):
         mr.export(record)
+    preset = scoring.presets()["crow-club"]  # the organiser's points: the book gives none
+    scores = scoring.score(record, preset)
+    rows = list(csv.DictReader(io.StringIO(results_csv(record, scores), newline="")))
+    assert [(r["role"], r["side"]) for r in rows][:4] == [
+        ("don", "black"), ("mafia", "black"), ("mafia", "black"), ("maniac", "maniacs")]
+    assert [r["role"] for r in rows] == ROLES and rows[3]["left"] == "4th foul day 1"
+    page = protocol(record, scores, preset.name)
+    assert all(role in page for role in ("maniac", "paranoid", "firefighter"))
