@@ -342,3 +342,20 @@ def test_crow_club_the_record_holds_its_roles_and_the_mafiaratings_export_refuse
     assert [r["role"] for r in rows] == ROLES and rows[3]["left"] == "4th foul day 1"
     page = protocol(record, scores, preset.name)
     assert all(role in page for role in ("maniac", "paranoid", "firefighter"))
+
+
+def test_crow_club_guess_the_three_vote_among_themselves_and_the_maniac_wins_one_on_one():
+    """«Угадайкой называется…»: with three left the day's vote is among all three, no
+    nominations ("Маньяк выиграет игру если поднимет или мирного, или мафию"): the red voted
+    out, the maniac and the Don are one on one: «Победа маньяка»."""
+    game, _, _ = night(to_night(dealt()), {})
+    game, _, _ = run(game, *(tap("disqualify", seat=s, reason="a grave violation")
+                             for s in (2, 3, 5, 6, 7, 8, 10, 11, 12, 13)))
+    while game.stage == "day":
+        game, _, lines = run(game, tap("next"))
+    assert game.stage == "vote" and game.vote.kind == "guess"
+    assert lines[-1] == "«Угадайкой называется…»: the «угадайка»: the vote on 1, 4, 9"
+    game, _, _ = run(game, result(outcome="eliminated", eliminated=9))
+    while game.stage == "last_words":
+        game, _, lines = run(game, tap("next"))
+    assert game.winner == "maniacs" and lines[-1].startswith("«Победа маньяка»")
