@@ -216,12 +216,15 @@ class Leaving(_Table, frozen=True):
 class Fouls(_Table, frozen=True):
     """The foul ladder: ``silence_at`` fouls silence the player for their next speech (0:
     never), ``out_at`` take them out (4: the table's own rule), ``show_role`` on that removal;
-    ``given = false``: the book has no fouls (the judge's Foul is refused)."""
+    ``out_while``: day standings (``state.DAY_STANDINGS``) under which any foul takes the
+    player out (the Crow Club's «Пожарный»: "фолл при тушении это незамедлительное вскрытие
+    карты"); ``given = false``: the book has no fouls (the judge's Foul is refused)."""
 
     given: bool = True
     silence_at: Annotated[int, msgspec.Meta(ge=0, le=4)] = 0
     out_at: Annotated[int, msgspec.Meta(ge=1, le=4)] = 4
     show_role: bool = False
+    out_while: tuple[Literal["silenced", "frozen"], ...] = ()
 
 
 class Endgame(_Table, frozen=True):

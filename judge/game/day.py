@@ -20,6 +20,7 @@ from contract.commands import SeatStanding
 from contract.events import TimerKind
 from judge.game import table
 from judge.game.book import Round
+from judge.game.mechanisms import barred
 from judge.game.state import (
     NO_LAST_WORDS,
     NO_SPEECH,
@@ -173,13 +174,17 @@ def _nominating(game: Game) -> None:
 
 
 def nominate(game: Game, seat: int) -> Result:
-    """FIIM 4.4.2: the judge accepts a nomination ("Принято") the table did not catch."""
+    """FIIM 4.4.2: the judge accepts a nomination ("Принято") the table did not catch; not of a
+    player a mechanism bars from it (the Crow Club's immune player on day 1)."""
     _nominating(game)
     nominate = game.rules.cite("nominate")
     if not game.player(seat).in_game:
         raise Refused(Line(nominate, "refused.out", seat=seat))
     if seat in game.nominees:
         raise Refused(Line(nominate, "refused.nominate.twice", seat=seat))
+    why = barred(game, seat, "nominated")
+    if why is not None:
+        raise Refused(why)
     return Result(replace(game, nominees=(*game.nominees, seat)), [],
                   [Line(nominate, "line.nominate.judge", seat=seat)])
 

@@ -113,9 +113,11 @@ class Player:
     """A seat and its player: ``role`` is the card (``""`` before the deal); ``left`` says how
     they left (``voted_out``, ``shot``, ``fouls``, ``disqualified``; ``""`` in the game);
     ``shown``: the card is shown to the table; ``tags``: standings a mechanism set for the
-    coming day (``frozen``...). A mechanism may make a player act as another role (``acts``:
-    the Crow Club's thief, a Don named by the last) or play for another side (``side``: the
-    classic club's Laura gone over); the card stays what it is (a check answers by it)."""
+    coming day (``frozen``...); ``immune``: the table's standing of that name (a mechanism sets
+    it: the Crow Club's immunity, which the table's preset says blocks being nominated and
+    shot). A mechanism may make a player act as another role (``acts``: the Crow Club's thief, a
+    Don named by the last) or play for another side (``side``: the classic club's Laura gone
+    over); the card stays what it is (a check answers by it)."""
 
     seat: int
     name: str = ""
@@ -128,6 +130,7 @@ class Player:
     tags: tuple[str, ...] = ()
     acts: str = ""
     side: str = ""
+    immune: bool = False
 
 
 @dataclass(frozen=True)
@@ -144,7 +147,9 @@ class Vote:
 @dataclass(frozen=True)
 class Act:
     """A night action that stood: on ``night``, the ``step`` (its ``mechanism``) by ``actors``
-    on ``targets``, with the mechanism's ``outcome`` (``kill``, ``miss``, ``yes``, ``no``...)."""
+    on ``targets``, with the mechanism's ``outcome`` (``kill``, ``miss``, ``yes``, ``no``...).
+    ``was``: the role each player it made act as another (``Player.acts``: the thief's copy, a
+    new Don) acted as before it, so a step counted again can take the change back."""
 
     night: int
     step: str
@@ -152,6 +157,7 @@ class Act:
     actors: tuple[int, ...]
     targets: tuple[int, ...]
     outcome: str
+    was: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass(frozen=True)

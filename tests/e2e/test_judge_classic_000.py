@@ -17,30 +17,20 @@ import time
 
 import pytest
 
-from kit.local_broker import free_port
 from tests.support.judge_panel import (
-    PASSWORD,
     TABLE,
-    Hands,
-    Judge,
     Panel,
-    judge_config,
+    book_game,
+    book_game_at,
     night_step,
     table_config,
     vote,
 )
-from tests.support.running import Running
 
 #: seat by seat: 1 Godfather, 2 Right Hand, 3 family, 4 joker, 5 chief, 6 detective, 7 doctor,
 #: 8 maniac, 9 Laura, 10 a civilian
 ROLES = ["godfather", "right_hand", "family", "joker", "chief", "detective", "doctor", "maniac",
          "laura", "civilian"]
-GAME = """[game]
-book = "classic-000"
-seats = 10
-[timings]
-night_step = 1.0
-"""
 
 
 def until_not(panel: Panel, stage: str) -> None:
@@ -52,18 +42,10 @@ def until_not(panel: Panel, stage: str) -> None:
 @pytest.mark.timeout(180)
 def test_classic_000_a_whole_game_from_the_judges_panel(tmp_path, broker, chromium):
     began = time.monotonic()
-    listen = f"127.0.0.1:{free_port()}"
-    hands = Hands(broker.port)
-    table = Running(table_config(tmp_path, broker.port, rules="classic-000"))
-    judge = Judge(judge_config(tmp_path, broker.port, listen, game=GAME))
-    try:
-        page = chromium.new_page(viewport={"width": 1280, "height": 800})
-        page.goto(f"http://{listen}/")
-        page.fill("#password", PASSWORD)
-        page.click("#login")
-        panel = Panel(page, None)
-        panel.stage("setup")
-        page.wait_for_selector("#table-status.good")
+    with book_game_at(tmp_path, broker.port, chromium,
+                      table_config(tmp_path, broker.port, rules="classic-000"),
+                      book_game("classic-000")) as (panel, hands):
+        page = panel.page
 
         # ------------------------------------------ the deal, with the organiser's four
         for seat, role in enumerate(ROLES, start=1):
@@ -153,7 +135,3 @@ def test_classic_000_a_whole_game_from_the_judges_panel(tmp_path, broker, chromi
         assert set(answered) <= {5, 9}
         assert not hands.record.matching(lambda m: m.topic.startswith(TABLE + "event/night"))
         print(f"the classic game took {time.monotonic() - began:.1f} s")
-    finally:
-        judge.stop()
-        table.close()
-        hands.record.close()

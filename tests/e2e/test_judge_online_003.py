@@ -21,20 +21,17 @@ import msgspec
 import pytest
 
 from controller import config as config_module
-from kit.local_broker import free_port
 from tests.support.judge_panel import (
     TABLE,
     Hands,
-    Judge,
     Panel,
-    judge_config,
-    login,
+    book_game,
+    book_game_at,
     night_step,
     vote,
 )
 from tests.support.mqtt import Received
 from tests.support.paths import EXAMPLE_CONFIG, PRESETS, REPO
-from tests.support.running import Running
 
 SEATS = 7
 EXAMPLE_24 = REPO / "config" / "table-24.example.toml"
@@ -85,15 +82,6 @@ def playing_online(tmp_path: Path, port: int, text: str, seats: int) -> config_m
         backends=msgspec.structs.replace(cfg.backends, audio="off"))
 
 
-def online_judge(tmp_path: Path, port: int, listen: str, seats: int) -> Path:
-    """The panel's config playing the online book at ``seats`` (its timings but the night
-    step's, which is short for the test)."""
-    path = judge_config(tmp_path, port, listen)
-    text = path.read_text(encoding="utf-8").replace("best_move = 2.0\n", "")
-    path.write_text(text + f'[game]\nbook = "online-003"\nseats = {seats}\n', encoding="utf-8")
-    return path
-
-
 def public(messages: list[Received]) -> list[dict]:
     """The table's public messages among ``messages``: ``event/`` and ``state``."""
     return [m.json() for m in messages
@@ -141,13 +129,8 @@ def night_in_order(panel: Panel, hands: Hands, keys: dict[str, dict[int, str]],
 
 @pytest.mark.timeout(180)
 def test_a_whole_online_003_game_from_the_judges_panel(tmp_path, broker, chromium):
-    listen = f"127.0.0.1:{free_port()}"
-    url = f"http://{listen}/"
-    hands = Hands(broker.port)
-    table = Running(table_of_seven(tmp_path, broker.port))
-    judge = Judge(online_judge(tmp_path, broker.port, listen, SEATS))
-    try:
-        panel = login(chromium, url)
+    with book_game_at(tmp_path, broker.port, chromium, table_of_seven(tmp_path, broker.port),
+                      book_game("online-003", SEATS)) as (panel, hands):
         page = panel.page
         page.wait_for_selector('#book:text("Online variant (003)")')
 
@@ -211,10 +194,6 @@ def test_a_whole_online_003_game_from_the_judges_panel(tmp_path, broker, chromiu
         out = [s["seat"] for m in hands.record.matching(lambda m: m.topic == TABLE + "event/seats")
                for s in m.json()["seats"] if s.get("in_game") is False]
         assert sorted(set(out)) == [1, 2, 4, 5, 6]
-    finally:
-        judge.stop()
-        table.close()
-        hands.record.close()
 
 
 @pytest.mark.timeout(180)
@@ -222,12 +201,8 @@ def test_a_whole_online_003_game_at_24_seats_from_the_judges_panel(tmp_path, bro
     """The book's largest table ("от 7 до 24"): its deck dealt, the vote of 24 candidates the
     table stops once it is decided, every role waking in order, and the judge's heart attacks
     («гибель от инфаркта») ending it: the honest win."""
-    listen = f"127.0.0.1:{free_port()}"
-    hands = Hands(broker.port)
-    table = Running(table_of_24(tmp_path, broker.port))
-    judge = Judge(online_judge(tmp_path, broker.port, listen, 24))
-    try:
-        panel = login(chromium, f"http://{listen}/")
+    with book_game_at(tmp_path, broker.port, chromium, table_of_24(tmp_path, broker.port),
+                      book_game("online-003", 24)) as (panel, hands):
         page = panel.page
         page.on("dialog", lambda dialog: dialog.accept("a heart attack"))
         deal(panel, ROLES_24, ADDED_24)
@@ -260,7 +235,3 @@ def test_a_whole_online_003_game_at_24_seats_from_the_judges_panel(tmp_path, bro
             panel.seat(seat, "disqualify")
         panel.stage("over")
         page.wait_for_selector('#stage:text("honest wins")')
-    finally:
-        judge.stop()
-        table.close()
-        hands.record.close()

@@ -91,10 +91,12 @@ def check(before: Game, game: Game, commands: list, deck: Counter | None) -> Non
     assert game.floor is None or game.floor in game.alive or game.stage == "last_words"
     if deck is not None:
         assert Counter(p.role for p in game.players) == deck
-    if game.stage == "over":  # a win the book allows, and its condition holds
-        assert game.winner in (*book.teams, "draw")
-        row = next(r for r in book.endgames if r.team == game.winner)
-        assert ENDGAMES[row.kind].holds(counted_out(game), row)
+    if game.stage == "over":  # a win the book allows, and its condition holds (at a removal,
+        assert game.winner in (*book.teams, "draw")  # or at the day's end: the Crow's «критика»)
+        rows = [r for r in book.endgames if r.team == game.winner]
+        assert any(ENDGAMES[r.kind].holds(counted_out(game), r) for r in rows) or any(
+            (dusk := ENDGAMES[r.kind].at_nightfall(game, r)) is not None and dusk.wins
+            for r in rows)
     else:
         assert game.winner is None
         if game.stage not in ("setup", "last_words"):  # leavers: the check comes after them
@@ -106,7 +108,8 @@ def check(before: Game, game: Game, commands: list, deck: Counter | None) -> Non
             step_ = book.step(command.payload.step)
             assert command.payload.actors == list(mechanism(step_.mechanism).actors(before,
                                                                                       step_))
-            assert set(command.payload.actors) <= set(game.alive)
+            if step_.mechanism != "succession":  # the departed Don wakes out of the game
+                assert set(command.payload.actors) <= set(game.alive)
         assert verb != "vote/start" or game.stage == "vote"
 
 

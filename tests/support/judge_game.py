@@ -58,16 +58,16 @@ def speeches(game: Game, nominations: dict[int, int] | None = None) -> tuple[Gam
     return game, commands
 
 
-
 def night(game: Game, picks: dict[str, dict[int, list[int]]],
           check: Callable[[Game, Commands, tuple[int, ...]], None] | None = None
           ) -> tuple[Game, Commands, list[str]]:
-    """Every step of tonight in turn on the judge's Next, each answered by the table with its
-    actors' picks (``picks[step]``: actor -> seats; none given: nobody picks). ``check(game,
-    commands, actors)`` sees each input's commands (``actors``: the step's, once it answered)."""
+    """Every step of tonight (or of the deal's night) in turn on the judge's Next, each answered
+    by the table with its actors' picks (``picks[step]``: actor -> seats; none given: nobody
+    picks). ``check(game, commands, actors)`` sees each input's commands (``actors``: the
+    step's, once it answered)."""
     commands: Commands = []
     lines: list[str] = []
-    while game.stage == "night":
+    while game.stage in ("night", "night0"):
         game, more, said = run(game, tap("next"))
         commands, lines = commands + more, lines + said
         if check is not None:
@@ -82,6 +82,7 @@ def night(game: Game, picks: dict[str, dict[int, list[int]]],
             if check is not None:
                 check(game, more, actors)
     return game, commands, lines
+
 
 def result(**body) -> TableEvent:
     return table_event("event/vote/result", body)

@@ -11,13 +11,17 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import msgspec
 
 from controller import config as config_module
+from kit.local_broker import free_port
 from tests.support.mqtt import Received, Subscriber
 from tests.support.paths import EXAMPLE_CONFIG
+from tests.support.running import Running
 
 PASSWORD = "fist-on-the-table"
 TABLE = "mafia/table-1/"
@@ -40,11 +44,21 @@ def table_config(tmp_path: Path, port: int, rules: str = "fiim") -> config_modul
         backends=msgspec.structs.replace(cfg.backends, audio="off"))
 
 
+#: the panel's game for the end-to-end tests: FIIM's book, short night steps
+FIIM_GAME = "[timings]\nnight_step = 1.0\nbest_move = 2.0\n"
+
+
+def book_game(book: str, seats: int = 10) -> str:
+    """A ``[game]`` playing ``book`` at ``seats``, its night steps short (``judge_config``'s
+    ``game``)."""
+    return f'[game]\nbook = "{book}"\nseats = {seats}\n[timings]\nnight_step = 1.0\n'
+
+
 def judge_config(tmp_path: Path, broker_port: int, listen: str, language: str = "en",
-                 game: str = "[timings]\nnight_step = 1.0\nbest_move = 2.0\n") -> Path:
+                 game: str = FIIM_GAME) -> Path:
     """The panel's config for the end-to-end tests, its pages in ``language`` (the tests that
     read English words read the English pages; tests/e2e/test_russian_panel.py the Russian);
-    ``game``: its ``[game]`` and ``[timings]`` (FIIM's book, short night steps)."""
+    ``game``: its ``[game]`` and ``[timings]`` (``FIIM_GAME``, or ``book_game``)."""
     (tmp_path / "judge.pass").write_text(PASSWORD + "\n")
     path = tmp_path / "judge.toml"
     path.write_text(f"""
@@ -162,6 +176,23 @@ def login(chromium, url: str) -> Panel:
     panel.stage("setup")
     page.wait_for_selector("#table-status.good")
     return panel
+
+
+@contextmanager
+def book_game_at(tmp_path: Path, broker_port: int, chromium, table: config_module.Config,
+                 game: str) -> Iterator[tuple[Panel, Hands]]:
+    """A whole game's parts: the simulated ``table`` running, the panel playing ``game``
+    (``book_game``) on it, logged in (``login``), and the players' hands; all stopped after."""
+    listen = f"127.0.0.1:{free_port()}"
+    hands = Hands(broker_port)
+    running = Running(table)
+    judge = Judge(judge_config(tmp_path, broker_port, listen, game=game))
+    try:
+        yield login(chromium, f"http://{listen}/"), hands
+    finally:
+        judge.stop()
+        running.close()
+        hands.record.close()
 
 
 def vote(panel: Panel, hands: Hands, windows: list[tuple[int, list[int], str]]) -> None:

@@ -5,7 +5,8 @@ The answer is a table in the step's ``options``: ``yes`` when the seat's card is
 ``yes.roles`` or its side one of ``yes.teams`` (so the Crow Club's maniac, of his own side,
 answers red to "black?", and the classic club's joker, not of the family's roles, answers "not
 mafia"). ``says`` are the answers' words for the record and the stream overlay. The first
-standing pick is the check (one a night: FIIM 4.5.8); every actor of the step sees the answer.
+standing pick is the check (one a night: FIIM 4.5.8), a card holder's before one acting as it
+(the Crow Club's thief who copied the sheriff); every actor of the step sees the answer.
 ``announce``: what the morning says of a check that stood, to the whole table, in the book's
 words and naming nobody (the online book's «Утром ведущий произносит…»: of the commissar only
 that he "проверил … документы", whose is not told).
@@ -16,7 +17,7 @@ from __future__ import annotations
 import msgspec
 
 from judge.game.book import Book, Local, Name, Step, local_problems
-from judge.game.mechanisms.base import Acted, Mechanism
+from judge.game.mechanisms.base import Acted, Mechanism, lead
 from judge.game.state import Act, Command, Game, Picks
 from judge.game.table import NO, YES, reveal
 from kit.i18n import Line, Words
@@ -45,11 +46,10 @@ class Check(Mechanism):
     Options = CheckOptions
 
     def act(self, game: Game, step: Step, picks: Picks) -> Acted:
-        standing = picks.standing()
-        checker = next(iter(standing), None)
-        if checker is None or not standing[checker]:
+        pick = lead(game, step, picks)
+        if pick is None or not pick.targets:
             return Acted(None, lines=(Line(step.rule, "line.check.none", step=step.words),))
-        seat = standing[checker][0]
+        checker, seat = pick.actor, pick.targets[0]
         answer = self.answer(game, step, seat)
         return Acted(Act(game.night, step.name, self.name, (checker,), (seat,),
                          "yes" if answer else "no"),

@@ -103,7 +103,8 @@ class Laura(Mark):
         return game.stage == "night" and found is not None and found.night == game.night \
             and not game.note(SIDE)
 
-    def offers(self, game: Game, step: Step) -> list[Offer]:
+    def offers(self, game: Game, step: Step | None) -> list[Offer]:
+        assert step is not None  # a step's mechanism
         if not self._asking(game, step):
             return []
         side = game.book.team_title(step.options.side)
@@ -113,7 +114,8 @@ class Laura(Mark):
                 Offer(action="choose", key="laura-stays", group="night",
                       label=Words("offer.laura.stays"), args={"of": step.name, "value": False})]
 
-    def choose(self, game: Game, step: Step, value: Any) -> Result:
+    def choose(self, game: Game, step: Step | None, value: Any) -> Result:
+        assert step is not None
         if not self._asking(game, step):
             raise Refused(Line(step.rule, "refused.laura.side"))
         if not isinstance(value, bool):
