@@ -276,6 +276,19 @@ def test_crow_club_fork_level_again_the_table_asks_whether_both_leave():
     assert game.leaving == (9, 10)
 
 
+def test_crow_club_fork_both_out_during_their_speeches_no_revote_night_falls():
+    """«Вилка или автокатастрофа»: the fork's two speak, then are voted again; both taken out
+    while they speak (a disqualification), there is no one to vote: nobody leaves by the vote,
+    night falls (the table is not asked to vote on no candidate)."""
+    game = day_two_vote((9, 10))
+    game, _, _ = run(game, result(outcome="fork", tied=[9, 10], counts=counts(s9=5, s10=3)))
+    game, commands, lines = run(game, tap("disqualify", seat=9), tap("disqualify", seat=10),
+                                *[tap("next")] * 2)
+    assert "vote/start" not in [c.spec.verb for c in commands]
+    assert game.vote is None and game.stage == "night"
+    assert "«Голосование»: nobody is nominated: no vote" in lines, lines
+
+
 def test_crow_club_paranoid_voted_out_takes_one_with_him():
     """«Параноик»: "то- же самое происходит, если параноика поднимают на голосовании": the judge
     enters whom the paranoid voted out takes; both have their testament."""
