@@ -273,9 +273,11 @@ Seconds = Annotated[float, msgspec.Meta(gt=0, le=600)]
 
 
 class TimerStart(Stamped):
-    """``cmd/timer/start``: ``seat`` holds the floor for ``seconds`` (FIIM 4.3.1: 60). At night
-    only ``kind`` ``night`` with no seat: the judge's countdown (4.2.1: the mafia's minute,
-    4.2.3: the Sheriff's 20 s), which lights no seat."""
+    """``cmd/timer/start``: ``seat`` holds the floor for ``seconds`` (FIIM 4.3.1: 60). By day
+    ``kind`` ``discussion`` with no seat: the whole table talks at once (the classic club's
+    «3. Обсуждение», five minutes), which lights no seat. At night only ``kind`` ``night``
+    with no seat: the judge's countdown (4.2.1: the mafia's minute, 4.2.3: the Sheriff's
+    20 s), which lights no seat either."""
 
     id: CommandId
     seconds: Seconds

@@ -26,13 +26,15 @@ Candidate = Annotated[int, msgspec.Meta(
                              "vote, or the question itself in a question vote.")]
 #: Where a vote stands: waiting for its window, window open, or count proposed to the judge.
 Stage = Literal["waiting", "open", "proposed"]
-#: What a timer times (``cmd/timer/start``): a night countdown holds no seat.
-TimerKind = Literal["speech", "excuse", "last_words", "other", "night"]
+#: What a timer times (``cmd/timer/start``): a night countdown and a day's discussion (the whole
+#: table talks at once: the classic club's five minutes) hold no seat.
+TimerKind = Literal["speech", "excuse", "last_words", "other", "discussion", "night"]
 #: What just happened to the timer (``event/timer``).
 TimerMoment = Literal["started", "paused", "resumed", "changed", "warning", "final", "ended",
                       "stopped"]
 TimerSeat = Annotated[Seat | None, msgspec.Meta(
-    description="Who holds the floor; null for a night countdown (kind night).")]
+    description="Who holds the floor; null for a night countdown (kind night) or the whole "
+                "table's discussion (kind discussion).")]
 #: The vote's flags for the judge (``controller.core.vote``); never a vote by themselves.
 AnomalyKind = Literal["held_from_before", "between_windows", "second_press", "stuck", "restarted",
                       "console_offline", "not_a_voter"]
@@ -226,7 +228,8 @@ class VoteResult(_VoteEvent):
 class TimerEvent(Event):
     """``event/timer``: every change of the speech timer. ``warning`` comes at 10 s left (the
     speaker's light blinks, with a cue), ``final`` at 5 s (it blinks fast), then ``ended``
-    (with a cue). A night countdown (kind night) lights nothing; its cues are the same."""
+    (with a cue). A night countdown (kind night) and a discussion (kind discussion, the whole
+    table's) light nothing; their cues are the same."""
 
     KIND = "timer"
 

@@ -1,4 +1,5 @@
-"""A whole 10-seat FIIM game played over the MQTT API alone, by a scripted judge and players.
+"""A whole 10-seat game of a rule book (FIIM's by default, ``--book``) played over the MQTT
+API alone, by a scripted judge and players.
 
 The rules are the judge's panel's game core (``judge/game/``, docs/judge.md): this script taps
 as a judge would (deal, start, Next...) and lets the core send the table its commands: the first
@@ -24,6 +25,11 @@ At a tournament's table (``python -m hall.sim_tournament 3``, docs/tournament.md
 names the players by it; ``--publish FILE`` sends the finished game's record to the hall as the
 judge's panel does (``judge.record_feed``, its SQLite in ``FILE``: retained, QoS 1, kept until
 the broker acknowledges it, with the seating's tournament and round).
+
+Any shipped book plays (``--book crow-club --seed 1 --pace 0``; config/books/): the cards are
+its deck for the table's ``--seats``, the night's steps are its own, each actor typing as many
+numbers as the step takes, and the game ends in a win the book allows. FIIM's game is the one
+described above, seed for seed.
 
 For a game run by a person, use the panel instead: ``scripts/run-sim.sh --judge``.
 """
@@ -67,12 +73,24 @@ from contract.verbs import (
     bare_command,
 )
 from judge import record, table_events
-from judge.game import Action, Game, TableEvent, Timings, new_game, step
+from judge.game import (
+    Action,
+    Game,
+    Refused,
+    Rules,
+    TableEvent,
+    Timings,
+    load_rules,
+    new_game,
+    step,
+)
+from judge.game.day import rounds
 from judge.record_feed import RecordFeed
+from kit.config import ConfigError
 from results.feed import SeatingMessage
 
 SEATS = range(1, 11)
-MAFIA, DON, SHERIFF, CIVILIAN = "mafia", "don", "sheriff", "civilian"
+SHERIFF, CIVILIAN = "sheriff", "civilian"
 
 
 class GameError(Exception):
@@ -253,25 +271,32 @@ def event(topic: str, **fields: Any) -> Callable[[Message], bool]:
 
 @dataclass
 class Players:
-    """The ten scripted players: who they are and what they choose."""
+    """The scripted players: who they are (``black``: the book's black side) and what they
+    choose."""
 
     rng: random.Random
     roles: dict[int, str]
+    blacks: set[str]
     nominate: float = 0.5  # how often a speaker nominates someone (the Sheriff who knows: always)
     sheriff_knows: dict[int, bool] = field(default_factory=dict)  # seat -> is mafia
     don_checked: set[int] = field(default_factory=set)
 
     @classmethod
-    def deal(cls, rng: random.Random, nominate: float = 0.5) -> Players:
-        seats = list(SEATS)
-        rng.shuffle(seats)
-        roles = {seat: CIVILIAN for seat in SEATS}
-        roles[seats[0]], roles[seats[1]], roles[seats[2]], roles[seats[3]] = \
-            DON, MAFIA, MAFIA, SHERIFF
-        return cls(rng, roles, nominate)
+    def deal(cls, rng: random.Random, rules: Rules, seats: int,
+             nominate: float = 0.5) -> Players:
+        """The book's deck for ``seats`` players, shuffled (FIIM's: the Don, two mafia, the
+        Sheriff on the first four seats the shuffle gives, as it always was)."""
+        book = rules.book
+        row = book.deck_for(seats)
+        assert row is not None  # new_game refused a table size the book does not play
+        order = list(range(1, seats + 1))
+        rng.shuffle(order)
+        cards = sorted(row.cards(seats), key=lambda r: (r == CIVILIAN, list(book.roles).index(r)))
+        roles = dict(zip(order, cards, strict=True))
+        return cls(rng, roles, {r for r in book.roles if book.team_of(r) == "black"}, nominate)
 
     def black(self, seat: int) -> bool:
-        return self.roles[seat] in (MAFIA, DON)
+        return self.roles[seat] in self.blacks
 
     def nominee(self, speaker: int, alive: list[int], nominees: list[int]) -> int | None:
         """Whom a speaker nominates, or None: the Sheriff a mafia they found, the mafia a
@@ -309,6 +334,12 @@ class Players:
         found = [s for s in town if self.roles[s] == SHERIFF and s in self.don_checked]
         return found[0] if found else self.rng.choice(town)
 
+    def others(self, actor: int, alive: list[int], picks: int) -> list[int]:
+        """Any other step's picks (a heal, the maniac's kill, a silence...): ``picks`` seats
+        of the others in the game, at random."""
+        others = [s for s in alive if s != actor]
+        return self.rng.sample(others, min(picks, len(others)))
+
     def check(self, checker: int, alive: list[int], known: set[int]) -> int:
         choices = [s for s in alive if s != checker and s not in known
                    and not (self.black(checker) and self.black(s))]
@@ -323,6 +354,7 @@ class Judge:
     table: Table
     players: Players
     pace: float  # 1.0: players take their time; 0: as fast as the table allows
+    rules: Rules
     seating: SeatingMessage | None = None  # the hall's, naming the players
     game: Game = field(init=False)
     since: int = 0  # where the inbox was when the core's latest commands went out
@@ -334,7 +366,9 @@ class Judge:
 
     def __post_init__(self) -> None:
         quick = max(1.0, 10 * self.pace)
-        self.game = new_game(timings=Timings(night_step=quick, best_move=2 * quick))
+        steps = {"night_step": quick, "best_move": 2 * quick}
+        self.game = new_game(len(self.players.roles), rules=self.rules, timings=Timings(
+            **{k: v for k, v in steps.items() if k in self.rules.book.timings}))
 
     def say(self, line: str) -> None:
         self.report["log"].append(line)
@@ -371,17 +405,17 @@ class Judge:
         self.prepare()
         for seated in self.seating.seats if self.seating is not None else []:
             self.tap("name", seat=seated.seat, name=seated.player)
-        self.tap("deal", roles=[self.players.roles[s] for s in SEATS])
+        self.tap("deal", roles=[self.players.roles[s] for s in sorted(self.players.roles)])
         self.say("roles: " + ", ".join(f"{s} {r}" for s, r in sorted(self.players.roles.items())
                                        if r != CIVILIAN))
         self.tap("start")
-        turns = {"night0": self.meeting, "day": self.speech, "defence": self.speech,
+        turns = {"night0": self.deal_night, "day": self.speech, "defence": self.speech,
                  "last_words": self.speech, "vote": self.vote, "question": self.vote,
                  "night": self.night_step}
         while self.game.stage != "over":
             turns[self.game.stage]()
         assert self.game.winner is not None  # a game is over once a side has won
-        winner = {"red": "town", "black": "mafia"}[self.game.winner]
+        winner = {"red": "town", "black": "mafia"}.get(self.game.winner, self.game.winner)
         alive = list(self.game.alive)
         self.say(f"the {winner} wins, alive: {alive}")
         self.report.update(winner=winner, alive=alive, roles=self.players.roles)
@@ -402,6 +436,13 @@ class Judge:
             self.table.command(TableCommand(PHASE, PhaseCommand(id=UNSTAMPED, phase="day")))
         self.heard(state)  # the table's day number: the game's days go above it
 
+    def deal_night(self) -> None:
+        """Night 0: the book's steps of that night (the Crow Club's thief), else the meeting."""
+        if self.game.running_step is not None or self.game.night_steps:
+            self.night_step()
+        else:
+            self.meeting()
+
     def meeting(self) -> None:
         self.pause(3.0)  # 4.2.1: the mafia meet
         self.tap("next")
@@ -411,6 +452,9 @@ class Judge:
         self.tap("next")
         game = self.game
         if game.stage != "day" or game.floor is None:
+            return
+        if not rounds(game)[game.round].nominations:  # a round without (the zero round)
+            self.pause(1.0)
             return
         speaker, alive, nominees = game.floor, list(game.alive), list(game.nominees)
         choice = self.players.nominee(speaker, alive, nominees)
@@ -428,7 +472,7 @@ class Judge:
         every count on the station's button (and, once a game, rejects one first)."""
         game, players = self.game, self.players
         assert game.vote is not None  # the vote stage has its vote
-        voters, candidates = list(game.alive), list(game.vote.candidates)
+        voters, candidates = list(game.voters), list(game.vote.candidates)
         if game.vote.kind == "question":
             ballots = {v: 0 if players.rng.random() < 0.6 else None for v in voters}
             session = self.sent["vote/question"]
@@ -462,7 +506,7 @@ class Judge:
         """The judge opens the night's next step; the actors type their picks in secret."""
         game, players = self.game, self.players
         if game.running_step is None and not game.night_steps:
-            self.tap("next")  # morning
+            self.tap("next")  # morning (after night 0: day 1)
             return
         name, alive = game.night_steps[0], list(game.alive)
         self.tap("next")
@@ -476,9 +520,11 @@ class Judge:
                 picks[actors[-1]] = players.rng.choice([s for s in alive if s != aim])
         elif name == "best_move":
             picks = {actors[0]: players.rng.sample([s for s in alive if s != actors[0]], 3)}
-        else:
+        elif self.rules.book.step(name).mechanism == "check":
             known = players.don_checked if name == "don_check" else set(players.sheriff_knows)
             picks = {actors[0]: players.check(actors[0], alive, set(known))}
+        else:  # the book's other steps: as many numbers as the step takes
+            picks = {a: players.others(a, alive, opened["picks"]) for a in actors}
         for actor, chosen in picks.items():
             keys = "".join(f"{s}#" for s in (chosen if isinstance(chosen, list) else [chosen]))
             self.table.key(actor, keys)
@@ -500,6 +546,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--broker", default="127.0.0.1:1883", metavar="HOST:PORT")
     parser.add_argument("--table", default="table-1", metavar="ID")
     parser.add_argument("--seed", type=int, default=7, help="the same seed plays the same game")
+    parser.add_argument("--book", default="fiim",
+                        help="the rule book: a shipped one's name (config/books/) or a file")
+    parser.add_argument("--seats", type=int, default=len(SEATS),
+                        help="the table's seats (the simulated example table has 10)")
     parser.add_argument("--pace", type=float, default=1.0,
                         help="how long players take (1: at ease, 0: at once)")
     parser.add_argument("--report", metavar="FILE", help="write the game as JSON here")
@@ -518,11 +568,17 @@ def main(argv: list[str] | None = None) -> int:
     if not host or not port.isdigit() or args.pace < 0 or not 0 <= args.nominate <= 1:
         parser.error("--broker takes HOST:PORT, --pace a number >= 0, --nominate 0..1")
     try:
+        rules = load_rules(args.book)
+        players = Players.deal(random.Random(args.seed), rules, args.seats, args.nominate)
+        new_game(args.seats, rules=rules)  # a table size the book plays
+    except (ConfigError, Refused) as exc:
+        parser.error(str(exc))
+    try:
         table = Table(host, int(port), args.table)
     except OSError as exc:
         print(f"fiim_game: no broker at {args.broker}: {exc}", file=sys.stderr)
         return 1
-    game = Judge(table, Players.deal(random.Random(args.seed), args.nominate), args.pace)
+    game = Judge(table, players, args.pace, rules)
     try:
         if args.seating:
             seating = table.wait(lambda m: m.topic == "seating", timeout=60).body

@@ -110,15 +110,15 @@ class LiveView:
 
 
 def own_offers(game: Game, timer: dict[str, Any] | None = None) -> list[Offer]:
-    """The panel's own actions the judge may take now: the floor's clock (Pause while it runs,
-    Resume while it is paused, as the table's last ``timer`` says; both before it says), a new
-    game."""
+    """The panel's own actions the judge may take now: the floor's clock (a speaker's, the
+    night countdown, the table's discussion: Pause while it runs, Resume while it is paused, as
+    the table's last ``timer`` says; both before it says), a new game."""
     running = None if timer is None else timer.get("running")
     applies = {"pause": running is not False, "resume": running is not True, "add": True}
     offers = [Offer(action="timer", key=op, label=label, args={"op": op}, group="clock")
               for op, label in (("pause", Words("offer.pause")),
                                 ("resume", Words("offer.resume")),
                                 ("add", Words("offer.add", seconds=10)))
-              if (game.floor is not None or game.countdown) and applies[op]]
+              if (game.floor is not None or game.countdown or game.discussing) and applies[op]]
     return [*offers, Offer(action="new_game", key="new-game", label=Words("offer.new_game"),
                            group="panel")]

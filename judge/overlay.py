@@ -85,13 +85,16 @@ def overlay_view(history: History, now: float, *, delay: float, secrets: bool,
 
 def _timer(game: Game, timer: Mapping[str, Any] | None, age: float) -> dict[str, Any] | None:
     """The floor's time left at ``now`` (the table's last timer event, ``age`` seconds old):
-    the speaker's, or the mafia's minute of night 0 (4.2.1), which everyone hears."""
+    the speaker's, the mafia's minute of night 0 (4.2.1) or a club's discussion (the whole
+    table's, no seat), which everyone hears."""
     if timer is None:
         return None
     seat = timer.get("seat")
     floor = game.floor is not None and seat == game.floor
     meeting = game.stage == "night0" and game.countdown and seat is None
-    if not (floor or meeting) or not isinstance(timer.get("remaining_ms"), int | float):
+    discussion = game.discussing and seat is None and timer.get("kind") == "discussion"
+    if not (floor or meeting or discussion) \
+            or not isinstance(timer.get("remaining_ms"), int | float):
         return None
     running = bool(timer.get("running"))
     left = max(0, round(timer["remaining_ms"] - (1000 * age if running else 0)))

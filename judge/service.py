@@ -140,10 +140,10 @@ class Panel:
         self.live.show()
 
     def timer_command(self, op: str) -> None:
-        """The floor's clock (4.3.1: one minute a speech; 4.2.1: the mafia's minute): pause,
-        resume, or 10 s more. Not a rule decision, so not the core's: the table's timer takes
-        it as it is."""
-        if self.game.floor is None and not self.game.countdown:
+        """The floor's clock (4.3.1: one minute a speech; 4.2.1: the mafia's minute; a club's
+        discussion): pause, resume, or 10 s more. Not a rule decision, so not the core's: the
+        table's timer takes it as it is."""
+        if self.game.floor is None and not self.game.countdown and not self.game.discussing:
             raise Refused(Line(self.game.rules.cite("floor"), "refused.timer.floor"))
         if op not in _TIMER_OPS:
             raise Refused(Line(None, "refused.timer.op", op=op))

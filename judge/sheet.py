@@ -227,7 +227,7 @@ def _day(number: int, opener: int, nominations: list[Nomination], votes: list[Vo
         title = t("sheet.vote.question") if v.kind == "question" else \
             (t("sheet.vote") if v.round == 1 else t("sheet.revote", n=v.round - 1))
         ballots = "".join(
-            f'<li class="ballot">{t("sheet.yes") if b.candidate == 0 else b.candidate}: '
+            f'<li class="ballot">{_candidate(b.candidate, v, language)}: '
             f"<b>{b.count}</b> ({seats(b.voters)}"
             f"{t('sheet.leftover', seats=seats(b.leftover)) if b.leftover else ''})"
             f"{t('sheet.rejected', count=b.rejected) if b.rejected else ''}"
@@ -252,6 +252,18 @@ OUTCOMES = {"eliminated": "sheet.outcome.eliminated", "tie": "sheet.outcome.tie"
             "yes": "sheet.outcome.yes", "no": "sheet.outcome.no",
             "no_vote": "sheet.outcome.no_vote", "night": "sheet.outcome.night",
             "fork": "sheet.outcome.fork", "against_all": "sheet.outcome.against_all"}
+
+
+def _candidate(candidate: int, vote: VoteRound, language: str) -> str:
+    """A ballot's candidate as the sheet names it: a seat, or candidate 0, the question's yes
+    (a question has that one window) or a nominee vote's «against all» (voted last, after
+    every nominee's window: the online book's second round)."""
+    if candidate:
+        return str(candidate)
+    return escape(i18n.t("sheet.yes" if len(vote.ballots) == 1 else "sheet.outcome.against_all",
+                         language))
+
+
 #: FIIM's night steps, printed in its own words; any other book's steps are listed as they went
 _FIIM_STEPS = ("mafia_shot", "don_check", "sheriff_check", "best_move")
 #: how a pick does not stand (the table's ``miss``)

@@ -72,6 +72,7 @@ class PublicGame(_View, kw_only=True):
     night: int
     seats: list[Seat]
     floor: int | None
+    discussing: bool  # the whole table has the floor (a club's discussion round: no seat)
     speakers: list[int]
     nominees: list[int]
     vote: VoteView | None
@@ -147,7 +148,8 @@ def _public(game: Game) -> PublicGame:
                   silenced=p.silenced, card=p.role if p.shown and p.role else msgspec.UNSET)
              for p in game.players]
     return PublicGame(version=game.version, stage=game.stage, day=game.day, night=game.night,
-                      seats=seats, floor=game.floor, speakers=list(game.speakers),
+                      seats=seats, floor=game.floor, discussing=game.discussing,
+                      speakers=list(game.speakers),
                       nominees=[] if game.stage == "over" else list(game.nominees),
                       vote=vote, leaving=list(game.leaving),
                       winner=game.winner, can_undo=bool(game.undo))

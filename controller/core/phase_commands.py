@@ -2,10 +2,10 @@
 
 The phase decides what every other command may do: votes and speeches are for the day, night
 steps and check results for the night. The switch is refused while something of the old phase
-still runs (a vote, a speaker's timer, a night step, the night countdown): the judge ends it
-first, so nothing half-done crosses over. Switching fades the night music in or out and drops
-any sound still scheduled; at daybreak every private indicator goes dark, so a check result
-cannot blink into the day.
+still runs (a vote, a speaker's timer or the table's discussion, a night step, the night
+countdown): the judge ends it first, so nothing half-done crosses over. Switching fades the
+night music in or out and drops any sound still scheduled; at daybreak every private indicator
+goes dark, so a check result cannot blink into the day.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from dataclasses import replace
 
 from contract.commands import PhaseCommand
 from contract.events import PhaseEvent
+from controller.core import timer
 from controller.core.effects import CancelCues, Emit, Indicate, Music
 from controller.core.replies import Outcome
 from controller.core.state import TableState
@@ -26,7 +27,7 @@ def switch(state: TableState, cmd: PhaseCommand, t: float) -> Outcome:
     if night and state.session is not None:
         return state, [], f"a vote is running (session {state.session.id!r}); end it first"
     if night and state.timer is not None:
-        return state, [], f"seat {state.timer.seat} holds the floor; stop the timer first"
+        return state, [], f"{timer.holder(state.timer)}; stop the timer first"
     if not night and state.night_step is not None:
         return state, [], f"the night step {state.night_step.step!r} runs; let it end first"
     if not night and state.timer is not None:

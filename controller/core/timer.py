@@ -2,7 +2,8 @@
 
 At night the same timer is the judge's countdown (kind ``night``, no seat: the mafia's minute of
 FIIM 4.2.1, the Sheriff's 20 s of 4.2.3): it lights no seat, and its cues are the same for
-whoever is awake, so they give nobody away.
+whoever is awake, so they give nobody away. By day, with no seat, it is the whole table's
+discussion (kind ``discussion``: the classic club's five minutes), which lights no seat either.
 
 Times are data: the timer keeps when it will end (``ends_at``, host monotonic) while running, or
 how much is left while paused, and asks the loop for a tick at each moment something happens:
@@ -42,6 +43,14 @@ class SpeechTimer(msgspec.Struct, frozen=True, kw_only=True):
         if self.ends_at is None:
             return self.left or 0.0
         return max(0.0, self.ends_at - t)
+
+
+def holder(timer: SpeechTimer) -> str:
+    """Whose the running timer is, in a refusal's words."""
+    if timer.seat is not None:
+        return f"seat {timer.seat} holds the floor"
+    return "the table's discussion runs" if timer.kind == "discussion" \
+        else "the night countdown runs"
 
 
 def _event(timer: SpeechTimer, state: TimerMoment, t: float) -> Emit:

@@ -164,14 +164,20 @@ class FirstNight(_Table, frozen=True):
     says: Local = {}
 
 
+#: the day's round kinds the engine plays (``Round.kind``)
+ROUND_KINDS = ("speeches", "discussion")
+
+
 class Round(_Table, frozen=True):
-    """One speaking round of a day (``kind``: ``speeches``, the one the engine plays; another
-    must be in the book's ``unbuilt``): every player in the game once, in seat order from the
-    round's opener, for ``timing`` seconds (the opener and the closer for ``opener_timing``
-    and ``closer_timing`` when given); ``nominations``: whether a speaker may nominate in it
-    (the judge's Nominate is refused otherwise); ``timer``: the table's timer kind (a round
-    that is not a ``speech`` takes no keypad nomination at the table); ``days``: which days
-    hold it (``first``: day 1 only, ``later``: from day 2)."""
+    """One speaking round of a day. ``kind``: ``speeches``, every player in the game once, in
+    seat order from the round's opener, for ``timing`` seconds (the opener and the closer for
+    ``opener_timing`` and ``closer_timing`` when given); or ``discussion``, the whole table at
+    once for ``timing`` seconds, nobody's floor (the classic club's «3. Обсуждение»: the
+    table's timer with no seat); another must be in the book's ``unbuilt``. ``nominations``:
+    whether a speaker may nominate in it (the judge's Nominate is refused otherwise);
+    ``timer``: the table's timer kind of a speech (a round that is not a ``speech`` takes no
+    keypad nomination at the table); ``days``: which days hold it (``first``: day 1 only,
+    ``later``: from day 2)."""
 
     timing: Name
     kind: Name = "speeches"
@@ -210,12 +216,15 @@ class Leaving(_Table, frozen=True):
 class Fouls(_Table, frozen=True):
     """The foul ladder: ``silence_at`` fouls silence the player for their next speech (0:
     never), ``out_at`` take them out (4: the table's own rule), ``show_role`` on that removal;
-    ``given = false``: the book has no fouls (the judge's Foul is refused)."""
+    ``out_while``: day standings (``state.DAY_STANDINGS``) under which any foul takes the
+    player out (the Crow Club's «Пожарный»: "фолл при тушении это незамедлительное вскрытие
+    карты"); ``given = false``: the book has no fouls (the judge's Foul is refused)."""
 
     given: bool = True
     silence_at: Annotated[int, msgspec.Meta(ge=0, le=4)] = 0
     out_at: Annotated[int, msgspec.Meta(ge=1, le=4)] = 4
     show_role: bool = False
+    out_while: tuple[Literal["silenced", "frozen"], ...] = ()
 
 
 class Endgame(_Table, frozen=True):
@@ -384,9 +393,13 @@ def check(book: Book) -> list[str]:
         if [s.name for s in book.night.steps].count(step.name) > 1:
             problems.append(f"{where}.name: {step.name!r} is in the wake order twice")
     for i, rnd in enumerate(book.day.rounds):
-        if rnd.kind != "speeches" and rnd.kind not in book.unbuilt:
+        if rnd.kind not in ROUND_KINDS and rnd.kind not in book.unbuilt:
             problems.append(f"day.rounds[{i}].kind: no round {rnd.kind!r} (the engine plays "
-                            "speeches; another goes in `unbuilt` until it is built)")
+                            f"{', '.join(ROUND_KINDS)}; another goes in `unbuilt` until it is "
+                            "built)")
+        if rnd.kind == "discussion" and rnd.nominations:
+            problems.append(f"day.rounds[{i}].nominations: a discussion is nobody's floor: "
+                            "nobody nominates in it (nominations = false)")
         for key in ("timing", "opener_timing", "closer_timing"):
             value = getattr(rnd, key)
             if value is not None and value not in book.timings:

@@ -1,6 +1,9 @@
 """The judge's part in every count (FIIM 4.4.6), whatever the book's vote procedure: the
 table proposes each candidate's count, the judge confirms it, throws it away (counted again) or
-corrects it, and the confirmed counts are kept with the vote."""
+corrects it, and the confirmed counts are kept with the vote. A procedure that counts a vote
+its book's way (``Procedure.counted``: the classic club's detective votes as the chief) turns
+the judge's confirm into a correction with the voters the book counts, and says why; the same
+hook gives the record line of each confirmed count (the online book's verdict "for")."""
 
 from __future__ import annotations
 
@@ -28,10 +31,17 @@ def decide(game: Game, verb: Literal["confirm", "reject", "correct"],
             raise Refused(Line(game.rules.cite("voters"), "refused.count.out", seats=bad))
         voters, reason = tuple(chosen), reason or "judge's count"
     candidate = game.vote.proposed.candidate
+    lines = [Line(count, _DECIDED[verb], seat=candidate)]
+    if verb == "confirm":
+        booked = procedure(game).counted(game, game.vote.proposed)
+        if booked.voters is not None and booked.why is not None:
+            # the book counts these: the table is told as a correction
+            voters, verb = booked.voters, "correct"
+            reason = booked.why.cite or "the book's count"
+            lines = [Line(count, _DECIDED[verb], seat=candidate), booked.why]
     # the count is decided: a second tap (another tab's) finds nothing proposed
     return Result(replace(game, vote=replace(game.vote, proposed=None)),
-                  [table.vote_decision(verb, voters, reason)],
-                  [Line(count, _DECIDED[verb], seat=candidate)])
+                  [table.vote_decision(verb, voters, reason)], lines)
 
 
 _DECIDED = {"confirm": "line.count.confirm", "reject": "line.count.reject",
@@ -51,10 +61,10 @@ def on_count(game: Game, event: events.Event) -> Result | None:
         return Result(replace(game, vote=replace(vote, proposed=event)), [], [])
     if isinstance(event, events.VoteConfirmed):
         counts = (*vote.counts, (event.candidate, event.count))
-        return Result(replace(game, vote=replace(vote, proposed=None, counts=counts)), [],
-                      [Line(game.rules.cite("count"), "line.votes" if event.candidate
-                            else "line.votes.question", seat=event.candidate,
-                            count=event.count)])
+        counted = (*vote.counted, *event.voters, *event.leftover)
+        return Result(replace(game, vote=replace(vote, proposed=None, counts=counts,
+                                                 counted=counted)), [],
+                      [procedure(game).counted(game, event).line])
     if isinstance(event, events.VoteRejected):
         return Result(replace(game, vote=replace(vote, proposed=None)), [], [])
     return None

@@ -1,7 +1,9 @@
 """The day: its speaking rounds, the floor, nominations (FIIM 4.3, 4.4.1-4.4.3).
 
 A day is the book's ``[[day.rounds]]`` of that day in order, each every player in the game once
-in seat order from the round's opener. FIIM 4.3.2: day 1 opens with seat 1, each next day with
+in seat order from the round's opener, or a discussion: the whole table at once on the table's
+timer with no seat (the classic club's «3. Обсуждение»: the judge's Next starts it, the next
+Next ends it). FIIM 4.3.2: day 1 opens with seat 1, each next day with
 the player after yesterday's opener; a seat that is out passes to the next one in the game (the
 literal, seat-order reading). A book with ``opener = "per_round"`` (the Crow Club: "Каждый круг
 стол открывает новый участник") moves the opener on at every round. When the last round is
@@ -18,10 +20,12 @@ from contract.commands import SeatStanding
 from contract.events import TimerKind
 from judge.game import table
 from judge.game.book import Round
+from judge.game.mechanisms import barred
 from judge.game.state import (
     NO_LAST_WORDS,
     NO_SPEECH,
     STANDINGS,
+    Command,
     Game,
     Go,
     Refused,
@@ -49,8 +53,15 @@ def _next_opener(game: Game) -> int:
 
 
 def _order(game: Game, opener: int) -> tuple[int, ...]:
-    start = game.alive.index(opener)
+    """Every player in the game in seat order from ``opener`` (taken out since it opened the
+    day: from the next seat in the game, as 4.3.2 passes an empty seat on)."""
+    start = next((i for i, s in enumerate(game.alive) if s >= opener), 0)
     return game.alive[start:] + game.alive[:start]
+
+
+def _speakers(game: Game, opener: int, round: int) -> tuple[int, ...]:
+    """Who speaks in today's round ``round``, in order: nobody in turn in a discussion."""
+    return () if rounds(game)[round].kind == "discussion" else _order(game, opener)
 
 
 def new_day(game: Game) -> Result:
@@ -58,8 +69,8 @@ def new_day(game: Game) -> Result:
     opener = _next_opener(game)
     day, table_day = game.day + 1, game.table_day + 1
     game = replace(game, stage="day", day=day, table_day=table_day, opener=opener, round=0,
-                   speakers=_order(game, opener), floor=None, nominees=(), vote=None,
-                   previous_tie=())
+                   floor=None, nominees=(), vote=None, previous_tie=(), discussing=False)
+    game = replace(game, speakers=_speakers(game, opener, 0))
     return Result(game, [table.day_start(table_day)], [
         Line(game.rules.cite("day"), "line.day", day=day, seat=opener,
              opener=game.rules.cite("opener"))])
@@ -68,8 +79,8 @@ def new_day(game: Game) -> Result:
 def _next_round(game: Game) -> Result:
     """The day's next round, opened by the next seat when the book moves it every round."""
     opener = _next_opener(game) if game.book.day.opener == "per_round" else game.opener
-    game = replace(game, round=game.round + 1, opener=opener, speakers=_order(game, opener),
-                   floor=None)
+    game = replace(game, round=game.round + 1, opener=opener, floor=None)
+    game = replace(game, speakers=_speakers(game, opener, game.round))
     return Result(game, [], [Line(game.rules.cite("day"), "line.round", round=game.round + 1,
                                   day=game.day, seat=opener)])
 
@@ -90,8 +101,37 @@ def _speech(game: Game, seat: int) -> tuple[TimerKind, float]:
     return now.timer, timings[timing]
 
 
+def discussing(game: Game) -> bool:
+    """Whether today's round now is a discussion (the whole table's, nobody's floor)."""
+    return game.stage == "day" and rounds(game)[game.round].kind == "discussion"
+
+
+def _discussion(game: Game) -> Result:
+    """A discussion round: the judge's Next starts the whole table's timer (no seat), the next
+    one ends it and the round."""
+    now = rounds(game)[game.round]
+    if not game.discussing:
+        seconds = game.timings[now.timing]
+        return Result(replace(game, discussing=True), [table.discussion(seconds)],
+                      [Line(now.rule or game.rules.cite("day"), "line.discussion",
+                            seconds=seconds)])
+    return _round_over(replace(game, discussing=False), [table.timer_stop()], [])
+
+
+def _round_over(game: Game, stop: list[Command], lines: list[Line]) -> Result:
+    """Today's round is over: the next round, or the vote."""
+    if game.stage == "day" and game.round + 1 < len(rounds(game)):
+        more = _next_round(game)
+        return Result(more.game, stop + more.commands, lines + more.lines)
+    where = {"day": "vote", "defence": "revote"}.get(game.stage, "after_last_words")
+    return Result(game, stop, lines, Go(where))
+
+
 def next_speaker(game: Game) -> Result:
-    """Give the floor to the next speaker in order (FIIM 4.3.2), or close the round."""
+    """Give the floor to the next speaker in order (FIIM 4.3.2), or close the round; in a
+    discussion round, start or end the whole table's time."""
+    if discussing(game):
+        return _discussion(game)
     speakers = game.speakers
     lines: list[Line] = []
     unsilenced: list[SeatStanding] = []
@@ -123,12 +163,7 @@ def next_speaker(game: Game) -> Result:
                                     seconds=seconds)])
     if game.floor is not None:
         stop.append(table.timer_stop())
-    game = replace(game, floor=None, speakers=())
-    if game.stage == "day" and game.round + 1 < len(rounds(game)):
-        more = _next_round(game)
-        return Result(more.game, stop + more.commands, lines + more.lines)
-    where = {"day": "vote", "defence": "revote"}.get(game.stage, "after_last_words")
-    return Result(game, stop, lines, Go(where))
+    return _round_over(replace(game, floor=None, speakers=()), stop, lines)
 
 
 def _nominating(game: Game) -> None:
@@ -139,13 +174,17 @@ def _nominating(game: Game) -> None:
 
 
 def nominate(game: Game, seat: int) -> Result:
-    """FIIM 4.4.2: the judge accepts a nomination ("Принято") the table did not catch."""
+    """FIIM 4.4.2: the judge accepts a nomination ("Принято") the table did not catch; not of a
+    player a mechanism bars from it (the Crow Club's immune player on day 1)."""
     _nominating(game)
     nominate = game.rules.cite("nominate")
     if not game.player(seat).in_game:
         raise Refused(Line(nominate, "refused.out", seat=seat))
     if seat in game.nominees:
         raise Refused(Line(nominate, "refused.nominate.twice", seat=seat))
+    why = barred(game, seat, "nominated")
+    if why is not None:
+        raise Refused(why)
     return Result(replace(game, nominees=(*game.nominees, seat)), [],
                   [Line(nominate, "line.nominate.judge", seat=seat)])
 

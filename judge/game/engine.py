@@ -43,8 +43,18 @@ from judge.game.actions import (
     Withdraw,
     decode,
 )
-from judge.game.mechanisms import mechanism
-from judge.game.state import Action, Command, Game, Go, Mark, Refused, Result, TableEvent
+from judge.game.mechanisms import MECHANISMS, mechanism, stepless
+from judge.game.state import (
+    Action,
+    Command,
+    Game,
+    Go,
+    Mark,
+    Refused,
+    Result,
+    TableEvent,
+    take_out,
+)
 from judge.game.votes import procedure
 from kit.i18n import Line, Words
 
@@ -150,14 +160,22 @@ def act(game: Game, action: JudgeAction) -> Result:
 
 
 def _choose(game: Game, of: str, value: object) -> Result:
-    """The judge's decision for a night step's mechanism, or for the vote procedure."""
+    """The judge's decision for a night step's mechanism, for a mechanism with no step (a
+    trait, the Crow Club's immunity), or for the vote procedure. At night, tonight's steps
+    are planned again after it (a Don named by the judge: no successor's step)."""
     if of == "vote":
         return procedure(game).choose(game, value)
     step = next((s for s in game.book.night.steps if s.name == of), None)
-    if step is None:
+    if step is not None:
+        chosen = mechanism(step.mechanism).choose(game, step, value)
+    elif of in stepless(game.book) and of in MECHANISMS:
+        chosen = MECHANISMS[of].choose(game, None, value)
+    else:
         raise Refused(Line(game.rules.cite("night"), "refused.choose.step", step=of,
                            book=game.book.name))
-    return mechanism(step.mechanism).choose(game, step, value)
+    if chosen.game.stage not in ("night", "night0") or chosen.game.running_step is not None:
+        return chosen
+    return chosen._replace(game=replace(chosen.game, night_steps=night.plan(chosen.game)))
 
 
 def _next(game: Game) -> Result:
@@ -201,9 +219,7 @@ def _on_seats(game: Game, seats: events.SeatsEvent) -> Game:
     for s in seats.seats:
         if s.seat <= len(game.players) and not s.in_game and game.player(s.seat).in_game \
                 and game.player(s.seat).fouls >= 4:
-            changed = replace(changed, players=tuple(
-                replace(p, in_game=False, left="fouls") if p.seat == s.seat else p
-                for p in changed.players))
+            changed = take_out(changed, s.seat, "fouls")
     return changed
 
 
@@ -225,7 +241,8 @@ def _undo(game: Game) -> Result:
     commands = []
     if game.stage != "setup":
         commands.append(table.seats(
-            SeatStanding(seat=p.seat, in_game=p.in_game, fouls=p.fouls, silenced=p.silenced)
+            SeatStanding(seat=p.seat, in_game=p.in_game, fouls=p.fouls, silenced=p.silenced,
+                         immune=p.immune or None)
             for p in before.players))
     return Result(before, commands, [Line(None, "line.undo", action=ACTION_WORDS.get(
         mark.kind, mark.kind))])

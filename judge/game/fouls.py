@@ -2,9 +2,10 @@
 a card shown.
 
 FIIM's §6 gives no ladder; its book file takes the clubs' (the third foul silences the player
-for their next speech, the fourth takes them out); the Crow Club's fourth shows the card; a book
-without fouls sets none. A removal is checked for a win like a vote or a kill (FIIM 1.4), and
-whatever runs at the table for the game ends with it.
+for their next speech, the fourth takes them out); the Crow Club's fourth shows the card, and so
+does any foul of a player the firefighter silenced (``out_while``); a book without fouls sets
+none. A removal is checked for a win like a vote or a kill (FIIM 1.4), and whatever runs at the
+table for the game ends with it.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import replace
 from contract.commands import SeatStanding
 from judge.game import table
 from judge.game.end import win_check
-from judge.game.state import Game, Refused, Result, set_player
+from judge.game.state import STANDINGS, Game, Refused, Result, set_player, take_out
 from kit.i18n import Line
 
 
@@ -42,10 +43,15 @@ def foul(game: Game, seat: int) -> Result:
         standing.silenced = True
         lines.append(Line(None, "line.foul.silenced", seat=seat, n=fouls))
     commands = [table.seats([standing])]
-    if fouls == ladder.out_at:
+    under = next((t for t in player.tags if t in ladder.out_while), None)
+    if fouls == ladder.out_at or under is not None:
         if ladder.show_role:
             game = set_player(game, seat, shown=True)
-        out = remove(game, seat, "fouls", Line(None, "line.foul.out", seat=seat, n=fouls),
+        why = Line(None, "line.foul.out", seat=seat, n=fouls)
+        if fouls != ladder.out_at and under is not None:
+            why = Line(game.rules.cite("fouls"), "line.foul.out_while", seat=seat,
+                       standing=STANDINGS[under])
+        out = remove(game, seat, "fouls", why,
                      tell_table=fouls < 4)  # the table takes out four fouls itself
         return Result(out.game, commands + out.commands, lines + out.lines)
     return Result(game, commands, lines)
@@ -75,7 +81,7 @@ def show_card(game: Game, seat: int) -> Result:
 
 def remove(game: Game, seat: int, how: str, line: Line, tell_table: bool = True) -> Result:
     """``seat`` out of the game now, by ``how``; the win is checked (1.4)."""
-    game = set_player(game, seat, in_game=False, left=how)
+    game = take_out(game, seat, how)
     game = replace(game, nominees=tuple(s for s in game.nominees if s != seat),
                    speakers=tuple(s for s in game.speakers if s != seat))
     commands = [table.out([seat])] if tell_table else []
@@ -85,7 +91,7 @@ def remove(game: Game, seat: int, how: str, line: Line, tell_table: bool = True)
     over = win_check(game)
     if over is None:
         return Result(game, commands, [line])
-    if game.floor is not None:  # whatever runs at the table for the game ends with it
+    if game.floor is not None or game.discussing:  # whatever runs at the table ends with it
         commands.append(table.timer_stop())
     if game.vote is not None and game.stage in ("vote", "question"):
         commands.append(table.vote_cancel())

@@ -16,12 +16,15 @@ from judge.game.state import Game, Go, Result
 from kit.i18n import Line
 
 
-def last_words(game: Game, seats: tuple[int, ...], why: Line, after: str) -> Result:
-    """``seats`` leave; first, when the book gives them, each has last words in turn."""
+def last_words(game: Game, seats: tuple[int, ...], why: Line, after: str,
+               silent: tuple[int, ...] = ()) -> Result:
+    """``seats`` leave; first, when the book gives them, each has last words in turn but the
+    ``silent`` (the Crow Club's mafioso shot by his own Don leaves "без завещания")."""
     game = replace(game, leaving=seats, after_last_words=after, floor=None, vote=None)
-    if game.book.leaving.last_words is None:
+    speakers = tuple(s for s in seats if s not in silent)
+    if game.book.leaving.last_words is None or not speakers:
         return Result(replace(game, speakers=()), [], [why], Go("after_last_words"))
-    return Result(replace(game, stage="last_words", speakers=seats), [], [why])
+    return Result(replace(game, stage="last_words", speakers=speakers), [], [why])
 
 
 def after_last_words(game: Game) -> Result:

@@ -19,8 +19,9 @@ from dataclasses import replace
 from contract import events
 from contract.commands import SeatStanding
 from judge.game import table
+from judge.game.end import before_night
 from judge.game.leaving import last_words
-from judge.game.mechanisms import dying, mechanism, settle_night
+from judge.game.mechanisms import MECHANISMS, dying, mechanism, settle_night, used
 from judge.game.state import (
     DAY_STANDINGS,
     STANDINGS,
@@ -36,7 +37,13 @@ from kit.i18n import Line, Words
 
 
 def nightfall(game: Game, why: Line | None) -> Result:
-    """Night falls (FIIM 4.5.1): the day's floor, vote and nominations end."""
+    """Night falls (FIIM 4.5.1): the day's floor, vote and nominations end; unless one of the
+    book's endgames decides at the day's end (the Crow Club's «критика»: black wins without
+    the night; the «угадайка»: no night, the three play on by day)."""
+    decided = before_night(game)
+    if decided is not None:
+        return Result(decided.game, decided.commands, [*([why] if why else []), *decided.lines],
+                      decided.then)
     night = game.night + 1
     commands = [table.phase("night")]
     served = [p for p in game.players if p.tags]  # the day's standings end with the day
@@ -54,12 +61,15 @@ def nightfall(game: Game, why: Line | None) -> Result:
 
 def plan(game: Game) -> tuple[str, ...]:
     """Tonight's steps still to open: those after the last one opened, in wake order, whose
-    nights hold tonight and whose mechanism opens them now."""
+    nights hold tonight and whose mechanism opens them now, but those a step opening tonight
+    replaces (``Mechanism.replaces``: the classic club's chief kills instead of checking)."""
     steps = game.book.night.steps
     done = [i for i, s in enumerate(steps) if s.name in game.opened]
     after = steps[max(done) + 1:] if done else steps
-    return tuple(s.name for s in after if s.nights.has(game.night)
-                 and mechanism(s.mechanism).opens(game, s))
+    opening = [s for s in steps if s.nights.has(game.night)
+               and mechanism(s.mechanism).opens(game, s)]
+    replaced = {name for s in opening for name in mechanism(s.mechanism).replaces(game, s)}
+    return tuple(s.name for s in after if s in opening and s.name not in replaced)
 
 
 def next_step(game: Game) -> Result:
@@ -71,11 +81,12 @@ def next_step(game: Game) -> Result:
     if not steps:
         return Result(game, [], [], Go("morning"))
     step = game.book.step(steps[0])
-    actors = mechanism(step.mechanism).actors(game, step)
+    does = mechanism(step.mechanism)
+    actors = does.actors(game, step)
     opened = replace(game, running_step=step.name, opened=(*game.opened, step.name),
                      entries=(), step_actors=actors)
     commands = [table.timer_stop()] if game.countdown else []
-    command = table.night_step(step.name, actors, step.picks, step.targets,
+    command = table.night_step(step.name, actors, does.picks(game, step), step.targets,
                                game.timings[step.seconds], game.night_input)
     return Result(replace(opened, night_steps=plan(opened), countdown=False),
                   [*commands, command], [Line(step.rule, "line.step", step=step.words,
@@ -107,19 +118,23 @@ def enter_pick(game: Game, actor: int, targets: tuple[int, ...]) -> Result:
     if actor not in actors:
         raise Refused(Line(night, "refused.pick.actor", seat=actor, step=step.words,
                            seats=list(actors)))
-    if len(targets) > step.picks:
-        raise Refused(Line(night, "refused.pick.many", step=step.words, count=step.picks))
+    most = mechanism(step.mechanism).picks(game, step)
+    if len(targets) > most:
+        raise Refused(Line(night, "refused.pick.many", step=step.words, count=most))
     entry = Pick(actor, targets, by_judge=True)
     said = Line(None, "line.pick" if targets else "line.pick.none", seat=actor,
                 step=step.words, seats=list(targets))
     if game.running_step is not None:
         entries = (*(e for e in game.entries if e.actor != actor), entry)
         return Result(replace(game, entries=entries), [], [said])
-    # the step that just ended, counted again with the entry
+    # the step that just ended, counted again with the entry (what its count changed undone)
     picks = game.tonight[-1].entered(entry)
-    undone = replace(game, tonight=game.tonight[:-1],
-                     acts=tuple(a for a in game.acts
-                                if not (a.night == game.night and a.step == name)))
+    undone = replace(game, tonight=game.tonight[:-1])
+    for act in (a for a in game.acts if a.night == game.night and a.step == name):
+        for seat, was in act.was:
+            undone = set_player(undone, seat, acts=was)
+    undone = replace(undone, acts=tuple(a for a in game.acts
+                                        if not (a.night == game.night and a.step == name)))
     counted = _count(undone, step.name, picks)
     return Result(counted.game, counted.commands, [said, *counted.lines])
 
@@ -139,8 +154,13 @@ def on_result(game: Game, result: events.NightResultEvent) -> Result | None:
 def _count(game: Game, name: str, picks: Picks) -> Result:
     step = game.book.step(name)
     acted = mechanism(step.mechanism).act(game, step, picks)
+    act = acted.act
+    if act is not None and acted.becomes:  # players who act as another role from now on
+        act = replace(act, was=tuple((s, game.player(s).acts) for s, _ in acted.becomes))
+        for seat, role in acted.becomes:
+            game = set_player(game, seat, acts=role)
     game = replace(game, tonight=(*game.tonight, picks),
-                   acts=game.acts if acted.act is None else (*game.acts, acted.act))
+                   acts=game.acts if act is None else (*game.acts, act))
     game = replace(game, dying=dying(settle_night(game)))
     return Result(replace(game, night_steps=plan(game)), list(acted.commands),
                   list(acted.lines))
@@ -152,12 +172,18 @@ def morning(game: Game) -> Result:
     # the table keeps the night while its countdown runs: it ends first
     commands = [table.timer_stop()] if game.countdown else []
     leavers = game.dying
+    fates = settle_night(game)
     standings = _standings(game, leavers)
-    game = replace(game, running_step=None, night_steps=(), countdown=False, entries=(),
-                   dying=())
-    commands.append(table.phase("day"))
     morning = game.rules.cite("morning")
     said = [Line(morning, "line.morning.said", words=words) for words in _announced(game)]
+    game = replace(game, running_step=None, night_steps=(), countdown=False, entries=(),
+                   dying=())
+    lines: list[Line] = []
+    for name in used(game.book):  # what a mechanism changes as the night ends
+        if name in MECHANISMS:
+            ended = MECHANISMS[name].morning(game)
+            game, commands, lines = ended.game, commands + ended.commands, lines + ended.lines
+    commands.append(table.phase("day"))
     for seat, tags in standings.items():  # announced: the table must know who is silent
         game = set_player(game, seat, tags=tags)
         said.append(Line(morning, "line.morning.standing", seat=seat,
@@ -166,16 +192,21 @@ def morning(game: Game) -> Result:
         commands.append(table.seats(SeatStanding(seat=s, silenced=True) for s in standings))
     if leavers:
         killed = game.rules.cite("killed")
-        lines = [Line(killed, "line.killed.last_words" if game.book.leaving.last_words
-                      else "line.killed", seat=s) for s in leavers]
-        words = last_words(game, leavers, lines[0], "day")
+        # a leaver the night took without last words (the Crow Club's mafioso shot by his Don)
+        unheard = {f.seat for f in fates if f.what == "no_last_words"}
+        silent = tuple(s for s in leavers if s in unheard)
+        kills = [Line(killed, "line.killed.last_words" if game.book.leaving.last_words
+                      and s not in silent else "line.killed", seat=s) for s in leavers]
+        words = last_words(game, leavers, kills[0], "day", silent)
         return Result(words.game, commands + words.commands,
-                      [*words.lines, *lines[1:], *said], words.then)
-    return Result(game, commands, [Line(morning, "line.morning"), *said], Go("new_day"))
+                      [*words.lines, *kills[1:], *said, *lines], words.then)
+    return Result(game, commands, [Line(morning, "line.morning"), *said, *lines],
+                  Go("new_day"))
 
 
 def _announced(game: Game) -> list[Words]:
-    """The mechanisms' morning words on tonight's acts (``Mechanism.announce``)."""
+    """The mechanisms' morning words on tonight's acts (``Mechanism.announce``), asked while
+    ``game.dying`` still holds who the night takes."""
     tonight = [a for a in game.acts if a.night == game.night]
     said = (mechanism(a.mechanism).announce(game, a) for a in tonight)
     return [line for line in said if line]

@@ -18,8 +18,8 @@ departed Don's successor) offers ``choose`` with ``args = {"of": <its step or "v
 from __future__ import annotations
 
 from judge.game.actions import Offer, Param
-from judge.game.day import rounds
-from judge.game.mechanisms import mechanism
+from judge.game.day import discussing, rounds
+from judge.game.mechanisms import MECHANISMS, barred, mechanism, stepless
 from judge.game.night import plan
 from judge.game.state import Game
 from judge.game.votes import procedure
@@ -50,7 +50,17 @@ def _setup(game: Game) -> list[Offer]:
         Offer(action="start", key="start", label=_start_words(game), primary=True,
               group="setup", enabled=all(p.role for p in game.players)),
         _night_input(game),
+        *_mechanisms(game),
     ]
+
+
+def _mechanisms(game: Game) -> list[Offer]:
+    """The decisions the book's mechanisms ask of the judge now (``Mechanism.offers``; a book
+    with mechanisms not built yet is offered its setup only)."""
+    offers = [o for step in game.book.night.steps if step.mechanism in MECHANISMS
+              for o in MECHANISMS[step.mechanism].offers(game, step)]
+    return offers + [o for name in stepless(game.book) if name in MECHANISMS
+                     for o in MECHANISMS[name].offers(game, None)]
 
 
 def _start_words(game: Game) -> Words:
@@ -83,15 +93,15 @@ def _playing(game: Game) -> list[Offer]:
         offers.append(_seat("foul", Words("offer.foul"), alive))
     if game.stage == "day" and rounds(game)[game.round].nominations:
         offers.append(_seat("nominate", Words("offer.nominate"),
-                            [s for s in alive if s not in game.nominees]))
+                            [s for s in alive if s not in game.nominees
+                             and barred(game, s, "nominated") is None]))
         offers.append(_seat("withdraw", Words("offer.withdraw"), list(game.nominees)))
     offers.append(Offer(action="disqualify", key="disqualify", label=Words("offer.disqualify"),
                         group="seat", params=[Param(name="seat", kind="seat", seats=alive),
                                               Param(name="reason", kind="text")]))
     hidden = [p.seat for p in game.players if p.in_game and not p.shown]
     offers.append(_seat("show_card", Words("offer.show_card"), hidden))
-    for step in game.book.night.steps:
-        offers += mechanism(step.mechanism).offers(game, step)
+    offers += _mechanisms(game)
     offers += procedure(game).offers(game)
     return offers
 
@@ -114,6 +124,9 @@ def _next(game: Game) -> Offer:
             label = Words("offer.next.step", step=game.book.step(steps[0]).words)
         else:
             label = Words("offer.next.morning")
+    elif discussing(game):  # the whole table's time: Next starts it, then ends it
+        label = Words("offer.next.discussion.end") if game.discussing else Words(
+            "offer.next.discussion", seconds=game.timings[rounds(game)[game.round].timing])
     elif game.speakers:
         label = Words("offer.next.last_words" if game.stage == "last_words"
                       else "offer.next.floor", seat=game.speakers[0])
@@ -140,7 +153,7 @@ def _night(game: Game) -> list[Offer]:
         action="night_pick", key="night-pick", label=Words("offer.night_pick", step=step.words),
         group="night", params=[Param(name="actor", kind="seat", seats=actors),
                                Param(name="targets", kind="seats", seats=list(game.alive),
-                                     max=step.picks)]))
+                                     max=mechanism(step.mechanism).picks(game, step))]))
     return [*offers, _night_input(game)]
 
 

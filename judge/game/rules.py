@@ -20,7 +20,7 @@ from contract import validation
 from judge.game import book as books
 from judge.game.book import Book
 from judge.game.endgames import ENDGAMES
-from judge.game.mechanisms import MECHANISMS
+from judge.game.mechanisms import MECHANISMS, used
 from judge.game.state import Refused, Rules, Timings
 from judge.game.votes import PROCEDURES
 from kit.config import ConfigError
@@ -68,7 +68,7 @@ def put_to_use(book: Book) -> tuple[Book, list[str]]:
     a citation the engine needs and the book does not give."""
     problems: list[str] = []
     steps = []
-    known = {*MECHANISMS, *PROCEDURES, *ENDGAMES}
+    known = {*MECHANISMS, *PROCEDURES, *ENDGAMES, *books.ROUND_KINDS}
     problems += [f"unbuilt: {name!r} is built now: take it off the list" for name in
                  book.unbuilt if name in known]
     for i, step in enumerate(book.night.steps):
@@ -96,6 +96,8 @@ def put_to_use(book: Book) -> tuple[Book, list[str]]:
     if procedure is not None:
         vote = msgspec.structs.replace(
             vote, options=_options(vote.options, procedure.Options, "vote", problems))
+        if isinstance(vote.options, procedure.Options):
+            problems += [f"vote.{p}" for p in procedure.check(book, vote.options)]
     endgames = []
     for i, row in enumerate(book.endgames):
         endgame = _module(ENDGAMES, "endgame", row.kind, f"endgames[{i}].kind", book, problems)
@@ -105,7 +107,8 @@ def put_to_use(book: Book) -> tuple[Book, list[str]]:
             continue
         endgames.append(msgspec.structs.replace(
             row, options=_options(row.options, endgame.Options, f"endgames[{i}]", problems)))
-    needed = (*CORE_CITES, *(procedure.cites if procedure is not None else ()))
+    needed = (*CORE_CITES, *(procedure.cites if procedure is not None else ()),
+              *(c for m in used(book) if m in MECHANISMS for c in MECHANISMS[m].cites))
     problems += [f"cite.{key}: missing (the engine cites it)" for key in needed
                  if key not in book.cite]
     night = msgspec.structs.replace(book.night, steps=tuple(steps))

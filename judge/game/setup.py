@@ -91,7 +91,7 @@ def start(game: Game) -> Result:
     if not all(p.role for p in game.players):
         raise Refused(Line(cite("deal"), "refused.start.not_dealt"))
     seats = table.seats(SeatStanding(seat=p.seat, in_game=True, fouls=0, silenced=False,
-                                     immune=False) for p in game.players)
+                                     immune=p.immune) for p in game.players)
     first = game.book.first_night
     if first is None:
         return Result(game, [seats], [Line(cite("start"), "line.start.day")], Go("new_day"))

@@ -113,9 +113,11 @@ class Player:
     """A seat and its player: ``role`` is the card (``""`` before the deal); ``left`` says how
     they left (``voted_out``, ``shot``, ``fouls``, ``disqualified``; ``""`` in the game);
     ``shown``: the card is shown to the table; ``tags``: standings a mechanism set for the
-    coming day (``frozen``...). A mechanism may make a player act as another role (``acts``:
-    the Crow Club's thief, a Don named by the last) or play for another side (``side``: the
-    classic club's Laura gone over); the card stays what it is (a check answers by it)."""
+    coming day (``frozen``...); ``immune``: the table's standing of that name (a mechanism sets
+    it: the Crow Club's immunity, which the table's preset says blocks being nominated and
+    shot). A mechanism may make a player act as another role (``acts``: the Crow Club's thief, a
+    Don named by the last) or play for another side (``side``: the classic club's Laura gone
+    over); the card stays what it is (a check answers by it)."""
 
     seat: int
     name: str = ""
@@ -128,6 +130,7 @@ class Player:
     tags: tuple[str, ...] = ()
     acts: str = ""
     side: str = ""
+    immune: bool = False
 
 
 @dataclass(frozen=True)
@@ -138,12 +141,15 @@ class Vote:
     candidates: tuple[int, ...]
     proposed: events.VoteProposed | None = None  # until confirmed, rejected or decided
     counts: tuple[tuple[int, int], ...] = ()  # confirmed (candidate, count)
+    counted: tuple[int, ...] = ()  # the voters whose votes are confirmed (a count's or left over)
 
 
 @dataclass(frozen=True)
 class Act:
     """A night action that stood: on ``night``, the ``step`` (its ``mechanism``) by ``actors``
-    on ``targets``, with the mechanism's ``outcome`` (``kill``, ``miss``, ``yes``, ``no``...)."""
+    on ``targets``, with the mechanism's ``outcome`` (``kill``, ``miss``, ``yes``, ``no``...).
+    ``was``: the role each player it made act as another (``Player.acts``: the thief's copy, a
+    new Don) acted as before it, so a step counted again can take the change back."""
 
     night: int
     step: str
@@ -151,6 +157,7 @@ class Act:
     actors: tuple[int, ...]
     targets: tuple[int, ...]
     outcome: str
+    was: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -204,6 +211,7 @@ class Game:
     round: int = 0  # which of today's rounds is being spoken (``book.day.rounds``)
     speakers: tuple[int, ...] = ()  # who speaks next, in order
     floor: int | None = None  # who holds the floor now
+    discussing: bool = False  # the whole table has the floor (a discussion round's timer runs)
     nominees: tuple[int, ...] = ()
     vote: Vote | None = None
     previous_tie: tuple[int, ...] = ()  # the set the last round tied on (FIIM 4.4.12.2-3)
@@ -221,6 +229,7 @@ class Game:
     countdown: bool = False  # the night countdown (FIIM 4.2.1's minute) runs at the table
     night_input: str = "keypad"  # keypad, or count (the table speaks the numbers)
     winner: str | None = None  # a team, or "draw"
+    departed: tuple[int, ...] = ()  # the seats out of the game, in the order they left
     #: what a procedure or mechanism keeps of its own between inputs, by key
     notes: tuple[tuple[str, tuple[int, ...]], ...] = ()
     last_action: str = ""  # the kind of the judge's last action
@@ -341,6 +350,16 @@ def set_player(game: Game, seat: int, **changes: Any) -> Game:
     players = list(game.players)
     players[seat - 1] = replace(players[seat - 1], **changes)
     return replace(game, players=tuple(players))
+
+
+def take_out(game: Game, seat: int, how: str, shown: bool | None = None) -> Game:
+    """``seat`` out of the game now, by ``how`` (``Player.left``), last of ``departed``; its
+    card shown too when ``shown``."""
+    changes: dict[str, Any] = {"in_game": False, "left": how}
+    if shown is not None:
+        changes["shown"] = shown
+    game = set_player(game, seat, **changes)
+    return replace(game, departed=(*game.departed, seat))
 
 
 def with_note(game: Game, key: str, seats: tuple[int, ...]) -> Game:

@@ -71,6 +71,13 @@ def floor(seat: int, seconds: float, kind: TimerKind) -> Command:
                                                 kind=kind, replace=True))
 
 
+def discussion(seconds: float) -> Command:
+    """``cmd/timer/start`` by day with no seat: the whole table's discussion (the classic
+    club's «3. Обсуждение»), which lights no seat."""
+    return TableCommand(TIMER_START, TimerStart(id=UNSTAMPED, seconds=seconds,
+                                                kind="discussion"))
+
+
 def countdown(seconds: float) -> Command:
     """``cmd/timer/start`` at night: the judge's countdown (FIIM 4.2.1's minute)."""
     return TableCommand(TIMER_START, TimerStart(id=UNSTAMPED, seconds=seconds, kind="night"))

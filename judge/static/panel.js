@@ -167,9 +167,10 @@ function render(message) {
     if (kind) part.className = `sound ${kind}`;
     return i ? [" · ", part] : [part];
   }));
-  // the floor's clock, the first night's meeting, or a night step's own time while it runs
+  // the floor's clock, the first night's meeting, the table's discussion, or a night step's own
+  // time while it runs
   const timed = g.floor || (message.timer && message.timer.seat === null &&
-    (g.stage === "night0" || (g.night_step && message.timer.kind === "night_step")));
+    (g.stage === "night0" || g.discussing || (g.night_step && message.timer.kind === "night_step")));
   clock = message.timer && timed ? { ...message.timer, at: performance.now() } : null;
   $("clock").hidden = !clock;
   tick();
@@ -304,8 +305,10 @@ function tick() {  // the floor's time left, counted down between the table's ti
   if (!clock) return;
   const running = clock.running;
   const left = Math.max(0, clock.remaining_ms - (running ? performance.now() - clock.at : 0));
+  const who = clock.seat || t(clock.kind === "discussion" ? "panel.clock.discussion" :
+    "panel.clock.night");
   $("remaining").textContent = t(running ? "panel.clock" : "panel.clock.paused",
-    { who: clock.seat || t("panel.clock.night"), seconds: Math.ceil(left / 1000) });
+    { who, seconds: Math.ceil(left / 1000) });
 }
 setInterval(tick, 250);
 

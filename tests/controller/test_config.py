@@ -166,8 +166,8 @@ def test_the_example_uses_the_fiim_preset_and_003_allows_abstaining(tmp_path):
     assert config.load(EXAMPLE_CONFIG).vote == VoteRules()  # the FIIM defaults
     club = config.load(write_config(tmp_path, with_rules(
         str(EXAMPLE_CONFIG.parent / "rules" / "online-003.toml"))))
-    assert (club.vote.leftover, club.vote.against_all, club.vote.pacing) == (
-        "abstain", False, "judge")  # "against all" is asked for per vote, in 003's second round
+    assert (club.vote.leftover, club.vote.against_all, club.vote.abstain_wins) == (
+        "abstain", False, True)  # "against all" is asked for per vote, in 003's second round
 
 
 def test_against_all_with_the_leftover_rule_is_refused(tmp_path):

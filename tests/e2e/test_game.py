@@ -25,24 +25,39 @@ from tests.support.table_configs import quick_table
 NIGHT_INPUTS = ("seat/press", "seat/release", "seat/key", "seat/entry")
 
 
+def played(tmp_path, broker, record: Subscriber, *args: str) -> tuple[str, dict]:
+    """``examples/fiim_game.py`` with ``args`` on the quick table: its output and its report,
+    once every event the table said has reached ``record``."""
+    report_path = tmp_path / "game.json"
+    game = subprocess.run(
+        [sys.executable, str(REPO / "examples" / "fiim_game.py"), "--broker",
+         f"127.0.0.1:{broker.port}", "--pace", "0", "--report", str(report_path), *args],
+        capture_output=True, text=True, timeout=200)
+    assert game.returncode == 0, game.stdout + game.stderr
+    # the table answers in order: once this reply is in, so is every event before it
+    record.publish("mafia/table-1/cmd/light", '{"id": "end", "lights": [{"seat": 1, '
+                                              '"mode": "auto"}]}')
+    record.wait_for(with_json("mafia/table-1/reply/light", id="end"))
+    return game.stdout, json.loads(report_path.read_text())
+
+
+def assert_no_night_in_public(public: list[dict]) -> None:
+    """No seat input while the night runs and no night event, on the public topics."""
+    phase = "day"
+    for e in public:
+        if e["topic"] == "phase":
+            phase = e["phase"]
+        assert e["topic"] not in NIGHT_INPUTS or phase == "day", e
+        assert not e["topic"].startswith("night/")
+
+
 @pytest.mark.timeout(240)
 @pytest.mark.parametrize("seed", [7, 2026])
 def test_a_whole_game_played_over_the_api(tmp_path, broker, seed):
     record = Subscriber(broker.port, ["mafia/table-1/#"])
     run = Running(quick_table(tmp_path, broker.port))
-    report_path = tmp_path / "game.json"
     try:
-        game = subprocess.run(
-            [sys.executable, str(REPO / "examples" / "fiim_game.py"), "--broker",
-             f"127.0.0.1:{broker.port}", "--seed", str(seed), "--pace", "0",
-             "--report", str(report_path)],
-            capture_output=True, text=True, timeout=200)
-        assert game.returncode == 0, game.stdout + game.stderr
-        report = json.loads(report_path.read_text())
-        # the table answers in order: once this reply is in, so is every event before it
-        record.publish("mafia/table-1/cmd/light", '{"id": "end", "lights": [{"seat": 1, '
-                                                  '"mode": "auto"}]}')
-        record.wait_for(with_json("mafia/table-1/reply/light", id="end"))
+        _, report = played(tmp_path, broker, record, "--seed", str(seed))
     finally:
         run.close()
     public, private = events(record, "event"), events(record, "private")
@@ -63,12 +78,7 @@ def test_a_whole_game_played_over_the_api(tmp_path, broker, seed):
     assert results[2]["kind"] == "question"
 
     # night: no seat input and no night event in public; the steps and picks in private
-    phase = "day"
-    for e in public:
-        if e["topic"] == "phase":
-            phase = e["phase"]
-        assert e["topic"] not in NIGHT_INPUTS or phase == "day", e
-        assert not e["topic"].startswith("night/")
+    assert_no_night_in_public(public)
     steps = [e["step"] for e in private if e["topic"] == "night/result"]
     assert steps[0] == "mafia_shot" and "best_move" in steps
     assert set(steps) <= {"mafia_shot", "don_check", "sheriff_check", "best_move"}
@@ -84,3 +94,24 @@ def test_a_whole_game_played_over_the_api(tmp_path, broker, seed):
     assert left == report["alive"]
     assert report["winner"] == ("town" if black == 0 else "mafia")
     assert black == 0 or black >= len(left) - black
+
+
+@pytest.mark.timeout(240)
+def test_a_whole_crow_club_game_played_over_the_api(tmp_path, broker):
+    """``--book crow-club --seed 1 --pace 0`` on the example table with the Crow Club's rule
+    preset: the book's deck for 10 seats, its steps at night (only private topics carry them),
+    its zero round, and a win the book allows, printed."""
+    record = Subscriber(broker.port, ["mafia/table-1/#"])
+    run = Running(quick_table(tmp_path, broker.port, rules="crow-club"))
+    try:
+        out, report = played(tmp_path, broker, record, "--book", "crow-club", "--seed", "1")
+    finally:
+        run.close()
+    assert report["winner"] in ("town", "mafia", "maniacs", "draw")
+    assert f"the {report['winner']} wins" in out
+    assert sorted(report["roles"].values()).count("paranoid") == 1
+    public, private = events(record, "event"), events(record, "private")
+    assert_no_night_in_public(public)
+    steps = {e["step"] for e in private if e["topic"] == "night/result"}
+    assert "mafia_shot" in steps and steps <= {
+        "mafia_shot", "don_successor", "doctor", "doctor_poison", "sheriff_check", "paranoid"}

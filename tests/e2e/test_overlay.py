@@ -25,11 +25,11 @@ import pytest
 
 from kit.local_broker import free_port
 from tests.support.judge_panel import (
-    PASSWORD,
     Hands,
     Judge,
     Panel,
     judge_config,
+    login,
     night_step,
     table_config,
 )
@@ -57,17 +57,6 @@ def overlay_config(tmp_path: Path, broker_port: int, listen: str, extra: str = "
     path = judge_config(tmp_path, broker_port, listen)
     path.write_text(path.read_text() + extra)
     return path
-
-
-def login(chromium, url: str) -> Panel:
-    page = chromium.new_page(viewport={"width": 1280, "height": 800})
-    page.goto(url)
-    page.fill("#password", PASSWORD)
-    page.click("#login")
-    panel = Panel(page, None)
-    panel.stage("setup")
-    page.wait_for_selector("#table-status.good")
-    return panel
 
 
 def deal(panel: Panel) -> None:

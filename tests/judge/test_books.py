@@ -62,12 +62,17 @@ def test_fiim_1_1_a_hand_dealt_deck_other_than_the_books_is_refused_in_its_words
         step(new_game(), Action("deal", {"roles": ["don"] * 10}), 0.0)
 
 
-@pytest.mark.parametrize("name", [n for n in SHIPPED if n != "fiim"])
-def test_a_book_with_mechanisms_not_built_yet_deals_but_plays_no_game(name):
-    rules = load_rules(name)
-    assert rules.book.unbuilt
+def test_a_book_with_mechanisms_not_built_yet_deals_but_plays_no_game(tmp_path):
+    """A club's copy of FIIM's book with a night step no module runs yet, listed in
+    ``unbuilt``: it loads and deals, and its game is refused at the start naming it."""
+    lasso = '\n[[night.steps]]\nname = "lasso"\nmechanism = "lasso"\nroles = ["don"]\n' \
+            'rule = "our rules"\n'
+    path = club_book(tmp_path, lasso, 'roles = { don = 1, mafia = 2, sheriff = 1, civilian = 6 }')
+    path.write_text('unbuilt = ["lasso"]\n' + path.read_text(encoding="utf-8"))
+    rules = load_rules(path)
+    assert rules.book.unbuilt == ("lasso",)
     game, _, _ = step(new_game(rules=rules), Action("deal", {"seed": 3}), 0.0)
-    with pytest.raises(Refused, match="needs what the engine does not have yet"):
+    with pytest.raises(Refused, match="needs what the engine does not have yet: lasso"):
         step(game, Action("start"), 0.0)
 
 
@@ -119,8 +124,8 @@ def test_a_second_checker_added_in_a_books_own_file_wakes_and_is_answered_alone(
     (("seconds = \"best_move\"", "seconds = \"best_mov\""),
      "night.steps[3].seconds: no timing 'best_mov'"),
     (("nominate = \"4.4.2\"", "nominat = \"4.4.2\""), "cite.nominate: missing"),
-    (("procedure = \"nominees\"", "procedure = \"fork_top\""),
-     "vote.procedure: no procedure 'fork_top'"),
+    (("procedure = \"nominees\"", "procedure = \"fork_tops\""),
+     "vote.procedure: no procedure 'fork_tops'"),
     (("kind = \"parity\"", "kind = \"paritty\""), "endgames[1].kind: no endgame 'paritty'"),
     (("min = 10", "min = 10\nmix = 3"), "players: object contains unknown field 'mix'"),
 ])

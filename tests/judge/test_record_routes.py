@@ -457,7 +457,8 @@ def test_the_protocol_sheet_prints_on_one_a4_page_in_russian_as_in_english(tmp_p
                 # table's own name and the books' are names; a correction's path is the
                 # record's JSON pointer, typed as it is (docs/record.md)
                 found = foreign_words(page, "ru", names=LONG_NAMES,
-                                      also=["FIIM", "Crow Club", "table-1"])
+                                      also=["FIIM", "Crow Club", "Classic club (000)",
+                                            "Online variant (003)", "table-1"])
                 assert [f for f in found if f != "/players/3/name"] == [], found
             page.emulate_media(media="print")
             pdf = page.pdf(format="A4")

@@ -13,7 +13,7 @@ from judge.game import Game, load_rules, new_game
 from judge.game.end import win_check
 from judge.game.state import set_player
 from tests.support.club_books import card, club_book
-from tests.support.judge_game import run, tap
+from tests.support.judge_game import night, run, tap
 from tests.support.table_event import table_event
 
 DOCTOR = card("doctor", "red", "doctor", "heal", "«Доктор»",
@@ -35,24 +35,6 @@ def to_night(rules, roles: list[str], day_inputs=()) -> Game:
     while game.stage != "night":
         game, _, _ = run(game, tap("next"))
     return game
-
-
-def night(game: Game, picks: dict[str, dict[int, list[int]]]) -> tuple[Game, list, list[str]]:
-    """Every step of tonight in turn, each with its actors' picks (none given: nobody picks)."""
-    commands: list = []
-    lines: list[str] = []
-    while game.stage == "night":
-        game, more, said = run(game, tap("next"))
-        commands += more
-        lines += said
-        if game.running_step is not None:
-            chosen = picks.get(game.running_step, {})
-            game, more, said = run(game, table_event("private/night/result", {
-                "step": game.running_step, "missing": [],
-                "picks": [{"actor": a, "picks": p} for a, p in chosen.items()]}))
-            commands += more
-            lines += said
-    return game, commands, lines
 
 
 DOCTOR_ROLES = ["don", "mafia", "mafia", "sheriff", "doctor", *["civilian"] * 5]

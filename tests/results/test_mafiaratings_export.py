@@ -278,3 +278,14 @@ def test_a_voter_out_before_the_re_vote_still_gets_a_list() -> None:
     day4 = [p["voting"][3] if len(p.get("voting", [])) > 3 else None for p in data["players"]]
     assert day4 == [[1], None, None, None, None, [6, 6], [6, 6], None, [1, 6], None]
     assert check(data).accepted
+
+
+def test_classic_000_a_game_of_its_cards_is_refused_naming_them(game: rec.Record) -> None:
+    """The classic club's cards («СОБСТВЕННО О РОЛЯХ») are not the platform's four: refused
+    with the reason, whoever won."""
+    classic = ["godfather", "right_hand", "family", "chief", "joker", *["civilian"] * 5]
+    players = [msgspec.structs.replace(p, role=r) for p, r in zip(game.players, classic,
+                                                                   strict=True)]
+    with pytest.raises(mr.ExportRefused, match="cards the rating platform's format does not "
+                       "hold: chief, family, godfather, joker, right_hand"):
+        mr.export(msgspec.structs.replace(game, players=players, winner="joker"))

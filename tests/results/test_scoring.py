@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -125,3 +126,14 @@ def test_totals_add_up_and_only_the_winners_side_gets_the_win(record, name):
                             preset)
     assert sum(s.total for s in scores) == pytest.approx(
         sum(s.total for s in without) + sum(x.points for x in record.extra_points))
+
+
+def test_classic_000_scores_the_books_three_sides_with_no_best_move():
+    """«ПРАВИЛА ИГРЫ»: no points in the book; the preset's win for each side that can win (the
+    joker alone, Laura gone over with black: her recorded team), no best move."""
+    classic = PRESETS["classic-000"]
+    record = hand_made("joker", victim=7, guesses=[1, 2, 3])
+    players = [msgspec.structs.replace(p, team=t) for p, t in zip(
+        record.players, ["black", "black", "joker", "black", *["red"] * 6], strict=True)]
+    record = msgspec.structs.replace(record, players=players)
+    assert totals(record, classic) == [0, 0, 1, 0, 0, 0, 0, 0, 0, 0]

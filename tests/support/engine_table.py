@@ -1,7 +1,9 @@
 """A simulated table for the pure engine: it answers the commands ``judge.game.step`` sends with
 the events the real table would publish (docs/mqtt-api.md), its players' choices drawn by the
 caller. It keeps to the table preset's vote rules the judge reads (``TablePreset``): the left-over
-votes (the last nominee's, or abstaining), the fork gap of a first round, abstaining winning.
+votes (the last nominee's, or abstaining), the fork gap of a first round, abstaining winning;
+and to the preset's ``early_finish``, which only the table reads (a vote ends once the votes
+still to come cannot change who leaves).
 
 Events are queued (``pending``) rather than applied: the test decides when the table speaks, so a
 judge's tap can come between a step opening and its result, or between two counts.
@@ -9,13 +11,17 @@ judge's tap can come between a step opening and its result, or between two count
 
 from __future__ import annotations
 
+import tomllib
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
 from typing import Any
 
 from contract import commands as c
 from judge.game import Game, TableEvent
+from judge.game.book import preset_path
 from tests.support.table_event import table_event
 
 #: the players' choices: pick(options, at_most) -> a sub-list of options
@@ -97,7 +103,7 @@ class SimTable:
         self.pending.append(table_event("event/vote/confirmed", {
             "candidate": candidate, "count": len(voters), "voters": voters, "by": by}))
         vote.at += 1
-        if vote.at < len(vote.candidates):
+        if vote.at < len(vote.candidates) and not _decided(game, vote):
             self._propose(game)
             return
         self.pending.append(self._vote_result(game, vote))
@@ -119,7 +125,7 @@ class SimTable:
         if rules.abstain_wins and len(vote.voters) - cast > top:
             return table_event("event/vote/result", {**body, "outcome": "night"})
         gap = rules.fork_gap if vote.round == 1 else 0
-        near = [k for k in vote.candidates if counts[k] >= top - gap]
+        near = [k for k in vote.candidates if k in counts and counts[k] >= top - gap]
         if len(near) > 1:
             outcome = "fork" if gap and any(counts[k] != top for k in near) else "tie"
             return table_event("event/vote/result", {**body, "outcome": outcome,
@@ -137,3 +143,20 @@ class SimTable:
             not missing and len(targets) == 1 and len(next(iter(targets))) == 1)
         return table_event("private/night/result", {
             "step": self.step, "picks": picks, "missing": missing, "agreed": agreed})
+
+
+@cache
+def _early_finish(preset: Path) -> bool:
+    return bool(tomllib.loads(preset.read_text(encoding="utf-8")).get("vote", {}).get(
+        "early_finish", False))
+
+
+def _decided(game: Game, vote: Vote) -> bool:
+    """The preset's ``early_finish`` (``controller.core.vote``): a confirmed candidate has more
+    votes than any other confirmed one and than the votes still to be cast."""
+    if vote.question or not _early_finish(preset_path(game.book)):
+        return False
+    counts = sorted((len(v) for v in vote.counted.values()), reverse=True)
+    remaining = len(vote.voters) - sum(counts)
+    gap = game.rules.preset.vote.fork_gap if vote.round == 1 else 0
+    return counts[0] > max([remaining, *counts[1:]]) + gap

@@ -8,6 +8,8 @@ Sheriff, 5-10 civilians.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from hypothesis import strategies as st
 
 from contract.verbs import TableCommand
@@ -54,6 +56,32 @@ def speeches(game: Game, nominations: dict[int, int] | None = None) -> tuple[Gam
             game, more, _ = run(game, table_event("event/nomination", {
                 "by": game.floor, "seat": target, "outcome": "accepted"}))
     return game, commands
+
+
+def night(game: Game, picks: dict[str, dict[int, list[int]]],
+          check: Callable[[Game, Commands, tuple[int, ...]], None] | None = None
+          ) -> tuple[Game, Commands, list[str]]:
+    """Every step of tonight (or of the deal's night) in turn on the judge's Next, each answered
+    by the table with its actors' picks (``picks[step]``: actor -> seats; none given: nobody
+    picks). ``check(game, commands, actors)`` sees each input's commands (``actors``: the
+    step's, once it answered)."""
+    commands: Commands = []
+    lines: list[str] = []
+    while game.stage in ("night", "night0"):
+        game, more, said = run(game, tap("next"))
+        commands, lines = commands + more, lines + said
+        if check is not None:
+            check(game, more, ())
+        if game.running_step is not None:
+            actors = next(tuple(c.payload.actors) for c in more if c.spec.verb == "night/step")
+            chosen = picks.get(game.running_step, {})
+            game, more, said = run(game, table_event("private/night/result", {
+                "step": game.running_step, "missing": [],
+                "picks": [{"actor": a, "picks": p} for a, p in chosen.items()]}))
+            commands, lines = commands + more, lines + said
+            if check is not None:
+                check(game, more, actors)
+    return game, commands, lines
 
 
 def result(**body) -> TableEvent:

@@ -11,23 +11,33 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import msgspec
 
 from controller import config as config_module
+from kit.local_broker import free_port
 from tests.support.mqtt import Received, Subscriber
 from tests.support.page_layout import fits
 from tests.support.paths import EXAMPLE_CONFIG
+from tests.support.running import Running
 
 PASSWORD = "fist-on-the-table"
 TABLE = "mafia/table-1/"
 
 
-def table_config(tmp_path: Path, port: int) -> config_module.Config:
-    """The example table, simulated, silent, with vote windows long enough for a busy runner."""
-    cfg = config_module.load(EXAMPLE_CONFIG, config_module.Overrides(
+def table_config(tmp_path: Path, port: int, rules: str = "fiim") -> config_module.Config:
+    """The example table, simulated, silent, with vote windows long enough for a busy runner,
+    on the table preset ``rules`` (``config/rules/<rules>.toml``)."""
+    source = EXAMPLE_CONFIG
+    if rules != "fiim":
+        preset = EXAMPLE_CONFIG.parent / "rules" / f"{rules}.toml"
+        source = tmp_path / "table.toml"
+        source.write_text(EXAMPLE_CONFIG.read_text(encoding="utf-8").replace(
+            'rules = "rules/fiim.toml"', f'rules = "{preset}"'), encoding="utf-8")
+    cfg = config_module.load(source, config_module.Overrides(
         broker=f"127.0.0.1:{port}", simulated=True))
     return msgspec.structs.replace(
         cfg, vote=msgspec.structs.replace(cfg.vote, window=1.2, gap=0.2),
@@ -35,9 +45,21 @@ def table_config(tmp_path: Path, port: int) -> config_module.Config:
         backends=msgspec.structs.replace(cfg.backends, audio="off"))
 
 
-def judge_config(tmp_path: Path, broker_port: int, listen: str, language: str = "en") -> Path:
+#: the panel's game for the end-to-end tests: FIIM's book, short night steps
+FIIM_GAME = "[timings]\nnight_step = 1.0\nbest_move = 2.0\n"
+
+
+def book_game(book: str, seats: int = 10) -> str:
+    """A ``[game]`` playing ``book`` at ``seats``, its night steps short (``judge_config``'s
+    ``game``)."""
+    return f'[game]\nbook = "{book}"\nseats = {seats}\n[timings]\nnight_step = 1.0\n'
+
+
+def judge_config(tmp_path: Path, broker_port: int, listen: str, language: str = "en",
+                 game: str = FIIM_GAME) -> Path:
     """The panel's config for the end-to-end tests, its pages in ``language`` (the tests that
-    read English words read the English pages; tests/e2e/test_russian_panel.py the Russian)."""
+    read English words read the English pages; tests/e2e/test_russian_panel.py the Russian);
+    ``game``: its ``[game]`` and ``[timings]`` (``FIIM_GAME``, or ``book_game``)."""
     (tmp_path / "judge.pass").write_text(PASSWORD + "\n")
     path = tmp_path / "judge.toml"
     path.write_text(f"""
@@ -50,10 +72,7 @@ password_file = "judge.pass"
 language = "{language}"
 [journal]
 path = "judge.db"
-[timings]
-night_step = 1.0
-best_move = 2.0
-""")
+{game}""")
     return path
 
 
@@ -149,6 +168,35 @@ class Panel:
         fits(self.page)
         if self.shots is not None:
             self.page.screenshot(path=str(self.shots / f"judge-{name}.png"))
+
+
+def login(chromium, url: str) -> Panel:
+    """A new page of the panel at ``url``, logged in with ``PASSWORD``, the table online."""
+    page = chromium.new_page(viewport={"width": 1280, "height": 800})
+    page.goto(url)
+    page.fill("#password", PASSWORD)
+    page.click("#login")
+    panel = Panel(page, None)
+    panel.stage("setup")
+    page.wait_for_selector("#table-status.good")
+    return panel
+
+
+@contextmanager
+def book_game_at(tmp_path: Path, broker_port: int, chromium, table: config_module.Config,
+                 game: str) -> Iterator[tuple[Panel, Hands]]:
+    """A whole game's parts: the simulated ``table`` running, the panel playing ``game``
+    (``book_game``) on it, logged in (``login``), and the players' hands; all stopped after."""
+    listen = f"127.0.0.1:{free_port()}"
+    hands = Hands(broker_port)
+    running = Running(table)
+    judge = Judge(judge_config(tmp_path, broker_port, listen, game=game))
+    try:
+        yield login(chromium, f"http://{listen}/"), hands
+    finally:
+        judge.stop()
+        running.close()
+        hands.record.close()
 
 
 def vote(panel: Panel, hands: Hands, windows: list[tuple[int, list[int], str]]) -> None:

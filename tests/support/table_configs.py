@@ -81,9 +81,15 @@ def make_table_config(tmp_path: Path, port: int) -> config_module.Config:
     return config_module.load(write_config(tmp_path, SMALL_TABLE.format(port=port)))
 
 
-def quick_table(tmp_path: Path, port: int) -> config_module.Config:
-    """The example table, simulated, with short vote windows so that a game takes seconds."""
-    cfg = config_module.load(EXAMPLE_CONFIG, config_module.Overrides(
+def quick_table(tmp_path: Path, port: int, rules: str = "fiim") -> config_module.Config:
+    """The example table, simulated, with short vote windows so that a game takes seconds; on
+    the shipped rule preset ``rules`` (config/rules/NAME.toml; the example's is FIIM's)."""
+    source = EXAMPLE_CONFIG
+    if rules != "fiim":
+        source = tmp_path / "table.toml"
+        source.write_text(EXAMPLE_CONFIG.read_text(encoding="utf-8").replace(
+            'rules = "rules/fiim.toml"', f'rules = "{PRESETS / rules}.toml"'), encoding="utf-8")
+    cfg = config_module.load(source, config_module.Overrides(
         broker=f"127.0.0.1:{port}", simulated=True))
     return msgspec.structs.replace(
         cfg,

@@ -6,17 +6,30 @@ module here), the ``team`` that wins by it (or ``draw``), the ``rule`` it cites 
 fouls, the judge's disqualification): the first that ``holds`` ends the game. The game it is
 asked about already counts out whoever is leaving after their last words (FIIM 1.4: "the
 moment of removal is the vote or the night's kill").
+
+An endgame may also decide at a day's end, as the night would fall (``at_nightfall``): its
+team wins without the night (the Crow Club's «критика»), or the night is not played and the
+game goes on by day (the «угадайка» of the last three).
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 import msgspec
 
 from judge.game.book import Endgame as EndgameRow
 from judge.game.book import NoOptions
 from judge.game.state import Game
+from kit.i18n import Line
+
+
+class Dusk(NamedTuple):
+    """What an endgame decides as the night would fall: its row's team ``wins`` now, or (not
+    ``wins``) no night is played and a new day begins; ``line`` says why."""
+
+    wins: bool
+    line: Line
 
 
 class Endgame:
@@ -28,6 +41,10 @@ class Endgame:
 
     def holds(self, game: Game, row: EndgameRow) -> bool:
         raise NotImplementedError
+
+    def at_nightfall(self, game: Game, row: EndgameRow) -> Dusk | None:
+        """What it decides at the day's end, before the night falls (default: nothing)."""
+        return None
 
     def options(self, row: EndgameRow) -> Any:
         return row.options

@@ -1,6 +1,8 @@
 """A side wins when it is at least as many as everyone else in the game (FIIM 1.4: black wins
 when the blacks equal or outnumber the reds; the Crow Club counts the maniacs with the reds).
-``against``: the sides counted against it (none given: every other player)."""
+``against``: the sides counted against it (none given: every other player); ``without``: the
+sides that must be out of the game for it to hold (the Crow Club's maniacs win at parity with
+the reds once no black is left, «Критикой называется…»: "2 маньяка, 3 мирных жителя")."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from judge.game.state import Game
 
 class ParityOptions(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     against: tuple[Name, ...] = ()
+    without: tuple[Name, ...] = ()
 
 
 class Parity(Endgame):
@@ -22,6 +25,8 @@ class Parity(Endgame):
 
     def holds(self, game: Game, row: EndgameRow) -> bool:
         options: ParityOptions = row.options
+        if options.without and count(game, *options.without):
+            return False
         ours = count(game, row.team)
         theirs = count(game, *options.against) if options.against \
             else len(game.alive) - ours

@@ -12,6 +12,7 @@ from judge.game.book import Book
 from judge.game.discovery import discover
 from judge.game.mechanisms.base import Fate, Mechanism
 from judge.game.state import Game
+from kit.i18n import Line
 
 MECHANISMS: dict[str, Mechanism] = discover(__name__, __path__, "MECHANISM", Mechanism)
 
@@ -21,10 +22,18 @@ def mechanism(name: str) -> Mechanism:
 
 
 def used(book: Book) -> tuple[str, ...]:
-    """Every mechanism the book uses: its steps' and its roles' traits."""
+    """Every mechanism the book uses: its steps', its roles' traits, its resolution's."""
     names = [s.mechanism for s in book.night.steps]
-    names += [t for role in book.roles.values() for t in role.traits]
-    return tuple(dict.fromkeys(names))
+    return tuple(dict.fromkeys([*names, *stepless(book)]))
+
+
+def stepless(book: Book) -> tuple[str, ...]:
+    """The mechanisms the book uses that run no step: its roles' traits (the immortal) and
+    those only its resolution names (the Crow Club's immunity, a player's, not a card's)."""
+    steps = {s.mechanism for s in book.night.steps}
+    names = [t for role in book.roles.values() for t in role.traits]
+    names += list(book.night.resolution)
+    return tuple(n for n in dict.fromkeys(names) if n not in steps)
 
 
 def settle_night(game: Game) -> tuple[Fate, ...]:
@@ -44,3 +53,13 @@ def settle_night(game: Game) -> tuple[Fate, ...]:
 def dying(fates: tuple[Fate, ...]) -> tuple[int, ...]:
     """The seats the night's fates take out, each once, in the order they came."""
     return tuple(dict.fromkeys(f.seat for f in fates if f.what == "dies"))
+
+
+def barred(game: Game, seat: int, action: str) -> Line | None:
+    """Why a mechanism of the book forbids the day's ``action`` on ``seat`` now
+    (``Mechanism.bars``: an immune player is not nominated on day 1), or ``None``."""
+    for name in used(game.book):
+        why = MECHANISMS[name].bars(game, seat, action) if name in MECHANISMS else None
+        if why is not None:
+            return why
+    return None

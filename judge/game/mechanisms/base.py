@@ -7,7 +7,8 @@ mechanism's ``Options`` struct when the book is put to use). The engine asks a m
 things, all pure:
 
 - ``actors(game, step)``: who wakes for the step tonight (by default the living holders of the
-  step's roles); a step with no actor does not open (``opens``);
+  step's roles); a step with no actor does not open (``opens``), nor one that a step opening
+  tonight ``replaces``;
 - ``act(game, step, picks) -> Acted``: the step's picks (the table's, with the judge's entries
   laid over) made into what the step did: an ``Act`` for the record and the morning, the private
   answers for the actors' indicators (``reveal``), and the record lines;
@@ -18,6 +19,15 @@ things, all pure:
   move's victim, the paranoid's "when he is shot");
 - ``describe(game, act)``: the act in a few words for the judge's screen ("shot: 7"), as
   ``Words`` (a catalog key and its parameters: docs/i18n.md).
+
+and, where a mechanism needs them (each has a default that does nothing): ``picks`` (how many
+seats the step takes tonight: the Crow Club's firefighter names three the night he dies),
+``offers``/``choose`` (the judge's decisions: the thief turns black?, the next Don, the
+immune players; a mechanism with no step, a trait or one only in the book's resolution, gets
+``step=None``), ``bars`` (a day action it forbids on a seat: an immune player is not
+nominated), ``morning`` (what it changes when the night ends: immunity is over) and
+``announce`` (what the judge says of an act at morning). ``cites`` names the book's ``[cite]``
+keys it cites (the loader requires them).
 
 Every effect lands at morning (all four books: docs/rules/README.md, "When a night's effects
 land"): a role killed tonight still acts tonight. See docs/judge-engine.md for a worked example.
@@ -32,7 +42,7 @@ import msgspec
 
 from judge.game.actions import Offer
 from judge.game.book import Book, NoOptions, Step
-from judge.game.state import Act, Command, Game, Picks, Refused, Result
+from judge.game.state import Act, Command, Game, Pick, Picks, Refused, Result
 from kit.i18n import Line, Words
 
 
@@ -48,11 +58,14 @@ class Fate(NamedTuple):
 @dataclass(frozen=True)
 class Acted:
     """What a step did: the ``act`` that stood (``None``: nothing did), the commands (the
-    actors' private answers) and the record lines (``Line(step.rule, key, **params)``)."""
+    actors' private answers), the record lines (``Line(step.rule, key, **params)``) and the
+    players it makes act as another role from now on (``becomes``: seat and role, the
+    ``Player.acts`` the night sets: the thief's copy, the next Don)."""
 
     act: Act | None
     commands: tuple[Command, ...] = ()
     lines: tuple[Line, ...] = ()
+    becomes: tuple[tuple[int, str], ...] = ()
 
 
 class Mechanism:
@@ -62,6 +75,8 @@ class Mechanism:
     name: ClassVar[str]
     #: the step's ``options`` in the book, as a struct (unknown keys are errors)
     Options: ClassVar[type[msgspec.Struct]] = NoOptions
+    #: the book's ``[cite]`` keys it cites (a trait, which has no step and so no ``rule``)
+    cites: ClassVar[tuple[str, ...]] = ()
 
     def check(self, book: Book, step: Step) -> list[str]:
         """What the options' types cannot say (a role or a step that the book does not have),
@@ -76,6 +91,15 @@ class Mechanism:
     def opens(self, game: Game, step: Step) -> bool:
         """Whether ``step`` opens tonight (its nights are checked before)."""
         return bool(self.actors(game, step))
+
+    def replaces(self, game: Game, step: Step) -> tuple[str, ...]:
+        """The steps that do not open tonight because ``step`` does (the classic club's chief
+        kills instead of checking). Default: none."""
+        return ()
+
+    def picks(self, game: Game, step: Step) -> int:
+        """How many seats each actor names in ``step`` tonight (default: the step's ``picks``)."""
+        return step.picks
 
     def act(self, game: Game, step: Step, picks: Picks) -> Acted:
         """What the step's picks did (the default records the standing picks, no effect)."""
@@ -100,26 +124,49 @@ class Mechanism:
     def announce(self, game: Game, act: Act) -> Words | None:
         """What the judge says of ``act`` at morning, to the whole table (the online book's
         "врач лечил Г", the Crow Club's poisoned player), or ``None``: nothing (FIIM tells
-        nothing of the night but who leaves). Called for tonight's acts in wake order."""
+        nothing of the night but who leaves). Called at morning for tonight's acts in wake
+        order, ``game.dying`` still the seats the night takes out."""
         return None
 
-    def offers(self, game: Game, step: Step) -> list[Offer]:
+    def offers(self, game: Game, step: Step | None) -> list[Offer]:
         """The judge's decisions the step asks for now (``choose`` offers with ``args`` ``{"of":
-        step.name}``; the thief's "black?", a successor...). Default: none."""
+        step.name}``, or ``{"of": self.name}`` for a mechanism with no step: the thief's
+        "black?", a successor, the immune players...). Asked at setup too. Default: none."""
         return []
 
-    def choose(self, game: Game, step: Step, value: Any) -> Result:
+    def choose(self, game: Game, step: Step | None, value: Any) -> Result:
         """The judge's decision for this step (``Choose``)."""
-        raise Refused(Line(step.rule, "refused.choose.nothing", step=step.words))
+        raise Refused(Line(step.rule if step is not None else None, "refused.choose.nothing",
+                           step=step.words if step is not None else {"en": self.name}))
+
+    def bars(self, game: Game, seat: int, action: str) -> Line | None:
+        """Why ``seat`` may not be the object of the day's ``action`` now (``nominated``), as
+        the refusal's line; ``None``: nothing of this mechanism's forbids it."""
+        return None
+
+    def morning(self, game: Game) -> Result:
+        """What the mechanism changes as the night ends, before the night's leavers leave
+        (default: nothing)."""
+        return Result(game, [], [])
 
 
 def holders(game: Game, step: Step) -> tuple[int, ...]:
-    """The living holders of the step's roles, or of the first ``take_over`` role held."""
+    """The living holders of the step's roles, or of the first ``take_over`` role held: the
+    cards first, then those acting as one (the Crow Club's thief who copied it)."""
     for roles in ((*step.roles,), *((r,) for r in step.take_over)):
         seats = game.with_role(*roles)
         if seats:
-            return seats
+            return tuple(sorted(seats, key=lambda s: game.player(s).role not in roles))
     return ()
+
+
+def lead(game: Game, step: Step, picks: Picks) -> Pick | None:
+    """The pick that stands for a step whose actors act as one (a doctor, a sheriff, and the
+    Crow Club's thief who copied the card): the first standing pick of a card's holder, else
+    the first standing pick."""
+    standing = [p for p in picks.picks if p.miss is None]
+    return min(standing, key=lambda p: game.player(p.actor).role not in step.roles,
+               default=None)
 
 
 def own(acts: tuple[Act, ...], mechanism: Mechanism) -> tuple[Act, ...]:

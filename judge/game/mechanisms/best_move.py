@@ -28,7 +28,8 @@ class BestMove(Mechanism):
     def actors(self, game: Game, step: Step) -> tuple[int, ...]:
         options: BestMoveOptions = step.options
         return tuple(t for a in game.acts if a.night == game.night and a.step == options.of
-                     and a.outcome == "kill" for t in a.targets if t in game.dying)
+                     and a.outcome == "kill" for t in a.targets
+                     if t in game.dying and game.player(t).in_game)  # not one out on fouls
 
     def act(self, game: Game, step: Step, picks: Picks) -> Acted:
         standing = picks.standing()

@@ -10,12 +10,18 @@ Who decides, by the step's ``options``:
   same seat; an actor who names nobody does not spoil it; nobody naming is no kill;
 - ``deciders`` (the Crow Club's Don, the classic club's Godfather then Right Hand): the first
   of these roles among the actors decides alone (no pick: a miss, "сделать промах"); the others'
-  picks are recorded only. With no decider awake, ``agree`` decides among the actors but those
-  of the ``ignore`` roles (the classic club's joker).
+  picks are recorded only. The role's card decides, else one acting as it (``Player.acts``: the
+  Crow Club's next Don, named by the last). With no decider awake, ``agree`` decides among the
+  actors but those of the ``ignore`` roles (the classic club's joker).
 
 A seat out of the game is no kill. The record lines cite ``hit`` and ``miss``; ``announce``:
-the morning names who killed (the online book's «Утром ведущий произносит…»: the maniac killed
-one, the mafia another), a kill the heal took back included.
+the morning names who killed (the online book's «Утром ведущий произносит…»: "маньяк убил …,
+мафия убила Б"), only a kill that stands: one the heal took back is not named, so a save is
+not told apart from a quiet night (docs/rules/online-003.md, "Morning"); ``saved``: the
+morning's words when the night's heal took this kill back (the Crow Club's «Доктор»: "мафия
+этой ночью стреляла, но подоспела скорая"); ``own_last_words = false``: a victim of the
+killers' own side leaves without last words («Дон Мафии»: "Отстреленный уходит без
+завещания").
 """
 
 from __future__ import annotations
@@ -38,6 +44,8 @@ class KillOptions(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     deciders: tuple[Name, ...] = ()
     ignore: tuple[Name, ...] = ()
     announce: bool = False  # the morning names the killers (the online book's morning)
+    saved: Local | None = None  # the morning's words when the heal took it back
+    own_last_words: bool = True  # false: a victim of the killers' side has none
 
 
 class Kill(Mechanism):
@@ -56,14 +64,18 @@ class Kill(Mechanism):
 
     def check(self, book: Book, step: Step) -> list[str]:
         options: KillOptions = step.options
+        texts = [("options.who", options.who)]
+        if options.saved is not None:
+            texts.append(("options.saved", options.saved))
         return [*(f"options: no role {r!r}" for r in (*options.deciders, *options.ignore)
-                  if r not in book.roles), *local_problems([("options.who", options.who)])]
+                  if r not in book.roles), *local_problems(texts)]
 
     def _target(self, game: Game, options: KillOptions, picks: Picks) -> int | None:
         standing = picks.standing()
         actors = [p.actor for p in picks.picks] + list(picks.missing)
         for role in options.deciders:
-            decider = next((a for a in actors if game.player(a).role == role), None)
+            decider = next((a for a in actors if game.player(a).role == role),
+                           next((a for a in actors if game.player(a).acts == role), None))
             if decider is not None:
                 chosen = standing.get(decider, ())
                 return chosen[0] if len(chosen) == 1 else None
@@ -77,8 +89,11 @@ class Kill(Mechanism):
 
     def settle(self, game: Game, acts: tuple[Act, ...], fates: tuple[Fate, ...]
                ) -> tuple[Fate, ...]:
-        return (*fates, *(Fate(t, "dies", a.step) for a in own(acts, self)
-                          if a.outcome == "kill" for t in a.targets))
+        kills = [a for a in own(acts, self) if a.outcome == "kill"]
+        unheard = [Fate(t, "no_last_words", a.step) for a in kills for t in a.targets
+                   if _own_unheard(game.book.step(a.step))
+                   and game.team(t) in {game.team(s) for s in a.actors}]
+        return (*fates, *(Fate(t, "dies", a.step) for a in kills for t in a.targets), *unheard)
 
     def describe(self, game: Game, act: Act) -> Words:
         step = game.book.step(act.step)
@@ -88,9 +103,33 @@ class Kill(Mechanism):
 
     def announce(self, game: Game, act: Act) -> Words | None:
         options: KillOptions = game.book.step(act.step).options
-        if not options.announce or act.outcome != "kill":
+        if act.outcome != "kill":
             return None
-        return Words("said.kill", who=options.who, seat=act.targets[0])
+        if options.announce:
+            stands = act.targets[0] in game.dying
+            return Words("said.kill", who=options.who, seat=act.targets[0]) if stands else None
+        if options.saved is not None and _healed(game, act):
+            return Words("said.kill.saved", says=options.saved)
+        return None
+
+
+def _own_unheard(step: Step) -> bool:
+    """Whether ``step``'s victims of the killers' own side leave without last words
+    (``own_last_words = false``; a kill of its own options, the classic club's chief's, keeps
+    them)."""
+    options = step.options
+    return isinstance(options, KillOptions) and not options.own_last_words
+
+
+def _healed(game: Game, act: Act) -> bool:
+    """Whether tonight's heal took ``act``'s kill back: its victim stays and was healed, and no
+    kill before it in the wake order shot the same seat (the morning says it once)."""
+    tonight = [a for a in game.acts if a.night == game.night]
+    seat = act.targets[0]
+    first = next(a for a in tonight if a.mechanism == act.mechanism and a.outcome == "kill"
+                 and a.targets == act.targets)
+    return first == act and seat not in game.dying and any(
+        a.mechanism == "heal" and seat in a.targets for a in tonight)
 
 
 def _agreed(standing: dict[int, tuple[int, ...]], complete: bool) -> int | None:

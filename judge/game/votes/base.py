@@ -11,15 +11,26 @@ leaves); ``stages`` are the game stages in which its votes run.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import msgspec
 
 from contract import events
 from judge.game.actions import Offer
-from judge.game.book import NoOptions
+from judge.game.book import Book, NoOptions
 from judge.game.state import Game, Refused, Result
 from kit.i18n import Line
+
+
+@dataclass(frozen=True)
+class Counted:
+    """A count as the book reads it (``Procedure.counted``)."""
+
+    line: Line  # the record line of the count once it is final
+    #: the voters the book counts when they are not the table's, and the line saying why
+    voters: tuple[int, ...] | None = None
+    why: Line | None = None
 
 
 class Procedure:
@@ -43,6 +54,24 @@ class Procedure:
 
     def options(self, game: Game) -> Any:
         return game.book.vote.options
+
+    def check(self, book: Book, options: Any) -> list[str]:
+        """What the options' types cannot say (a team the book does not have), each problem
+        with its key below ``vote`` (``options.x: ...``)."""
+        return []
+
+    def counted(self, game: Game, count: events.VoteProposed | events.VoteConfirmed
+                ) -> Counted:
+        """The book's reading of the table's count for one candidate: the record line of the
+        count once it is final (a seat's votes, or, candidate 0, the question's yes: FIIM
+        4.4.12.3 "all leave?"; the online book's verdict "for"), and, when the book counts
+        other voters than the table's (the classic club's detective votes as the chief),
+        those voters and the line that says why. The judge's confirm of a proposal the book
+        counts otherwise goes to the table as a correction (``judge.game.counting``); the
+        table's confirmed count is recorded with ``line``."""
+        return Counted(Line(game.rules.cite("count"), "line.votes" if count.candidate
+                            else "line.votes.question", seat=count.candidate,
+                            count=count.count))
 
     def offers(self, game: Game) -> list[Offer]:
         """The judge's decisions the procedure asks for now (``choose`` offers with ``args``

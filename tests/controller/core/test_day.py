@@ -107,6 +107,45 @@ def test_timer_commands_that_do_not_fit_are_refused_and_change_nothing():
     assert [s for s, _, _ in timer_events(tl)][-2:] == ["stopped", "started"]
 
 
+def test_classic_000_3_the_discussion_is_the_whole_tables_five_minutes_lighting_no_seat():
+    """«3. Обсуждение»: "Регламент обсуждения не больше 5 минуты", the whole table at once: a
+    timer with no seat by day (kind discussion), its warning and end the same for everyone;
+    it lights nobody, takes no nomination, and night waits for it."""
+    tl = table()
+    tl.feed([cmd("day/start", 0.0, day=1), cmd("timer/start", 1.0, seconds=300,
+                                                 kind="discussion")])
+    assert replies(tl)[-1].ok and tl.state.timer.seat is None
+    assert shown(tl.state) == shown(table().state)  # no seat lit as a speaker
+    tl.feed(typed(3, "5#", 2.0))
+    [refused] = [e for e in tl.effects if isinstance(e, Emit) and e.kind == "nomination"]
+    assert refused.event.outcome == "refused" and "does not hold the floor" in \
+        refused.event.reason
+    tl.feed([cmd("phase", 3.0, phase="night")])
+    assert replies(tl)[-1].error == "the table's discussion runs; stop the timer first"
+    tl.feed([cmd("timer/start", 4.0, seat=2, seconds=30)])
+    assert "the table's discussion runs" in replies(tl)[-1].error
+    tl.run_until(400.0)
+    events = [e.event for e in tl.effects if isinstance(e, Emit) and e.kind == "timer"]
+    assert [(e.state, e.seat, e.kind) for e in events] == [
+        ("started", None, "discussion"), ("warning", None, "discussion"),
+        ("final", None, "discussion"), ("ended", None, "discussion")]
+    assert [(c.name, c.t) for c in tl.effects if isinstance(c, Cue)] == [
+        ("warning", 291.0), ("end", 301.0)]
+
+
+def test_a_discussion_names_no_seat_and_is_refused_at_night_and_in_a_vote():
+    tl = table()
+    tl.feed([cmd("timer/start", 1.0, seat=3, seconds=300, kind="discussion")])
+    assert "a discussion is the whole table's" in replies(tl)[-1].error
+    tl.feed([cmd("vote/start", 2.0, nominees=[1, 2], voters=list(range(1, 11)), day=1),
+             cmd("timer/start", 3.0, seconds=300, kind="discussion")])
+    assert "a vote is running" in replies(tl)[-1].error and tl.state.timer is None
+    night = table()
+    night.feed([cmd("phase", 1.0, phase="night"),
+                cmd("timer/start", 2.0, seconds=300, kind="discussion")])
+    assert "it is night" in replies(night)[-1].error and night.state.timer is None
+
+
 actions = st.lists(st.tuples(st.sampled_from(["pause", "resume", "add", "stop", "start"]),
                              st.floats(0.1, 30), st.floats(-40, 40)), max_size=12)
 

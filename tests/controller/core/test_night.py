@@ -234,7 +234,8 @@ def test_fiim_4_2_3_the_sheriffs_20_s_and_no_countdown_by_day():
              cmd("timer/start", 7.0, seconds=20, kind="night")])
     assert "a night countdown is for the night" in tl.effects[-1].error
     tl.feed([cmd("timer/start", 8.0, seconds=20)])
-    assert tl.effects[-1].error == "seat: give the seat that takes the floor"
+    assert tl.effects[-1].error == ('seat: give the seat that takes the floor (or kind '
+                                    '"discussion": the whole table)')
 
 
 def test_a_step_cut_by_a_restart_reports_what_it_had():
@@ -348,9 +349,15 @@ def test_fiim_4_5_9_the_first_three_best_move_numbers_stand(tmp_path):
 
 def test_the_built_in_readings_are_the_fiim_presets_and_the_clubs_keep_the_shot_void(tmp_path):
     assert preset("fiim", tmp_path).night.surplus == night.SURPLUS
-    for club in ("crow-club", "online-003"):  # their books are silent: FIIM's readings
-        surplus = preset(club, tmp_path).night.surplus
-        assert surplus["mafia_shot"] == "void" and surplus["sheriff_check"] == "first"
+    # their books are silent: FIIM's readings, a kill naming several void, one actor's move its
+    # first numbers (the Crow Club's maniac, poison and paranoid are "shot" steps because
+    # immunity blocks them, each one actor's: the first stand)
+    kills = {"crow-club": {"mafia_shot"}, "online-003": {"maniac_kill", "mafia_kill", "kamikaze"}}
+    for club, void in kills.items():
+        rules = preset(club, tmp_path).night
+        for step in rules.steps:
+            assert night.surplus_of(step, rules.surplus, None) == (
+                "void" if step in void else "first"), (club, step)
 
 
 @pytest.mark.parametrize(("step", "picks", "miss"), [
