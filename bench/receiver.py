@@ -13,11 +13,14 @@ import msgspec
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 
+from kit.mqtt import no_delay
+
 
 def main() -> None:
     port, topic = int(sys.argv[1]), sys.argv[2]
     subscribed = threading.Event()
     client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5)
+    client.on_socket_open = no_delay  # as a rules core's client (kit.mqtt) would
     client.on_connect = lambda c, u, f, r, p: c.subscribe(topic, qos=1)
     client.on_subscribe = lambda *a: subscribed.set()
 

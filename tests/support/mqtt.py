@@ -14,6 +14,8 @@ from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
+from kit.mqtt import no_delay
+
 
 @dataclass(frozen=True)
 class Received:
@@ -45,6 +47,7 @@ class Subscriber:
         self.client.on_subscribe = lambda *a: self._subscribed.set()
         self.client.on_message = self._on_message
         self.client.on_publish = self._on_publish
+        self.client.on_socket_open = no_delay  # as every client of the project's own
         self.acks: dict[int, Any] = {}
         self.refused: Any = None
         if auth is not None:
