@@ -1,6 +1,6 @@
 """Where a press's time goes: each hop of its path timed, and what else ran meanwhile.
 
-    .venv/bin/python -m bench.hops [--path gpio|console ...] [--presses 500]
+    .venv/bin/python -m bench.hops [--path gpio|console ...] [--presses 500] [--flood 5000]
     .venv/bin/python -m bench.hops --quick    # seconds: that it runs (bench/quick.py)
 
 The paths of ``bench.gpio`` (a mock pin's edge) and ``bench.consoles`` (a console's frame on a
@@ -21,7 +21,11 @@ For each hop: p50 / p99 / max; then the slowest 1 % of the presses, with the hop
 largest in each (what the tail is made of). Beside them, over the same run: the garbage
 collector's pauses (``gc.callbacks``: how many of each generation, how long, how many presses
 one fell in), the checkpointer's passes (each ``wal_checkpoint``, and the presses whose commit
-overlapped one), and the CPU time of each thread of this process (/proc/self/task).
+overlapped one), and the CPU time of each thread of this process (/proc/self/task); at the end,
+how long a full collection takes.
+
+``--flood RATE``: the GPIO path's presses while ``bench/flooder.py`` (``bench.flood``'s flood)
+publishes ``RATE`` QoS 1 ``cmd/light`` a second, which is where the collector runs most.
 """
 
 from __future__ import annotations
@@ -44,6 +48,7 @@ from unittest import mock
 from bench import quick
 from bench.consoles import EmulatedHub, hub_table, wait_up
 from bench.figures import Figures, load_average, quantile
+from bench.flood import Flooder
 from bench.gpio import EventClock, example_service, private_broker, run_on_thread, seat_pins
 from contract.inputs import ButtonEdge
 from controller import loop as loop_module
@@ -190,8 +195,9 @@ def instrumented(service: Service, stamps: Stamps) -> Iterator[None]:
         restore()
 
 
-def press_gpio(presses: int) -> tuple[Stamps, Pauses, Pauses, dict[str, float]]:
-    """``bench.gpio``'s presses, stamped."""
+def press_gpio(presses: int, flood: int) -> tuple[Stamps, Pauses, Pauses, dict[str, float]]:
+    """``bench.gpio``'s presses, stamped; during a flood of ``flood`` commands a second (none
+    for 0)."""
     stamps = Stamps()
     with private_broker() as broker, checkpoint_passes() as checkpoints, \
             contextlib.ExitStack() as context:
@@ -203,6 +209,9 @@ def press_gpio(presses: int) -> tuple[Stamps, Pauses, Pauses, dict[str, float]]:
             if not service.mqtt.connected.wait(5):
                 raise TimeoutError("service did not connect")
             pin = seat_pins(service)[0]
+            if flood:  # for about as long as the presses take without it
+                flooder = Flooder(broker.port, "bench", flood, presses * 2 * GAP)
+                flooder.start()
             cpu = thread_cpu()
             with collector_pauses() as collections:
                 for _ in range(presses):
@@ -214,6 +223,8 @@ def press_gpio(presses: int) -> tuple[Stamps, Pauses, Pauses, dict[str, float]]:
                         stamps.finish(pin._last_change, clock.arrivals[-1][2])
                         time.sleep(GAP / 2)
             cpu = {name: thread_cpu().get(name, 0.0) - spent for name, spent in cpu.items()}
+            if flood:
+                print(f"flood of {flood}/s: {flooder.result()}")
         finally:
             service.stop()
             loop.join(10)
@@ -221,7 +232,7 @@ def press_gpio(presses: int) -> tuple[Stamps, Pauses, Pauses, dict[str, float]]:
     return stamps, collections, checkpoints, cpu
 
 
-def press_console(presses: int) -> tuple[Stamps, Pauses, Pauses, dict[str, float]]:
+def press_console(presses: int, flood: int) -> tuple[Stamps, Pauses, Pauses, dict[str, float]]:
     """``bench.consoles``' presses (one at a time, seat after seat), stamped."""
     stamps = Stamps()
     with tempfile.TemporaryDirectory() as state, LocalBroker() as broker, \
@@ -314,6 +325,10 @@ def report(path: str, stamps: Stamps, collections: Pauses, checkpoints: Pauses,
     busy = sorted(cpu.items(), key=lambda item: -item[1])
     print("  CPU by thread over the presses: "
           + ", ".join(f"{name} {seconds:.2f} s" for name, seconds in busy if seconds > 0))
+    started = time.perf_counter()
+    gc.collect()
+    print(f"  a full collection now: {(time.perf_counter() - started) * 1000:.2f} ms "
+          f"({gc.get_freeze_count():,} objects frozen, {len(gc.get_objects()):,} tracked)")
 
 
 PATHS = {"gpio": press_gpio, "console": press_console}
@@ -324,11 +339,14 @@ def main() -> None:
     parser.add_argument("--path", choices=list(PATHS), action="append",
                         help="which path (repeat; default both)")
     parser.add_argument("--presses", type=int, default=500)
+    parser.add_argument("--flood", type=int, default=0, metavar="RATE",
+                        help="the GPIO path's presses during a flood of RATE commands a second")
     args = quick.arguments(parser, {"presses": 10})
-    if args.presses < 1:
-        parser.error("--presses must be at least 1")
-    for path in args.path or list(PATHS):
-        report(path, *PATHS[path](args.presses))
+    paths = args.path or (["gpio"] if args.flood else list(PATHS))
+    if args.presses < 1 or args.flood < 0 or (args.flood and paths != ["gpio"]):
+        parser.error("--presses must be at least 1; --flood goes with the GPIO path alone")
+    for path in paths:
+        report(path, *PATHS[path](args.presses, args.flood))
 
 
 if __name__ == "__main__":
