@@ -161,10 +161,10 @@ def floor_pty_across(samples: int) -> list[float]:
 
 def hub_table(folder: Path, port: int) -> Service:
     """The 24-seat table on the hub emulated at ``folder``/hub, on the broker at ``port`` (not
-    started)."""
+    started), its start-up frozen as ``mafia-table run`` freezes it."""
     table = folder / "bench.toml"
     table.write_text(TABLE.format(port=port, console=folder / "hub"))
-    return Service(config.load(table))
+    return Service(config.load(table), freeze_startup=True)
 
 
 def wait_up(service: Service) -> None:

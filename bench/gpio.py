@@ -101,9 +101,10 @@ class EventClock:
 
 
 def example_service(port: int) -> Service:
-    """The example table, simulated, as table ``bench`` on the broker at ``port`` (not started)."""
+    """The example table, simulated, as table ``bench`` on the broker at ``port`` (not started),
+    its start-up frozen as ``mafia-table run`` freezes it."""
     return Service(config.load(EXAMPLE, config.Overrides(table="bench", broker=f"127.0.0.1:{port}",
-                                                         simulated=True)))
+                                                         simulated=True)), freeze_startup=True)
 
 
 def run_on_thread(service: Service) -> threading.Thread:
