@@ -305,13 +305,14 @@ def report(path: str, stamps: Stamps, collections: Pauses, checkpoints: Pauses,
         tail = sorted(samples[i] for i in slowest)
         print(f"    {hop:29s} in them: median {tail[len(tail) // 2]:.3f} ms, "
               f"most {tail[-1]:.3f} ms (p50 of all {quantile(samples, 0.5):.3f})")
-    kinds = Counter(kind for *_, kind in collections.spans)
-    pauses = [(end - start) * 1000 for start, end, _ in collections.spans]
+    pauses: dict[str, list[float]] = {}
+    for start, end, kind in collections.spans:
+        pauses.setdefault(kind, []).append((end - start) * 1000)
     hit = sum(bool(collections.during(d["edge"], d["received"])) for d in whole)
-    print(f"  garbage collector: {len(pauses)} collections ("
-          + ", ".join(f"{kind} {n}" for kind, n in sorted(kinds.items()))
-          + (f"), pause p50 / max {quantile(pauses, 0.5):.3f} / {max(pauses):.3f} ms"
-             if pauses else ")") + f"; {hit} presses had one on their way")
+    print(f"  garbage collector: {len(collections.spans)} collections"
+          + "".join(f"; {kind} {len(ms)}, pause p50 / max {quantile(ms, 0.5):.3f} / "
+                    f"{max(ms):.3f} ms" for kind, ms in sorted(pauses.items()))
+          + f"; {hit} presses had one on their way")
     passes = [(end - start) * 1000 for start, end, _ in checkpoints.spans]
     overlapped = [i for i, d in enumerate(whole)
                   if checkpoints.during(d["stepped"], d["journaled"])]
