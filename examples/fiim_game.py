@@ -1,6 +1,6 @@
 """A whole 10-seat FIIM game played over the MQTT API alone, by a scripted judge and players.
 
-The rules are the judge's panel's game core (``judge/game.py``, docs/judge.md): this script taps
+The rules are the judge's panel's game core (``judge/game/``, docs/judge.md): this script taps
 as a judge would (deal, start, Next...) and lets the core send the table its commands: the first
 night (the mafia meet, 4.2.1), each player's floor (``cmd/timer/start``) with nominations on
 their keypads, the day votes (the judge confirms each count on the station's Confirm button),
@@ -279,7 +279,7 @@ class Players:
 
 @dataclass
 class Judge:
-    """The judge's side of one game: the panel's game core (``judge/game.py``) decides every rule;
+    """The judge's side of one game: the panel's game core (``judge/game/``) decides every rule;
     this script only taps as a judge would and lets the scripted players act."""
 
     table: Table
@@ -485,7 +485,7 @@ def main(argv: list[str] | None = None) -> int:
             with open(args.report, "w", encoding="utf-8") as out:
                 json.dump(game.report, out, indent=1)
         if args.record:
-            played = record.build(game.inputs, args.table, game.game.timings)
+            played = record.build(game.inputs, args.table, game.game.rules)
             if played is not None:  # None: the game never began
                 with open(args.record, "wb") as out:
                     out.write(record.encode(played))

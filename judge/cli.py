@@ -1,5 +1,6 @@
-"""``mafia-table judge``: the judge's panel for one table (docs/judge.md), or one of its games
-exported for a rating site (``judge export``, docs/exports.md). ``mafia_table.cli`` composes
+"""``mafia-table judge``: the judge's panel for one table (docs/judge.md), one of its games
+exported for a rating site (``judge export``, docs/exports.md), or the live channel's JSON
+Schema (``judge schema``, docs/judge-api.md). ``mafia_table.cli`` composes
 this command with the table's and the hall's.
 """
 
@@ -17,12 +18,15 @@ if TYPE_CHECKING:
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """The judge's subcommand, with its handler as ``run``."""
-    judge = sub.add_parser("judge", help="run the judge's panel: a FIIM game on one table, "
-                                         "from a browser (docs/judge.md); 'judge export' "
-                                         "prints a game for a rating site (docs/exports.md)")
+    judge = sub.add_parser("judge", help="run the judge's panel: a game of a club's rule book "
+                                         "on one table, from a browser (docs/judge.md); "
+                                         "'judge export' prints a game for a rating site "
+                                         "(docs/exports.md); 'judge schema' the live "
+                                         "channel's JSON Schema (docs/judge-api.md)")
     judge.set_defaults(run=_judge)
-    judge.add_argument("action", nargs="?", choices=("serve", "export"), default="serve")
-    judge.add_argument("--config", required=True, metavar="FILE", help="judge config (TOML)")
+    judge.add_argument("action", nargs="?", choices=("serve", "export", "schema"),
+                       default="serve")
+    judge.add_argument("--config", metavar="FILE", help="judge config (TOML; not for schema)")
     judge.add_argument("--game", metavar="ID", help="export: the game's id")
     judge.add_argument("--format", default="mafiaratings", choices=("mafiaratings",),
                        help="export: the format (default mafiaratings)")
@@ -36,9 +40,17 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
 def _judge(args: argparse.Namespace) -> int:
     import asyncio  # the panel's stack loads only for this command
 
+    if args.action == "schema":
+        from judge.api_schema import render
+
+        sys.stdout.write(render())
+        return 0
     from judge import config as judge_config
     from judge.service import serve
 
+    if not args.config:
+        print(f"mafia-table judge {args.action}: --config FILE is needed", file=sys.stderr)
+        return 2
     cfg = judge_config.load(args.config, args.listen)
     if args.action == "export":
         return _judge_export(args, cfg)

@@ -1,7 +1,13 @@
 """The judge service's config file (TOML): which table, which broker account, where the panel
-listens, its password file, its journal and the game's timings.
+listens, its password file, its journal, the rule book and the game's timings.
 
     table = "table-1"
+    [game]
+    book = "fiim"            # a shipped book (fiim, crow-club, classic-000, online-003) or a
+                             # book file's path (a club's copy): docs/judge-engine.md
+    seats = 12               # the table's players (default: the book's smallest game)
+    night_input = "keypad"   # or "count": a table with vote buttons only (the judge may change it)
+    hide_roles = false       # the panel starts with the roles hidden (one tap shows them)
     [broker]                 # as the table's [broker]; the shipped ACL's account is rules-core
     host = "127.0.0.1"
     port = 1883
@@ -16,7 +22,7 @@ listens, its password file, its journal and the game's timings.
     trust_listen = "0.0.0.0:8080"    # plain HTTP: the page offering the CA to the tablets
     [journal]
     path = "judge-table-1.db"
-    [timings]                # seconds (FIIM's by default)
+    [timings]                # seconds over the book's own (any timing the book names)
     speech = 60
     [overlay]                # the stream overlay (docs/overlay.md)
     secrets = false          # roles and night actions on the overlay: only with a delay
@@ -35,16 +41,17 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import msgspec
 
-from judge.game import Timings
+from judge.game import Game, Refused, Rules, Timings, load_rules, new_game
 from kit.config import ConfigError, Section
 from kit.mqtt import BrokerConfig
 from kit.webserve import WebTLS, transport_problems
 
-Seconds = Annotated[float, msgspec.Meta(gt=0, le=600)]
+#: the seconds a timing may be set to
+MAX_SECONDS = 600
 
 
 class PanelConfig(Section):
@@ -58,13 +65,13 @@ class JournalConfig(Section):
     path: str = "judge.db"
 
 
-class TimingsConfig(Section):
-    speech: Seconds = 60.0
-    defence: Seconds = 30.0
-    last_words: Seconds = 60.0
-    meeting: Seconds = 60.0
-    night_step: Seconds = 10.0
-    best_move: Seconds = 20.0
+class GameConfig(Section):
+    """Which rule book the panel plays, and how the table takes night picks at first."""
+
+    book: Annotated[str, msgspec.Meta(min_length=1)] = "fiim"
+    seats: Annotated[int, msgspec.Meta(ge=4, le=24)] | None = None
+    night_input: Literal["keypad", "count"] = "keypad"
+    hide_roles: bool = False
 
 
 class OverlayConfig(Section):
@@ -90,12 +97,26 @@ class JudgeConfig(Section):
     panel: PanelConfig
     broker: BrokerConfig = msgspec.field(default_factory=BrokerConfig)
     journal: JournalConfig = msgspec.field(default_factory=JournalConfig)
-    timings: TimingsConfig = msgspec.field(default_factory=TimingsConfig)
+    game: GameConfig = msgspec.field(default_factory=GameConfig)
+    #: seconds by the book's timing names, over the book's own
+    timings: dict[str, float] = msgspec.field(default_factory=dict)
     overlay: OverlayConfig = msgspec.field(default_factory=OverlayConfig)
+    #: the folder of the config file (a club's book is found from it)
+    base: str = ""
+
+    @property
+    def game_rules(self) -> Rules:
+        """The rules the panel plays: the book, its table preset, the timings."""
+        return load_rules(self.game.book, base=Path(self.base) if self.base else None,
+                          timings=self.timings, night_input=self.game.night_input)
 
     @property
     def game_timings(self) -> Timings:
-        return Timings(**msgspec.structs.asdict(self.timings))
+        return self.game_rules.timings
+
+    def new_game(self) -> Game:
+        """A fresh game of the configured book, at the configured number of seats."""
+        return new_game(self.game.seats, rules=self.game_rules)
 
 
 def load(path: str | Path, listen: str | None = None) -> JudgeConfig:
@@ -127,6 +148,7 @@ def load(path: str | Path, listen: str | None = None) -> JudgeConfig:
         cfg.overlay, token_file=here(cfg.overlay.token_file),
         mafiaratings_plugin=here(cfg.overlay.mafiaratings_plugin))
     problems = [*_one_line_file("panel.password_file", panel.password_file)]
+    problems += _timings(cfg.timings)
     if overlay.token_file is not None:
         problems += _one_line_file("overlay.token_file", overlay.token_file)
     plugin = overlay.mafiaratings_plugin
@@ -141,8 +163,22 @@ def load(path: str | Path, listen: str | None = None) -> JudgeConfig:
                         "any phone in the hall could read them")
     if problems:
         raise ConfigError(str(path), problems)
-    return msgspec.structs.replace(cfg, broker=broker, panel=panel, overlay=overlay,
-                                   journal=JournalConfig(path=str(base / cfg.journal.path)))
+    cfg = msgspec.structs.replace(cfg, broker=broker, panel=panel, overlay=overlay,
+                                  journal=JournalConfig(path=str(base / cfg.journal.path)),
+                                  base=str(base))
+    try:
+        rules = cfg.game_rules  # the book and every timing are checked now, not in a game
+        new_game(cfg.game.seats, rules=rules)
+    except ConfigError as exc:
+        raise ConfigError(str(path), [f"game.book: {exc}"]) from None
+    except Refused as exc:
+        raise ConfigError(str(path), [f"game.seats: {exc}"]) from None
+    return cfg
+
+
+def _timings(timings: dict[str, float]) -> list[str]:
+    return [f"timings.{name}: seconds above 0 and at most {MAX_SECONDS} expected, not "
+            f"{value:g}" for name, value in timings.items() if not 0 < value <= MAX_SECONDS]
 
 
 def _one_line_file(key: str, path: str) -> list[str]:

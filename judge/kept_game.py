@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import logging
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from contract.verbs import TableCommand
-from judge.game import Action, Game, Refused, Replayed, TableEvent, Timings, new_game, replay, step
+from judge.game import Action, Game, Refused, Replayed, TableEvent, replay, step
 from judge.journal import Journal
 
 log = logging.getLogger("judge")
@@ -31,11 +31,12 @@ def _refused_on_replay(given: Action | TableEvent, exc: Refused) -> None:
 
 class KeptGame:
     """The game being played (``game``), its latest record lines (``lines``), kept in
-    ``journal``: the one object that moves the game on."""
+    ``journal``: the one object that moves the game on. ``fresh`` makes a new game of the
+    panel's book (``JudgeConfig.new_game``)."""
 
-    def __init__(self, journal: Journal, timings: Timings):
-        self.journal, self.timings = journal, timings
-        self.game, self.lines = new_game(timings=timings), deque[str](maxlen=LINES)
+    def __init__(self, journal: Journal, fresh: Callable[[], Game]):
+        self.journal, self.fresh = journal, fresh
+        self.game, self.lines = fresh(), deque[str](maxlen=LINES)
         for replayed in self._replayed():
             self.game = replayed.game
             self.lines.extend(replayed.records)
@@ -59,7 +60,7 @@ class KeptGame:
     def start_over(self) -> None:
         """A fresh game: the journal's inputs go (the table's ``seq`` stays)."""
         self.journal.clear()
-        self.game, self.lines = new_game(timings=self.timings), deque(maxlen=LINES)
+        self.game, self.lines = self.fresh(), deque(maxlen=LINES)
 
     def _replayed(self) -> Iterator[Replayed]:
-        return replay(new_game(timings=self.timings), self.journal.inputs(), _refused_on_replay)
+        return replay(self.fresh(), self.journal.inputs(), _refused_on_replay)

@@ -16,9 +16,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 from judge.game import Game
+from judge.game.actions import Offer
 from judge.kept_game import KeptGame
-from judge.views import judge_view
+from judge.views import Clock, PanelSettings, TableStatus, ViewMessage, judge_game
 from kit.webpages import Pages
 
 
@@ -54,26 +57,29 @@ class LiveView:
     """The judge's pages (``pages``, the logged-in tabs) and the panel's followers
     (``watchers``), told of every change by ``show``."""
 
-    def __init__(self, kept: KeptGame):
-        self.kept = kept
+    def __init__(self, kept: KeptGame, hide_roles: bool = False):
+        self.kept, self.hide_roles = kept, hide_roles
         self.seen = TableSeen()
         self.pages = Pages()
         self.watchers: list[Callable[[Shown], None]] = []
 
     def view(self) -> dict[str, Any]:
-        """The page's whole view: the game from the judge's chair, its latest record lines and
-        the table."""
+        """The page's whole view (``judge.views.ViewMessage``, docs/judge-api.md): the game
+        from the judge's chair with what the judge may do now, its latest record lines and the
+        table."""
         seen = self.seen
         health = seen.health or {}
         consoles = health.get("consoles") or []
-        return {"type": "view", "game": judge_view(self.kept.game),
-                "log": list(self.kept.lines)[-60:],
-                "table": {"broker": seen.broker, "status": seen.status,
-                          "consoles": [c.get("online") for c in consoles],
-                          "audio": (health.get("audio") or {}).get("ok"),
-                          "bad_events": seen.bad_events},
-                "down": sorted(seen.down), "timer": seen.timer,
-                "notices": list(seen.notices)}
+        game = judge_game(self.kept.game)
+        game.offers += own_offers(self.kept.game)
+        return msgspec.to_builtins(ViewMessage(
+            game=game, log=list(self.kept.lines)[-60:],
+            table=TableStatus(broker=seen.broker, status=seen.status or "unknown",
+                              consoles=[c.get("online") for c in consoles],
+                              audio=(health.get("audio") or {}).get("ok"),
+                              bad_events=seen.bad_events),
+            down=sorted(seen.down), timer=None if seen.timer is None else Clock(**seen.timer),
+            notices=list(seen.notices), panel=PanelSettings(hide_roles=self.hide_roles)))
 
     def shown(self) -> Shown:
         return Shown(self.kept.game, self.seen.timer, frozenset(self.seen.down))
@@ -85,3 +91,11 @@ class LiveView:
             watch(shown)
         if self.pages.sockets:
             self.pages.push(json.dumps(self.view()))
+
+
+def own_offers(game: Game) -> list[Offer]:
+    """The panel's own actions the judge may take now: the floor's clock, a new game."""
+    offers = [Offer(action="timer", key=op, label=label, args={"op": op}, group="clock")
+              for op, label in (("pause", "Pause"), ("resume", "Resume"), ("add", "+10 s"))
+              if game.floor is not None or game.countdown]
+    return [*offers, Offer(action="new_game", key="new-game", label="New game", group="panel")]

@@ -1,15 +1,20 @@
-"""The record of one game: who sat where, every speech, nomination, vote, shot, check and foul.
+"""The record of one game: who sat where, every speech, nomination, vote, night action and foul.
 
 A pure function of the panel's journal of inputs (``judge.journal``): ``build`` replays the
 inputs through the game core (``judge.game.replay``) and writes down what each one changed, with
 the table's own figures where the game keeps only a summary (each ballot's voters from
-``event/vote/confirmed``, each mafioso's pick from ``private/night/result``). The judge's later
+``event/vote/confirmed``, each actor's pick from ``private/night/result``). Any book's game is
+recorded the same way: its roles by name, each player's team, and every night step as an
+action (step, actors, targets, outcome, each actor's pick); FIIM's four steps are also kept in
+the fields schema 1 had (``shots``, ``don_check``, ``sheriff_check``, ``best_move``), which the
+rating platform's export reads. The judge's later
 edits (corrections, extra points, abandoning) are kept apart, as ``Edit``s, and laid over the
 built record by ``apply_edits``: the record of a game is ``apply_edits(build(inputs), edits)``,
 and ``history`` lists every edit with its before and after.
 
-The document is JSON (``encode``/``decode``), versioned by ``schema``; docs/record.md describes
-every field with an example. Seats are 1-based; times are the journal's (UNIX seconds); a
+The document is JSON (``encode``/``decode``), versioned by ``schema`` (2; a schema 1 document,
+FIIM's only, is read and brought up to 2); docs/record.md describes every field with an
+example. Seats are 1-based; times are the journal's (UNIX seconds); a
 ``day`` or ``night`` is the game's number (night 0 is the mafia's meeting, 4.2.1).
 """
 
@@ -17,21 +22,22 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from dataclasses import asdict
 from typing import Annotated, Any, Literal
 
 import msgspec
 
 from contract import events
-from judge.game import Action, Game, Refused, Replayed, TableEvent, Timings, new_game, replay
+from judge.game import Action, Game, Refused, Replayed, Rules, TableEvent, fiim, new_game, replay
+from judge.game.state import Act, Picks
 
-SCHEMA = 1
+SCHEMA = 2
 
 Status = Literal["in_progress", "finished", "abandoned"]
 #: a moment: UNIX seconds from 1970 to the end of year 9999 (a correction beyond is refused, as
 #: a clock could not print it: the sheet and the games' list would fail on it)
 Time = Annotated[float, msgspec.Meta(ge=0, le=253_402_300_799)]
 How = Literal["voted_out", "shot", "fouls", "disqualified"]
+_HOW = ("voted_out", "shot", "fouls", "disqualified")
 
 
 class _Struct(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -64,7 +70,8 @@ class Departure(_Struct, kw_only=True):
 class Player(_Struct, kw_only=True):
     seat: int
     name: str = ""
-    role: str = ""  # don, mafia, sheriff, civilian ("" until dealt)
+    role: str = ""  # the book's role (FIIM: don, mafia, sheriff, civilian); "" until dealt
+    team: str = ""  # the side the role plays for (FIIM: red, black)
     fouls: list[Foul] = []
     left: Departure | None = None
 
@@ -104,7 +111,7 @@ class VoteRound(_Struct, kw_only=True):
     """One vote of the day: the nominees' (``round`` 1), a re-vote after a tie (2, ...) or the
     question whether the tied all leave (4.4.12.3)."""
 
-    kind: Literal["nominees", "question"]
+    kind: str  # nominees, question, or the book's vote procedure's own
     round: int
     candidates: list[int]
     at: Time
@@ -149,9 +156,26 @@ class BestMove(_Struct, kw_only=True):
     guesses: list[int]
 
 
+class NightAction(_Struct, kw_only=True):
+    """One night step as it went: its ``step`` and ``mechanism``, each actor's pick as the table
+    reported it (``picks``, with ``entered``: the actors whose pick the judge entered by
+    tapping), and what stood: ``actors``, ``targets`` and the mechanism's ``outcome`` (``kill``,
+    ``miss``, ``yes``, ``no``, ``named``...; ``None``: nothing stood, e.g. no check made)."""
+
+    step: str
+    mechanism: str
+    picks: list[Shot] = []
+    missing: list[int] = []
+    entered: list[int] = []
+    actors: list[int] = []
+    targets: list[int] = []
+    outcome: str | None = None
+
+
 class Night(_Struct, kw_only=True):
     number: int
     at: Time
+    actions: list[NightAction] = []
     shots: list[Shot] = []
     missing: list[int] = []  # mafiosi who picked nobody
     killed: int | None = None  # None: a miss (4.5.5), or no shot yet
@@ -194,7 +218,7 @@ class Record(_Struct, kw_only=True):
     schema: int = SCHEMA
     id: str
     table: str
-    rules: str = "fiim"
+    rules: str = "fiim"  # the book (its file's name: fiim, crow-club...)
     timings: dict[str, float] = {}
     created: Time
     started: Time | None = None  # 4.1.2: night falls
@@ -204,7 +228,7 @@ class Record(_Struct, kw_only=True):
     players: list[Player]
     days: list[Day] = []
     nights: list[Night] = []
-    winner: Literal["red", "black"] | None = None
+    winner: str | None = None  # a team of the book (FIIM: red, black), or "draw"
     extra_points: list[ExtraPoints] = []
     history: list[Edit] = []
     log: list[LogLine] = []  # the core's record lines: what the judge saw, paragraph by paragraph
@@ -224,13 +248,14 @@ def game_id(table: str, created: float) -> str:
 
 
 def build(inputs: Iterable[tuple[Action | TableEvent, float]], table: str,
-          timings: Timings | None = None) -> Record | None:
-    """The record of the game the journal's ``inputs`` played (``None``: no input yet)."""
-    timings = timings or Timings()
+          rules: Rules | None = None, seats: int | None = None) -> Record | None:
+    """The record of the game the journal's ``inputs`` played by ``rules`` (FIIM's by default)
+    at ``seats`` seats (``None``: no input yet)."""
+    rules = rules or fiim()
     builder: _Builder | None = None
-    for done in replay(new_game(timings=timings), inputs, _refused):
+    for done in replay(new_game(seats, rules=rules), inputs, _refused):
         if builder is None:
-            builder = _Builder(table, timings, done.at)
+            builder = _Builder(table, rules, done.at, seats)
         builder.feed(done)
     return None if builder is None else builder.record()
 
@@ -246,9 +271,9 @@ _SPEECHES: dict[str, Literal["speech", "excuse", "last_words"]] = {
 class _Builder:
     """Replays the inputs and writes down what each changed, from the game before and after."""
 
-    def __init__(self, table: str, timings: Timings, created: float):
-        self.game = new_game(timings=timings)
-        self.table, self.timings, self.created = table, timings, created
+    def __init__(self, table: str, rules: Rules, created: float, seats: int | None):
+        self.game = new_game(seats, rules=rules)
+        self.table, self.rules, self.created = table, rules, created
         self.started: float | None = None
         self.ended: float | None = None
         self.fouls: dict[int, list[Foul]] = {}
@@ -275,12 +300,13 @@ class _Builder:
         if after.day > before.day:
             self.days.append(Day(number=after.day, opener=after.opener, at=at))
         self._fouls(before, after, at)
-        self._departures(before, after, at)
+        self._departures(before, after, given, at)
         self._nominations(before, after, given, at)
         self._speeches(before, after, at)
         self._votes(before, after, given, at)
-        if isinstance(given, TableEvent) and isinstance(given.event, events.NightResultEvent):
-            self._night(before, after, given.event)
+        if after.night == before.night and (after.tonight != before.tonight
+                                            or after.acts != before.acts):
+            self._night(after)
 
     def _fouls(self, before: Game, after: Game, at: float) -> None:
         for was, now in zip(before.players, after.players, strict=True):
@@ -290,19 +316,17 @@ class _Builder:
                 fouls.append(Foul(n=n, at=at, day=after.day, night=after.night,
                                   stage=before.stage, floor=before.floor))
 
-    def _departures(self, before: Game, after: Game, at: float) -> None:
+    def _departures(self, before: Game, after: Game, given: Action | TableEvent,
+                    at: float) -> None:
         for was, now in zip(before.players, after.players, strict=True):
             if now.in_game:
                 self.left.pop(now.seat, None)  # an undo of a fourth foul
             elif was.in_game:
-                if now.fouls >= 4:
-                    how: How = "fouls"
-                elif before.stage == "last_words" and before.after_last_words == "day":
-                    how = "shot"  # 4.5.4: shot at night, left at morning
-                else:
-                    how = "voted_out"
+                how: How = now.left if now.left in _HOW else "voted_out"  # type: ignore[assignment]
+                reason = str(given.args.get("reason", "")) \
+                    if isinstance(given, Action) and how == "disqualified" else ""
                 self.left[now.seat] = Departure(how=how, at=at, day=before.day,
-                                                night=before.night)
+                                                night=before.night, reason=reason)
 
     def _nominations(self, before: Game, after: Game, given: Action | TableEvent,
                      at: float) -> None:
@@ -378,39 +402,55 @@ class _Builder:
                 current.yes_count = event.yes_count
                 current.voters_count = event.voters_count
 
-    def _night(self, before: Game, after: Game, result: events.NightResultEvent) -> None:
+    def _night(self, game: Game) -> None:
+        """Tonight's steps as they went so far (a step counted again, by the judge's entry,
+        replaces what it was)."""
         if not self.nights:
             return
-        night, name = self.nights[-1], before.running_step
-        standing = [p for p in result.picks if p.miss is None]
-        if name == "mafia_shot":
-            night.shots = [Shot(actor=p.actor, picks=list(p.picks), miss=p.miss)
-                           for p in result.picks]
-            night.missing = list(result.missing)
-            night.killed = after.killed
-        elif name == "best_move":
-            actor = standing[0].actor if standing else before.killed
-            night.best_move = BestMove(by=int(actor or 0), guesses=list(after.best_move))
-        elif name in ("don_check", "sheriff_check") and len(after.checks) > len(before.checks):
-            _, _, target, answer = after.checks[-1]
-            check = Check(by=standing[0].actor, target=target, answer=answer)
-            if name == "don_check":
-                night.don_check = check
-            else:
-                night.sheriff_check = check
+        night = self.nights[-1]
+        acts = {a.step: a for a in game.acts if a.night == game.night}
+        night.actions = [_action(picks, acts.get(picks.step), game) for picks in game.tonight]
+        night.killed = game.killed
+        for picks in game.tonight:  # FIIM's steps, in schema 1's fields too
+            act = acts.get(picks.step)
+            if picks.step == "mafia_shot":
+                night.shots = [Shot(actor=p.actor, picks=list(p.targets), miss=p.miss)
+                               for p in picks.picks]
+                night.missing = list(picks.missing)
+            elif picks.step == "best_move" and act is not None:
+                night.best_move = BestMove(by=act.actors[0], guesses=list(act.targets))
+            elif picks.step in ("don_check", "sheriff_check") and act is not None:
+                check = Check(by=act.actors[0], target=act.targets[0],
+                              answer=act.outcome == "yes")
+                if picks.step == "don_check":
+                    night.don_check = check
+                else:
+                    night.sheriff_check = check
 
     def record(self) -> Record:
         game = self.game
         players = [Player(seat=p.seat, name=p.name, role=p.role,
+                          team=game.team(p.seat) if p.role else "",
                           fouls=list(self.fouls.get(p.seat, [])), left=self.left.get(p.seat))
                    for p in game.players]
         return Record(
-            id=game_id(self.table, self.created), table=self.table,
-            timings={k: float(v) for k, v in asdict(self.timings).items()},
+            id=game_id(self.table, self.created), table=self.table, rules=game.book.id,
+            timings=dict(game.timings.items()),
             created=self.created, started=self.started, ended=self.ended,
             status="finished" if game.stage == "over" else "in_progress",
             players=players, days=self.days, nights=self.nights, winner=game.winner,
             log=self.log)
+
+
+def _action(picks: Picks, act: Act | None, game: Game) -> NightAction:
+    step = game.book.step(picks.step)
+    return NightAction(
+        step=picks.step, mechanism=step.mechanism,
+        picks=[Shot(actor=p.actor, picks=list(p.targets), miss=p.miss) for p in picks.picks],
+        missing=list(picks.missing), entered=[p.actor for p in picks.picks if p.by_judge],
+        actors=[] if act is None else list(act.actors),
+        targets=[] if act is None else list(act.targets),
+        outcome=None if act is None else act.outcome)
 
 
 # ------------------------------------------------------------------ the judge's edits
@@ -503,16 +543,61 @@ def encode(record: Record) -> bytes:
 
 
 def decode(data: bytes | str) -> Record:
-    """A record document; one of another ``schema`` or a malformed one is a ``RecordError``."""
+    """A record document (a schema 1 one brought up to 2); one of another ``schema`` or a
+    malformed one is a ``RecordError``."""
     try:
         record = msgspec.json.decode(data, type=Record)
     except msgspec.DecodeError as exc:
         raise RecordError(f"not a game record: {exc}") from None
+    if record.schema == 1:
+        return migrate_1(record)
     if record.schema != SCHEMA:
-        raise RecordError(f"record schema {record.schema}: this panel reads {SCHEMA}")
+        raise RecordError(f"record schema {record.schema}: this panel reads 1 and {SCHEMA}")
     return record
 
 
+#: schema 1 knew FIIM's four cards only
+_FIIM_TEAMS = {"don": "black", "mafia": "black", "sheriff": "red", "civilian": "red"}
+
+
+def team_of(player: Player) -> str:
+    """The player's team: as recorded, or, in a record that names none (schema 1's, or one
+    written by hand), FIIM's for its four cards."""
+    return player.team or _FIIM_TEAMS.get(player.role, "")
+
+
+def migrate_1(record: Record) -> Record:
+    """A schema 1 record (FIIM's) as schema 2: each player's team, each night's steps as
+    actions, from what schema 1 held."""
+    players = [msgspec.structs.replace(p, team=team_of(p)) for p in record.players]
+    nights = [msgspec.structs.replace(n, actions=_fiim_actions(n)) for n in record.nights]
+    return msgspec.structs.replace(record, schema=SCHEMA, players=players, nights=nights)
+
+
+def _fiim_actions(night: Night) -> list[NightAction]:
+    actions = []
+    if night.shots or night.missing:
+        killed = [] if night.killed is None else [night.killed]
+        actions.append(NightAction(
+            step="mafia_shot", mechanism="kill", picks=night.shots, missing=night.missing,
+            actors=[s.actor for s in night.shots if s.miss is None], targets=killed,
+            outcome="kill" if killed else "miss"))
+    for step, check in (("don_check", night.don_check), ("sheriff_check", night.sheriff_check)):
+        if check is not None:
+            actions.append(NightAction(
+                step=step, mechanism="check", picks=[Shot(actor=check.by, picks=[check.target])],
+                actors=[check.by], targets=[check.target],
+                outcome="yes" if check.answer else "no"))
+    if night.best_move is not None:
+        best = night.best_move
+        actions.append(NightAction(
+            step="best_move", mechanism="best_move",
+            picks=[Shot(actor=best.by, picks=best.guesses)] if best.guesses else [],
+            actors=[best.by], targets=best.guesses, outcome="named"))
+    return actions
+
+
 __all__ = ["SCHEMA", "Ballot", "BestMove", "Check", "Day", "Departure", "Edit", "ExtraPoints",
-           "Foul", "LogLine", "Night", "Nomination", "Player", "Record", "RecordError", "Shot",
-           "Speech", "VoteRound", "apply_edits", "build", "decode", "encode", "game_id", "read"]
+           "Foul", "LogLine", "Night", "NightAction", "Nomination", "Player", "Record",
+           "RecordError", "Shot", "Speech", "VoteRound", "apply_edits", "build", "decode",
+           "encode", "game_id", "migrate_1", "read", "team_of"]

@@ -15,8 +15,7 @@ from typing import Annotated
 
 import msgspec
 
-from judge.game import BLACK
-from judge.record import Record
+from judge.record import Record, team_of
 from kit.config import ConfigError, Section
 
 PRESETS = Path(__file__).resolve().parent.parent / "config" / "scoring"
@@ -29,8 +28,12 @@ class Win(Section, kw_only=True):
 
 
 class BestMove(Section, kw_only=True):
+    """Points for 0..3 of the best move's seats on ``team`` (FIIM: black); ``red_only``: only
+    when the one who named them is not of that team."""
+
     guessed: Annotated[list[Points], msgspec.Meta(min_length=4, max_length=4)]
     red_only: bool = True
+    team: str = "black"
 
 
 class Penalty(Section, kw_only=True):
@@ -60,7 +63,7 @@ class PlayerScore(msgspec.Struct, kw_only=True):
     seat: int
     name: str
     role: str
-    side: str  # red or black ("" before the deal)
+    side: str  # the player's team (FIIM: red or black; "" before the deal)
     won: bool
     win: float = 0.0
     best_move: float = 0.0
@@ -84,29 +87,23 @@ def presets(folder: Path = PRESETS) -> dict[str, Preset]:
     return {path.stem: load(path) for path in sorted(folder.glob("*.toml"))}
 
 
-def side(role: str) -> str:
-    if not role:
-        return ""
-    return "black" if role in BLACK else "red"
-
-
 def score(record: Record, preset: Preset) -> list[PlayerScore]:
     """Every player's points from one game's record, seat by seat."""
     first_night = next((n for n in record.nights if n.number == 1), None)
     victim = first_night.killed if first_night is not None else None
     best = first_night.best_move if first_night is not None else None
-    roles = {p.seat: p.role for p in record.players}
+    teams = {p.seat: team_of(p) for p in record.players}
     table = []
     for player in record.players:
         s = PlayerScore(seat=player.seat, name=player.name, role=player.role,
-                        side=side(player.role), won=bool(record.winner)
-                        and side(player.role) == record.winner)
+                        side=team_of(player), won=bool(record.winner)
+                        and team_of(player) == record.winner)
         if s.won:
             s.win = preset.win.points
             s.notes.append(f"win {record.winner} (1.4)")
         if best is not None and best.by == player.seat \
-                and (s.side == "red" or not preset.best_move.red_only):
-            guessed = sum(1 for g in set(best.guesses) if roles.get(g) in BLACK)
+                and (s.side != preset.best_move.team or not preset.best_move.red_only):
+            guessed = sum(1 for g in set(best.guesses) if teams.get(g) == preset.best_move.team)
             s.best_move = preset.best_move.guessed[min(guessed, 3)]
             s.notes.append(f"best move: {guessed} of {len(best.guesses)} black (4.5.9)")
         left = player.left

@@ -32,6 +32,7 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
+import msgspec
 from aiohttp import web
 
 from contract import events
@@ -52,12 +53,15 @@ from contract.verbs import (
 from judge import overlay_routes, record_routes, table_events
 from judge.config import JudgeConfig
 from judge.game import Action, Game, Refused, TableEvent
+from judge.game.actions import NewGame, Timer, decode
+from judge.game.state import BadArgument
 from judge.journal import Journal
 from judge.kept_game import KeptGame
 from judge.live_view import LiveView
 from judge.record import Edit
 from judge.store import GameStore
 from judge.table_link import TableLink
+from judge.views import ActionMessage, Refusal
 from kit import webguard
 from kit.weblogin import WebLogin
 from kit.webserve import WebServer
@@ -84,9 +88,10 @@ class Panel:
     def __init__(self, cfg: JudgeConfig):
         self.cfg = cfg
         self.journal = Journal(cfg.journal.path)
-        self.kept = KeptGame(self.journal, cfg.game_timings)
-        self.games = GameStore(self.journal, cfg.journal.path, cfg.table, cfg.game_timings)
-        self.live = LiveView(self.kept)
+        self.kept = KeptGame(self.journal, cfg.new_game)
+        self.games = GameStore(self.journal, cfg.journal.path, cfg.table, cfg.game_rules,
+                               cfg.game.seats)
+        self.live = LiveView(self.kept, hide_roles=cfg.game.hide_roles)
         self.link = TableLink(cfg, self._on_table, self._connected)
         self.gate = WebLogin(
             password=Path(cfg.panel.password_file).read_text(encoding="utf-8").strip(),
@@ -116,7 +121,7 @@ class Panel:
         resume, or 10 s more. Not a rule decision, so not the core's: the table's timer takes
         it as it is."""
         if self.game.floor is None and not self.game.countdown:
-            raise Refused("4.3.1: nobody has the floor")
+            raise Refused(f"{self.game.rules.cite('floor')}: nobody has the floor")
         if op not in _TIMER_OPS:
             raise Refused(f"timer: no such operation {op!r} (pause, resume, add)")
         self.link.send(_TIMER_OPS[op])
@@ -242,30 +247,42 @@ async def live(request: web.Request) -> web.StreamResponse:
 
 
 def handle_message(panel: Panel, text: str) -> dict[str, Any] | None:
-    """One message from a page: ``{"action", "args"?, "version"}``. A malformed one, an action
-    made on a page older than the game, and one the rules refuse get a ``refused`` answer."""
+    """One message from a page (``judge.views.ActionMessage``: ``{"action", "args"?,
+    "version"}``, docs/judge-api.md). A malformed one, an action made on a page older than the
+    game, and one the rules refuse get a ``refused`` answer naming why, and the argument at
+    fault when one is; nothing changes."""
     try:
-        message = json.loads(text)
-        kind, args, version = message["action"], message.get("args") or {}, message["version"]
-        if not isinstance(kind, str) or not isinstance(args, dict) \
-                or not isinstance(version, int):
-            raise TypeError
-    except (ValueError, KeyError, TypeError):
-        return {"type": "refused", "message": "malformed message: expected "
-                                              '{"action": "...", "args": {...}, "version": N}'}
-    if version != panel.game.version:
-        return {"type": "refused", "message": "the game moved on (another tab acted first); "
-                                              "look again and tap again if still needed"}
+        message = msgspec.json.decode(text, type=ActionMessage)
+    except msgspec.ValidationError as exc:
+        said, _, where = str(exc).partition(" - at `$")
+        field = where.rstrip("`").lstrip(".") or None
+        return _refusal(f"malformed message: {field + ': ' if field else ''}{said}; expected "
+                        '{"action": "...", "args": {...}, "version": N}', field)
+    except msgspec.DecodeError:
+        return _refusal('malformed message: not JSON; expected {"action": "...", "args": '
+                        '{...}, "version": N}')
+    if message.version != panel.game.version:
+        return _refusal("the game moved on (another tab acted first); look again and tap "
+                        "again if still needed", "version")
+    given = Action(message.action, message.args)
     try:
-        if kind == "timer":
-            panel.timer_command(str(args.get("op")))
-        elif kind == "new_game":
-            panel.new_game()
+        if message.action in (Timer.kind, NewGame.kind):
+            own = decode(given)
+            if isinstance(own, Timer):
+                panel.timer_command(own.op)
+            else:
+                panel.new_game()
         else:
-            panel.apply(Action(kind, args))
+            panel.apply(given)
+    except BadArgument as exc:
+        return _refusal(str(exc), exc.field)
     except Refused as exc:
-        return {"type": "refused", "message": str(exc)}
+        return _refusal(str(exc))
     return None
+
+
+def _refusal(message: str, field: str | None = None) -> dict[str, Any]:
+    return msgspec.to_builtins(Refusal(message=message, field=field))
 
 
 def make_app(panel: Panel) -> web.Application:

@@ -13,8 +13,8 @@ import io
 import time
 from html import escape
 
-from judge.record import Departure, Foul, Night, Nomination, Record, VoteRound
-from judge.scoring import PlayerScore, side
+from judge.record import Departure, Foul, Night, Nomination, Record, VoteRound, team_of
+from judge.scoring import PlayerScore
 
 CSV_COLUMNS = ("game", "table", "date", "status", "winner", "seat", "name", "role", "side",
                "won", "fouls", "left", "win", "best_move", "penalty", "compensation", "extra",
@@ -57,7 +57,7 @@ def results_csv(record: Record, scores: list[PlayerScore]) -> str:
     for player, s in zip(record.players, scores, strict=True):
         writer.writerow([record.id, record.table, when(record.started or record.created)[:10],
                          record.status, record.winner or "", player.seat,
-                         _cell(player.name), player.role, side(player.role),
+                         _cell(player.name), player.role, team_of(player),
                          int(s.won), len(player.fouls), departure(player.left),
                          f"{s.win:g}", f"{s.best_move:g}", f"{s.penalty:g}",
                          f"{s.compensation:g}", f"{s.extra:g}", f"{s.total:g}"])
@@ -153,13 +153,27 @@ def _day(number: int, opener: int, nominations: list[Nomination],
     return "".join(lines)
 
 
+#: FIIM's night steps, printed in its own words; any other book's steps are listed as they went
+_FIIM_STEPS = ("mafia_shot", "don_check", "sheriff_check", "best_move")
+
+
 def _night(night: Night) -> str:
-    shots = "; ".join(f"{s.actor} → {seats(s.picks)}{' (' + s.miss + ')' if s.miss else ''}"
-                      for s in night.shots) or "none"
-    killed = f"seat {night.killed} killed" if night.killed is not None else "a miss"
-    missing = f"; missing {seats(night.missing)}" if night.missing else ""
-    lines = [f'<section class="night" data-night="{night.number}"><h2>Night {night.number}</h2>',
-             f"<p>Shots: {escape(shots)}{missing}. <b>{killed}</b></p>"]
+    lines = [f'<section class="night" data-night="{night.number}"><h2>Night {night.number}</h2>']
+    fiim = not night.actions or any(a.step in _FIIM_STEPS for a in night.actions)
+    if fiim:
+        lines.append(_fiim_shot(night))
+    for action in night.actions:
+        if action.step in _FIIM_STEPS:
+            continue
+        picks = "; ".join(f"{p.actor} → {seats(p.picks)}{' (' + p.miss + ')' if p.miss else ''}"
+                          for p in action.picks) or "no pick"
+        entered = f"; entered by the judge for {seats(action.entered)}" if action.entered else ""
+        outcome = f"{action.outcome} {seats(action.targets)}".strip() if action.outcome \
+            else "nothing"
+        lines.append(f"<p>{escape(action.step)}: {escape(picks)}{entered}. "
+                     f"<b>{escape(outcome)}</b></p>")
+    if not fiim and night.killed is not None:
+        lines.append(f"<p><b>seat {night.killed} killed</b></p>")
     for name, check in (("Don", night.don_check), ("Sheriff", night.sheriff_check)):
         if check is not None:
             answer = ("Sheriff" if check.answer else "not the Sheriff") if name == "Don" else \
@@ -170,6 +184,14 @@ def _night(night: Night) -> str:
                      f"{seats(night.best_move.guesses)}</p>")
     lines.append("</section>")
     return "".join(lines)
+
+
+def _fiim_shot(night: Night) -> str:
+    shots = "; ".join(f"{s.actor} → {seats(s.picks)}{' (' + s.miss + ')' if s.miss else ''}"
+                      for s in night.shots) or "none"
+    killed = f"seat {night.killed} killed" if night.killed is not None else "a miss"
+    missing = f"; missing {seats(night.missing)}" if night.missing else ""
+    return f"<p>Shots: {escape(shots)}{missing}. <b>{killed}</b></p>"
 
 
 def _short(value: object) -> str:

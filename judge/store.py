@@ -18,7 +18,7 @@ from pathlib import Path
 import msgspec
 
 from judge import record as rec
-from judge.game import Timings
+from judge.game import Rules
 from judge.journal import Journal
 
 log = logging.getLogger("judge.store")
@@ -42,9 +42,9 @@ class GameStore:
     archived ones, in the SQLite at ``path`` (the journal's)."""
 
     def __init__(self, journal: Journal, path: str | Path, table: str,
-                 timings: Timings | None = None):
+                 rules: Rules | None = None, seats: int | None = None):
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-        self.journal, self.table, self.timings = journal, table, timings
+        self.journal, self.table, self.rules, self.seats = journal, table, rules, seats
         self._db = sqlite3.connect(path, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.executescript(_SCHEMA)
@@ -54,7 +54,7 @@ class GameStore:
     def current(self) -> rec.Record | None:
         """The game being played, from the journal's inputs, with its edits so far (None
         before the journal holds a game)."""
-        built = rec.build(self.journal.inputs(), self.table, self.timings)
+        built = rec.build(self.journal.inputs(), self.table, self.rules, self.seats)
         if built is None:
             return None
         for edit in self._edits(built.id):

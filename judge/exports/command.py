@@ -22,7 +22,7 @@ def find(cfg: JudgeConfig, id: str) -> rec.Record:
     if not Path(cfg.journal.path).exists():
         raise ExportFailed(f"no games yet: {cfg.journal.path} does not exist")
     journal = Journal(cfg.journal.path)
-    store = GameStore(journal, cfg.journal.path, cfg.table, cfg.game_timings)
+    store = GameStore(journal, cfg.journal.path, cfg.table, cfg.game_rules, cfg.game.seats)
     try:
         found = store.find(id)
     finally:

@@ -16,9 +16,12 @@ in no ballot, shots when a night's victim is not every shooter's pick. ``docs/ex
 the mapping field by field.
 
 An unfinished game is refused (``ExportRefused``) with the reason: the platform takes games
-with a winner only (``Game::create`` throws "Unknown result" otherwise). So is a game the
-platform's checks would throw out (``mafiaratings_check``'s errors: a deck a correction made
-other than FIIM's, say).
+with a winner only (``Game::create`` throws "Unknown result" otherwise). So is a game its format
+cannot hold, whatever book it was played by: the platform's game is ten players, each a don, a
+mafioso, the sheriff or a civilian, and red or black winning (a club's book with other cards,
+more seats or a third side is refused with the reason; a club's copy of FIIM's book is not).
+So is a game the platform's checks would throw out (``mafiaratings_check``'s errors: a deck a
+correction made other than FIIM's, say).
 """
 
 from __future__ import annotations
@@ -102,12 +105,20 @@ def _refuse_unfinished(record: Record) -> str:
     if record.status != "finished" or record.winner is None:
         raise ExportRefused("the game is not finished (no winner yet); the rating platform "
                             "takes finished games only")
+    others = sorted({p.role for p in record.players if p.role and p.role not in _ROLES})
+    if others:
+        raise ExportRefused(f"cards the rating platform's format does not hold: "
+                            f"{', '.join(others)} (it knows FIIM's don, mafia, sheriff and "
+                            "civilian)")
     if len(record.players) != 10:
         raise ExportRefused(f"the game has {len(record.players)} players; the platform's "
                             "games have 10")
     undealt = [p.seat for p in record.players if p.role not in _ROLES]
     if undealt:
         raise ExportRefused(f"seats {undealt} have no role")
+    if record.winner not in _WINNERS:
+        raise ExportRefused(f"the winner is {record.winner!r}: the rating platform's format "
+                            "has red or black winning")
     return _WINNERS[record.winner]
 
 

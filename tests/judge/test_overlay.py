@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from judge.game import FIIM_DECK, Game, Refused, new_game, step
+from judge.game.state import Act, Pick, Picks
 from judge.overlay import History, overlay_view, remember
 from judge.overlay_mafiaratings import current_game
 from tests.support.judge_game import (
@@ -49,10 +50,15 @@ def scrambled(game: Game, seed: int) -> Game:
     deck = list(FIIM_DECK)
     deck = deck[seed % 10:] + deck[:seed % 10]
     players = tuple(replace(p, role=r) for p, r in zip(game.players, deck, strict=True))
-    return replace(game, players=players, checks=((("sheriff_check", 1, seed % 10 + 1, True),)),
-                   killed=seed % 10 + 1, best_move=(1, 2, seed % 10 + 1),
+    other = seed % 10 + 1
+    acts = (Act(1, "sheriff_check", "check", (4,), (other,), "yes"),
+            Act(1, "mafia_shot", "kill", (1, 2, 3), (other,), "kill"),
+            Act(1, "best_move", "best_move", (other,), (1, 2, other), "named"))
+    return replace(game, players=players, acts=acts, dying=(other,),
+                   tonight=(Picks("mafia_shot", (Pick(1, (other,)),)),),
+                   entries=(Pick(2, (other,), by_judge=True),), opened=("don_check",),
                    night_steps=("best_move",), running_step="don_check",
-                   first_kill_night=seed % 3 or None, version=game.version * 7 + seed)
+                   version=game.version * 7 + seed)
 
 
 def words(view: dict) -> str:

@@ -4,6 +4,7 @@ sequences of taps and table events, the record agrees with the game the core rea
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -179,11 +180,22 @@ def test_an_abandoned_game_is_recorded_as_such_and_a_finished_one_cannot_be(game
 
 
 def test_a_document_of_another_schema_or_not_a_record_is_refused(game):
-    data = rec.encode(game).replace(b'"schema":1', b'"schema":2')
-    with pytest.raises(rec.RecordError, match="schema 2"):
+    data = rec.encode(game).replace(b'"schema":2', b'"schema":3')
+    with pytest.raises(rec.RecordError, match="schema 3"):
         rec.decode(data)
     with pytest.raises(rec.RecordError, match="not a game record"):
         rec.decode(b'{"id": 3}')
+
+
+def test_a_schema_1_record_is_read_as_schema_2_with_teams_and_night_actions(game):
+    """A record kept before the engine (schema 1: FIIM's fields only) reads as this one."""
+    old = msgspec.to_builtins(game)
+    old["schema"] = 1
+    for player in old["players"]:
+        del player["team"]
+    for night in old["nights"]:
+        del night["actions"]
+    assert rec.decode(msgspec.json.encode(old)) == game
 
 
 # ------------------------------------------------------------------ property

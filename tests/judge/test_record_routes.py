@@ -78,7 +78,7 @@ def test_the_game_listed_opened_scored_and_its_csv(tmp_path):
                                                                     "red")
         async with http.get(server.make_url(f"/api/games/{current.id}")) as r:
             record = await r.json()
-            assert record["schema"] == 1 and record["days"][0]["votes"][0]["ballots"][0][
+            assert record["schema"] == 2 and record["days"][0]["votes"][0]["ballots"][0][
                 "voters"] == [1, 2, 3, 4, 7, 8, 9, 10]
         async with http.get(server.make_url(f"/api/games/{current.id}/scores"),
                             params={"scoring": "crow-club"}) as r:

@@ -30,6 +30,9 @@ Driving the parts:
 * ``core_tables``: the core's test tables and hypothesis's command payloads.
 * ``console_wire``: a host session and the console firmware talking in memory on one clock.
 * ``judge_game``: the judge's game core driven by hand, and hypothesis's taps and events.
+* ``engine_table``: a simulated table answering the judge's engine's commands with the
+  table's events, for the random games of every book.
+* ``club_books``: a club's copy of FIIM's book, with cards added from data.
 * ``judge_configs``: a judge's config and password files.
 * ``judge_panel``: the judge's panel end to end (``mafia-table judge``, the players' hands on
   the simulated table, the page as the judge taps it).

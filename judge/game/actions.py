@@ -1,0 +1,233 @@
+"""The judge's actions as typed structs: every tap the live channel takes, and its arguments.
+
+An action comes as ``{"action": kind, "args": {...}, "version": N}`` (docs/judge-api.md) and is
+kept in the journal as its kind and arguments (``state.Action``). ``decode`` reads it into the
+struct of its kind once, at the engine's door; a missing or mistyped argument is refused with
+its name and changes nothing. The live channel's JSON Schema is generated from these structs
+(``judge.api_schema``), so the page, a club's app and the engine read one description.
+
+Most actions are the rules' (``engine.step`` runs them); ``Timer`` and ``NewGame`` are the
+panel's own (the floor's clock and a fresh game are not rule decisions).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, ClassVar, Literal
+
+import msgspec
+
+from contract.commands import MAX_SEATS
+from judge.game.state import Action, BadArgument, Refused
+
+Seat = Annotated[int, msgspec.Meta(ge=1, le=MAX_SEATS, description="A seat, 1..seats.")]
+Seats = Annotated[list[Seat], msgspec.Meta(max_length=MAX_SEATS)]
+Text = Annotated[str, msgspec.Meta(max_length=200)]
+
+
+class JudgeAction(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """One action's arguments; ``kind`` is its ``action``."""
+
+    kind: ClassVar[str]
+    #: whether ``undo`` can take it back: the table has nothing of it it cannot be told again
+    undoable: ClassVar[bool] = False
+
+
+class Name(JudgeAction):
+    """Setup: a seat's player name (40 characters kept)."""
+
+    kind = "name"
+    undoable = True
+    seat: Seat
+    name: Text = ""
+
+
+class Deal(JudgeAction):
+    """Setup: the cards. ``roles``: those dealt by hand, seat by seat; else at random by
+    ``seed``. ``add``: optional cards of the book's deck, each in place of the card it replaces."""
+
+    kind = "deal"
+    undoable = True
+    seed: Annotated[int, msgspec.Meta(ge=0, le=2**53)] = 0
+    roles: Annotated[list[Annotated[str, msgspec.Meta(max_length=32)]],
+                     msgspec.Meta(max_length=MAX_SEATS)] | None = None
+    add: Annotated[list[Annotated[str, msgspec.Meta(max_length=32)]],
+                   msgspec.Meta(max_length=MAX_SEATS)] = []
+
+
+class Start(JudgeAction):
+    """Setup done: every seat in the game, the first night (or day) begins."""
+
+    kind = "start"
+
+
+class Next(JudgeAction):
+    """Whatever comes next: the next speaker, the vote, the next night step, the morning."""
+
+    kind = "next"
+
+
+class OnSeat(JudgeAction):
+    """An action on one seat."""
+
+    seat: Seat
+
+
+class Nominate(OnSeat):
+    """The judge accepts a nomination the table did not catch."""
+
+    kind = "nominate"
+    undoable = True
+
+
+class Withdraw(OnSeat):
+    """The judge takes a nomination back."""
+
+    kind = "withdraw"
+    undoable = True
+
+
+class Foul(OnSeat):
+    kind = "foul"
+    undoable = True
+
+
+class Disqualify(OnSeat):
+    """The judge takes a player out now (a grave violation), with the reason."""
+
+    kind = "disqualify"
+    undoable = True
+    reason: Text = ""
+
+
+class ShowCard(OnSeat):
+    """The judge shows a player's card to the table (the player stays in the game)."""
+
+    kind = "show_card"
+
+
+class Confirm(JudgeAction):
+    """The table's proposed count is final."""
+
+    kind = "confirm"
+
+
+class Reject(JudgeAction):
+    """The proposed count is thrown away; the table counts that candidate again."""
+
+    kind = "reject"
+
+
+class Correct(JudgeAction):
+    """The judge's own count for the proposed candidate: its voters, and why."""
+
+    kind = "correct"
+    voters: Seats = []
+    reason: Text = ""
+
+
+class NightPick(JudgeAction):
+    """The judge enters ``actor``'s pick in the running night step (or the one just ended):
+    ``targets`` as the player showed them (none: no pick)."""
+
+    kind = "night_pick"
+    actor: Seat
+    targets: Annotated[list[Annotated[int, msgspec.Meta(ge=1, le=MAX_SEATS)]],
+                       msgspec.Meta(max_length=3)] = []
+
+
+class EndStep(JudgeAction):
+    """The running night step ends now (the table sends its result)."""
+
+    kind = "end_step"
+
+
+class NightInput(JudgeAction):
+    """How the table takes night picks from now on: on the keypads, or by the vote buttons
+    while it speaks the numbers (``count``: a table with buttons only)."""
+
+    kind = "night_input"
+    mode: Literal["keypad", "count"]
+
+
+class Choose(JudgeAction):
+    """The judge's decision a mechanism or the vote procedure asked for (its ``choose``
+    offer): ``of`` is the night step, or ``vote``; ``value`` what the judge chose."""
+
+    kind = "choose"
+    of: Annotated[str, msgspec.Meta(pattern="^[a-z][a-z0-9_]{0,31}$")]
+    value: int | bool | Annotated[str, msgspec.Meta(max_length=200)] | Seats
+
+
+class Undo(JudgeAction):
+    """Take back the judge's last undoable action (a name, a deal, a nomination, a withdrawal,
+    a foul, a disqualification), keeping what the table reported since."""
+
+    kind = "undo"
+
+
+class Timer(JudgeAction):
+    """The floor's clock: pause, resume, or 10 s more (the panel's, not a rule decision)."""
+
+    kind = "timer"
+    op: Literal["pause", "resume", "add"]
+
+
+class NewGame(JudgeAction):
+    """End this game (kept in the games, abandoned if unfinished) and start a new one."""
+
+    kind = "new_game"
+
+
+ACTIONS: dict[str, type[JudgeAction]] = {a.kind: a for a in (
+    Name, Deal, Start, Next, Nominate, Withdraw, Foul, Disqualify, ShowCard, Confirm, Reject,
+    Correct, NightPick, EndStep, NightInput, Choose, Undo, Timer, NewGame)}
+#: what an undo can take back
+UNDOABLE = tuple(kind for kind, a in ACTIONS.items() if a.undoable)
+
+
+Group = Literal["setup", "game", "vote", "night", "seat", "clock", "panel"]
+
+
+# ------------------------------------------------------------------ offers
+
+
+class Param(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """An argument the judge gives: ``seat`` (one of ``seats``), ``seats`` (any of ``seats``, at
+    most ``max``), ``number``, ``text``, ``roles`` (a card per seat, of ``choices``), ``choice``
+    (one of ``choices``), ``choices`` (any of ``choices``)."""
+
+    name: str
+    kind: Literal["seat", "seats", "number", "text", "roles", "choice", "choices"]
+    seats: list[int] = []
+    choices: list[str] = []
+    max: int | None = None
+
+
+class Offer(msgspec.Struct, kw_only=True, omit_defaults=True):
+    """One action the judge may take now (``judge.game.offers``): its ``action`` kind, the
+    ``args`` it carries, the ``params`` the judge gives; ``key`` names it on a page."""
+
+    action: str
+    key: str
+    label: str
+    args: dict[str, Any] = {}
+    params: list[Param] = []
+    enabled: bool = True
+    primary: bool = False
+    group: Group = "game"
+
+
+def decode(given: Action) -> JudgeAction:
+    """The typed action of a tap; ``Refused`` names the argument that is wrong."""
+    kind = ACTIONS.get(given.kind)
+    if kind is None:
+        raise Refused(f"no such action: {given.kind!r}")
+    try:
+        return msgspec.convert(dict(given.args), kind)
+    except msgspec.ValidationError as exc:
+        said, _, where = str(exc).partition(" - at `$")
+        path = where.rstrip("`").lstrip(".")
+        field = f"args.{path}" if path else "args"
+        raise BadArgument(f"{given.kind}: malformed arguments: {field}: {said}", field) from None
+    except (TypeError, ValueError) as exc:  # args that are not an object
+        raise BadArgument(f"{given.kind}: malformed arguments ({exc})", "args") from None

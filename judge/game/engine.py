@@ -1,0 +1,248 @@
+"""The engine: one input at a time, the game after it.
+
+``step(game, input, now) -> (game, commands, records)``: ``input`` is an ``Action`` (a tap on
+the judge's panel) or a ``TableEvent`` (what the table published, below ``mafia/<table>/``); the
+result is the new game, the commands to send the table (``cmd/<verb>``) and the lines for the
+game's record, each citing its book's paragraph. Nothing here does I/O or reads a clock: ``now``
+is data, so a game is replayed exactly from its journal of inputs (``replay``). A refused action
+raises ``Refused`` citing its paragraph and changes nothing.
+
+The modules beside this one each decide one part (``setup``, ``day``, ``votes``, ``night``,
+``leaving``, ``fouls``, ``end``) and say where the game goes next (``state.Go``); ``go`` takes
+it there, so no module needs to know the others.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
+from typing import NamedTuple
+
+from contract import events
+from contract.commands import SeatStanding
+from judge.game import counting, day, fouls, leaving, night, setup, table
+from judge.game.actions import UNDOABLE as _UNDOABLE
+from judge.game.actions import (
+    Choose,
+    Confirm,
+    Correct,
+    Deal,
+    Disqualify,
+    EndStep,
+    Foul,
+    JudgeAction,
+    Name,
+    Next,
+    NightInput,
+    NightPick,
+    Nominate,
+    Reject,
+    ShowCard,
+    Start,
+    Undo,
+    Withdraw,
+    decode,
+)
+from judge.game.mechanisms import mechanism
+from judge.game.state import Action, Command, Game, Go, Mark, Refused, Result, TableEvent
+from judge.game.votes import procedure
+
+
+def step(game: Game, given: Action | TableEvent, now: float
+         ) -> tuple[Game, list[Command], list[str]]:
+    """The game after one input, the commands it sends the table and its record lines."""
+    if isinstance(given, TableEvent):
+        new, commands, records = _run(on_event(game, given))
+        if new is not game and game.undo:  # an undo plays it again
+            last = game.undo[-1]
+            new = replace(new, undo=(*game.undo[:-1],
+                                     replace(last, events=(*last.events, given))))
+    else:
+        action = decode(given)
+        new, commands, records = _run(act(game, action))
+        if not isinstance(action, Undo) and new is not game:
+            marks = (*game.undo[-19:], Mark(replace(game, undo=()), given.kind)) \
+                if action.undoable else ()
+            new = replace(new, undo=marks, last_action=given.kind)
+    if new is game:
+        return game, [], []
+    return replace(new, version=game.version + 1), commands, records
+
+
+def _run(result: Result) -> tuple[Game, list[Command], list[str]]:
+    """A module's result, followed wherever it sends the game."""
+    game, commands, lines = result.game, list(result.commands), list(result.lines)
+    then = result.then
+    while then is not None:
+        more = go(game, then)
+        game, then = more.game, more.then
+        commands += more.commands
+        lines += more.lines
+    return game, commands, lines
+
+
+def go(game: Game, then: Go) -> Result:
+    """Take the game where a module sent it."""
+    if then.to == "vote":
+        return procedure(game).start(game)
+    if then.to == "revote":
+        return procedure(game).revote(game)
+    if then.to == "nightfall":
+        return night.nightfall(game, then.why)
+    if then.to == "new_day":
+        return day.new_day(game)
+    if then.to == "morning":
+        return night.morning(game)
+    if then.to == "after_last_words":
+        return leaving.after_last_words(game)
+    raise ValueError(f"no such turn of the game: {then.to!r}")
+
+
+def act(game: Game, action: JudgeAction) -> Result:
+    """One of the judge's actions."""
+    match action:
+        case Name():
+            return setup.name(game, action.seat, action.name)
+        case Deal():
+            roles = None if action.roles is None else tuple(action.roles)
+            return setup.deal(game, action.seed, roles, tuple(action.add))
+        case Start():
+            return setup.start(game)
+        case Next():
+            return _next(game)
+        case Nominate():
+            return day.nominate(game, action.seat)
+        case Withdraw():
+            return day.withdraw(game, action.seat)
+        case Foul():
+            return fouls.foul(game, action.seat)
+        case Disqualify():
+            return fouls.disqualify(game, action.seat, action.reason)
+        case ShowCard():
+            return fouls.show_card(game, action.seat)
+        case Confirm():
+            return counting.decide(game, "confirm")
+        case Reject():
+            return counting.decide(game, "reject")
+        case Correct():
+            return counting.decide(game, "correct", tuple(action.voters), action.reason)
+        case NightPick():
+            return night.enter_pick(game, action.actor, tuple(action.targets))
+        case EndStep():
+            return night.end_step(game)
+        case NightInput():
+            if action.mode == game.night_input:
+                return Result(game, [], [])
+            return Result(replace(game, night_input=action.mode), [],
+                          [f"night picks from now on: {action.mode}"])
+        case Choose():
+            return _choose(game, action.of, action.value)
+        case Undo():
+            return _undo(game)
+    raise Refused(f"{action.kind}: the panel's own action, not the game's")
+
+
+def _choose(game: Game, of: str, value: object) -> Result:
+    """The judge's decision for a night step's mechanism, or for the vote procedure."""
+    if of == "vote":
+        return procedure(game).choose(game, value)
+    step = next((s for s in game.book.night.steps if s.name == of), None)
+    if step is None:
+        raise Refused(f"{game.rules.cite('night')}: no step {of!r} in {game.book.name}")
+    return mechanism(step.mechanism).choose(game, step, value)
+
+
+def _next(game: Game) -> Result:
+    """The judge's Next: whatever comes next in the stage the game is in."""
+    if game.stage in ("night0", "night"):
+        return night.next_step(game)
+    if game.stage in ("day", "defence", "last_words"):
+        return day.next_speaker(game)
+    if game.stage in procedure(game).stages:
+        raise Refused(f"{game.rules.cite('vote_running')}: the vote runs; confirm, reject or "
+                      "correct the proposed count")
+    raise Refused(f"nothing comes next in stage {game.stage}")
+
+
+def on_event(game: Game, given: TableEvent) -> Result:
+    """What the table reported, and what it changes."""
+    event = given.event
+    if isinstance(event, events.DayEvent) and event.day > game.table_day:
+        return Result(replace(game, table_day=event.day), [], [])
+    if isinstance(event, events.NominationEvent):
+        return day.on_nomination(game, event) or Result(game, [], [])
+    counted = counting.on_count(game, event)
+    if counted is not None:
+        return counted
+    if isinstance(event, events.VoteResult) and game.stage in procedure(game).stages:
+        return procedure(game).on_result(game, event)
+    if isinstance(event, events.TimerEvent) and game.countdown and event.seat is None \
+            and event.state in ("ended", "stopped"):
+        first = game.book.first_night
+        rule = first.rule if first is not None else game.rules.cite("night")
+        return Result(replace(game, countdown=False), [], [f"{rule}: the minute is up"])
+    if isinstance(event, events.NightResultEvent):
+        return night.on_result(game, event) or Result(game, [], [])
+    if isinstance(event, events.SeatsEvent):
+        return Result(_on_seats(game, event), [], [])
+    return Result(game, [], [])
+
+
+def _on_seats(game: Game, seats: events.SeatsEvent) -> Game:
+    """The table's standings: a fourth foul takes the player out at the table too."""
+    changed = game
+    for s in seats.seats:
+        if s.seat <= len(game.players) and not s.in_game and game.player(s.seat).in_game \
+                and game.player(s.seat).fouls >= 4:
+            changed = replace(changed, players=tuple(
+                replace(p, in_game=False, left="fouls") if p.seat == s.seat else p
+                for p in changed.players))
+    return changed
+
+
+def _undo(game: Game) -> Result:
+    """Take back the judge's last undoable action and keep what the table reported since: the
+    game before the action, with the table's events since played again (the commands they
+    brought were sent when they came). The table is told the seats' standings again."""
+    if not game.undo:
+        if game.last_action and game.last_action not in _UNDOABLE:
+            raise Refused("undo takes back a name, a deal, a nomination or a foul; a vote, a "
+                          "speech or a night step already happened at the table")
+        raise Refused("nothing to undo")
+    mark, rest = game.undo[-1], game.undo[:-1]
+    before = mark.before
+    for event in mark.events:
+        before = _run(on_event(before, event))[0]
+    if rest:  # the events since belong to the action before it now
+        rest = (*rest[:-1], replace(rest[-1], events=(*rest[-1].events, *mark.events)))
+    before = replace(before, undo=rest, version=game.version)
+    commands = []
+    if game.stage != "setup":
+        commands.append(table.seats(
+            SeatStanding(seat=p.seat, in_game=p.in_game, fouls=p.fouls, silenced=p.silenced)
+            for p in before.players))
+    return Result(before, commands, [f"undo: {mark.kind}"])
+
+
+class Replayed(NamedTuple):
+    """One input of a journal played again: the input, its time, the game after it (the very
+    game before it when it changed nothing) and its record lines."""
+
+    given: Action | TableEvent
+    at: float
+    game: Game
+    records: list[str]
+
+
+def replay(game: Game, inputs: Iterable[tuple[Action | TableEvent, float]],
+           refused: Callable[[Action | TableEvent, Refused], None]) -> Iterator[Replayed]:
+    """A journal's inputs played again from ``game``, the one loop that does it (the panel's
+    restart, the record, the overlay's history). An input the core refuses (a journal written
+    by another version of this code) is handed to ``refused`` and skipped."""
+    for given, at in inputs:
+        try:
+            game, _, records = step(game, given, at)
+        except Refused as exc:
+            refused(given, exc)
+            continue
+        yield Replayed(given, at, game, records)

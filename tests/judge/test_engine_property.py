@@ -1,0 +1,179 @@
+"""Random legal games of every shipped book, played from what the engine offers (``offered``)
+against a simulated table (tests/engine_table.py): no input crashes, no state the book cannot
+reach appears, every offer taken as offered is accepted, every game ends in a win the book
+allows, and an undo equals the game replayed without the tap. A book whose mechanisms are not
+all built yet is played as far as the engine goes (its deal), and fully once they are."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import replace
+
+import pytest
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
+
+from judge.game import Action, Game, Refused, TableEvent, load_rules, new_game, step
+from judge.game.actions import Offer
+from judge.game.book import BOOKS
+from judge.game.end import counted_out, win_check
+from judge.game.endgames import ENDGAMES
+from judge.game.mechanisms import mechanism
+from judge.game.offers import offered
+from tests.support.engine_table import SimTable
+
+SHIPPED = sorted(p.stem for p in BOOKS.glob("*.toml"))
+#: the inputs of the random part of a game; then the judge ends it with fouls or removals
+RANDOM_INPUTS = 150
+#: how often the judge takes each kind of offer, against 1 for the others: the removals rarely,
+#: so that games reach their votes and nights
+WEIGHTS = {"foul": 0.15, "disqualify": 0.02, "show_card": 0.05, "undo": 0.3, "night_input": 0.1,
+           "new_game": 0.0}
+
+
+def bare(game: Game) -> Game:
+    return replace(game, version=0, undo=())
+
+
+def args_for(offer: Offer, game: Game, rng: random.Random) -> dict:
+    """The offer's arguments as the judge would give them: the eligible seats, valid cards."""
+    args = dict(offer.args)
+    for param in offer.params:
+        if param.kind == "seat":
+            args[param.name] = rng.choice(param.seats)
+        elif param.kind == "seats":
+            args[param.name] = rng.sample(param.seats, rng.randint(0, min(
+                len(param.seats), param.max or len(param.seats))))
+        elif param.kind == "number":
+            args[param.name] = rng.randint(0, 10**6)
+        elif param.kind == "text":
+            args[param.name] = rng.choice(["", "a reason"])
+        elif param.kind == "roles":
+            cards = game.book.deck_for(len(game.players)).cards(len(game.players))
+            args[param.name] = rng.sample(cards, len(cards))
+        elif param.kind == "choice":
+            args[param.name] = rng.choice(param.choices)
+        elif param.kind == "choices":
+            args[param.name] = []  # the book's plain deck
+    return args
+
+
+def check(before: Game, game: Game, commands: list, deck: Counter | None) -> None:
+    """What no game of the book may ever show."""
+    book = game.book
+    assert game.version > before.version
+    assert game.day >= before.day and game.night >= before.night
+    ladder = book.fouls
+    assert all(0 <= p.fouls <= ladder.out_at for p in game.players)
+    assert all(not p.in_game for p in game.players if p.fouls == ladder.out_at)
+    if game.stage == "day":
+        assert set(game.nominees) <= set(game.alive)
+    assert len(set(game.nominees)) == len(game.nominees)
+    assert game.floor is None or game.floor in game.alive or game.stage == "last_words"
+    if deck is not None:
+        assert Counter(p.role for p in game.players) == deck
+    if game.stage == "over":  # a win the book allows, and its condition holds
+        assert game.winner in (*book.teams, "draw")
+        row = next(r for r in book.endgames if r.team == game.winner)
+        assert ENDGAMES[row.kind].holds(counted_out(game), row)
+    else:
+        assert game.winner is None
+        if game.stage not in ("setup", "last_words"):  # leavers: the check comes after them
+            assert win_check(game) is None
+    for command in commands:
+        verb = command.spec.verb
+        assert verb != "night/step" or game.stage in ("night", "night0")
+        if verb == "night/step":
+            step_ = book.step(command.payload.step)
+            assert command.payload.actors == list(mechanism(step_.mechanism).actors(before,
+                                                                                      step_))
+            assert set(command.payload.actors) <= set(game.alive)
+        assert verb != "vote/start" or game.stage == "vote"
+
+
+def play(name: str, seed: int, draws: st.DataObject) -> None:
+    rules = load_rules(name)
+    book = rules.book
+    seats = draws.draw(st.integers(book.players.min, book.players.max), label="seats")
+    rng = random.Random(seed)
+    table = SimTable(pick=lambda options, most: rng.sample(list(options), rng.randint(
+        0, min(most, len(options)))))
+    game = new_game(seats, rules=rules)
+    journal: list[Action | TableEvent] = []
+    deck: Counter | None = None
+
+    def take(given: Action | TableEvent, at: int) -> bool:
+        nonlocal game, deck
+        before = game
+        game, commands, _ = step(game, given, float(at))
+        if game is before:
+            return False
+        journal.append(given)
+        if isinstance(given, Action) and given.kind == "deal":
+            deck = Counter(p.role for p in game.players)
+        check(before, game, commands, deck if game.stage != "setup" else None)
+        table.hear(game, commands)
+        return True
+
+    undo_from = rng.randint(0, RANDOM_INPUTS)  # the first undo comes at any depth of a game
+    for at in range(RANDOM_INPUTS * 2):
+        if game.stage == "over":
+            break
+        offers = [o for o in offered(game) if o.enabled and o.action != "name"
+                  and (o.action != "undo" or at >= undo_from)
+                  and all(p.seats for p in o.params if p.kind == "seat")]
+        hear = bool(table.pending) and (at >= RANDOM_INPUTS or rng.random() < 0.5)
+        if at >= RANDOM_INPUTS and not hear:  # the judge ends it: fouls, else removals
+            ending = [o for o in offers if o.action in ("foul", "disqualify")]
+            offers = ending or offers
+        if hear:
+            take(table.pending.popleft(), at)
+            continue
+        if not offers:
+            break
+        offer = rng.choices(offers, [WEIGHTS.get(o.action, 1.0) for o in offers])[0]
+        given = Action(offer.action, args_for(offer, game, rng))
+        if offer.action == "start" and book.unbuilt:
+            with pytest.raises(Refused, match="needs what the engine does not have yet"):
+                step(game, given, float(at))
+            return  # played as far as the engine goes
+        if offer.action == "undo":
+            undone, _, _ = step(game, given, float(at))
+            assert_undo_is_replay(game, undone, journal, rules, seats)
+            game = undone
+            journal.append(given)
+            continue
+        try:
+            take(given, at)
+        except Refused as exc:  # an offer taken as offered is never refused
+            raise AssertionError(f"offered {offer} refused: {exc}") from exc
+    assert game.stage == "over", f"{name}: no end after {RANDOM_INPUTS * 2} inputs"
+    event(f"nights played: {min(game.night, 3)}{'+' if game.night > 3 else ''}")
+    votes = sum(1 for g in journal if isinstance(g, TableEvent) and g.topic.endswith("result")
+                and g.topic.startswith("event/"))
+    event(f"votes: {min(votes, 3)}")
+
+
+def assert_undo_is_replay(game: Game, undone: Game, journal: list, rules, seats: int) -> None:
+    """The undo is the game replayed without the judge's last undoable tap (the table's
+    events after it kept)."""
+    kinds = [m.kind for m in game.undo]
+    taps = [i for i, g in enumerate(journal) if isinstance(g, Action) and g.kind != "undo"]
+    marked = [i for i in taps if journal[i].kind in kinds]
+    if not marked or any(isinstance(g, Action) and g.kind == "undo" for g in journal):
+        return  # after an earlier undo the marks' order is not the journal's: not compared
+    dropped = marked[-1]
+    rebuilt = new_game(seats, rules=rules)
+    for i, kept in enumerate(journal):
+        if i != dropped:
+            rebuilt, _, _ = step(rebuilt, kept, float(i))
+    assert bare(undone) == bare(rebuilt)
+    event(f"an undo compared with the replay, in stage {game.stage}")
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(0, 2**32), draws=st.data())
+def test_random_legal_games_of_every_book_end_in_a_win_the_book_allows(name, seed, draws):
+    play(name, seed, draws)
