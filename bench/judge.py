@@ -1,7 +1,8 @@
 """The judge's panel, measured end to end (run by hand: ``.venv/bin/python -m bench.judge``;
 ``--quick``: seconds, that it runs, bench/quick.py).
 
-A real mosquitto, the simulated example table in this process, ``mafia-table judge`` as its own
+A real mosquitto, the simulated example table in this process (started as ``mafia-table run``
+starts it: its start-up frozen out of the collector's sight), ``mafia-table judge`` as its own
 process and the panel in Debian's headless Chromium, as in tests/e2e/test_judge.py:
 
 1. press -> DOM: a ``sim/press`` on a seat until the page shows that seat's fist (a
@@ -123,7 +124,8 @@ def judged_table() -> Iterator[tuple[str, Hands, Judge, Browser]]:
         tmp_path = Path(tmp)
         listen = f"127.0.0.1:{free_port()}"
         hands = Hands(broker.port)
-        table = Running(table_config(tmp_path, broker.port))
+        # the table's start-up frozen as ``mafia-table run`` freezes it: the process it stands for
+        table = Running(table_config(tmp_path, broker.port), freeze_startup=True)
         judge = Judge(judge_config(tmp_path, broker.port, listen))
         try:
             with headless_chromium() as browser:
