@@ -17,7 +17,6 @@ one job each) and runs them in order:
 
 from __future__ import annotations
 
-import gc
 import logging
 import sys
 import uuid
@@ -51,6 +50,7 @@ from hardware.audio import SoundOut
 from hardware.expander import ExpanderButtons
 from hardware.gpio import GpioBoard, make_pin_factory
 from hardware.strip import StripLights
+from kit.startup import freeze_startup
 
 log = logging.getLogger(__name__)
 
@@ -75,10 +75,10 @@ class Service:
                  clock_sync: Callable[[], ClockSync] = clock_sync,
                  freeze_startup: bool = False):
         """``clock_sync``: asks whether the wall clock is synchronised (the kernel's, by
-        default; injected by tests). ``freeze_startup``: at the end of ``start``, collect once
-        and move everything made so far out of the garbage collector's sight (``gc.freeze``),
-        for the process that runs the table (``mafia-table run``); not for a process that
-        builds many services (the tests), which would keep each one's garbage for good."""
+        default; injected by tests). ``freeze_startup``: at the end of ``start``, move everything
+        made so far out of the garbage collector's sight (``kit.startup``), for the process
+        that runs the table (``mafia-table run``); not for a process that builds many services
+        (the tests), which would keep each one's garbage for good."""
         self.config = config
         self._freeze_startup = freeze_startup
         self.clock = clock or SystemClock()
@@ -286,14 +286,3 @@ class Service:
     def _publish_health(self) -> None:
         self.health.publish()
 
-
-def freeze_startup() -> None:
-    """Collect once, then leave what start-up made (some 33,000 objects: the modules, the
-    config, paho, pygame) out of every later collection (``gc.freeze``).
-
-    A full collection stops every thread while it looks at every tracked object: about 10 ms
-    on the development VM with them, 0.1-0.3 ms without (docs/performance.md, "Where a press's
-    time goes"). A table at play allocates little and collects rarely, but a command flood
-    brings a full collection every 2-3 s, each one a press's whole budget."""
-    gc.collect()
-    gc.freeze()

@@ -63,6 +63,7 @@ from judge.store import GameStore
 from judge.table_link import TableLink
 from judge.views import ActionMessage, Refusal
 from kit import webguard
+from kit.startup import freeze_startup
 from kit.weblogin import WebLogin
 from kit.webserve import WebServer
 
@@ -305,9 +306,11 @@ async def _close_sockets(app: web.Application) -> None:
 
 
 async def serve(cfg: JudgeConfig, ready: asyncio.Event | None = None,
-                stop: asyncio.Event | None = None) -> None:
+                stop: asyncio.Event | None = None, *, freeze: bool = False) -> None:
     """Run the panel until ``stop`` is set, or SIGTERM (systemd's stop; SIGINT is not enough: a
-    process started in the background by a shell ignores it)."""
+    process started in the background by a shell ignores it). ``freeze``: once it listens,
+    its start-up is moved out of the garbage collector's sight (``kit.startup``), for the
+    process that runs the panel (``mafia-table judge``), not for a test's."""
     panel = Panel(cfg)
     loop = asyncio.get_running_loop()
     stop = stop or asyncio.Event()
@@ -317,6 +320,8 @@ async def serve(cfg: JudgeConfig, ready: asyncio.Event | None = None,
     server = WebServer(make_app(panel), listen=cfg.panel.listen, tls=cfg.panel.tls,
                        what="judge panel")
     await server.start()
+    if freeze:
+        freeze_startup()
     lines = server.describe()
     log.info("%s (table %s)", "; ".join(line.strip() for line in lines), cfg.table)
     print(f"{lines[0]}  (table {cfg.table})", *lines[1:], sep="\n", flush=True)
