@@ -107,15 +107,16 @@ class Panel:
 
     # ------------------------------------------------------------------ the game
 
-    def apply(self, given: Action | TableEvent) -> None:
+    def apply(self, given: Action | TableEvent, *, shown: bool = False) -> None:
         """One input: the core decides, the journal keeps it, the table and pages are told.
-        ``Refused`` goes back to the caller with nothing changed."""
+        ``Refused`` goes back to the caller with nothing changed. ``shown``: what the panel
+        shows of the table changed with it (a fist, the clock), so the pages are told even
+        when the game did not change, and only once when it did."""
         commands = self.kept.apply(given, time.time())
-        if commands is None:
-            return
-        for command in commands:
+        for command in commands or ():
             self.link.send(command)
-        self.live.show()
+        if commands is not None or shown:
+            self.live.show()
 
     def timer_command(self, op: str) -> None:
         """The floor's clock (4.3.1: one minute a speech; 4.2.1: the mafia's minute): pause,
@@ -200,26 +201,30 @@ class Panel:
         event = given.event
         if isinstance(event, events.DayEvent) and topic == "state":
             seen.day = event.day
+        # what the header shows of the table changed: shown once, with the game's change if any
+        shown = isinstance(event, events.TimerEvent | events.SeatButtonEvent)
         if isinstance(event, events.TimerEvent):  # the floor's clock, shown as it runs
             running = _TIMER_RUNS.get(event.state, (seen.timer or {}).get("running", True))
             seen.timer = {"running": running, "seat": event.seat, "kind": event.kind,
                           "state": event.state, "remaining_ms": event.remaining_ms}
-            self.live.show()
         if isinstance(event, events.SeatButtonEvent):  # the fists on the table, live
             pressed = topic.endswith(events.SeatPress.KIND)
             (seen.down.add if pressed else seen.down.discard)(event.seat)
-            self.live.show()
         # the envelope (api.Envelope) beside the fields of a published event; state has none
         seq, id = getattr(event, "seq", None), getattr(event, "id", None)
         if isinstance(seq, int) and isinstance(id, str):
             if id in self.recent_ids:
+                if shown:
+                    self.live.show()
                 return
             self.recent_ids.append(id)
             self.journal.seen("private" if topic.startswith("private/") else "event", seq)
         try:
-            self.apply(given)
+            self.apply(given, shown=shown)
         except Refused as exc:  # the core refuses nothing the table says; keep it safe
             log.error("table event %s refused: %s", topic, exc)
+            if shown:
+                self.live.show()
 
     def _bad(self, topic: str, why: str) -> None:
         seen = self.live.seen
@@ -243,7 +248,7 @@ async def live(request: web.Request) -> web.StreamResponse:
     """The live channel: the view on every change; actions in, refusals back to their tab."""
     panel: Panel = request.app[PANEL]
     panel.gate.require_live(request)
-    return await panel.live.pages.serve(request, lambda: json.dumps(panel.live.view()),
+    return await panel.live.pages.serve(request, panel.live.text,
                                         lambda text: handle_message(panel, text))
 
 

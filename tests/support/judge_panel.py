@@ -33,11 +33,11 @@ def table_config(tmp_path: Path, port: int) -> config_module.Config:
         backends=msgspec.structs.replace(cfg.backends, audio="off"))
 
 
-def judge_config(tmp_path: Path, broker_port: int, listen: str) -> Path:
+def judge_config(tmp_path: Path, broker_port: int, listen: str, table: str = "table-1") -> Path:
     (tmp_path / "judge.pass").write_text(PASSWORD + "\n")
     path = tmp_path / "judge.toml"
     path.write_text(f"""
-table = "table-1"
+table = "{table}"
 [broker]
 port = {broker_port}
 [panel]
