@@ -183,7 +183,7 @@ def instrumented(service: Service, stamps: Stamps) -> Iterator[None]:
     wrap(service.delivery, "_publish",
          lambda topic, payload: topic.startswith(seat_event) and mark("publishing"),
          lambda _, topic, payload: topic.startswith(seat_event) and mark("published"))
-    wrap(service.mqtt._client, "_sock_send",
+    wrap(service.event_link._client, "_sock_send",  # events leave on a connection of their own
          after=lambda _, data: seat_event.encode() in bytes(data[:64]) and mark("written"))
     for link in service.consoles:
         wrap(link.session, "receive_data", after=lambda got, *_: got and mark("read"))

@@ -201,14 +201,22 @@ class JournalHealth(msgspec.Struct, forbid_unknown_fields=True):
 
 class CommandHealth(msgspec.Struct, forbid_unknown_fields=True):
     """The command queue: the table's own inputs always go first; commands wait in a bounded
-    queue and one that does not fit is answered ``busy`` at once."""
+    queue (``sim/`` ones in a lane of their own, ahead) and one that does not fit is refused
+    ``busy`` at once."""
 
     queue_limit: Annotated[int, msgspec.Meta(ge=1, description="Commands that may wait.")]
     refusing: Annotated[bool, msgspec.Meta(
         description="The queue is full right now: commands are answered busy.")]
-    busy: Annotated[int, msgspec.Meta(ge=0, description="Commands answered busy since start.")]
+    busy: Annotated[int, msgspec.Meta(ge=0, description="Commands refused busy since start.")]
     stale: Annotated[int, msgspec.Meta(
         ge=0, description="Commands refused since start because their ts was too old.")]
+    unanswered: Annotated[int, msgspec.Meta(
+        ge=0, description="Of the busy and stale refusals, those not answered: the commands "
+                          "sent at QoS 0 (their senders asked for no guarantee), and those "
+                          "beyond 100 answers a second (a flood).")] = 0
+    repeats: Annotated[int, msgspec.Meta(
+        ge=0, description="Commands received again with a verb, id and payload already "
+                          "taken: not run again; answered with the first copy's reply.")] = 0
 
 
 class BrokerLinkHealth(msgspec.Struct, forbid_unknown_fields=True):
@@ -224,6 +232,11 @@ class BrokerLinkHealth(msgspec.Struct, forbid_unknown_fields=True):
     thrown_off: Annotated[bool, msgspec.Meta(
         description="Lost 3 times within a minute: most likely another client connects with "
                     "the controller's client id (mosquitto 2.0 gives no reason); see the log.")]
+    sessions_lost: Annotated[int, msgspec.Meta(
+        ge=0, description="Reconnects where the broker had lost the controller's session (a "
+                          "broker restarted without persistence, or killed before it saved "
+                          "it): commands sent meanwhile may be lost; senders send them again.")
+    ] = 0
 
 
 class ClockHealth(msgspec.Struct, forbid_unknown_fields=True):

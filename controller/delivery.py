@@ -17,6 +17,12 @@ goes out in bulk, the backlog left unacknowledged by an outage or a crash and th
 During a catch-up, live events therefore reach consumers before older backlog events: order
 events by ``seq``, which has no gaps (docs/mqtt-api.md, "Delivery").
 
+Every consumer may ask for a replay (a hall broker restart makes each of them ask for every
+table it follows at once), and each replay's copies go to every subscriber: requests for one
+journal are merged, into the replay under way when it will still send everything asked for, or
+else into the one waiting after it. So at most two replays per journal exist, each answering
+all the requests it took (at most ``REPLAY_REQUESTS``; more are refused busy).
+
 Acknowledgements are written to the journal in batches (``commit``, once per loop turn), one
 primary-key update per event.
 
@@ -38,16 +44,25 @@ log = logging.getLogger(__name__)
 PACED_WINDOW = 8
 #: The shortest wait for the token bucket to refill: fewer, larger steps.
 MIN_WAIT = 0.02
+#: Requests one replay answers at most; beyond, they are refused busy (ask again later).
+REPLAY_REQUESTS = 64
+REPLAYS_BUSY = "busy: too many replays waiting; ask again later"
 
 
 @dataclass
 class _Replay:
-    """A ``cmd/replay`` under way: ``done(error)`` is called once, with None on success."""
+    """A replay under way or waiting: each of ``done(error)`` is called once, with None on
+    success, when it has sent everything up to ``until``."""
 
     private: bool
-    cursor: int  # the last seq published
-    until: int  # the newest seq when it was asked for
-    done: Callable[[str | None], None]
+    cursor: int  # the last seq published (the start, until it has started)
+    until: int  # the newest seq when it was last asked for
+    done: list[Callable[[str | None], None]]
+    started: bool = False
+
+    def finish(self, error: str | None) -> None:
+        for done in self.done:
+            done(error)
 
 
 class Delivery:
@@ -99,9 +114,20 @@ class Delivery:
     def replay(self, private: bool, after_seq: int, done: Callable[[str | None], None]) -> None:
         """Publish copies of the kept events after ``after_seq`` (up to the newest now), paced
         after the backlog; then ``done(None)``, or ``done(error)`` if the journal cannot be
-        read."""
-        journal = self._journals[private]
-        self._replays.append(_Replay(private, after_seq, journal.last_seq, done))
+        read (or too many requests wait: ``REPLAYS_BUSY``)."""
+        until = self._journals[private].last_seq
+        for replay in self._replays:
+            if replay.private != private or (replay.started and after_seq < replay.cursor):
+                continue  # the one under way has sent some of these already
+            if len(replay.done) >= REPLAY_REQUESTS:
+                done(REPLAYS_BUSY)
+                return
+            if not replay.started:
+                replay.cursor = min(replay.cursor, after_seq)
+            replay.until = max(replay.until, until)
+            replay.done.append(done)
+            return
+        self._replays.append(_Replay(private, after_seq, until, [done]))
         self.fill()
 
     def acked(self, mid: int) -> bool:
@@ -169,13 +195,14 @@ class Delivery:
                     if e.seq <= replay.until]
         except JournalUnreadable as exc:
             self._replays.popleft()
-            replay.done(f"{exc}; events up to seq {replay.cursor} were published")
+            replay.finish(f"{exc}; events up to seq {replay.cursor} were published")
             return
         if not page:
             self._replays.popleft()
-            replay.done(None)
+            replay.finish(None)
             return
         replay.cursor = page[-1].seq
+        replay.started = True
         for event in page:
             mid = self._publish(event.topic, event.payload)
             self.in_flight[mid] = None

@@ -10,16 +10,21 @@ Ordering by input time (not arrival) means a press that was queued behind a slow
 seen at the instant the hand made it; rules decide by those timestamps, not by when the loop got
 round to them.
 
-The table comes before its remote control. Commands (what arrives over MQTT) wait in a queue of
-their own, bounded: one that does not fit is refused at once (``submit`` returns False and the
-caller answers it ``busy``), so a flood can neither grow memory nor bury a press. Each batch takes
-every table input that has arrived (edges, keys, console news, shell calls, a stop) but at most
-``COMMANDS_PER_BATCH`` commands, so a press waits for a handful of commands, never for the whole
-queue. Within a batch, effects that only show the newest value are coalesced and performed at
-the batch's end: a seat's light set twice is set once (to the last), and the retained ``state``
-is written and published once (the last snapshot, in the place of the first); the replies come
-after them, so none goes out before what its command shows. A stop
-refuses new commands and returns once the ones already queued are applied: a bounded wait.
+The table comes before its remote control. What arrives over MQTT waits in two bounded lanes
+of its own: the simulator's hands (``sim/``: presses, ahead, so a simulated table's players are
+not held up by a flood of light commands) and the commands. One that does not fit is refused at
+once (``submit_command`` returns False and the caller answers it ``busy``), so a flood can
+neither grow memory nor bury a press. Each batch takes every table input that has arrived
+(edges, keys, console news, shell calls, a stop) but at most ``COMMANDS_PER_BATCH`` of the
+lanes' items, and no more than ``COMMAND_RATE`` a second (a token bucket whose refill the loop's
+own wait includes; the ``sim/`` lane within ``SIM_RATE``, each of its drives an event): a press
+waits for a handful of commands, never for the queue, and a flood costs the loop a bounded share
+of the CPU whatever its rate. Within a batch, effects that only
+show the newest value are coalesced and performed at the batch's end: a seat's light set twice
+is set once (to the last), and the retained ``state`` is written and published once (the last
+snapshot, in the place of the first); the replies come after them, so none goes out before what
+its command shows. A stop refuses new commands and returns once the ones already queued are
+applied: a bounded wait.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ import threading
 from collections import deque
 from collections.abc import Callable, Iterable
 from contextlib import AbstractContextManager, nullcontext
+from typing import Protocol
 
 from contract.inputs import CommandReceived, Input, Tick
 from controller.clock import Clock
@@ -39,6 +45,7 @@ from controller.core.effects import PublishState, Reply, SetLight, WakeAt
 from controller.core.performed import Performed, StepEffect
 from controller.core.state import TableState
 from controller.core.table import step
+from controller.rate import TokenBucket
 
 log = logging.getLogger(__name__)
 
@@ -46,12 +53,53 @@ _STOP = object()
 _WAKE = object()  # commands arrived in an empty queue
 #: Commands waiting for the loop beyond this many are refused (answered ``busy``).
 COMMAND_QUEUE = 256
-#: Commands applied in one batch at most; a table input waits for no more than these.
-COMMANDS_PER_BATCH = 16
+#: ``sim/`` commands waiting beyond this many are refused: a simulated table's hands, taken
+#: before the commands (a hand presses a few times a second; a flood of them finds this full).
+SIM_QUEUE = 64
+#: Commands (``sim/`` ones first) applied in one batch at most; a table input waits for no more.
+COMMANDS_PER_BATCH = 4
+#: Commands applied a second at most, whatever the flood: what the loop may spend on its remote
+#: control (a rules core sends a few a second; a judge's burst, tens).
+COMMAND_RATE = 1000.0
+#: ``sim/`` commands a second at most, within that: each drive a hand makes is an event, and a
+#: table's ten players press a few times a second (a vote's fists, 20 drives, in a tenth).
+SIM_RATE = 200.0
 #: Effects a batch performs at its end: lights and ``state`` coalesced, then the replies, so a
 #: reply never goes out before what its command shows. Every other effect is performed as its
 #: input is applied.
 AT_BATCH_END = (SetLight, PublishState, Reply)
+
+
+class Repeats(Protocol):
+    """The shell's record of the commands accepted (``controller.shell.repeats``)."""
+
+    def repeat(self, cmd: CommandReceived) -> Reply | None:
+        """The reply for a copy of a command accepted already (it is not applied), or None."""
+
+    def taken(self, cmd: CommandReceived, reply: Reply) -> None:
+        """``cmd`` was applied and answered ``reply``."""
+
+
+class _Lane:
+    """A bounded queue of commands (or the shell work one asked for). Once full, it refuses
+    until it has drained to half, so a sender that keeps it full gets steady ``busy`` answers,
+    not a flicker of accepted and refused ones."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self.items: deque[object] = deque()
+        self.refusing = False
+
+    def offer(self, item: object) -> bool:
+        waiting = len(self.items)
+        if waiting >= self.limit:
+            self.refusing = True
+        elif self.refusing and waiting <= self.limit // 2:
+            self.refusing = False
+        if self.refusing:
+            return False
+        self.items.append(item)
+        return True
 
 
 class EventLoop:
@@ -67,14 +115,18 @@ class EventLoop:
     """
 
     def __init__(self, state: TableState, *, clock: Clock, perform: Callable[[Performed], None],
-                 command_queue: int = COMMAND_QUEUE,
+                 command_queue: int = COMMAND_QUEUE, command_rate: float = COMMAND_RATE,
                  take_commands: Callable[[], bool] = lambda: True,
+                 repeats: Repeats | None = None,
                  applying: Callable[[Input], AbstractContextManager[object]] | None = None):
         """``take_commands``: asked (on the loop thread) before taking commands from their
         queue; False leaves them waiting (the shell's backpressure: too many replies not yet
-        acknowledged by the broker). ``applying``: a context around each input's application,
-        its effects (but the coalesced ones, see ``AT_BATCH_END``) performed inside it."""
+        acknowledged by the broker). ``repeats``: the shell's record of the commands accepted,
+        so that each runs once by its id. ``applying``: a context around each input's
+        application, its effects (but the coalesced ones, see ``AT_BATCH_END``) performed inside
+        it."""
         self._take_commands = take_commands
+        self._repeats = repeats
         self._state = state
         self._clock = clock
         self._perform = perform
@@ -83,10 +135,13 @@ class EventLoop:
         # SimpleQueue, whose put may be called from a signal handler (a stop on SIGTERM)
         self._inbox: queue.SimpleQueue[object] = queue.SimpleQueue()
         self._commands_lock = threading.Lock()
-        self._commands: deque[object] = deque()  # commands (and replays), bounded
-        self._command_queue = command_queue
+        # the remote lanes, taken in this order: sim/ (a simulated table's hands), commands
+        self._sims = _Lane(SIM_QUEUE)
+        self._commands = _Lane(command_queue)
+        self._lanes = (self._sims, self._commands)
+        self._budget = TokenBucket(command_rate, COMMANDS_PER_BATCH, clock.monotonic())
+        self._sim_budget = TokenBucket(SIM_RATE, COMMANDS_PER_BATCH, clock.monotonic())
         self._stopping = False
-        self._refusing = False
         self._batch_effects: list[StepEffect] | None = None  # performed at the end of the batch
         self._wakes: list[float] = []
         self._settles: list[float] = []  # the debounce wakes among them
@@ -108,22 +163,17 @@ class EventLoop:
         self._inbox.put(inp)
         return True
 
-    def submit_command(self, command: CommandReceived | Callable[[], object]) -> bool:
+    def submit_command(self, command: CommandReceived | Callable[[], object], *,
+                       sim: bool = False) -> bool:
         """Queue a command (or shell work a command asked for, such as a replay) behind the
-        table's inputs. Thread-safe, never blocks; False when the queue is full or stopping.
-
-        Once full, the queue refuses until it has drained to half, so a sender that keeps it
-        full gets steady ``busy`` answers, not a flicker of accepted and refused ones."""
+        table's inputs, in the ``sim`` lane (the simulator's hands) or the commands'.
+        Thread-safe, never blocks; False when that lane is full (see ``_Lane``) or stopping."""
+        lane = self._sims if sim else self._commands
         with self._commands_lock:
-            waiting = len(self._commands)
-            if waiting >= self._command_queue:
-                self._refusing = True
-            elif self._refusing and waiting <= self._command_queue // 2:
-                self._refusing = False
-            if self._stopping or self._refusing:
+            idle = not any(other.items for other in self._lanes)
+            if self._stopping or not lane.offer(command):
                 return False
-            self._commands.append(command)
-        if not waiting:  # the loop may be waiting on the inbox alone: wake it
+        if idle:  # the loop may be waiting on the inbox alone: wake it
             self._inbox.put(_WAKE)
         return True
 
@@ -131,8 +181,9 @@ class EventLoop:
         """After the loop stopped: take the commands it did not get to (their replies still
         await the broker), so the shell can answer them. Thread-safe."""
         with self._commands_lock:
-            left = list(self._commands)
-            self._commands.clear()
+            left = [item for lane in self._lanes for item in lane.items]
+            for lane in self._lanes:
+                lane.items.clear()
         return left
 
     @property
@@ -142,8 +193,13 @@ class EventLoop:
 
     @property
     def commands_waiting(self) -> int:
-        """Commands queued, not yet applied."""
-        return len(self._commands)
+        """Commands queued (both lanes), not yet applied."""
+        return sum(len(lane.items) for lane in self._lanes)
+
+    @property
+    def refusing(self) -> bool:
+        """A lane is full and refuses until it has drained to half."""
+        return any(lane.refusing for lane in self._lanes)
 
     def call_soon(self, fn: Callable[[], object]) -> None:
         """Run ``fn`` on the loop thread before the next inputs. Thread-safe, never blocks.
@@ -182,8 +238,8 @@ class EventLoop:
         self._perform_all(start)
         while not self._run_batch(self._next_batch()):
             pass
-        while self._commands and self._take_commands():  # those queued before the stop
-            self._run_batch(self._next_batch(0))
+        while self.commands_waiting and self._take_commands():  # those queued before the stop
+            self._run_batch(self._next_batch())
 
     def drain(self, done: Callable[[], bool], timeout: float) -> None:
         """After ``run`` returned: keep working until ``done()`` or ``timeout`` seconds pass.
@@ -225,8 +281,14 @@ class EventLoop:
         return True
 
     def apply(self, inp: Input) -> None:
-        """Apply one input through the core and perform its effects."""
+        """Apply one input through the core and perform its effects; a copy of a command
+        accepted already is answered as the first one was (``Repeats``), not applied again."""
         try:
+            if isinstance(inp, CommandReceived) and self._repeats is not None:
+                again = self._repeats.repeat(inp)
+                if again is not None:
+                    self._perform_all([again])
+                    return
             with self._applying(inp):
                 try:
                     self._state, effects = step(self._state, inp)
@@ -234,6 +296,10 @@ class EventLoop:
                     log.exception("input %r was not applied (internal error); table state "
                                   "unchanged", inp)
                     return
+                if isinstance(inp, CommandReceived) and self._repeats is not None:
+                    for effect in effects:
+                        if isinstance(effect, Reply):  # the core answers each command once
+                            self._repeats.taken(inp, effect)
                 self._perform_all(effects)
         except Exception:
             log.exception("input %r: its effects were not all kept", inp)
@@ -265,16 +331,23 @@ class EventLoop:
             log.exception("call %r failed", fn)
 
     def _next_batch(self, limit: float | None = None) -> list[object]:
-        """Wait (until the next wake, or ``limit`` seconds) for something to do; then take every
-        table input and at most ``COMMANDS_PER_BATCH`` commands."""
+        """Wait (until the next wake, the budget's refill, or ``limit`` seconds) for something
+        to do; then take every table input and the commands the budget allows, ``sim/`` first.
+        """
+        now = self._clock.monotonic()
+        due = [*self._wakes[:1], *(call[0] for call in self._calls[:1])]
+        take = sims = 0
+        if self.commands_waiting and self._take_commands():
+            take, refill = self._ready(now)
+            sims = min(take, self._sim_budget.ready(len(self._sims.items), now)[0])
+            if not take:
+                due.append(now + refill)
         timeout = limit
-        first = min([*self._wakes[:1], *(call[0] for call in self._calls[:1])], default=None)
-        if first is not None:
+        if due:
             timeout = min(timeout if timeout is not None else float("inf"),
-                          max(0.0, first - self._clock.monotonic()))
-        take = self._take_commands() and bool(self._commands)
+                          max(0.0, min(due) - now))
         try:
-            # commands waiting to be taken: look at the inbox without waiting
+            # commands to take now: look at the inbox without waiting
             batch = [self._inbox.get_nowait() if take else self._inbox.get(timeout=timeout)]
         except queue.Empty:
             batch = []
@@ -285,9 +358,23 @@ class EventLoop:
                 break
         if take:
             with self._commands_lock:
-                for _ in range(min(COMMANDS_PER_BATCH, len(self._commands))):
-                    batch.append(self._commands.popleft())
+                taken = [self._sims.items.popleft() for _ in range(sims)]
+                while self._commands.items and len(taken) < take:
+                    taken.append(self._commands.items.popleft())
+            self._sim_budget.spend(sims)
+            self._budget.spend(len(taken))
+            batch += taken
         return [item for item in batch if item is not _WAKE]
+
+    def _ready(self, now: float) -> tuple[int, float]:
+        """How many of the lanes' items to take now (the ``sim/`` ones within their own rate),
+        and if none, the seconds until some may be."""
+        sims, wait = 0, float("inf")
+        if self._sims.items:
+            sims, wait = self._sim_budget.ready(len(self._sims.items), now)
+        if not sims and not self._commands.items:
+            return 0, wait
+        return self._budget.ready(sims + len(self._commands.items), now)
 
     def _due_ticks(self, now: float) -> list[Tick]:
         """Ticks for the wakes due by ``now``."""

@@ -8,9 +8,13 @@ What it promises:
 * Retained documents (``status``, ``state``) are kept here, newest per topic, and published
   again after every connect, since a broker without persistence forgets them on restart.
 * The last will marks the table ``offline`` if the service dies; a clean stop publishes it too.
-* The session survives a reconnect (MQTT 5 session expiry, no clean start): commands sent
-  meanwhile wait at the broker. Subscriptions are made in ``on_connect`` all the same, so a
-  broker that lost the session (restarted without persistence, expired) gets them again.
+* The session survives a reconnect (MQTT 5 session expiry, no clean start, not even the first
+  time: mosquitto saves a session to its database only if its connection began without clean
+  start), and a broker restart once the broker has saved it: commands sent meanwhile wait at the
+  broker. Subscriptions are made in ``on_connect`` all the same, so a broker that lost the
+  session (restarted without persistence, killed before its autosave, expired) gets them again;
+  such a reconnect is counted (``sessions_lost``) and logged, on a link that subscribes (the
+  events' link has no subscriptions: a session of its own lost loses no command).
 * Small messages leave at once: Nagle's algorithm is off on the socket (with it, a press that
   follows another unacknowledged packet waited for the broker's 40 ms delayed ACK).
 * Callbacks never block and never raise (a raise would kill paho's loop): incoming messages are
@@ -36,8 +40,9 @@ from kit.mqtt import BrokerConfig, configure_client
 
 log = logging.getLogger(__name__)
 
-#: Called with (topic below the prefix, payload, MQTT 5 response topic, correlation data).
-MessageHandler = Callable[[str, bytes, str | None, bytes | None], None]
+#: Called with (topic below the prefix, payload, MQTT 5 response topic, correlation data, the
+#: QoS it came at).
+MessageHandler = Callable[[str, bytes, str | None, bytes | None, int], None]
 
 
 #: Seconds the broker keeps our session (subscriptions, queued commands) while we are away.
@@ -57,6 +62,7 @@ class LinkDrops:
 
     disconnects: int = 0
     taken_over: int = 0
+    sessions_lost: int = 0
     last_reason: str | None = None
     recent: deque[float] = field(default_factory=lambda: deque(maxlen=FLAP_DROPS))
 
@@ -82,7 +88,7 @@ class MqttLink:
         prefix: str,
         client_id: str,
         subscriptions: list[str],
-        will: bytes,
+        will: bytes | None,
         on_message: MessageHandler,
         on_connected: Callable[[], None] = lambda: None,
         on_ack: Callable[[int], None] = lambda mid: None,
@@ -98,11 +104,13 @@ class MqttLink:
         self._stopping = False
         self._lock = threading.Lock()
         self.connected = threading.Event()
+        self.connected_before = False  # a connect since the start (paho's thread)
         self.drops = LinkDrops()
 
         client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
                              protocol=mqtt.MQTTv5)
-        client.will_set(prefix + "status", will, qos=1, retain=True)
+        if will is not None:
+            client.will_set(prefix + "status", will, qos=1, retain=True)
         client.reconnect_delay_set(min_delay=1, max_delay=5)
         configure_client(client, broker)
         client.on_connect = self._on_connect
@@ -162,15 +170,16 @@ class MqttLink:
             properties.CorrelationData = correlation
         return self._client.publish(topic, payload, qos=qos, properties=properties).mid
 
-    def stop(self, last_words: bytes, timeout: float = 2.0) -> None:
+    def stop(self, last_words: bytes | None, timeout: float = 2.0) -> None:
         """Publish ``last_words`` on ``status`` (retained), wait for the broker's ack, close."""
         self._stopping = True
-        info = self._client.publish(self.prefix + "status", last_words, qos=1, retain=True)
-        if self.connected.is_set():
-            try:
-                info.wait_for_publish(timeout)
-            except (RuntimeError, ValueError) as exc:
-                log.warning("offline status not acknowledged: %s", exc)
+        if last_words is not None:
+            info = self._client.publish(self.prefix + "status", last_words, qos=1, retain=True)
+            if self.connected.is_set():
+                try:
+                    info.wait_for_publish(timeout)
+                except (RuntimeError, ValueError) as exc:
+                    log.warning("offline status not acknowledged: %s", exc)
         self._client.disconnect()
         self._client.loop_stop()
 
@@ -180,8 +189,15 @@ class MqttLink:
         if reason_code.is_failure:
             log.error("broker refused the connection: %s", reason_code)
             return
-        log.info("connected to the broker")
-        client.subscribe([(self.prefix + topic, 1) for topic in self._subscriptions])
+        if self.connected_before and not flags.session_present and self._subscriptions:
+            self.drops.sessions_lost += 1
+            log.warning("the broker had lost this controller's session (restarted without "
+                        "persistence, or killed before it saved it): commands sent while we "
+                        "were away may be lost, and their senders must send them again")
+        self.connected_before = True
+        log.info("connected to the broker (%s)", self._client_id)
+        if self._subscriptions:
+            client.subscribe([(self.prefix + topic, 1) for topic in self._subscriptions])
         self.connected.set()
         try:
             self._on_connected()
@@ -227,7 +243,8 @@ class MqttLink:
                             response_topic, self.prefix)
                 response_topic = None
             correlation = getattr(message.properties, "CorrelationData", None)
-            self._on_message_handler(suffix, bytes(message.payload), response_topic, correlation)
+            self._on_message_handler(suffix, bytes(message.payload), response_topic, correlation,
+                                     message.qos)
         except Exception:
             log.exception("incoming message on %r dropped", message.topic)
 

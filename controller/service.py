@@ -7,7 +7,8 @@ one job each) and runs them in order:
 
 * every event goes to the journal first, then to MQTT while connected; the broker's PUBACK marks
   it delivered; what waited is published on the next connect (``controller.shell.outbox``,
-  ``controller.delivery``);
+  ``controller.delivery``); events leave on a connection of their own (``event_link``), the
+  commands, replies and retained documents on the other (``mqtt``, with the last will);
 * a console's input is journaled with its events and the console's position in one
   transaction, and only then acknowledged to the console (docs/protocol.md, "Exactly once");
 * ``health`` says how many events wait, whether the journal takes writes, how the consoles,
@@ -38,10 +39,11 @@ from controller.sd_notify import Notifier
 from controller.shell import restore, wiring
 from controller.shell.clock_watch import ClockWatch
 from controller.shell.effects import EffectPerformer
-from controller.shell.hands import SimulatedHand
+from controller.shell.hands import MARGIN, SimulatedHand
 from controller.shell.health import HealthReport
 from controller.shell.intake import CommandIntake
 from controller.shell.outbox import Outbox
+from controller.shell.repeats import RecentCommands
 from controller.shell.replay import replay
 from controller.stored_state import LAST_BOOT
 from firmware_bridge.ports import CONSOLE_PORTS
@@ -65,6 +67,7 @@ class Service:
 
     # the parts built in ``__init__``, some reached from callbacks set up before them
     mqtt: MqttLink
+    event_link: MqttLink
     delivery: Delivery
     outbox: Outbox
     intake: CommandIntake
@@ -99,12 +102,17 @@ class Service:
         # the emulated console of each seat (--sim): the tests and the virtual table read them
         self.emulators = self.ports.emulators
         self.devices = wiring.Devices(self.ports)
-        self.hands = SimulatedHand(self.devices)  # the one hand of DrivePin, TypeKeys, the window
+        self.recent_commands = RecentCommands()  # each command id runs once
         self.loop = EventLoop(
             restore.restored_state(self.store, config, wiring.table_setup(config, rules)),
             clock=self.clock, perform=lambda effect: self.effects.perform(effect),
             take_commands=lambda: self.intake.take_commands(),
+            repeats=self.recent_commands,
             applying=lambda inp: self.outbox.journaling(inp))
+        # the one hand of DrivePin, TypeKeys and the window: a button no faster than it is read
+        self.hands = SimulatedHand(self.devices, spacing=config.gpio.debounce_ms / 1000 + MARGIN,
+                                   now=self.clock.monotonic, call_soon=self.loop.call_soon,
+                                   call_at=self.loop.call_at)
         self.clock_watch = ClockWatch(clock_sync, call_soon=self.loop.call_soon,
                                       on_change=self._publish_health)
         self.prefix = topic_prefix(config.table)
@@ -112,7 +120,8 @@ class Service:
             loop=self.loop, mqtt=lambda: self.mqtt, messages=self.messages, prefix=self.prefix,
             now=self.clock.monotonic, synchronized=lambda: self.clock_watch.sync.synchronized,
             replay=lambda cmd: replay(cmd, journals, self.delivery, self.intake.reply),
-            on_change=self._publish_health)
+            on_change=self._publish_health, recent=self.recent_commands)
+        events_broker = config.broker.for_events()
         self.mqtt = MqttLink(
             config.broker,
             prefix=self.prefix,
@@ -121,13 +130,31 @@ class Service:
             will=self.messages.status(online=False),
             on_message=self.intake.on_message,
             on_connected=lambda: self.loop.call_soon(self._connected),
-            on_ack=lambda mid: self.loop.call_soon(lambda: self._acked(mid)),
+            on_ack=lambda mid: self.loop.call_soon(
+                lambda: self._acked(mid, events=events_broker is None)),
         )
-        self.delivery = Delivery(journals, self.mqtt.publish, self.mqtt.connected.is_set,
+        # the events leave on a connection of their own, so a flood of commands (their acks,
+        # the busy answers) never stands between a press and the broker: mosquitto reads one
+        # packet of a connection per turn, and paho's one thread writes them all
+        self.event_link = self.mqtt if events_broker is None else MqttLink(
+            events_broker,
+            prefix=self.prefix,
+            client_id=f"mafia-table-{config.table}-events",
+            subscriptions=[],
+            will=None,
+            on_message=lambda *message: None,
+            on_connected=lambda: self.loop.call_soon(self.delivery.reconnected),
+            on_ack=lambda mid: self.loop.call_soon(lambda: self.outbox.acked(mid)),
+        )
+        if events_broker is None:
+            log.info("events share the command connection: the broker has accounts and "
+                     "[broker] events_username is not set (config/mosquitto/README.md)")
+        self.delivery = Delivery(journals, self.event_link.publish,
+                                 self.event_link.connected.is_set,
                                  rate=config.store.catch_up_rate, now=self.clock.monotonic,
                                  wake=self._wake_delivery)
         self.outbox = Outbox(journals, messages=self.messages, delivery=self.delivery,
-                             connected=self.mqtt.connected.is_set,
+                             connected=self.event_link.connected.is_set,
                              limit=config.store.outbox_limit, call_soon=self.loop.call_soon,
                              on_change=self._publish_health)
         self.health = HealthReport(messages=self.messages, mqtt=self.mqtt, outbox=self.outbox,
@@ -187,6 +214,8 @@ class Service:
         self.clock_watch.start()
         self._publish_health()
         self.mqtt.start()
+        if self.event_link is not self.mqtt:
+            self.event_link.start()
         # the hardware is up and the journal open: ready, even while the broker is away
         self._told_status = self._status_line()
         if self._freeze_startup:
@@ -234,11 +263,13 @@ class Service:
         self.clock_watch.stop()
         self.delivery.stopped = True  # no more backlog: only what is on its way is waited for
         steps = [self.devices.lights_off, self._stop_consoles]
-        if self.mqtt.connected.is_set():
+        if self.event_link.connected.is_set():
             steps.append(lambda: self.loop.drain(lambda: not self.delivery.in_flight,
                                                  ack_timeout))
-        steps += [self.delivery.commit, self.intake.answer_unrun,
-                  lambda: self.mqtt.stop(self.messages.status(online=False)),
+        steps += [self.delivery.commit, self.intake.answer_unrun]
+        if self.event_link is not self.mqtt:
+            steps.append(lambda: self.event_link.stop(None))
+        steps += [lambda: self.mqtt.stop(self.messages.status(online=False)),
                   self.outbox.cancel_retry, self.factory.close, self.store.close,
                   self.private_store.close, self.notifier.close]
         for step in steps:
@@ -268,15 +299,20 @@ class Service:
         return self.devices.glow(seat)
 
     def _connected(self) -> None:
-        """After a connect: retained documents again, then the events still waiting."""
+        """After a connect: retained documents again, then (on one connection) the events
+        still waiting."""
         self.intake.reconnected()
         self.mqtt.republish_retained()
-        self.delivery.reconnected()
+        if self.event_link is self.mqtt:
+            self.delivery.reconnected()
         self._publish_health()
 
-    def _acked(self, mid: int) -> None:
+    def _acked(self, mid: int, *, events: bool) -> None:
+        """The command connection's acknowledgement: a reply's, or (``events``: the events
+        share it) an event's."""
         self.intake.acked(mid)
-        self.outbox.acked(mid)
+        if events:
+            self.outbox.acked(mid)
 
     def _wake_delivery(self, seconds: float) -> None:
         """The backlog's pace: the delivery goes on after ``seconds``, woken by the loop's own

@@ -32,6 +32,7 @@ import random
 import sys
 import threading
 import time
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -76,13 +77,22 @@ class Message:
     body: dict[str, Any]
 
 
+#: Seconds without a reply after which a command is sent again, the same bytes (same ``id``):
+#: the table runs an ``id`` once and answers a copy with the first one's reply.
+RESEND_AFTER = 3.0
+
+
 class Table:
     """The MQTT side: commands with their replies, and everything the table says, in order.
 
-    It loses nothing (docs/mqtt-api.md, "Losing nothing"): its MQTT 5 session outlives a
-    dropped connection, so the broker keeps what comes meanwhile; it keeps the last ``seq`` of
-    the public and of the private events, and asks for what follows with ``cmd/replay`` when
-    the table comes back online or a ``seq`` jumps; it drops an event it already has by ``id``.
+    It loses nothing (docs/mqtt-api.md, "Losing nothing"): its MQTT 5 session never starts
+    clean, so it outlives a dropped connection and a broker restart (mosquitto saves only such
+    sessions), and the broker keeps what comes meanwhile; it keeps the last ``seq`` of the
+    public and of the private events, and asks for what follows with ``cmd/replay`` when the
+    table comes back online, when a ``seq`` jumps and when the broker had lost its session; it
+    drops an event it already has by ``id``; a command with no reply within ``RESEND_AFTER``
+    seconds is sent again as it was. Command ids start with this run's own prefix: a session
+    kept from an earlier run may still deliver that run's replies.
     """
 
     def __init__(self, host: str, port: int, table: str, timeout: float = 10.0):
@@ -91,6 +101,8 @@ class Table:
         self.inbox: list[Message] = []
         self._arrived = threading.Condition()
         self._ids = itertools.count(1)
+        self._run = uuid.uuid4().hex[:6]  # ids unique across runs (see the class docstring)
+        self._connected_before = False
         self.last_seq = {"event/": 0, "private/": 0}  # 0: nothing seen yet
         self._seen: set[str] = set()
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=f"fiim-game-{table}",
@@ -99,13 +111,18 @@ class Table:
         self.client.on_message = self._on_message
         session = Properties(PacketTypes.CONNECT)
         session.SessionExpiryInterval = 600  # the broker keeps our messages for 10 min
-        # a clean session at the start (no old game's messages), resumed on every reconnect
-        self.client.connect(host, port, keepalive=15, properties=session,
-                            clean_start=mqtt.MQTT_CLEAN_START_FIRST_ONLY)
+        # never a clean start, not even the first time: mosquitto saves a session to its
+        # database only if its connection began without one
+        self.client.connect(host, port, keepalive=15, properties=session, clean_start=False)
         self.client.loop_start()
 
     def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
         client.subscribe(self.prefix + "#", qos=1)
+        if self._connected_before and not flags.session_present:
+            for kept, last in self.last_seq.items():  # the broker lost what it queued for us
+                if last:
+                    self._replay(kept, last)
+        self._connected_before = True
 
     def _on_message(self, client, userdata, message) -> None:
         try:
@@ -177,18 +194,29 @@ class Table:
         raised together land together, however slowly the table answers each. A ``sim/`` verb
         goes on ``cmd/`` too, which the table reads as the same: the rules core's account may
         write ``cmd/#`` only (config/mosquitto/mafia.acl)."""
-        since, ids = self.mark(), [f"g{next(self._ids)}" for _ in each]
-        for id, command in zip(ids, each, strict=True):
-            self.client.publish(f"{self.prefix}cmd/{command.spec.verb}",
-                                encode(command.stamped(id)), qos=1)
-        for id, command in zip(ids, each, strict=True):
+        since = self.mark()
+        ids = [f"{self._run}-g{next(self._ids)}" for _ in each]
+        sent = [(f"{self.prefix}cmd/{command.spec.verb}", encode(command.stamped(id)))
+                for id, command in zip(ids, each, strict=True)]
+        for topic, payload in sent:
+            self.client.publish(topic, payload, qos=1)
+        for id, command, (topic, payload) in zip(ids, each, sent, strict=True):
             verb = command.spec.verb
 
             def answers(m: Message, id: str = id, verb: str = verb) -> bool:
                 return m.topic in (f"reply/{verb}", f"private/reply/{verb}") \
                     and m.body.get("id") == id
 
-            reply = self.wait(answers, since)
+            deadline = time.monotonic() + self.timeout
+            while True:
+                try:
+                    reply = self.wait(answers, since, timeout=min(
+                        RESEND_AFTER, max(0.001, deadline - time.monotonic())))
+                    break
+                except GameError:
+                    if time.monotonic() >= deadline:
+                        raise
+                    self.client.publish(topic, payload, qos=1)  # the same id: run once
             if not reply.body["ok"]:
                 raise GameError(f"cmd/{verb} {command.payload}: {reply.body['error']}")
         return ids

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import logging
 import os
 import random
 import select
@@ -31,9 +32,13 @@ from contract.light_timing import light_level
 from firmware_bridge.firmware.console import Console, elapsed
 from firmware_bridge.link import ConsoleConfig
 
+log = logging.getLogger(__name__)
+
 POLL_S = 0.001  # the firmware's main loop period while an input settles
 IDLE_S = 0.2  # ...and while nothing moves (a hand wakes it at once): an idle table costs ~nothing
 KEY_DOWN_S = 0.04  # how long ``type`` holds each key
+#: Keys that may wait to be typed (a finger types a dozen a second); more are dropped, logged.
+MAX_TYPING = 64
 
 
 class EmulatedPins:
@@ -174,9 +179,14 @@ class EmulatedConsole:
 
     def type(self, seat: int, keys: str) -> None:
         """Press ``keys`` one after another on seat ``seat``'s keypad (in the background). Keys
-        typed while earlier ones are still going down wait their turn, as fingers would."""
+        typed while earlier ones are still going down wait their turn, as fingers would; past
+        ``MAX_TYPING`` waiting, the rest are dropped (a ``sim/key`` flood)."""
         with self._lock:
-            self._typing.extend((seat, key) for key in keys)
+            room = MAX_TYPING - len(self._typing)
+            if len(keys) > room:
+                log.warning("emulated console: %d keys wait to be typed; %r dropped",
+                            len(self._typing), keys[max(0, room):])
+            self._typing.extend((seat, key) for key in keys[:max(0, room)])
             if self._typist is None:
                 self._typist = threading.Thread(target=self._type_queued, daemon=True)
                 self._typist.start()

@@ -87,7 +87,7 @@ class Board:
         what it had."""
         try:
             document: Any = payload.decode() if topic == "bridge" else json.loads(payload)
-        except (UnicodeDecodeError, ValueError):
+        except (UnicodeDecodeError, ValueError, RecursionError):
             self.unreadable += 1
             log.warning("unreadable %s from %s (%d so far)", topic, table, self.unreadable)
             return
@@ -160,7 +160,8 @@ def handle_message(board: Board, text: str) -> dict[str, Any]:
         return {"type": "refused", "message": f"unknown action {action!r}"}
     except seating_module.SeatingError as exc:
         return {"type": "refused", "message": "seating refused: " + "; ".join(exc.problems)}
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, OverflowError, RecursionError):
+        # OverflowError: a round of 1e999; RecursionError: JSON nested past json's limit
         return {"type": "refused", "message": 'malformed message: expected {"action": '
                                               '"load_seating", "csv": ...} or {"action": '
                                               '"send_round", "round": N}'}

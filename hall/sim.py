@@ -30,7 +30,7 @@ REPO = Path(__file__).resolve().parent.parent
 SHIPPED = REPO / "config" / "mosquitto"
 EXAMPLE_TABLE = REPO / "config" / "table.example.toml"
 #: hall accounts that are not tables (config/mosquitto/mafia.acl)
-STAFF = ("rules-core", "observer", "hall-board")
+STAFF = ("rules-core", "observer", "hall-board", "technician")
 
 
 def password(account: str) -> str:

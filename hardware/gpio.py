@@ -3,7 +3,9 @@
 Buttons are read at pin level (``pin.when_changed(ticks, state)``), not through gpiozero's
 ``Button``, because the event must carry the time of the *edge*, and only the pin callback has it.
 Debouncing is done by the core (``controller.core.debounce``) on those timestamps. Lights are
-ordinary gpiozero ``PWMLED`` / ``RGBLED`` devices.
+ordinary gpiozero ``PWMLED`` / ``RGBLED`` devices, set to a level, and blinked by one
+``hardware.blinking.Blinker`` thread for all of them (gpiozero's ``blink`` would start a thread
+per light change and join the last one, on the event loop's thread).
 """
 
 from __future__ import annotations
@@ -23,14 +25,12 @@ from contract import light_timing
 from contract.buttons import JUDGE_BUTTON_NAMES, Button, JudgeButton, SeatButton
 from contract.inputs import ButtonEdge
 from contract.lights import Light, LightMode
+from hardware.blinking import Blinker
 from hardware.header import Pin, ReservableBus
 from kit.config import Section
 
 log = logging.getLogger(__name__)
 
-# the lights look the same on GPIO as on a console (gpiozero's blinks take seconds)
-BLINK_SECONDS = light_timing.BLINK_MS / 1000
-FAST_BLINK_SECONDS = light_timing.FAST_BLINK_MS / 1000
 #: An edge older than this when its callback runs is taken as a clock mix-up, not a real age.
 MAX_EDGE_AGE = 5.0
 #: Level changes a simulated pin remembers (gpiozero's ``MockPin.states``), newest last.
@@ -157,6 +157,7 @@ class GpioBoard:
         self._pull_up = gpio.pull_up
         self._buttons: dict[Button, EdgeButton] = {}
         self._lights: dict[int, PWMLED | RGBLED] = {}
+        self._blinker = Blinker(self._put, now)
         try:
             for button, pin in gpio.buttons().items():
                 self._buttons[button] = EdgeButton(
@@ -174,13 +175,20 @@ class GpioBoard:
 
     def show(self, seat: int, light: Light) -> None:
         """Make seat ``seat``'s light show ``light`` (a seat with no wired light is skipped)."""
+        if seat in self._lights:
+            self._blinker.show(seat, light)
+
+    def _put(self, seat: int, light: Light, level: float) -> None:
+        """The blinker's: seat ``seat``'s LED at ``level`` of ``light`` (dim is its own level)."""
         device = self._lights.get(seat)
         if device is None:
             return
+        if light.mode is LightMode.DIM:
+            level = light_timing.DIM
         if isinstance(device, RGBLED):
-            _show_rgb(device, light)
+            device.color = tuple(c * level for c in light.rgb())
         else:
-            _show_mono(device, light)
+            device.value = level
 
     def glow(self, seat: int) -> tuple[float, float, float] | None:
         """What seat ``seat``'s light puts out this instant, as red, green, blue in 0..1 (a
@@ -207,6 +215,7 @@ class GpioBoard:
 
     def close(self) -> None:
         """Turn every light off and release every pin."""
+        self._blinker.close()
         for light in self._lights.values():
             light.off()
             light.close()
@@ -225,32 +234,3 @@ def _submit_edge(submit: Callable[[ButtonEdge], object], button: Button, pressed
                  t: float) -> None:
     """An ``EdgeButton``'s edge, handed to the loop as the input of ``button``."""
     submit(ButtonEdge(button, pressed, t))
-
-
-def _show_mono(led: PWMLED, light: Light) -> None:
-    match light.mode:
-        case LightMode.OFF:
-            led.off()
-        case LightMode.ON:
-            led.on()
-        case LightMode.DIM:
-            led.value = light_timing.DIM
-        case LightMode.BLINK:
-            led.blink(on_time=BLINK_SECONDS, off_time=BLINK_SECONDS)
-        case LightMode.FAST_BLINK:
-            led.blink(on_time=FAST_BLINK_SECONDS, off_time=FAST_BLINK_SECONDS)
-
-
-def _show_rgb(led: RGBLED, light: Light) -> None:
-    color = light.rgb()
-    match light.mode:
-        case LightMode.OFF:
-            led.off()
-        case LightMode.ON:
-            led.color = color
-        case LightMode.DIM:
-            led.color = tuple(c * light_timing.DIM for c in color)
-        case LightMode.BLINK:
-            led.blink(on_time=BLINK_SECONDS, off_time=BLINK_SECONDS, on_color=color)
-        case LightMode.FAST_BLINK:
-            led.blink(on_time=FAST_BLINK_SECONDS, off_time=FAST_BLINK_SECONDS, on_color=color)

@@ -1,8 +1,7 @@
 """Seat lights on an addressable LED strip: a lights backend beside the GPIO one.
 
 The strip shows what GPIO lights show, timed the same way: ``frame`` turns each seat's light
-and the moment it was set into pixels with the consoles' own ``light_level``
-(``contract/light_timing.py``: one definition for every light of the table),
+and the moment it was set into pixels with the consoles' own rule (``hardware.blinking.level``),
 so a blink starts lit and keeps its phase from when it was set. ``next_change`` says when the
 picture changes next; a thread sleeps until then (or until ``show``), encodes the frame
 (``hardware.ws2812``) and writes it to an ``SpiDevice``: ``SpidevPort`` on a Pi
@@ -22,16 +21,13 @@ from typing import Annotated, Literal, Protocol
 
 import msgspec
 
-from contract.light_timing import BLINK_MS, FAST_BLINK_MS, light_level
 from contract.lights import Light
 from hardware import is_worth_telling, ws2812
+from hardware.blinking import Shown, level, next_change
 from kit.config import Section
 
 log = logging.getLogger(__name__)
 
-#: seat -> (its light, the monotonic second it was set)
-Shown = Mapping[int, tuple[Light, float]]
-_PERIOD_MS = {"blink": BLINK_MS, "fast_blink": FAST_BLINK_MS}
 #: a frame whose SPI write failed is written again this soon, change or not: a steady picture
 #: (a whole day phase) must not stay wrong on the strip until the next light changes
 RETRY_SECONDS = 1.0
@@ -116,29 +112,6 @@ class RecordingSpi:
 
     def close(self) -> None:
         self.closed = True
-
-
-def level(light: Light, since: float, now: float) -> float:
-    """How bright ``light`` (set at ``since``) is at ``now``, 0..1: the consoles' rule."""
-    return light_level(light.mode.number, _elapsed_ms(since, now))
-
-
-def _elapsed_ms(since: float, now: float) -> float:
-    """Milliseconds from ``since`` to ``now``, rounded to a nanosecond so that a moment a float's
-    step away from a blink's change is on the same side of it for ``level`` and ``next_change``."""
-    return round(max(0.0, now - since) * 1000, 6)
-
-
-def next_change(shown: Shown, now: float) -> float | None:
-    """The first moment after ``now`` at which some blinking seat turns on or off."""
-    soonest = None
-    for light, since in shown.values():
-        half = _PERIOD_MS.get(light.mode.value)
-        if half is None:
-            continue
-        at = since + (int(_elapsed_ms(since, now) / half) + 1) * half / 1000
-        soonest = at if soonest is None else min(soonest, at)
-    return soonest
 
 
 def frame(shown: Shown, seat_leds: Mapping[int, range], leds: int, brightness: float,

@@ -163,7 +163,7 @@ def _hello(request: web.Request, text: str) -> bool:
     """The page's first message, ``{"token": "..."}``: the right token?"""
     try:
         given = json.loads(text).get("token")
-    except (ValueError, AttributeError):
+    except (ValueError, AttributeError, RecursionError):
         given = None
     if isinstance(given, str) and _is_token(request, given):
         return True

@@ -266,7 +266,8 @@ async def _read(request: web.Request, kind: type[B]) -> B:
             with contextlib.suppress(msgspec.DecodeError):  # else plain text
                 form["value"] = msgspec.json.decode(str(form["value"]))
         return msgspec.convert(form, kind, strict=False)
-    except (msgspec.DecodeError, msgspec.ValidationError, ValueError) as exc:
+    except (msgspec.DecodeError, msgspec.ValidationError, ValueError, RecursionError) as exc:
+        # RecursionError: a body (or a form's value) nested past msgspec's depth limit
         raise _error(web.HTTPBadRequest, f"{kind.__name__[:-2].lower()}: {exc}") from None
 
 

@@ -267,6 +267,8 @@ def handle_message(panel: Panel, text: str) -> dict[str, Any] | None:
     except msgspec.DecodeError:
         return _refusal('malformed message: not JSON; expected {"action": "...", "args": '
                         '{...}, "version": N}')
+    except RecursionError:  # msgspec's depth limit (as json's)
+        return _refusal("malformed message: nested too deep")
     if message.version != panel.game.version:
         return _refusal("the game moved on (another tab acted first); look again and tap "
                         "again if still needed", "version")

@@ -9,6 +9,7 @@ those are configured from ``config/mosquitto/``.
 from __future__ import annotations
 
 import getpass
+import random
 import shutil
 import socket
 import subprocess
@@ -17,6 +18,10 @@ import time
 from pathlib import Path
 
 SEARCH_PATH = "/usr/sbin:/usr/local/sbin:/usr/bin:/usr/local/bin"
+#: Where the kernel takes the local ports of outgoing connections (Linux's default, if unread).
+EPHEMERAL_PORTS = Path("/proc/sys/net/ipv4/ip_local_port_range")
+#: The lowest port ``free_port`` hands out: above the well-known and most registered services.
+LOWEST_PORT = 10_000
 
 
 def find_mosquitto() -> str:
@@ -36,11 +41,36 @@ def is_listening(host: str, port: int, timeout: float = 0.2) -> bool:
         return False
 
 
+def ephemeral_ports() -> range:
+    """The ports the kernel gives outgoing connections (``ip_local_port_range``)."""
+    try:
+        low, high = map(int, EPHEMERAL_PORTS.read_text().split())
+    except (OSError, ValueError):
+        low, high = 32768, 60999
+    return range(low, high + 1)
+
+
 def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing listens on right now."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+    """A TCP port on 127.0.0.1 that nothing is bound to right now, outside the ephemeral range.
+
+    Never one the kernel could give an outgoing connection: a broker stopped for an outage
+    must find its port free again when it restarts, and a client connecting meanwhile (a
+    table's bridge retrying, a test's consumer) takes its local port from the ephemeral range
+    (binding port 0 would pick from that very range, and mosquitto's restart would then fail
+    "Address already in use")."""
+    ephemeral = ephemeral_ports()
+    below = range(LOWEST_PORT, max(LOWEST_PORT, ephemeral.start))
+    above = range(max(LOWEST_PORT, ephemeral.stop), 65536)
+    choices = max(below, above, key=len)
+    for _ in range(200):
+        port = random.choice(choices)
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError(f"no free port found in {choices.start}..{choices.stop - 1}")
 
 
 class LocalBroker:
@@ -112,6 +142,29 @@ class LocalBroker:
             raise RuntimeError("mosquitto is not running")
         return self._process.pid
 
+    @property
+    def database(self) -> Path:
+        """The persistent broker's database (mosquitto writes it at each autosave and at a
+        clean stop)."""
+        return self.workdir / "mosquitto.db"
+
+    def saves(self) -> int | None:
+        """Which database the broker last wrote, to compare with a later one (see
+        ``saved_since``); None before its first.
+
+        mosquitto writes each autosave whole to ``mosquitto.db.new`` and renames it over
+        ``mosquitto.db``, so a new inode is a save completed."""
+        try:
+            return self.database.stat().st_ino
+        except FileNotFoundError:
+            return None
+
+    def saved_since(self, before: int | None) -> bool:
+        """The broker completed a save after ``before = saves()`` was read. mosquitto is one
+        thread: a save completed after a client had its CONNACK (or SUBACK, PUBACK) holds
+        what that packet made (a session, a subscription, a queued message)."""
+        return self.saves() not in (None, before)
+
     def stop(self) -> None:
         """Stop mosquitto (SIGTERM, so a persistent broker saves its database) and wait."""
         if self._process is None:
@@ -122,6 +175,19 @@ class LocalBroker:
         except subprocess.TimeoutExpired:
             self._process.kill()
             self._process.wait()
+        self._reap()
+
+    def kill(self) -> None:
+        """SIGKILL mosquitto, as a crash or a power cut would: nothing saved on the way out
+        (a persistent broker comes back with its last autosave)."""
+        if self._process is None:
+            return
+        self._process.kill()
+        self._process.wait()
+        self._reap()
+
+    def _reap(self) -> None:
+        assert self._process is not None
         if self._process.stderr:
             self._process.stderr.close()
         self._process = None

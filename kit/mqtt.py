@@ -32,6 +32,24 @@ class BrokerConfig(Section):
     password_file: str | None = None
     keepalive: Annotated[int, msgspec.Meta(ge=5, le=600)] = 15
     tls: TlsConfig | None = None
+    # the table controller's second connection, for its events, on a broker with accounts
+    # (docs/mqtt-api.md, "Busy and stale commands"); its password file defaults to
+    # password_file
+    events_username: str | None = None
+    events_password_file: str | None = None
+
+    def for_events(self) -> BrokerConfig | None:
+        """The account of a second connection that carries only events: the same one on a
+        broker without accounts, ``events_username`` on one with them (a broker that names each
+        client after its account throws the first connection off for a second one of the same
+        account); None when it has accounts and none is given for events."""
+        if self.username is None:
+            return self
+        if self.events_username is None:
+            return None
+        return msgspec.structs.replace(
+            self, username=self.events_username,
+            password_file=self.events_password_file or self.password_file)
 
 
 def configure_client(client: mqtt.Client, broker: BrokerConfig) -> None:

@@ -14,6 +14,10 @@ panel (with the overlay) and the hall board are made with ``application()``.
   ``no-referrer``: with it a browser sends ``Origin: null`` on the login form's POST),
   ``X-Content-Type-Options: nosniff`` and ``X-Frame-Options: DENY`` (no page in another
   site's frame).
+- **A request too malformed to reach a route** (a URL or header past aiohttp's 8 KiB, a broken
+  request line): aiohttp answers it 400 and logs it as an error with a traceback; it is the
+  client's fault, so its log (``aiohttp.server``) says it in one warning line instead, counted
+  and logged at the first one and at each tenfold count (``MalformedRequests``).
 
     app = webguard.application(log)     # instead of web.Application()
 """
@@ -26,6 +30,7 @@ from collections import Counter
 from collections.abc import Awaitable, Callable
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 from yarl import URL
 
 from kit.logs import worth_logging
@@ -84,8 +89,36 @@ class Guard:
 GUARD = web.AppKey("guard", Guard)
 
 
+class MalformedRequests(logging.Filter):
+    """On aiohttp's server log: a request it could not parse, which it has answered 400, is a
+    warning line of the client's fault (counted, at the 1st, 10th, 100th...), not an error
+    with a traceback; every other record passes as it is."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.count = 0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if not isinstance(exc, HttpProcessingError):
+            return True
+        self.count += 1
+        if not worth_logging(self.count):
+            return False
+        remote = record.args[0] if isinstance(record.args, tuple) and record.args else "?"
+        record.msg = "a malformed request from %s refused (%d so far): %s"
+        record.args = (remote, self.count, str(exc).replace("\n", " ")[:200])
+        record.exc_info, record.exc_text = None, None
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
 def application(log: logging.Logger) -> web.Application:
-    """A new app with its guard (``app[GUARD]``) in front of every route."""
+    """A new app with its guard (``app[GUARD]``) in front of every route (and aiohttp's server
+    log told that a malformed request is a warning, once per process)."""
+    server_log = logging.getLogger("aiohttp.server")
+    if not any(isinstance(f, MalformedRequests) for f in server_log.filters):
+        server_log.addFilter(MalformedRequests())
     guard = Guard(log)
     app = web.Application(middlewares=[guard.middleware])
     app[GUARD] = guard

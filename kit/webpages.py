@@ -3,7 +3,8 @@ hall board's pages. One fan-out for all of them (next to their one login,
 :mod:`kit.weblogin`).
 
 Each page gets a first message when it connects, then every push; what a page sends is handed
-to ``answer`` and its reply (if any) goes back to that page alone. A push never waits for a slow
+to ``answer`` and its reply (if any) goes back to that page alone (a binary frame is refused
+here: every channel speaks JSON text). A push never waits for a slow
 page: each send is a task of its own, kept until done. A page may have to prove itself first
 (``admit``: its first message, within 10 s, e.g. the overlay's token, which so stays out of
 every URL); one that does not is closed with 1008 (policy violation) and ``refusal``, and never
@@ -26,6 +27,8 @@ from typing import Any
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
+#: the answer to a binary frame, on every channel
+NOT_TEXT = json.dumps({"type": "refused", "message": "text frames only: one JSON message each"})
 #: how long a page that must prove itself has for its first message, in seconds
 ADMIT_WITHIN = 10.0
 
@@ -64,6 +67,8 @@ class Pages:
                     reply = answer(message.data)
                     if reply is not None:
                         await ws.send_str(json.dumps(reply))
+                elif message.type == WSMsgType.BINARY:
+                    await ws.send_str(NOT_TEXT)
         finally:
             self.sockets.discard(ws)
         return ws

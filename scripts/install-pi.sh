@@ -24,7 +24,8 @@
 #   /etc/udev/rules.d/70-mafia-table.rules    consoles: the service's group, a stable name
 #   /etc/mosquitto/             the shipped config/mosquitto/ (local listener; the hall's TLS
 #                               listener too once /etc/mosquitto/certs/ holds its certificates),
-#                               the ACL, a password file with the table, rules-core, observer
+#                               the ACL, a password file with the table (and its events
+#                               account), rules-core, technician, observer
 #
 # Upgrades keep what the club changed: a config file or preset edited here stays, and when the
 # shipped version changed too, the new one lands beside it as <file>.new (as dpkg does); files
@@ -157,6 +158,7 @@ install_all() {
     # the example, as this table on the local broker: its account and password file
     sed -e "s/^table = \"table-1\"/table = \"$TABLE\"/" \
         -e "s/^# username = \"table-1\"/username = \"$TABLE\"/" \
+        -e "s/^# events_username = \"table-1-events\"/events_username = \"$TABLE-events\"/" \
         -e 's|^# password_file = "/etc/mafia-table/broker.pass".*|password_file = "broker.pass"|' \
         "$SRC/config/table.example.toml" > "$table_toml"
     install_config "$table_toml" "$ETC/table.toml" 0640
@@ -173,9 +175,14 @@ install_all() {
     fi
     install_config "$conf" "$MOSQ/conf.d/mafia.conf"
     rm -f "$conf"
-    install_config "$SRC/config/mosquitto/mafia.acl" "$MOSQ/mafia.acl"
+    local acl
+    acl="$(mktemp)"
+    sed "s/table-1/$TABLE/g" "$SRC/config/mosquitto/mafia.acl" > "$acl"  # its events account
+    install_config "$acl" "$MOSQ/mafia.acl"
+    rm -f "$acl"
     touch "$MOSQ/mafia.passwd"
     make_secret "$ETC/broker.pass" "$TABLE"
+    make_secret "$ETC/broker.pass" "$TABLE-events"  # the events' connection, the same password
     make_secret "$ETC/rules-core.pass" rules-core
     make_secret "$ETC/technician.pass" technician
     make_secret "$ETC/observer.pass" observer

@@ -1,6 +1,7 @@
 """The broker's credentials and the other files a config names, read at check time.
 
-A password file, a TLS CA, a client certificate and its key, the music tracks: each must exist
+A password file (the events' account's too), a TLS CA, a client certificate and its key, the
+music tracks: each must exist
 (relative to the config file's folder), and the secrets must load (a non-empty password, a CA
 and a certificate/key pair that ``ssl`` accepts). Reading them now means a bad one stops
 ``check-config``, not a table in the middle of a tournament.
@@ -20,7 +21,13 @@ def file_problems(config: Config, base: Path) -> list[str]:
     broker = config.broker
     if broker.password_file is not None and broker.username is None:
         problems.append("broker.password_file: set broker.username too")
-    files = {"broker.password_file": broker.password_file}
+    if broker.events_username is not None and broker.username is None:
+        problems.append("broker.events_username: set broker.username too (on a broker "
+                        "without accounts the events' connection needs none)")
+    if broker.events_password_file is not None and broker.events_username is None:
+        problems.append("broker.events_password_file: set broker.events_username too")
+    files = {"broker.password_file": broker.password_file,
+             "broker.events_password_file": broker.events_password_file}
     if broker.tls is not None:
         files |= {
             "broker.tls.ca_file": broker.tls.ca_file,
@@ -44,12 +51,15 @@ def file_problems(config: Config, base: Path) -> list[str]:
 def secret_problems(broker: BrokerConfig, base: Path) -> list[str]:
     """Read the password and TLS files now, so a bad one stops ``check-config``, not ``run``."""
     problems = []
-    if broker.password_file is not None:
+    for key, name in (("password_file", broker.password_file),
+                      ("events_password_file", broker.events_password_file)):
+        if name is None:
+            continue
         try:
-            if not (base / broker.password_file).read_text(encoding="utf-8").strip():
-                problems.append("broker.password_file: the file is empty")
+            if not (base / name).read_text(encoding="utf-8").strip():
+                problems.append(f"broker.{key}: the file is empty")
         except (OSError, UnicodeDecodeError) as exc:
-            problems.append(f"broker.password_file: cannot read it as text: {exc}")
+            problems.append(f"broker.{key}: cannot read it as text: {exc}")
     if broker.tls is not None:
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
         try:

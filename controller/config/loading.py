@@ -87,8 +87,8 @@ def _resolve_paths(config: Config, base: Path) -> Config:
             key_file=resolved(tls.key_file),
         )
     broker = msgspec.structs.replace(
-        broker, password_file=resolved(broker.password_file), tls=tls
-    )
+        broker, password_file=resolved(broker.password_file), tls=tls,
+        events_password_file=resolved(broker.events_password_file))
     store = msgspec.structs.replace(config.store, path=resolved(config.store.path))
     music = msgspec.structs.replace(
         config.music, playlist=[str(resolved(track)) for track in config.music.playlist])

@@ -8,15 +8,32 @@ button on the first part that has it, and types on the emulated consoles' keypad
 ``DrivePin`` and ``TypeKeys`` effects (``sim/press``, ``sim/key``) and the virtual table's clicks
 go through the one ``SimulatedHand`` of the service, so the controller cannot tell them apart
 from a person at the table.
+
+Like a hand, it moves one button no faster than the button is read: each drive of a button
+comes at least ``spacing`` (the debounce lockout and a margin) after that button's last one.
+Drives asked for sooner wait their turn on the loop's timers (never blocking it), so a burst of
+``sim/press`` and ``sim/release`` (commands queued at the broker during an outage arrive within
+microseconds) makes every edge instead of one debounced contact. At most ``MAX_WAITING`` drives
+wait per button: a hand cannot keep up with a flood, and the ones beyond are dropped (logged).
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
+from functools import partial
 from typing import Protocol
 
 from contract.buttons import Button
 from controller.shell.wiring import Devices
+
+log = logging.getLogger(__name__)
+
+#: What a button's drives are spaced by beyond the debounce lockout (seconds).
+MARGIN = 0.005
+#: Drives of one button that may wait their turn (1.6 s of them); a hand cannot keep up with a
+#: flood, and drops the rest.
+MAX_WAITING = 64
 
 
 class Hand(Protocol):
@@ -35,13 +52,50 @@ HANDS: dict[str, Callable[[Devices], Hand | None]] = {
 
 class SimulatedHand:
     """Presses and types on the parts of ``devices`` (looked up at each press: they open and
-    close with the service)."""
+    close with the service).
 
-    def __init__(self, devices: Devices):
+    ``spacing``: the least time between two drives of one button; ``now``, ``call_soon`` and
+    ``call_at``: the loop's clock and its thread-safe and loop-thread schedulers."""
+
+    def __init__(self, devices: Devices, *, spacing: float, now: Callable[[], float],
+                 call_soon: Callable[[Callable[[], object]], None],
+                 call_at: Callable[[float, Callable[[], object]], None]):
         self._devices = devices
+        self._spacing = spacing
+        self._now = now
+        self._call_soon = call_soon
+        self._call_at = call_at
+        # loop thread only: when each button may move next, and how many drives wait for it
+        self._free_at: dict[Button, float] = {}
+        self._waiting: dict[Button, int] = {}
+        self.dropped = 0
 
     def press(self, button: Button, pressed: bool) -> None:
-        """Press (or release) ``button``; a button no simulated part has is left alone."""
+        """Press (or release) ``button`` as soon as it may move; a button no simulated part has
+        is left alone. Thread-safe: the drive happens on the loop thread."""
+        self._call_soon(partial(self._in_turn, button, pressed))
+
+    def _in_turn(self, button: Button, pressed: bool) -> None:
+        now = self._now()
+        at = max(now, self._free_at.get(button, now))
+        if at <= now:
+            self._drive(button, pressed)
+        elif self._waiting.get(button, 0) >= MAX_WAITING:
+            self.dropped += 1
+            if self.dropped == 1 or self.dropped % 1000 == 0:
+                log.warning("simulated hand: %s asked to move faster than it is read; %d "
+                            "drives dropped so far", button, self.dropped)
+            return
+        else:
+            self._waiting[button] = self._waiting.get(button, 0) + 1
+            self._call_at(at, partial(self._waited, button, pressed))
+        self._free_at[button] = at + self._spacing
+
+    def _waited(self, button: Button, pressed: bool) -> None:
+        self._waiting[button] -= 1
+        self._drive(button, pressed)
+
+    def _drive(self, button: Button, pressed: bool) -> None:
         for reach in HANDS.values():
             part = reach(self._devices)
             if part is not None and part.has_button(button):

@@ -51,7 +51,8 @@ def device(part: _Reporting | None, shape: type[Section]) -> Section | None:
 def broker(drops: LinkDrops) -> api.BrokerLinkHealth:
     return api.BrokerLinkHealth(
         disconnects=drops.disconnects, taken_over=drops.taken_over,
-        last_reason=drops.last_reason, thrown_off=drops.thrown_off(time.monotonic()))
+        last_reason=drops.last_reason, thrown_off=drops.thrown_off(time.monotonic()),
+        sessions_lost=drops.sessions_lost)
 
 
 def clock(sync: ClockSync) -> api.ClockHealth:

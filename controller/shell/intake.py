@@ -1,10 +1,17 @@
 """Commands in from the broker, replies out to it.
 
-paho's thread only hands a command to the loop, or refuses it at once (at QoS 0, counted for
+paho's thread only hands a command to the loop, or refuses it at once (counted for
 ``health.commands`` rather than logged one by one): *stale* when its ``ts`` is older than the
-core allows while the wall clock is synchronised, *busy* when the loop's bounded command queue
-is full or the controller is stopping. ``cmd/replay`` is queued as a call of its own (it reads
-the journal, not the table).
+core allows while the wall clock is synchronised, *busy* when the loop's bounded lane for it is
+full (``sim/`` commands have a lane of their own, ahead of the others) or the controller is
+stopping. A refusal is answered at QoS 0, and not at all to a command that came at QoS 0 (its
+sender asked for no guarantee) nor beyond ``REFUSALS_ANSWERED`` a second (a flood of refusals
+must not cost a flood of answers): both counted in ``unanswered``. ``cmd/replay`` is queued as a
+call of its own (it reads the journal, not the table).
+
+Each command with an ``id`` runs once (``controller.shell.repeats``, which the loop asks before it
+applies one): a repeat (its sender sent it again, or a restarted broker delivered it again) gets
+the first copy's reply, not a second run; counted in ``repeats``.
 
 Replies go to the command's response topic (MQTT 5) or ``reply/<verb>``; a night command's reply
 is private (when the night acts is a secret too). At most ``REPLY_WINDOW`` replies await the
@@ -27,6 +34,8 @@ from controller.core.registry import HANDLERS
 from controller.loop import COMMAND_QUEUE, EventLoop
 from controller.messages import MessageFactory
 from controller.mqtt_link import MqttLink
+from controller.rate import TokenBucket
+from controller.shell.repeats import RecentCommands
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +45,10 @@ STOPPING = "busy: the controller is stopping; send it again when it is back onli
 #: Command replies that may await the broker's acknowledgement at once: half of the 20 QoS 1
 #: messages in flight that paho (and mosquitto's receive maximum) allow, the rest for events.
 REPLY_WINDOW = 10
+#: Refusals answered a second at most: a flood beyond the queue is thousands a second, and
+#: answering each would cost the controller more than the flood itself; past this, a refused
+#: command gets no answer (counted in ``unanswered``) and its sender sends it again.
+REFUSALS_ANSWERED = 100
 
 
 class CommandIntake:
@@ -44,9 +57,11 @@ class CommandIntake:
     def __init__(self, *, loop: EventLoop, mqtt: Callable[[], MqttLink],
                  messages: MessageFactory, prefix: str, now: Callable[[], float],
                  synchronized: Callable[[], bool | None],
-                 replay: Callable[[CommandReceived], None], on_change: Callable[[], None]):
+                 replay: Callable[[CommandReceived], None], on_change: Callable[[], None],
+                 recent: RecentCommands):
         """``mqtt``: the link, asked for when first needed (it is built with ``on_message``);
-        ``synchronized``: whether the wall clock is; ``on_change``: refusals began or ended."""
+        ``synchronized``: whether the wall clock is; ``on_change``: refusals began or ended;
+        ``recent``: the commands the loop has taken (``health.commands.repeats``)."""
         self._loop = loop
         self._mqtt = mqtt
         self._messages = messages
@@ -55,18 +70,23 @@ class CommandIntake:
         self._synchronized = synchronized
         self._replay = replay
         self._on_change = on_change
-        # commands answered busy or refused as stale since the start, and whether the queue
-        # refuses right now (written on paho's thread only)
+        # commands answered busy or refused as stale since the start, the refusals of QoS 0
+        # commands left unanswered, and whether the queue refuses right now (written on paho's
+        # thread only)
         self.busy = 0
         self.stale = 0
+        self.unanswered = 0
         self.refusing = False
+        self._answering = TokenBucket(REFUSALS_ANSWERED, REFUSALS_ANSWERED, now())
+        self._recent = recent
         # paho mids of replies the broker has not acknowledged yet (loop thread only)
         self._in_flight: set[int] = set()
 
     def health(self) -> api.CommandHealth:
         """``health.commands``."""
         return api.CommandHealth(queue_limit=COMMAND_QUEUE, refusing=self.refusing,
-                                 busy=self.busy, stale=self.stale)
+                                 busy=self.busy, stale=self.stale,
+                                 unanswered=self.unanswered, repeats=self._recent.repeats)
 
     def take_commands(self) -> bool:
         """Whether the loop may take commands now: fewer than ``REPLY_WINDOW`` replies wait."""
@@ -81,19 +101,22 @@ class CommandIntake:
     # paho's thread: only hand things to the loop
 
     def on_message(self, suffix: str, payload: bytes, response_topic: str | None,
-                   correlation: bytes | None) -> None:
+                   correlation: bytes | None, qos: int = 1) -> None:
         cmd = CommandReceived(suffix.removeprefix("cmd/"), payload, self._now(),
                               response_topic or None, correlation)
         too_old = stale(payload, time.time()) if self._synchronized() else None
+        work: CommandReceived | Callable[[], object] = cmd
         if too_old is not None:
             self.stale += 1
             log.warning("command %s refused: %s", cmd.verb, too_old)
-            self.reply(Reply(cmd.verb, request_id(payload), False, too_old, cmd.response_topic,
-                             cmd.correlation), at_once=True)
             self._loop.call_soon(self._on_change)
-            return
-        if self._loop.submit_command((lambda: self._replay(cmd)) if _the_shells(cmd.verb)
-                                     else cmd):
+            if qos == 0:
+                self.unanswered += 1
+                return
+            work = lambda: self._too_old(cmd, too_old)  # noqa: E731 (unless it is a copy)
+        elif _the_shells(cmd.verb):
+            work = lambda: self._replay(cmd)  # noqa: E731
+        if self._loop.submit_command(work, sim=cmd.verb.startswith("sim/")):
             if self.refusing:
                 self.refusing = False
                 log.info("commands accepted again (%d answered busy since the start)",
@@ -106,9 +129,23 @@ class CommandIntake:
             log.warning("command queue full (%d waiting) or stopping: commands are answered "
                         "busy until it has drained to half", self._loop.commands_waiting)
             self._loop.call_soon(self._on_change)
-        self.reply(Reply(cmd.verb, request_id(payload), False,
-                         STOPPING if self._loop.stopping else BUSY, cmd.response_topic,
+        self._refuse(cmd, STOPPING if self._loop.stopping else BUSY, qos)
+
+    def _refuse(self, cmd: CommandReceived, error: str, qos: int) -> None:
+        """A command refused before it was queued: answered at once, at QoS 0, unless it came
+        at QoS 0 or ``REFUSALS_ANSWERED`` have been this second (then only counted)."""
+        if qos == 0 or not self._answering.take(cmd.t):
+            self.unanswered += 1
+            return
+        self.reply(Reply(cmd.verb, request_id(cmd.payload), False, error, cmd.response_topic,
                          cmd.correlation), at_once=True)
+
+    def _too_old(self, cmd: CommandReceived, error: str) -> None:
+        """On the loop thread: a stale command is refused, unless it is a copy of one accepted
+        before it grew stale (its sender sent it again through an outage): that one's reply."""
+        again = self._recent.repeat(cmd)
+        self.reply(again or Reply(cmd.verb, request_id(cmd.payload), False, error,
+                                  cmd.response_topic, cmd.correlation), at_once=again is None)
 
     def answer_unrun(self) -> None:
         """Commands still queued when the loop stopped are answered busy, not left silent."""
@@ -118,8 +155,8 @@ class CommandIntake:
                                  item.response_topic, item.correlation), at_once=True)
 
     def reply(self, reply: Reply, at_once: bool = False) -> None:
-        """Publish a command's reply. ``at_once``: a refusal sent from paho's thread without
-        queueing the command (busy, stale), at QoS 0 and counted rather than logged here."""
+        """Publish a command's reply. ``at_once``: a refusal sent without queueing the command
+        (busy, stale, stopping), at QoS 0, counted rather than logged here."""
         if not reply.ok and not at_once:
             log.warning("command %s (id %s) refused: %s", reply.verb, reply.id, reply.error)
         if reply.verb.startswith("night/"):  # when the night acts is a secret too

@@ -303,7 +303,8 @@ def test_events_carry_the_host_boot_and_monotonic_time_which_order_them_across_a
         press, release = (subscriber.wait_for(on_topic(f"mafia/t1/event/seat/{kind}"))[0].json()
                           for kind in ("press", "release"))
         assert release["ts"] < press["ts"]  # the wall clock says the release came first
-        assert press["mono_ms"] < release["mono_ms"]  # the monotonic clock knows better
+        # the monotonic clock knows better (never backwards; the same ms on a fast machine)
+        assert press["mono_ms"] <= release["mono_ms"]
         assert abs(press["mono_ms"] - pressed * 1000) < 1000
         assert press["host_boot"] == release["host_boot"] == host_boot_id()
     finally:

@@ -111,15 +111,35 @@ def test_a_killed_broker_keeps_what_it_had_queued_for_a_client_away(hall):
     saved = hall.root / "broker" / "mosquitto.db"
     until(lambda: saved.exists() and saved.stat().st_mtime >= sent, timeout=30,
           what="the broker's autosave")
-    hall.broker._process.kill()  # SIGKILL: no save on the way out
-    hall.broker._process.wait()
-    hall.broker._process = None
+    hall.broker.kill()  # SIGKILL: no save on the way out
     hall.broker.start()
     back = hall.client("t1", ["mafia/t1/cmd/#"], persistent=True)
     try:
         back.wait_for(with_json("mafia/t1/cmd/light", id="q"))
     finally:
         back.close()
+
+
+def test_events_leave_on_a_connection_of_their_own_under_the_tables_events_account(hall):
+    """A flood of commands must not stand between a press and the broker: the events have a
+    connection of their own, under the account the shipped ACL gives them (the broker names
+    a client after its account, so the table's own would throw the first connection off)."""
+    core = hall.client("rules-core", ["mafia/t1/#"])
+    run = Running(hall.table_config(events=True))
+    try:
+        core.wait_for(with_json("mafia/t1/status", state="online"))
+        assert run.service.event_link is not run.service.mqtt
+        run.pin(4).drive_low()
+        [press] = core.wait_for(on_topic("mafia/t1/event/seat/press"))
+        assert press.json()["seat"] == 1
+        until(lambda: run.service.store.depth == 0, what="the broker's acknowledgement")
+        events = hall.client("t1-events")  # (not while the controller's is connected: same id)
+        assert events.publish_outcome("mafia/t1/cmd/light", "{}") == NOT_AUTHORIZED
+        assert events.publish_outcome("mafia/t2/event/seat/press", "{}") == NOT_AUTHORIZED
+        events.close()
+    finally:
+        run.close()
+        core.close()
 
 
 def test_no_password_no_entry(hall):

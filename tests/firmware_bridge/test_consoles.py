@@ -12,7 +12,7 @@ import pytest
 from contract.inputs import ButtonEdge, KeyPressed
 from contract.lights import Light, LightMode
 from controller import config as config_module
-from firmware_bridge.emulator import EmulatedConsole
+from firmware_bridge.emulator import MAX_TYPING, EmulatedConsole
 from firmware_bridge.link import ConsoleLink
 from tests.support.mqtt import with_json
 from tests.support.running import Running, online
@@ -85,6 +85,17 @@ def test_health_shows_the_consoles(table, subscriber):
     consoles = health.json()["consoles"]
     assert [c["seats"] for c in consoles] == [[1, 2, 3], [4, 5]]
     assert consoles[1]["firmware"] == "1.3.0" and consoles[1]["rtt_ms"] > 0  # its speed: bench/
+
+
+def test_keys_typed_faster_than_fingers_wait_only_so_far(tmp_path, caplog):
+    """A ``sim/key`` flood must not grow the emulated console's queue of keys for ever."""
+    console = EmulatedConsole(tmp_path / "console", [4])
+    try:
+        console.type(4, "7" * (MAX_TYPING + 10))
+        assert len(console._typing) <= MAX_TYPING
+        assert "keys wait to be typed" in caplog.text
+    finally:
+        console.close()
 
 
 # ---- the link alone, against an emulated console on a real pty

@@ -4,6 +4,7 @@ remember only their recent level changes)."""
 from __future__ import annotations
 
 import queue
+import threading
 import time
 
 import pytest
@@ -90,6 +91,28 @@ def test_blink_toggles_the_pin_until_told_otherwise(board, factory):
         time.sleep(0.05)
     board.show(1, Light(LightMode.ON))
     assert pin.state == 1
+
+
+def test_changing_lights_between_blinks_starts_no_thread_and_still_blinks(board, factory,
+                                                                          monkeypatch):
+    """A flood of light commands starts no thread: one blinks them all (gpiozero's ``blink``
+    started one per change and joined the last, on the event loop's thread)."""
+    started: list[threading.Thread] = []
+    start = threading.Thread.start
+    monkeypatch.setattr(threading.Thread, "start",
+                        lambda thread: (started.append(thread), start(thread))[1])
+    for n in range(100):  # what a flood of cmd/light does to two seats
+        board.show(1, Light(LightMode.FAST_BLINK if n % 2 else LightMode.BLINK))
+        board.show(2, Light(LightMode.FAST_BLINK if n % 2 else LightMode.BLINK, "#ff0000"))
+    assert started == []
+    pin = factory.pin(18)
+    pin.clear_states()
+    deadline = time.monotonic() + 5
+    while [round(s.state) for s in pin.states][-3:] != [1, 0, 1]:  # seat 1 fast: on, off, on
+        assert time.monotonic() < deadline, f"no blinking seen: {pin.states}"
+        time.sleep(0.02)
+    board.show(1, Light(LightMode.OFF))
+    assert pin.state == 0
 
 
 def test_a_simulated_pin_remembers_only_its_recent_level_changes(board, factory):

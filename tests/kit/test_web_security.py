@@ -26,17 +26,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-import paho.mqtt.client as mqtt
 import pytest
 from aiohttp import ClientSession, CookieJar, TCPConnector, WSServerHandshakeError, web
 from aiohttp.test_utils import TestServer
-from paho.mqtt.enums import CallbackAPIVersion
 
-from hall import tables
-from hall.board import Board
 from hall.board import make_app as board_app
 from judge import config as judge_config
-from judge.service import Panel, make_app
+from judge.service import make_app
 from kit import pki
 from kit.config import ConfigError
 from kit.local_broker import free_port
@@ -54,47 +50,10 @@ from kit.weblogin.throttle import (
 from kit.webserve import WebServer
 from tests.support.judge_configs import GOOD, PASSWORD, write
 from tests.support.paths import REPO
-from tests.support.record_game import whole_game
-from tests.support.web_client import behind, browser, logged_in, origin
+from tests.support.web_apps import TOKEN, board, full_panel
+from tests.support.web_client import behind, browser, logged_in, origin, routes
 
-TOKEN = "the-streams-token"
-PLUGIN_CONFIG = GOOD + """[overlay]
-token_file = "overlay.token"
-mafiaratings_plugin = "dist"
-"""  # the overlay's every route, the platform's build too
 FOREIGN = "http://evil.example"
-
-
-def full_panel(tmp_path: Path) -> Panel:
-    """A panel with every route it can have, and a whole game played (no broker: the table's
-    side is the script's events)."""
-    (tmp_path / "dist").mkdir()
-    (tmp_path / "dist" / "index.html").write_text("<app-root></app-root>")
-    (tmp_path / "overlay.token").write_text(TOKEN + "\n")
-    panel = Panel(judge_config.load(write(tmp_path, PLUGIN_CONFIG)))
-    for given, _ in whole_game().inputs:
-        panel.apply(given)
-    return panel
-
-
-def board() -> Board:
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv311)  # never connects
-    return Board(password=PASSWORD, limits=tables.Limits(), client=client)
-
-
-def routes(app: web.Application, id: str) -> list[tuple[str, str, bool]]:
-    """(method, path, static) of every route of ``app``, placeholders filled with ``id``; a
-    static route's path is a file in its folder."""
-    found = []
-    for route in app.router.routes():
-        info = route.resource.get_info() if route.resource is not None else {}
-        path = info.get("path") or info.get("formatter") or info.get("prefix")
-        assert path, f"a route of no path: {route}"
-        static = isinstance(route.resource, web.StaticResource)
-        if static:
-            path += "/" + sorted(p.name for p in Path(info["directory"]).iterdir())[0]
-        found.append((route.method, re.sub(r"\{\w+\}", id, path), static))
-    return found
 
 
 # ------------------------------------------------------------------ Origin, on every route

@@ -80,11 +80,12 @@ def test_a_fresh_install_puts_everything_in_place(pi):
         assert stat.S_IMODE(secret.stat().st_mode) == 0o640
     passwd = (root / "etc/mosquitto/mafia.passwd").read_text()
     accounts = [line.split(":")[0] for line in passwd.splitlines()]
-    assert accounts == ["t9", "rules-core", "technician", "observer"]
+    assert accounts == ["t9", "t9-events", "rules-core", "technician", "observer"]
+    assert 'events_username = "t9-events"' in table
     conf = (root / "etc/mosquitto/conf.d/mafia.conf").read_text()
     assert "listener 1883 127.0.0.1" in conf and "8883" not in conf  # no certificates here
     assert (root / "etc/mosquitto/mafia.acl").read_text() == (
-        REPO / "config/mosquitto/mafia.acl").read_text()
+        REPO / "config/mosquitto/mafia.acl").read_text().replace("table-1", "t9")
     assert (root / "var/lib/mafia-table").is_dir()
     assert (root / "etc/udev/rules.d/70-mafia-table.rules").is_file()
     unit = (root / "etc/systemd/system/mafia-table.service").read_text()

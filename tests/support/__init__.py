@@ -18,7 +18,9 @@ Real parts, running:
 * ``shipped_broker``: the hall's mosquitto on the shipped config and ACL (``Hall``).
 * ``chromium``: Debian's headless Chromium through Playwright.
 * ``web_client``: an HTTP client that behaves as the app's own page in a browser (its
-  cookies, its ``Origin``), and a session logged in to the judge's panel.
+  cookies, its ``Origin``), a session logged in to the judge's panel, and an app's routes.
+* ``web_apps``: the judge's panel with every route it can have and a game played, and a hall
+  board without a broker.
 * ``disk_audio``: the samples SDL's disk audio driver wrote, and when a sound began in them.
 * ``micropython_node``: code run under real MicroPython (its WebAssembly port, under Node).
 * ``waiting``: polling a condition nothing announces, with a deadline.

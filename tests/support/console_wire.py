@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from contract.buttons import SeatButton
+from contract.inputs import ButtonEdge
 from firmware_bridge import protocol as p
 from firmware_bridge.emulator import EmulatedPins
 from firmware_bridge.firmware.console import Console
@@ -117,4 +119,4 @@ class Wire:
     def pressed(self) -> list[tuple[int, bool, float]]:
         """(seat, down?, t) of every button input delivered so far."""
         return [(d.input.button.seat, d.input.pressed, d.input.t) for d in self.inputs
-                if hasattr(d.input, "button")]
+                if isinstance(d.input, ButtonEdge) and isinstance(d.input.button, SeatButton)]

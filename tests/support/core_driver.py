@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable
+from typing import cast
 
-from contract.buttons import JudgeButton, SeatButton
+from contract.buttons import JudgeButton, JudgeButtonName, SeatButton
+from contract.events import Key
 from contract.inputs import ButtonEdge, Input, KeyPressed, Tick
 from controller.core.effects import WakeAt
 from controller.core.performed import StepEffect
@@ -40,7 +42,7 @@ class Timeline:
 
     def _apply(self, inp: Input) -> list[StepEffect]:
         self.state, effects = step(self.state, inp)
-        out = []
+        out: list[StepEffect] = []
         for effect in effects:
             if isinstance(effect, WakeAt):
                 heapq.heappush(self._wakes, effect.t)
@@ -55,11 +57,11 @@ def press(seat: int, t: float, hold: float = 0.3) -> list[ButtonEdge]:
     return [ButtonEdge(SeatButton(seat), True, t), ButtonEdge(SeatButton(seat), False, t + hold)]
 
 
-def judge(name: str, t: float) -> list[ButtonEdge]:
+def judge(name: JudgeButtonName, t: float) -> list[ButtonEdge]:
     """A tap of the judge's button ``name`` at ``t``, released 0.2 s later."""
     return [ButtonEdge(JudgeButton(name), True, t), ButtonEdge(JudgeButton(name), False, t + 0.2)]
 
 
 def typed(seat: int, keys: str, t: float) -> list[KeyPressed]:
     """``keys`` typed on ``seat``'s keypad from ``t``, a tenth of a second apart."""
-    return [KeyPressed(seat, k, t + i * 0.1) for i, k in enumerate(keys)]
+    return [KeyPressed(seat, cast(Key, k), t + i * 0.1) for i, k in enumerate(keys)]

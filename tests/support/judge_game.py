@@ -49,7 +49,7 @@ def speeches(game: Game, nominations: dict[int, int] | None = None) -> tuple[Gam
     while game.speakers or game.floor is not None:
         game, more, _ = run(game, tap("next"))
         commands += more
-        if game.floor in (nominations or {}):
+        if nominations and game.floor in nominations:
             target = nominations[game.floor]
             game, more, _ = run(game, table_event("event/nomination", {
                 "by": game.floor, "seat": target, "outcome": "accepted"}))

@@ -5,15 +5,17 @@ from __future__ import annotations
 import json
 import threading
 import time
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
+from contract.event_seq import missed
 from kit.mqtt import no_delay
 
 
@@ -34,10 +36,14 @@ class Subscriber:
 
     def __init__(self, port: int, topics: list[str], *, client_id: str = "",
                  protocol: mqtt.MQTTProtocolVersion = mqtt.MQTTv5, persistent: bool = False,
-                 auth: tuple[str, str] | None = None, tls: dict[str, Any] | None = None):
+                 auth: tuple[str, str] | None = None, tls: dict[str, Any] | None = None,
+                 clean_start: bool | Literal[3] | None = None):
         """``persistent``: keep the session (subscriptions, queued QoS 1 messages) on the
-        broker across disconnects, so nothing published while we are away is missed."""
+        broker across disconnects and restarts (never a clean start), so nothing published
+        while we are away is missed. ``clean_start``: paho's, instead of what ``persistent``
+        makes it (``MQTT_CLEAN_START_FIRST_ONLY``: how docs/mqtt-api.md once had it)."""
         self.messages: list[Received] = []
+        self.sessions: list[bool] = []  # CONNACK's session_present, at each connect
         self._arrived = threading.Condition()
         self._subscribed = threading.Event()
         self._topics = topics
@@ -59,7 +65,8 @@ class Subscriber:
         if persistent:
             properties = Properties(PacketTypes.CONNECT)
             properties.SessionExpiryInterval = 600
-        self.client.connect("127.0.0.1", port, clean_start=not persistent, properties=properties)
+        self.client.connect("127.0.0.1", port, properties=properties,
+                            clean_start=not persistent if clean_start is None else clean_start)
         self.client.loop_start()
         if not self._subscribed.wait(10):
             raise TimeoutError(f"test subscriber did not subscribe (connect: {self.refused})")
@@ -68,6 +75,9 @@ class Subscriber:
         if reason_code.is_failure:
             self.refused = reason_code
             return
+        with self._arrived:
+            self.sessions.append(bool(flags.session_present))
+            self._arrived.notify_all()
         if not self._topics:  # a publishing-only client
             self._subscribed.set()
             return
@@ -161,41 +171,77 @@ def with_json(topic: str, **fields: Any) -> Callable[[Received], bool]:
 
 
 class Consumer(Subscriber):
-    """A consumer that follows the documented delivery protocol of docs/mqtt-api.md.
+    """A consumer that follows docs/mqtt-api.md, "Losing nothing", to the letter.
 
-    It keeps every event by ``seq`` and, whenever the table's ``status`` turns ``online`` (at
-    our connect through the retained message, or at the controller's reconnect), asks for the
-    events after the last one it has with ``cmd/replay``.
+    Its MQTT 5 session never starts clean (``persistent``, a fixed client id: mosquitto saves
+    only such sessions, so they outlive a broker restart once it has autosaved). It keeps
+    every event of ``table`` (``+``: of every table) by ``seq`` (dropping copies by ``id``) and
+    asks a table for the events after the last one it has with ``cmd/replay`` when that table's
+    ``status`` turns ``online``, when its ``seq`` jumps, and at a reconnect where the broker
+    had lost its session (CONNACK's ``session_present`` false).
     """
 
-    def __init__(self, port: int, table: str, **kwargs):
+    def __init__(self, port: int, table: str, *, client_id: str | None = None, **kwargs):
         self.table = table
-        self.events: dict[int, list[Received]] = {}
-        super().__init__(port, [f"mafia/{table}/event/#", f"mafia/{table}/status"], **kwargs)
+        self.by_table: dict[str, dict[int, list[Received]]] = {}
+        self.replays: list[str] = []  # the tables it asked, in order
+        kwargs.setdefault("persistent", True)
+        super().__init__(port, [f"mafia/{table}/event/#", f"mafia/{table}/status",
+                                f"mafia/{table}/reply/replay"],
+                         client_id=client_id or f"consumer-{uuid.uuid4().hex[:8]}", **kwargs)
+
+    @property
+    def events(self) -> dict[int, list[Received]]:
+        """The events of ``table`` (one table's consumer), by seq."""
+        with self._arrived:
+            return self.by_table.setdefault(self.table, {})
+
+    def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
+        again = bool(self.sessions)
+        super()._on_connect(client, userdata, flags, reason_code, properties)
+        if again and not reason_code.is_failure and not flags.session_present:
+            with self._arrived:
+                tables = list(self.by_table)
+            for name in tables:  # the broker lost what it had queued for us
+                self._replay(client, name)
 
     def _on_message(self, client, userdata, message) -> None:
         super()._on_message(client, userdata, message)
         received = self.messages[-1]
-        if message.topic.startswith(f"mafia/{self.table}/event/"):
+        _, name, kind = message.topic.split("/", 2)
+        if kind.startswith("event/"):
+            seq = received.json()["seq"]
             with self._arrived:
-                self.events.setdefault(received.json()["seq"], []).append(received)
-        elif received.json()["state"] == "online":
-            last = self.last_contiguous()
-            client.publish(f"mafia/{self.table}/cmd/replay",
-                           json.dumps({"id": f"replay-{last}", "after_seq": last}), qos=1)
+                events = self.by_table.setdefault(name, {})
+                gap = missed(max(events, default=0), seq)
+                events.setdefault(seq, []).append(received)
+            if gap:
+                self._replay(client, name)
+        elif kind == "status" and received.json()["state"] == "online":
+            self._replay(client, name)
 
-    def last_contiguous(self) -> int:
-        seq = 0
-        while seq + 1 in self.events:
-            seq += 1
-        return seq
+    def _replay(self, client, name: str) -> None:
+        last = self.last_contiguous(name)
+        with self._arrived:
+            self.replays.append(name)
+            asked = len(self.replays)
+        client.publish(f"mafia/{name}/cmd/replay",
+                       json.dumps({"id": f"replay-{asked}", "after_seq": last}), qos=1)
 
-    def wait_for_seq(self, last: int, timeout: float = 20.0) -> None:
-        """Block until every event 1..last has arrived."""
+    def last_contiguous(self, table: str | None = None) -> int:
+        with self._arrived:
+            events = self.by_table.get(table or self.table, {})
+            seq = 0
+            while seq + 1 in events:
+                seq += 1
+            return seq
+
+    def wait_for_seq(self, last: int, timeout: float = 20.0, table: str | None = None) -> None:
+        """Block until every event 1..last (of ``table``, or this consumer's) has arrived."""
         deadline = time.monotonic() + timeout
         with self._arrived:
-            while self.last_contiguous() < last:
+            while self.last_contiguous(table) < last:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
-                    raise TimeoutError(f"events up to {self.last_contiguous()} of {last}")
+                    raise TimeoutError(f"events up to {self.last_contiguous(table)} of {last}")
                 self._arrived.wait(remaining)

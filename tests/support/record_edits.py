@@ -27,8 +27,9 @@ def pointers(node, at: str = "") -> list[str]:
     return found
 
 
-WHOLE = rec.build(whole_game().inputs, "table-1")
-assert WHOLE is not None
+_whole = rec.build(whole_game().inputs, "table-1")
+assert _whole is not None
+WHOLE = _whole
 RECORD_POINTERS = pointers(msgspec.to_builtins(WHOLE))
 paths = st.sampled_from(RECORD_POINTERS) | st.lists(st.sampled_from(
     ["players", "days", "0", "12", "name", "left", "", "~1", "votes"]), max_size=5).map(

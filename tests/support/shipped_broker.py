@@ -4,7 +4,6 @@ test's folder, so a test asks the shipped ACL who may do what."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -16,7 +15,7 @@ from tests.support.paths import REPO
 from tests.support.table_configs import SMALL_TABLE, write_config
 
 SHIPPED = REPO / "config" / "mosquitto"
-USERS = ("t1", "t2", "rules-core", "observer", "technician")
+USERS = ("t1", "t1-events", "t2", "rules-core", "observer", "technician")
 
 
 class Hall:
@@ -25,7 +24,9 @@ class Hall:
     def __init__(self, root: Path):
         self.root = root
         self.port, self.tls_port = free_port(), free_port()
-        shutil.copy(SHIPPED / "mafia.acl", root / "mafia.acl")
+        # as scripts/install-pi.sh installs it for its table (the events account is per table)
+        (root / "mafia.acl").write_text((SHIPPED / "mafia.acl").read_text().replace("table-1",
+                                                                                  "t1"))
         passwd = root / "mafia.passwd"
         for user in USERS:
             subprocess.run(["mosquitto_passwd", "-b", *(["-c"] if user == USERS[0] else []),
@@ -48,11 +49,16 @@ class Hall:
         return Subscriber(self.port, topics or [], auth=(user, self.password(user)),
                           client_id=client_id, persistent=persistent)
 
-    def table_config(self, table: str = "t1", *, tls: bool = False) -> config_module.Config:
+    def table_config(self, table: str = "t1", *, tls: bool = False,
+                     events: bool = False) -> config_module.Config:
         (self.root / f"{table}.pass").write_text(self.password(table) + "\n")
         body = SMALL_TABLE.format(port=self.tls_port if tls else self.port).replace(
             'table = "t1"', f'table = "{table}"')
         broker = f'    username = "{table}"\n    password_file = "{table}.pass"\n'
+        if events:  # the events' own account, whose password is the table's
+            (self.root / f"{table}-events.pass").write_text(self.password(f"{table}-events"))
+            broker += (f'    events_username = "{table}-events"\n'
+                       f'    events_password_file = "{table}-events.pass"\n')
         if tls:
             broker += ('    [broker.tls]\n    ca_file = "certs/ca.crt"\n'
                        '    cert_file = "certs/t1.crt"\n    key_file = "certs/t1.key"\n')

@@ -2,10 +2,13 @@
 apps (aiohttp's test server on loopback): it keeps the cookies of an IP address (aiohttp's
 default jar drops them) and sends the ``Origin`` of the app, as a browser sends it with every
 POST and WebSocket (``kit.webguard`` refuses those without it); and an app of one page behind
-a login, for the login's own tests; and a session logged in to the judge's panel."""
+a login, for the login's own tests; a session logged in to the judge's panel; and every route
+of an app, read from its router, so a route added later is tested with the others."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 from aiohttp import ClientSession, CookieJar, web
@@ -46,3 +49,18 @@ async def logged_in(server: BaseTestServer) -> ClientSession:
                          allow_redirects=False) as right:
         assert right.status == 302
     return http
+
+
+def routes(app: web.Application, id: str) -> list[tuple[str, str, bool]]:
+    """(method, path, static) of every route of ``app``, placeholders filled with ``id``; a
+    static route's path is a file in its folder."""
+    found = []
+    for route in app.router.routes():
+        info = route.resource.get_info() if route.resource is not None else {}
+        path = info.get("path") or info.get("formatter") or info.get("prefix")
+        assert path, f"a route of no path: {route}"
+        static = isinstance(route.resource, web.StaticResource)
+        if static:
+            path += "/" + sorted(p.name for p in Path(info["directory"]).iterdir())[0]
+        found.append((route.method, re.sub(r"\{\w+\}", id, path), static))
+    return found

@@ -24,7 +24,7 @@ from firmware_bridge.link import ConsoleConfig, ConsoleLink
 from firmware_bridge.ports import CONSOLE_PORTS
 from hardware import strip as strip_module
 from hardware import ws2812
-from hardware.gpio import BLINK_SECONDS, FAST_BLINK_SECONDS, GpioBoard
+from hardware.gpio import GpioBoard
 from hardware.strip import StripConfig, StripSeat
 from tests.support.table_configs import SMALL_TABLE, write_config
 
@@ -162,9 +162,13 @@ class TestEveryLightsBackend:
         _eventually(lambda: _approx(lights.glow(2), (1.0, 0.0, 0.0)), "did not stay on")
 
 
+BLINK_SECONDS = light_timing.BLINK_MS / 1000
+FAST_BLINK_SECONDS = light_timing.FAST_BLINK_MS / 1000
+
+
 def test_the_strip_blinks_on_the_gpio_lights_clock():
-    """Both backends take the consoles' constants: the strip's level at any moment is the one
-    gpiozero's ``blink(on_time=BLINK_SECONDS, off_time=BLINK_SECONDS)`` shows (on first)."""
+    """Both backends take the consoles' constants: a light's level at any moment is on for
+    ``BLINK_MS``, then off as long (on first)."""
     for mode, half in ((LightMode.BLINK, BLINK_SECONDS), (LightMode.FAST_BLINK,
                                                           FAST_BLINK_SECONDS)):
         light = Light(mode)
