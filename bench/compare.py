@@ -11,7 +11,9 @@ the other way round, alternating, so that a machine getting busier or quieter fa
 Each benchmark runs as its own process with ``PYTHONPATH`` set to its tree, so each imports its
 own code. For each tree it reports the median over the rounds of the runs' p50 and p99 of the
 press -> subscriber latency (``bench.gpio``: a mock pin's edge; ``bench.consoles``: a console's
-EVENT frame on a pty), and the ratio of this tree's to the base's.
+EVENT frame on a pty) and of the floor each run measured beside it, and the ratio of this tree's
+to the base's. A base from before the benches printed verdict lines (bench/figures.py) gives
+its p50 and p99 alone, and runs its benchmark's one run.
 """
 
 from __future__ import annotations
@@ -23,47 +25,74 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from bench import quick
+from bench.figures import VERDICT
 
 HERE = Path(__file__).resolve().parent.parent
-#: the first line each benchmark prints for one press at a time
+#: the first line each benchmark prints for one press at a time (what a base from before the
+#: verdict lines gives)
 LATENCY = re.compile(r"(?:edge|pty byte) -> subscriber.*p50=([\d.]+) ms p99=([\d.]+) ms")
 ARGS = {"gpio": ["--bursts", "1", "--starts", "1", "--idle", "1"],  # the least any version takes
-        "consoles": ["--bursts", "0", "--runs", "1"]}
+        "consoles": ["--bursts", "0"]}
 
 
-def run_once(tree: Path, bench: str, presses: int) -> tuple[float, float]:
-    """One run of ``bench.<bench>`` on ``tree``: its (p50, p99) in ms."""
+@dataclass(frozen=True)
+class Run:
+    """One run's press p50 and p99 and its floor's p99 (None from a base without a floor)."""
+
+    p50: float
+    p99: float
+    floor_p99: float | None
+
+
+def run_once(tree: Path, bench: str, presses: int) -> Run:
+    """One run of ``bench.<bench>`` on ``tree``."""
+    source = (tree / "bench" / f"{bench}.py").read_text(encoding="utf-8")
+    runs = ["--runs", "1"] if '"--runs"' in source else []  # older trees: one run anyway
     out = subprocess.run(
-        [sys.executable, "-m", f"bench.{bench}", "--presses", str(presses), *ARGS[bench]],
+        [sys.executable, "-m", f"bench.{bench}", "--presses", str(presses), *ARGS[bench], *runs],
         cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)}, capture_output=True, text=True,
         timeout=900, check=False)
-    match = LATENCY.search(out.stdout)
-    if out.returncode or not match:
+    verdict = next(filter(None, map(VERDICT.match, out.stdout.splitlines())), None)
+    old = LATENCY.search(out.stdout)
+    if out.returncode or not (verdict or old):
         raise RuntimeError(f"bench.{bench} on {tree} failed ({out.returncode}):\n"
                            f"{out.stdout[-2000:]}{out.stderr[-2000:]}")
-    return float(match[1]), float(match[2])
+    if verdict is None:
+        assert old is not None
+        return Run(float(old[1]), float(old[2]), None)
+    p50, p99, _ = (float(x) for x in verdict["figures"].split(" / "))
+    floor = verdict["floor"].removesuffix(" ms").split(" / ")
+    return Run(p50, p99, None if len(floor) == 1 else float(floor[1]))
+
+
+def _shown(run: Run) -> str:
+    floor = "" if run.floor_p99 is None else f" (floor p99 {run.floor_p99:.3f})"
+    return f"p50 {run.p50:.3f} p99 {run.p99:.3f} ms{floor}"
 
 
 def compare(base: Path, bench: str, rounds: int, presses: int) -> None:
     """Print each round's figures for both trees, then the medians and this tree's ratio."""
-    runs: dict[str, list[tuple[float, float]]] = {"base": [], "this": []}
+    runs: dict[str, list[Run]] = {"base": [], "this": []}
     trees = {"base": base, "this": HERE}
     for n in range(rounds):
         order = ("base", "this") if n % 2 == 0 else ("this", "base")
         for name in order:
             runs[name].append(run_once(trees[name], bench, presses))
         print(f"bench.{bench} round {n + 1}/{rounds} (load average {os.getloadavg()[0]:.2f}): "
-              + ", ".join(f"{name} p50 {runs[name][-1][0]:.3f} p99 {runs[name][-1][1]:.3f} ms"
-                          for name in ("base", "this")), flush=True)
-    medians = {name: (statistics.median(r[0] for r in got), statistics.median(r[1] for r in got))
+              + ", ".join(f"{name} {_shown(runs[name][-1])}" for name in ("base", "this")),
+              flush=True)
+    medians = {name: Run(statistics.median(r.p50 for r in got),
+                         statistics.median(r.p99 for r in got),
+                         None if any(r.floor_p99 is None for r in got)
+                         else statistics.median(r.floor_p99 or 0 for r in got))
                for name, got in runs.items()}
-    (b50, b99), (t50, t99) = medians["base"], medians["this"]
-    print(f"bench.{bench} median of {rounds} rounds: base p50 {b50:.3f} p99 {b99:.3f} ms; "
-          f"this p50 {t50:.3f} p99 {t99:.3f} ms; this/base p50 {t50 / b50:.2f}x "
-          f"p99 {t99 / b99:.2f}x")
+    b, t = medians["base"], medians["this"]
+    print(f"bench.{bench} median of {rounds} rounds: base {_shown(b)}; this {_shown(t)}; "
+          f"this/base p50 {t.p50 / b.p50:.2f}x p99 {t.p99 / b.p99:.2f}x")
 
 
 def main() -> None:

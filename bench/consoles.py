@@ -1,6 +1,6 @@
 """Console benchmark: a byte on the pty to the event at an MQTT subscriber, a 24-seat burst.
 
-    .venv/bin/python -m bench.consoles [--presses 2000] [--bursts 20] [--runs 5]
+    .venv/bin/python -m bench.consoles [--presses 2000] [--bursts 20] [--runs 3]
     .venv/bin/python -m bench.consoles --quick    # seconds: that it runs (bench/quick.py)
 
 A 24-seat table whose seats are all on one console hub: the real firmware logic, emulated in
@@ -15,7 +15,8 @@ real pty, to the real host link; a private mosquitto; and the receiver in its ow
   above their sum;
 * burst: all 24 seats pressed within 10 ms, 20 times: events lost, and first press to last event;
 * the goal, each run: the link's p99 within 1.5 x the floor's p99 (bare pty + bare paho, same
-  run) + 1 ms; with ``--runs N`` the whole measurement is repeated and the median run decides.
+  run) + 1 ms (bench/figures.py); the whole measurement is repeated ``--runs`` times (three by
+  default) and the median run decides.
 """
 
 from __future__ import annotations
@@ -27,18 +28,15 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import tty
 from pathlib import Path
 
-import msgspec
-import paho.mqtt.client as mqtt
 import serial
-from paho.mqtt.enums import CallbackAPIVersion
 
 from bench import quick
-from bench.gpio import EventClock, percentiles, quantile
+from bench.figures import RELATIVE, Figures, Verdict, load_average, percentiles, print_runs
+from bench.gpio import BarePublisher, EventClock, run_on_thread
 from contract.topics import topic_prefix
 from controller import config
 from controller.service import Service
@@ -48,7 +46,8 @@ from kit.local_broker import LocalBroker
 BENCH = topic_prefix("bench")  # the table the bench runs
 
 SEATS = 24
-GOAL_RATIO, GOAL_SLACK_MS = 1.5, 1.0  # the link's p99 <= 1.5 x the floor's p99 + 1 ms
+#: the path's name in its verdict line (bench/figures.py, read by bench.headline)
+PATH = "console byte -> subscriber"
 #: A real console is its own MCU and takes no CPU from the Pi. Its emulation here scans 288 keys
 #: every millisecond while an input settles (10 ms after each press), on the same cores as the
 #: host it stands for; at a lower priority it stops taking the CPU from the host at the very
@@ -160,41 +159,34 @@ def floor_pty_across(samples: int) -> list[float]:
     return [(r - float(w)) * 1000 for r, w in zip(read_at, written.split(), strict=True)]
 
 
-def floor_mqtt(port: int, clock: EventClock, samples: int) -> list[float]:
-    client = mqtt.Client(CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5)
-    client.connect("127.0.0.1", port)
-    client.loop_start()
-    out = []
-    for seq in range(samples):
-        before = len(clock.arrivals)
-        start = time.monotonic()
-        client.publish(f"{BENCH}event/seat/floor", msgspec.json.encode(
-            {"seq": seq, "seat": 0}), qos=1)
-        clock.wait_count(before + 1)
-        out.append((clock.arrivals[-1][2] - start) * 1000)
-    client.disconnect()
-    client.loop_stop()
-    return out
+def hub_table(folder: Path, port: int) -> Service:
+    """The 24-seat table on the hub emulated at ``folder``/hub, on the broker at ``port`` (not
+    started), its start-up frozen as ``mafia-table run`` freezes it."""
+    table = folder / "bench.toml"
+    table.write_text(TABLE.format(port=port, console=folder / "hub"))
+    return Service(config.load(table), freeze_startup=True)
 
 
-def measure(args: argparse.Namespace) -> tuple[float, float]:
-    """One whole run (its own broker, table and hub); prints its figures and returns the link's
-    p99 and the floor's p99 (ms)."""
+def wait_up(service: Service) -> None:
+    """Until the table is connected to the broker and its console hub online."""
+    deadline = time.monotonic() + 10
+    while not (service.mqtt.connected.is_set() and service.consoles[0].health.online):
+        if time.monotonic() > deadline:
+            raise TimeoutError("the table did not come up")
+        time.sleep(0.01)
+
+
+def measure(args: argparse.Namespace) -> Verdict:
+    """One whole run (its own broker, table and hub); prints its figures and returns its
+    verdict."""
     with tempfile.TemporaryDirectory() as state, LocalBroker() as broker:
         os.environ["XDG_STATE_HOME"] = state
         hub = EmulatedHub(Path(state) / "hub")
-        table = Path(state) / "bench.toml"
-        table.write_text(TABLE.format(port=broker.port, console=Path(state) / "hub"))
-        service = Service(config.load(table))
-        loop = threading.Thread(target=service.run, daemon=True)
-        loop.start()
+        service = hub_table(Path(state), broker.port)
+        loop = run_on_thread(service)
         clock = EventClock(broker.port)
         try:
-            deadline = time.monotonic() + 10
-            while not (service.mqtt.connected.is_set() and service.consoles[0].health.online):
-                if time.monotonic() > deadline:
-                    raise TimeoutError("the table did not come up")
-                time.sleep(0.01)
+            wait_up(service)
             hub.dump()  # from here on
             arrived = []
             for i in range(args.presses):
@@ -232,20 +224,20 @@ def measure(args: argparse.Namespace) -> tuple[float, float]:
 
             pty = floor_pty(min(args.presses, 2000))
             across = floor_pty_across(min(args.presses, 2000))
-            paho = floor_mqtt(broker.port, clock, min(args.presses, 2000))
+            publisher = BarePublisher(broker.port)
+            try:
+                paho = [publisher.time_one(clock) for _ in range(min(args.presses, 2000))]
+            finally:
+                publisher.close()
             print(f"floor, bare pty write -> pyserial read: {percentiles(pty)}")
             print(f"floor, pty write in another process -> pyserial read: "
                   f"{percentiles(across)}")
             print(f"floor, bare paho publish -> receiver: {percentiles(paho)}")
-            floor_p50 = quantile(pty, 0.5) + quantile(paho, 0.5)
-            floor_p99 = quantile(pty, 0.99) + quantile(paho, 0.99)
-            link_p99 = quantile(samples, 0.99)
-            print(f"floor (bare pty + bare paho): p50={floor_p50:.3f} ms p99={floor_p99:.3f} ms")
-            print(f"ratio link/floor: p50 {quantile(samples, 0.5) / floor_p50:.2f}x, "
-                  f"p99 {link_p99 / floor_p99:.2f}x; goal p99 <= {GOAL_RATIO} x floor + "
-                  f"{GOAL_SLACK_MS:g} ms = {GOAL_RATIO * floor_p99 + GOAL_SLACK_MS:.3f} ms: "
-                  f"{'met' if meets(link_p99, floor_p99) else 'MISSED'}")
-            return link_p99, floor_p99
+            floor = Figures.of(pty) + Figures.of(paho)
+            print(f"floor (bare pty + bare paho): p50={floor.p50:.3f} ms p99={floor.p99:.3f} ms")
+            verdict = Verdict(PATH, Figures.of(samples), floor, RELATIVE)
+            print(verdict.line(), flush=True)
+            return verdict
         finally:
             service.stop()
             loop.join(10)
@@ -253,29 +245,19 @@ def measure(args: argparse.Namespace) -> tuple[float, float]:
             hub.close()
 
 
-def meets(link_p99: float, floor_p99: float) -> bool:
-    return link_p99 <= GOAL_RATIO * floor_p99 + GOAL_SLACK_MS
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--presses", type=int, default=2000)
     parser.add_argument("--bursts", type=int, default=20)
-    parser.add_argument("--runs", type=int, default=1, help="repeat; the median run decides")
-    args = quick.arguments(parser, {"presses": 20, "bursts": 2})
+    parser.add_argument("--runs", type=int, default=3, help="repeat; the median run decides")
+    args = quick.arguments(parser, {"presses": 20, "bursts": 2, "runs": 1})
     if min(args.presses, args.runs) < 1 or args.bursts < 0:
         parser.error("--presses and --runs must be at least 1, --bursts at least 0")
     runs = []
     for run in range(1, args.runs + 1):
-        print(f"--- run {run} of {args.runs} (load average {os.getloadavg()[0]:.2f})")
+        print(f"--- run {run} of {args.runs} (load average {load_average()})", flush=True)
         runs.append(measure(args))
-    if args.runs > 1:
-        print("--- all runs: link p99 / floor p99 (ms): "
-              + ", ".join(f"{link:.3f} / {floor:.3f}" for link, floor in runs))
-        link, floor = sorted(runs, key=lambda r: r[0] - GOAL_RATIO * r[1])[len(runs) // 2]
-        print(f"median run: link p99 {link:.3f} ms, floor p99 {floor:.3f} ms, goal "
-              f"{GOAL_RATIO * floor + GOAL_SLACK_MS:.3f} ms: "
-              f"{'met' if meets(link, floor) else 'MISSED'}")
+    print_runs(runs)
 
 
 if __name__ == "__main__":

@@ -46,16 +46,8 @@ from pathlib import Path
 
 from bench import quick
 from bench.backlog import build_journal
-from bench.gpio import (
-    EXAMPLE,
-    EventClock,
-    percentiles,
-    private_broker,
-    quantile,
-    rss_mib,
-    spawn,
-    start_service,
-)
+from bench.figures import percentiles, quantile
+from bench.gpio import EXAMPLE, EventClock, private_broker, rss_mib, spawn, start_service
 from contract.inputs import ButtonEdge
 from contract.topics import topic_prefix
 from controller import config

@@ -1,7 +1,8 @@
 """The judge's panel, measured end to end (run by hand: ``.venv/bin/python -m bench.judge``;
 ``--quick``: seconds, that it runs, bench/quick.py).
 
-A real mosquitto, the simulated example table in this process, ``mafia-table judge`` as its own
+A real mosquitto, the simulated example table in this process (started as ``mafia-table run``
+starts it: its start-up frozen out of the collector's sight), ``mafia-table judge`` as its own
 process and the panel in Debian's headless Chromium, as in tests/e2e/test_judge.py:
 
 1. press -> DOM: a ``sim/press`` on a seat until the page shows that seat's fist (a
@@ -9,8 +10,12 @@ process and the panel in Debian's headless Chromium, as in tests/e2e/test_judge.
    performance.now()`` and Python's ``time.time()`` are one wall clock on one machine).
    The floor: the same press until the table's ``event/seat/press`` reaches an MQTT client.
 2. tap -> command: a click on the page's Foul (and Undo) button until the table's broker
-   delivers the ``cmd/seats`` it causes to an MQTT client.
+   delivers the ``cmd/seats`` it causes to an MQTT client. The floor: a bare paho publish from
+   that client through the same broker back to it (the MQTT hop alone).
 3. the panel's memory: the judge process's resident set (VmRSS) after the run.
+
+Each timed path ends with its verdict line (bench/figures.py) against issue 27's goals: press ->
+DOM p99 under 25 ms, tap -> command p99 under 10 ms (the floor beside each, with the ratio).
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bench import quick
+from bench.figures import Figures, Verdict, below
 from kit.local_broker import LocalBroker, free_port
 from tests.support.chromium import headless_chromium
 from tests.support.judge_panel import PASSWORD, TABLE, Hands, Judge, judge_config, table_config
@@ -73,7 +79,7 @@ def main() -> None:
             hands.record.publish(TABLE + "sim/release", f'{{"seat": {seat}}}')
             page.wait_for_selector(f'.seat.down[data-seat="{seat}"]', state="detached")
 
-        taps = []
+        taps, bare = [], []
         for i in range(n):
             button = "#foul" if i % 2 == 0 else "#undo"
             if button == "#foul":
@@ -86,12 +92,28 @@ def main() -> None:
             sent()
             taps.append(_last(hands, "cmd/seats") * 1000 - clicked)
             page.wait_for_function(f"document.body.dataset.version !== '{version}'")
+            bare.append(_bare_publish(hands, i))
         assert judge.process is not None
         rss = _rss_mb(judge.process.pid)
     print(f"press -> judge page DOM ({n}): {percentiles(dom)}")
     print(f"  floor, press -> event on MQTT: {percentiles(floor)}")
     print(f"judge tap -> cmd on MQTT ({n}):  {percentiles(taps)}")
+    print(f"  floor, bare paho publish -> MQTT client: {percentiles(bare)}")
     print(f"judge service memory (VmRSS): {rss:.1f} MB")
+    print(Verdict("seat press -> fist on the judge's page", Figures.of(dom), Figures.of(floor),
+                  below(25.0)).line())
+    print(Verdict("judge's tap -> cmd at the broker", Figures.of(taps), Figures.of(bare),
+                  below(10.0)).line())
+
+
+def _bare_publish(hands: Hands, n: int) -> float:
+    """The MQTT hop alone: the hands' client publishes to itself through the broker, ms."""
+    topic = f"{TABLE}bench/floor"
+    seen = len(hands.record.matching(lambda m: m.topic == topic))
+    sent = time.time()
+    hands.record.publish(topic, str(n))
+    hands.record.wait_for(lambda m: m.topic == topic, count=seen + 1, timeout=30)
+    return (_last(hands, "bench/floor") - sent) * 1000
 
 
 @contextlib.contextmanager
@@ -102,7 +124,8 @@ def judged_table() -> Iterator[tuple[str, Hands, Judge, Browser]]:
         tmp_path = Path(tmp)
         listen = f"127.0.0.1:{free_port()}"
         hands = Hands(broker.port)
-        table = Running(table_config(tmp_path, broker.port))
+        # the table's start-up frozen as ``mafia-table run`` freezes it: the process it stands for
+        table = Running(table_config(tmp_path, broker.port), freeze_startup=True)
         judge = Judge(judge_config(tmp_path, broker.port, listen))
         try:
             with headless_chromium() as browser:

@@ -16,7 +16,8 @@ once after the presses (printed as the drift).
 
 Floors measured in the same run: the same press until the table's ``event/seat/press`` reaches an
 MQTT client (the table's share), and a bare WebSocket from this process to the same page: a frame
-sent until the page's DOM shows it (the browser's share of a push).
+sent until the page's DOM shows it (the browser's share of a push). The verdict line
+(bench/figures.py) takes their sum as the floor, against the overlay's goal: p99 under 500 ms.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ import time
 from aiohttp import web
 
 from bench import quick
+from bench.figures import Figures, Verdict, below
 from bench.judge import _last, day_one, judged_table, percentiles
 from kit.local_broker import free_port
 from tests.support.judge_panel import TABLE
@@ -159,6 +161,8 @@ def main() -> None:
           f"{end_offset - start_offset:+.3f} ms")
     print("load average: before {:.2f} {:.2f} {:.2f}, after {:.2f} {:.2f} {:.2f}".format(
         *load_before, *load_after))
+    print(Verdict("seat press -> fist on the overlay", Figures.of(dom),
+                  Figures.of(mqtt) + Figures.of(bare), below(500.0)).line())
 
 
 if __name__ == "__main__":

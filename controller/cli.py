@@ -301,7 +301,7 @@ def _run(args: argparse.Namespace) -> int:
         if simulated and not args.resume and stored_state.discard_journal(cfg):
             log.info("simulated table %s starts clean (--resume goes on from the last run)",
                      cfg.table)
-        service = Service(cfg)
+        service = Service(cfg, freeze_startup=True)
         for signum in (signal.SIGTERM, signal.SIGINT):
             signal.signal(signum, lambda *_: service.stop())
         if stop_requested:

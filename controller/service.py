@@ -52,6 +52,7 @@ from hardware.audio import SoundOut
 from hardware.expander import ExpanderButtons
 from hardware.gpio import GpioBoard, make_pin_factory
 from hardware.strip import StripLights
+from kit.startup import freeze_startup
 
 log = logging.getLogger(__name__)
 
@@ -74,10 +75,15 @@ class Service:
 
     def __init__(self, config: Config, *, clock: Clock | None = None,
                  boot_id: str | None = None, rules: VoteRules | None = None,
-                 clock_sync: Callable[[], ClockSync] = clock_sync):
+                 clock_sync: Callable[[], ClockSync] = clock_sync,
+                 freeze_startup: bool = False):
         """``clock_sync``: asks whether the wall clock is synchronised (the kernel's, by
-        default; injected by tests)."""
+        default; injected by tests). ``freeze_startup``: at the end of ``start``, move everything
+        made so far out of the garbage collector's sight (``kit.startup``), for the process
+        that runs the table (``mafia-table run``); not for a process that builds many services
+        (the tests), which would keep each one's garbage for good."""
         self.config = config
+        self._freeze_startup = freeze_startup
         self.clock = clock or SystemClock()
         self.boot_id = boot_id or uuid.uuid4().hex[:12]
         journal = partial(Journal, keep=config.store.keep, hold_limit=config.store.hold_limit,
@@ -212,6 +218,8 @@ class Service:
             self.event_link.start()
         # the hardware is up and the journal open: ready, even while the broker is away
         self._told_status = self._status_line()
+        if self._freeze_startup:
+            freeze_startup()
         self.notifier.notify(READY="1", STATUS=self._told_status)
 
     def _status_line(self) -> str:
@@ -313,3 +321,4 @@ class Service:
 
     def _publish_health(self) -> None:
         self.health.publish()
+

@@ -56,7 +56,7 @@ def _judge(args: argparse.Namespace) -> int:
         return _judge_export(args, cfg)
     setup_logging(args.verbose)
     try:
-        asyncio.run(serve(cfg))
+        asyncio.run(serve(cfg, freeze=True))
     except KeyboardInterrupt:
         pass
     except OSError as exc:  # the listen address is taken or not ours

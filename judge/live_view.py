@@ -10,7 +10,7 @@ login (``kit.weblogin``).
 
 from __future__ import annotations
 
-import json
+import asyncio
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -25,7 +25,7 @@ from judge.views import (
     TableStatus,
     ViewMessage,
     Window,
-    as_json,
+    as_text,
     judge_game,
     sound,
 )
@@ -73,8 +73,9 @@ class LiveView:
         self.seen = TableSeen()
         self.pages = Pages()
         self.watchers: list[Callable[[Shown], None]] = []
+        self._pushed = ""  # the last view pushed to the tabs
 
-    def view(self) -> dict[str, Any]:
+    def message(self) -> ViewMessage:
         """The page's whole view (``judge.views.ViewMessage``, docs/judge-api.md): the game
         from the judge's chair with what the judge may do now, its latest record lines and the
         table."""
@@ -83,7 +84,7 @@ class LiveView:
         consoles = health.get("consoles") or []
         game = judge_game(self.kept.game)
         game.offers += own_offers(self.kept.game, seen.timer)
-        return as_json(ViewMessage(
+        return ViewMessage(
             game=game, log=list(self.kept.lines)[-60:],
             table=TableStatus(broker=seen.broker, status=seen.status or "unknown",
                               consoles=[c.get("online") for c in consoles],
@@ -94,19 +95,37 @@ class LiveView:
             notices=list(seen.notices),
             panel=PanelSettings(hide_roles=self.hide_roles, language=self.language),
             window=None if seen.window is None or self.kept.game.vote is None
-            else Window(**seen.window)),
-            self.language)
+            else Window(**seen.window))
+
+    def text(self) -> str:
+        """The view as every tab reads it: JSON in the panel's language (``as_text``)."""
+        return as_text(self.message(), self.language)
 
     def shown(self) -> Shown:
         return Shown(self.kept.game, self.seen.timer, frozenset(self.seen.down))
 
     def show(self) -> None:
-        """Something changed: every follower is told, and every tab gets the new view."""
+        """Something changed: every tab gets the new view, built once for all of them (a view
+        the same as the last one pushed, a health message that changed nothing shown, is not
+        sent again), and every follower is told. On the loop that serves the pages the
+        followers are told on its next turn, after the tabs' frames are written: the stream
+        overlay's work (its own view, held back by its delay) is not on the way of the judge's
+        (docs/performance.md, "The judge's screen")."""
         shown = self.shown()
-        for watch in self.watchers:
-            watch(shown)
         if self.pages.sockets:
-            self.pages.push(json.dumps(self.view()))
+            text = self.text()
+            if text != self._pushed:
+                self._pushed = text
+                self.pages.push(text)
+        try:
+            loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:  # a panel not served (a test's): told now
+            loop = None
+        for watch in self.watchers:
+            if loop is None:
+                watch(shown)
+            else:
+                loop.call_soon(watch, shown)
 
 
 def own_offers(game: Game, timer: dict[str, Any] | None = None) -> list[Offer]:

@@ -68,6 +68,7 @@ from judge.views import ActionMessage, Refusal, as_json
 from kit import i18n, webguard
 from kit.i18n import Line, Words
 from kit.i18n import web as i18n_web
+from kit.startup import freeze_startup
 from kit.weblogin import WebLogin
 from kit.webserve import WebServer
 from results.feed import SeatingMessage
@@ -126,18 +127,19 @@ class Panel:
 
     # ------------------------------------------------------------------ the game
 
-    def apply(self, given: Action | TableEvent) -> None:
+    def apply(self, given: Action | TableEvent, *, shown: bool = False) -> None:
         """One input: the core decides, the journal keeps it, the table and pages are told.
-        ``Refused`` goes back to the caller with nothing changed."""
+        ``Refused`` goes back to the caller with nothing changed. ``shown``: what the panel
+        shows of the table changed with it (a fist, the clock), so the pages are told even
+        when the game did not change, and only once when it did."""
         was = self.game.stage
         commands = self.kept.apply(given, time.time())
-        if commands is None:
-            return
-        for command in commands:
+        for command in commands or ():
             self.link.send(command)
         if (was == "over") != (self.game.stage == "over"):  # the win, or its undo
             self._record_changed(self.games.current())
-        self.live.show()
+        if commands is not None or shown:
+            self.live.show()
 
     def timer_command(self, op: str) -> None:
         """The floor's clock (4.3.1: one minute a speech; 4.2.1: the mafia's minute; a club's
@@ -265,34 +267,37 @@ class Panel:
         event = given.event
         if isinstance(event, events.DayEvent) and topic == "state":
             seen.day = event.day
+        # what the header shows of the table changed: shown once, with the game's change if any
+        shown = isinstance(event, events.TimerEvent | events.SeatButtonEvent
+                           | events.NightStepEvent | events.VoteWindow)
         if isinstance(event, events.TimerEvent):  # the floor's clock, shown as it runs
             running = _TIMER_RUNS.get(event.state, (seen.timer or {}).get("running", True))
             seen.timer = {"running": running, "seat": event.seat, "kind": event.kind,
                           "state": event.state, "remaining_ms": event.remaining_ms}
-            self.live.show()
         if isinstance(event, events.NightStepEvent):  # a night step's own time, counted down
             seen.timer = {"running": True, "seat": None, "kind": "night_step",
                           "state": event.state, "remaining_ms": round(event.seconds * 1000)}
-            self.live.show()
         if isinstance(event, events.VoteWindow):  # whose window is open, before any count
             seen.window = None if event.state == "closed" else {
                 "candidate": event.candidate, "attempt": event.attempt}
-            self.live.show()
         if isinstance(event, events.SeatButtonEvent):  # the fists on the table, live
             pressed = topic.endswith(events.SeatPress.KIND)
             (seen.down.add if pressed else seen.down.discard)(event.seat)
-            self.live.show()
         # the envelope (api.Envelope) beside the fields of a published event; state has none
         seq, id = getattr(event, "seq", None), getattr(event, "id", None)
         if isinstance(seq, int) and isinstance(id, str):
             if id in self.recent_ids:
+                if shown:
+                    self.live.show()
                 return
             self.recent_ids.append(id)
             self.journal.seen("private" if topic.startswith("private/") else "event", seq)
         try:
-            self.apply(given)
+            self.apply(given, shown=shown)
         except Refused as exc:  # the core refuses nothing the table says; keep it safe
             log.error("table event %s refused: %s", topic, exc)
+            if shown:
+                self.live.show()
 
     def _on_seating(self, payload: bytes) -> None:
         """The hall's seating of this table's round (retained: again at every connect)."""
@@ -326,7 +331,7 @@ async def live(request: web.Request) -> web.StreamResponse:
     """The live channel: the view on every change; actions in, refusals back to their tab."""
     panel: Panel = request.app[PANEL]
     panel.gate.require_live(request)
-    return await panel.live.pages.serve(request, lambda: json.dumps(panel.live.view()),
+    return await panel.live.pages.serve(request, panel.live.text,
                                         lambda text: handle_message(panel, text))
 
 
@@ -394,9 +399,11 @@ async def _close_sockets(app: web.Application) -> None:
 
 
 async def serve(cfg: JudgeConfig, ready: asyncio.Event | None = None,
-                stop: asyncio.Event | None = None) -> None:
+                stop: asyncio.Event | None = None, *, freeze: bool = False) -> None:
     """Run the panel until ``stop`` is set, or SIGTERM (systemd's stop; SIGINT is not enough: a
-    process started in the background by a shell ignores it)."""
+    process started in the background by a shell ignores it). ``freeze``: once it listens,
+    its start-up is moved out of the garbage collector's sight (``kit.startup``), for the
+    process that runs the panel (``mafia-table judge``), not for a test's."""
     panel = Panel(cfg)
     loop = asyncio.get_running_loop()
     stop = stop or asyncio.Event()
@@ -406,6 +413,8 @@ async def serve(cfg: JudgeConfig, ready: asyncio.Event | None = None,
     server = WebServer(make_app(panel), listen=cfg.panel.listen, tls=cfg.panel.tls,
                        what=Words("server.judge"), language=cfg.panel.language)
     await server.start()
+    if freeze:
+        freeze_startup()
     lines = server.describe()
     log.info("%s (table %s)", "; ".join(line.strip() for line in lines), cfg.table)
     print(f"{lines[0]}  (table {cfg.table})", *lines[1:], sep="\n", flush=True)

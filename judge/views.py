@@ -14,6 +14,7 @@ rendering in the panel's language, for a client that renders nothing itself (``a
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Literal
 
 import msgspec
@@ -193,15 +194,27 @@ def judge_view(game: Game, language: str = i18n.DEFAULT) -> dict[str, Any]:
     return as_json(judge_game(game), language)
 
 
-def as_json(view: msgspec.Struct, language: str) -> Any:
-    """A view as JSON data, each ``Words`` as its key, parameters and ``text`` in ``language``."""
+def _words_in(language: str) -> Callable[[Any], Any]:
+    """msgspec's ``enc_hook`` for a view: each ``Words`` as its key, parameters and ``text`` in
+    ``language``."""
 
     def words(value: Any) -> Any:
         if isinstance(value, Words):
             return {**value.to_json(), "text": i18n.render(value, language)}
         raise NotImplementedError(f"no JSON for {type(value).__name__}")
 
-    return msgspec.to_builtins(view, enc_hook=words)
+    return words
+
+
+def as_json(view: msgspec.Struct, language: str) -> Any:
+    """A view as JSON data, each ``Words`` as its key, parameters and ``text`` in ``language``."""
+    return msgspec.to_builtins(view, enc_hook=_words_in(language))
+
+
+def as_text(view: msgspec.Struct, language: str) -> str:
+    """A view as the JSON text a page reads (``as_json``'s, encoded straight from the structs:
+    less than half the time of ``json.dumps`` of the builtins; docs/performance.md)."""
+    return msgspec.json.encode(view, enc_hook=_words_in(language)).decode()
 
 
 def words_schema(kind: type) -> dict[str, Any]:

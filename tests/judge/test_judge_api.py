@@ -1,7 +1,8 @@
 """The judge's live channel as a contract (docs/judge-api.md): the committed JSON Schema is what
 the code generates, every message of a real session fits it both ways (the actions a page
 sends, the views and refusals it gets), a bad message is refused naming the field and changes
-nothing, and every action the engine offers is one the schema describes."""
+nothing, a view the same as the last one is not sent again, and every action the engine offers
+is one the schema describes."""
 
 from __future__ import annotations
 
@@ -47,10 +48,10 @@ def test_the_prose_document_names_every_action_and_the_schema_describes_it():
     assert not missing, f"docs/judge-api.md does not describe {missing}"
 
 
-def session(tmp_path, script) -> list[dict]:
-    """Log in, open the live channel, and run ``script(send, receive)``; every frame the panel
-    sent, in order."""
-    panel = Panel(judge_config.load(write(tmp_path, GOOD)))
+def session(tmp_path, script, panel: Panel | None = None) -> list[dict]:
+    """Log in, open the live channel of ``panel`` (a new one by default), and run
+    ``script(send, receive)``; every frame the panel sent, in order."""
+    panel = panel or new_panel(tmp_path)
     frames: list[dict] = []
 
     async def main() -> None:
@@ -75,6 +76,10 @@ def session(tmp_path, script) -> list[dict]:
     panel.journal.close()
     panel.games.close()
     return frames
+
+
+def new_panel(tmp_path) -> Panel:
+    return Panel(judge_config.load(write(tmp_path, GOOD)))
 
 
 def test_every_message_of_a_session_fits_the_schema_both_ways(tmp_path):
@@ -148,3 +153,23 @@ def test_a_bad_message_is_refused_naming_the_field_and_changes_nothing(tmp_path,
 
     frames = session(tmp_path, script)
     assert [f["type"] for f in frames] == ["view", "view", "refused"]  # nothing changed
+
+
+def test_a_view_the_same_as_the_last_one_sent_is_not_sent_again(tmp_path):
+    """A table message that changes nothing the page shows (the same health twice) sends no
+    frame: the tab's next frame is the next change (the table's status)."""
+    health = json.dumps({"consoles": [{"online": True}], "audio": {"ok": True}}).encode()
+    panel = new_panel(tmp_path)
+
+    async def script(send, receive) -> None:
+        first = await receive()
+        assert first["table"]["consoles"] == []
+        panel._on_table("health", health)
+        assert (await receive())["table"]["consoles"] == [True]
+        panel._on_table("health", health)  # nothing new to show
+        panel._on_table("status", json.dumps({"state": "online"}).encode())
+        after = await receive()
+        assert after["table"]["status"] == "online", after
+        fits(after, "PanelMessage")
+
+    assert len(session(tmp_path, script, panel)) == 3

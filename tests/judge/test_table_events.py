@@ -71,7 +71,7 @@ def test_the_panel_refuses_and_counts_a_bad_event_and_loses_nothing(tmp_path):
                     json.dumps({**good, "outcome": "maybe", "seq": 3}).encode()):
         panel._on_table("event/nomination", payload)
     assert panel.game is held and panel.live.seen.bad_events == 3
-    assert panel.live.view()["table"]["bad_events"] == 3
+    assert json.loads(panel.live.text())["table"]["bad_events"] == 3
     panel._on_table("event/nomination", json.dumps(good).encode())  # redelivered: dropped
     assert panel.game is held
     panel._on_table("event/nomination", json.dumps({**good, "seat": 7, "seq": 4,

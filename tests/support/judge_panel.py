@@ -56,14 +56,14 @@ def book_game(book: str, seats: int = 10) -> str:
 
 
 def judge_config(tmp_path: Path, broker_port: int, listen: str, language: str = "en",
-                 game: str = FIIM_GAME) -> Path:
+                 game: str = FIIM_GAME, table: str = "table-1") -> Path:
     """The panel's config for the end-to-end tests, its pages in ``language`` (the tests that
     read English words read the English pages; tests/e2e/test_russian_panel.py the Russian);
     ``game``: its ``[game]`` and ``[timings]`` (``FIIM_GAME``, or ``book_game``)."""
     (tmp_path / "judge.pass").write_text(PASSWORD + "\n")
     path = tmp_path / "judge.toml"
     path.write_text(f"""
-table = "table-1"
+table = "{table}"
 [broker]
 port = {broker_port}
 [panel]

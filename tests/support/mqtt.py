@@ -16,6 +16,7 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
 from contract.event_seq import missed
+from kit.mqtt import no_delay
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,7 @@ class Subscriber:
         self.client.on_subscribe = lambda *a: self._subscribed.set()
         self.client.on_message = self._on_message
         self.client.on_publish = self._on_publish
+        self.client.on_socket_open = no_delay  # as every client of the project's own
         self.acks: dict[int, Any] = {}
         self.refused: Any = None
         if auth is not None:
