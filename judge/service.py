@@ -64,7 +64,7 @@ from judge.record import Edit, Record
 from judge.record_feed import Outgoing, RecordFeed
 from judge.store import GameStore
 from judge.table_link import TableLink
-from judge.views import ActionMessage, Refusal, as_json
+from judge.views import ActionMessage, Done, Refusal, as_json
 from kit import i18n, webguard
 from kit.i18n import Line, Words
 from kit.i18n import web as i18n_web
@@ -351,8 +351,9 @@ def handle_message(panel: Panel, text: str) -> dict[str, Any] | None:
         return _refusal(panel, Line(None, "refused.message.not_json"))
     except RecursionError:  # msgspec's depth limit (as json's)
         return _refusal(panel, Line(None, "refused.message.too_deep"))
+    ref = message.ref
     if message.version != panel.game.version:
-        return _refusal(panel, Line(None, "refused.version"), "version")
+        return _refusal(panel, Line(None, "refused.version"), "version", ref)
     given = Action(message.action, message.args)
     try:
         if message.action in (Timer.kind, NewGame.kind):
@@ -364,16 +365,17 @@ def handle_message(panel: Panel, text: str) -> dict[str, Any] | None:
         else:
             panel.apply(given)
     except BadArgument as exc:
-        return _refusal(panel, exc.line, exc.field)
+        return _refusal(panel, exc.line, exc.field, ref)
     except Refused as exc:
-        return _refusal(panel, exc.line)
-    return None
+        return _refusal(panel, exc.line, ref=ref)
+    return None if ref is None else as_json(Done(ref=ref), panel.live.language)
 
 
-def _refusal(panel: Panel, line: Line, field: str | None = None) -> dict[str, Any]:
+def _refusal(panel: Panel, line: Line, field: str | None = None,
+             ref: int | None = None) -> dict[str, Any]:
     language = panel.live.language
     refused: dict[str, Any] = as_json(Refusal(message=i18n.render(line, language), words=line,
-                                              field=field), language)
+                                              field=field, ref=ref), language)
     return refused
 
 

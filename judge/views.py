@@ -316,12 +316,23 @@ class Refusal(_View, tag="refused", tag_field="type", kw_only=True):
     message: str
     words: Line
     field: str | None = None
+    ref: int | None = None  # the refused action's own ``ref``, when it gave one
+
+
+class Done(_View, tag="done", tag_field="type", kw_only=True):
+    """The panel to the one page whose action it took, when the action gave a ``ref``: the
+    new view follows (to every page), this says which action it answers."""
+
+    ref: int
 
 
 class ActionMessage(msgspec.Struct, forbid_unknown_fields=True):
     """A page (or an app) to the panel: one action, its arguments, and the game ``version`` it
-    saw (an action on an older version is refused: another tab acted first)."""
+    saw (an action on an older version is refused: another tab acted first); ``ref``, a number
+    of the client's own, is answered by ``done`` or given back in the refusal, so a client
+    knows what became of each action (a table event may move the game as a tap goes)."""
 
     action: str
     version: int
     args: dict[str, Any] = {}
+    ref: int | None = None

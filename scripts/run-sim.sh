@@ -6,6 +6,8 @@
 # --table-only (first argument): the simulated table alone, no panel (and so with --screenshot).
 # (--judge, which the panel once needed, is still taken.)
 # MAFIA_LANGUAGE=ru|en: the panel's language until the judge switches it (default ru).
+# MAFIA_BROKER=HOST:PORT: the broker of both (default 127.0.0.1:1883; a private mosquitto is
+# started there when nothing listens).
 # The panel is on 127.0.0.1:8080, plain HTTP for this machine's browser. JUDGE_LISTEN=0.0.0.0:8443
 # serves it to the network instead, over HTTPS with a local CA made in the state folder, and the
 # page offering that CA to a tablet on port 8080 (JUDGE_TRUST_LISTEN=HOST:PORT moves it).
@@ -20,6 +22,10 @@ case " $* " in  # a screenshot of the table is taken and done: no panel to leave
     *" --screenshot "*|*" --screenshot="*) exec .venv/bin/mafia-table sim --config config/table.example.toml "$@" ;;
 esac
 [ "${1:-}" = "--judge" ] && shift
+broker="${MAFIA_BROKER:-127.0.0.1:1883}"
+if ! [[ "$broker" =~ ^[^:]+:[0-9]+$ ]]; then
+    echo "run-sim: MAFIA_BROKER=$broker: HOST:PORT expected" >&2; exit 2
+fi
 language="${MAFIA_LANGUAGE:-ru}"
 case "$language" in
     ru|en) ;;
@@ -42,8 +48,8 @@ esac
 cat > "$dir/judge.toml" <<TOML
 table = "table-1"
 [broker]
-host = "127.0.0.1"
-port = 1883
+host = "${broker%:*}"
+port = ${broker##*:}
 [panel]
 listen = "$listen"
 password_file = "judge.pass"
@@ -52,7 +58,7 @@ $tls
 [journal]
 path = "judge.db"
 TOML
-.venv/bin/mafia-table sim --config config/table.example.toml "$@" &
+.venv/bin/mafia-table sim --config config/table.example.toml --broker "$broker" "$@" &
 table=$!
 trap 'kill "$table" 2>/dev/null; wait "$table" 2>/dev/null' EXIT
 scheme=http; [ -n "$tls" ] && scheme=https

@@ -12,6 +12,7 @@ const t = (key, params) => I18n.t(key, params);
 let view = null, socket = null, selected = new Set(), retry = 500, clock = null, message = null;
 let rolesHidden = null;  // null until the first view says the panel's default
 let online = true;
+let sent = 0;  // the refs of this page's actions: the panel answers each (done, or refused)
 
 const STAGES = { setup: "stage.setup", night0: "stage.night0", day: "stage.day",
   vote: "stage.vote", defence: "stage.defence", question: "stage.question",
@@ -39,6 +40,9 @@ function connect() {
     const message = JSON.parse(event.data);
     if (message.type === "view") render(message);
     else if (message.type === "refused") say(message.words);
+    // what became of the page's own latest action (its ref): taken, or refused and why
+    if (message.ref != null) Object.assign(document.body.dataset, { answered: message.ref,
+      outcome: message.type === "done" ? "done" : `refused ${message.field || ""}`.trim() });
   };
   socket.onclose = () => {
     online = false;
@@ -54,7 +58,8 @@ function connect() {
 function act(action, args = {}) {
   if (!view || !socket || socket.readyState !== WebSocket.OPEN) return say({ key: "panel.not_connected" });
   $("message").hidden = true;
-  socket.send(JSON.stringify({ action, args, version: view.game.version }));
+  document.body.dataset.sent = ++sent;
+  socket.send(JSON.stringify({ action, args, version: view.game.version, ref: sent }));
 }
 
 function say(words) {  // a message for the judge: words (drawn again in a new language)

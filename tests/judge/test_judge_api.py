@@ -15,6 +15,7 @@ from aiohttp.test_utils import TestServer
 
 from judge import config as judge_config
 from judge.api_schema import render
+from judge.game import Action
 from judge.game.actions import ACTIONS
 from judge.service import Panel, make_app
 from kit.i18n import render as english_of
@@ -153,6 +154,33 @@ def test_a_bad_message_is_refused_naming_the_field_and_changes_nothing(tmp_path,
 
     frames = session(tmp_path, script)
     assert [f["type"] for f in frames] == ["view", "view", "refused"]  # nothing changed
+
+
+def test_an_action_with_a_ref_is_answered_done_or_refused_with_it(tmp_path):
+    """A client's ``ref`` comes back: ``done`` for the action taken (its view to every page
+    too), and in the refusal of one refused: here one made on a view that another action
+    overtook (a table event does the same), refused as stale."""
+    panel = new_panel(tmp_path)
+
+    async def script(send, receive) -> None:
+        view = await receive()
+        await send(json.dumps({"action": "deal", "args": {"seed": 4}, "ref": 1,
+                               "version": view["game"]["version"]}))
+        answers = [await receive(), await receive()]
+        assert sorted(a["type"] for a in answers) == ["done", "view"], answers
+        [done] = [a for a in answers if a["type"] == "done"]
+        assert done == {"type": "done", "ref": 1}
+        fits(done, "PanelMessage")
+        seen = next(a for a in answers if a["type"] == "view")["game"]["version"]
+        panel.apply(Action("start", {}))  # another tab acts first
+        await receive()
+        await send(json.dumps({"action": "next", "ref": 2, "version": seen}))
+        refused = await receive()
+        assert refused["type"] == "refused" and refused["ref"] == 2, refused
+        assert refused["field"] == "version"
+        fits(refused, "PanelMessage")
+
+    session(tmp_path, script, panel)
 
 
 def test_a_view_the_same_as_the_last_one_sent_is_not_sent_again(tmp_path):

@@ -135,8 +135,18 @@ class Panel:
         page.set_default_timeout(20_000)
 
     def tap(self, selector: str) -> None:
-        version = self.page.get_attribute("body", "data-version")
-        self.page.click(selector)
+        """Tap, and wait for the panel to take it and the page to show the change. A table
+        event may move the game while the tap travels (the panel refuses an action on a version
+        it has passed): then tap again, as the judge would once the page shows the new state."""
+        while True:
+            version = self.page.get_attribute("body", "data-version")
+            self.page.click(selector)
+            ref = self.page.get_attribute("body", "data-sent")
+            self.page.wait_for_function(f"document.body.dataset.answered === '{ref}'")
+            outcome = self.page.get_attribute("body", "data-outcome")
+            if outcome != "refused version":
+                break
+        assert outcome == "done", f"{selector}: {outcome}: {self.page.inner_text('#message')}"
         self.page.wait_for_function(f"document.body.dataset.version !== '{version}'")
 
     def stage(self, stage: str) -> None:
