@@ -59,6 +59,8 @@ function drawCreate(view) {
   const select = $("t-scoring");
   if (!select.options.length) {
     select.replaceChildren(...view.presets.map((p) => new Option(p.name, p.id)));
+    select.value = "fiim";  // FIIM's own scoring unless the organiser picks another
+    if (!select.value && view.presets.length) select.value = view.presets[0].id;
   }
   const tour = view.tournament;
   $("create").hidden = !!(tour && tour.id && (view.rounds || []).some((r) => r.sent));

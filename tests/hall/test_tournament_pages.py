@@ -1,5 +1,6 @@
 """The board's tournament pages in Debian's headless chromium, in Russian (issue 29 item 5, in
-both languages): on an empty board the organiser's page makes a tournament, loads a
+both languages): on an empty board the organiser's page offers FIIM's scoring (not the first
+preset's, which would double every win unseen), makes a tournament through the page, loads a
 seating, sends round 1; a game comes in as the judge's panel sends it (retained, QoS 1, as
 ``rules-core``); then "Seed the final" seats the final's table from the standings. At each
 step no English word is on either page (tests/support/page_words.py), and both pages fit a
@@ -74,13 +75,15 @@ def test_the_organisers_flow_in_russian_from_an_empty_board_to_the_seeded_final(
     hall, url = board
     page = organiser_page(chromium, url)
     expect(page.locator("#create-button")).to_have_text("Создать турнир")
+    # FIIM's scoring is the one offered: crow-club, first in the list, doubles every win
+    expect(page.locator("#t-scoring")).to_have_value("fiim")
+    assert page.locator("#t-scoring option").first.get_attribute("value") != "fiim"
     no_english(page)
     fits(page)
 
     page.fill("#t-name", "Кубок клуба")
     page.fill("#t-players", "\n".join(PLAYERS))
     page.fill("#t-games", "1")
-    page.select_option("#t-scoring", "fiim")
     page.click("#create-button")
     expect(page.locator("#notice")).to_have_text(
         "турнир «Кубок клуба» создан: 10 игроков, 1 игра у каждого, 1 стол в туре")
