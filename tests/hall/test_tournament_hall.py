@@ -18,7 +18,7 @@ from collections import defaultdict
 import pytest
 from playwright.sync_api import Page, expect
 
-from hall.sim import SimulatedHall, password, start_board, wait_for_board
+from hall.sim import SimulatedHall, password, with_board
 from hall.sim_tournament import Tournament
 from kit.local_broker import free_port
 from tests.support.public_view import PUBLIC_KEYS, SECRET_VALUES, walk
@@ -31,18 +31,8 @@ ROLE_WORDS = ("sheriff", "don", "mafia", "maf", "civilian", "civ", "black", "red
 @pytest.fixture(scope="module")
 def hall(tmp_path_factory):
     running = SimulatedHall(tmp_path_factory.mktemp("tournament"), 3)
-    port = free_port()
-    board = None
-    try:
-        running.start()
-        board = start_board(running, port, log_path=running.root / "board.log")
-        wait_for_board(port, board)
-        yield running, f"http://127.0.0.1:{port}"
-    finally:
-        if board is not None:
-            board.terminate()
-            board.wait(timeout=10)
-        running.close()
+    with with_board(running, free_port(), log_path=running.root / "board.log") as url:
+        yield running, url
 
 
 def log_in(page: Page, url: str) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from hall.sim import SimulatedHall, password, start_board, wait_for_board
+from hall.sim import SimulatedHall, password, with_board
 from kit.i18n import Words, render
 from kit.local_broker import free_port
 from tests.support.mqtt import Subscriber
@@ -30,18 +30,9 @@ LATIN = ["table-1", "table-1-r1", "FIIM", "Crow Club"]
 @pytest.fixture(scope="module")
 def board(tmp_path_factory):
     hall = SimulatedHall(tmp_path_factory.mktemp("tournament-pages"), 0)
-    port = free_port()
-    process = None
-    try:
-        hall.start(controllers=False)
-        process = start_board(hall, port, log_path=hall.root / "board.log")  # in Russian
-        wait_for_board(port, process)
-        yield hall, f"http://127.0.0.1:{port}"
-    finally:
-        if process is not None:
-            process.terminate()
-            process.wait(timeout=10)
-        hall.close()
+    with with_board(hall, free_port(), controllers=False,
+                    log_path=hall.root / "board.log") as url:  # in Russian, the default
+        yield hall, url
 
 
 def organiser_page(chromium, url: str) -> Page:
