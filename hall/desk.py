@@ -27,7 +27,7 @@ import msgspec
 from hall import seating as seating_module
 from hall import tournament as tm
 from hall.store import HallStore, Received
-from kit.i18n import Words
+from kit.i18n import Words, joined
 from results import scoring
 
 log = logging.getLogger("hall.desk")
@@ -40,13 +40,6 @@ WHAT = {"generate_seating": "desk.what.generate", "load_tournament_seating": "de
 def answer(kind: str, words: Words) -> dict[str, Any]:
     """An answer to the organiser: ``words`` for the page, ``message`` their English."""
     return {"type": kind, "message": str(words), "words": words.to_json()}
-
-
-def joined(problems: Sequence[Words | str]) -> Words | str:
-    """Several problems as one message's parameter: "a; b; c" in the reader's language."""
-    if len(problems) == 1:
-        return problems[0]
-    return Words("desk.problems", first=problems[0], rest=joined(problems[1:]))
 
 
 class Desk:

@@ -26,7 +26,7 @@ import msgspec
 
 from hall import seating as seating_module
 from hall.seating import Seating
-from hall.store import Held
+from hall.store import Held, result_words
 from kit.i18n import Words
 from results import mafiaratings, scoring, standings
 from results.standings import FINAL, MAIN
@@ -353,7 +353,9 @@ def organiser_view(tournament: Tournament | None, held: Sequence[Held],
                    "counted": g.counted,
                    "why": None if g.why is None else g.why.to_json(),
                    "warnings": [w.to_json() for w in g.warnings],
-                   "history": [{"revision": e.revision, "received": e.received, "what": e.what}
+                   "result": result_words(g.held.record).to_json(),
+                   "history": [{"revision": e.revision, "received": e.received,
+                                "what": e.what.to_json()}
                                for e in history.get(g.held.message.game, ())]}
                   for g in counted],
         "standings": msgspec.to_builtins(table_of(tournament, held, presets)),

@@ -7,14 +7,8 @@ const t = (key, params) => I18n.t(key, params);
 const count = (key, n) => ({key, params: {count: n}});
 // the words of the page's data, each by a literal key (the catalogs' test finds them)
 const STAGES = {main: "tournament.stage.main", final: "tournament.stage.final"};
-const STATUS = {finished: "tournament.status.finished", abandoned: "tournament.status.abandoned",
-  in_progress: "tournament.status.in_progress"};
-const WINNERS = {red: "tournament.winner.red", black: "tournament.winner.black",
-  draw: "tournament.winner.draw"};
 const PHASES = {day: "board.phase.day", idle: "board.phase.idle", vote: "board.phase.vote",
   night: "board.phase.night"};
-const HISTORY = {received: "tournament.history.received", replaced: "tournament.history.replaced",
-  withdrawn: "tournament.history.withdrawn"};
 const word = (map, value) => (value in map ? t(map[value]) : value);
 
 const TEXT = {
@@ -22,22 +16,12 @@ const TEXT = {
     players: count("desk.players", tour.players.length), games: count("desk.games", tour.games),
     tables: count("desk.tables", tour.tables),
     scoring: (presets.find((p) => p.id === tour.scoring) || {name: tour.scoring}).name}),
-  result: (g) => g.status === null ? t("tournament.status.withdrawn")
-    : g.winner ? t("tournament.result", {status: word(STATUS, g.status),
-      winner: word(WINNERS, g.winner)})
-      : word(STATUS, g.status),
   at: (time) => new Date(time * 1000).toLocaleTimeString(I18n.language),
   liveState: (row) => {  // a table of a round at play: its link, phase and day
     if (!row) return "";
     const phase = row.phase === "idle" && row.day > 0 ? "day" : row.phase;
     return [row.online ? null : t("tournament.offline"), phase ? word(PHASES, phase) : null,
       row.day ? t("tournament.day", {day: row.day}) : null].filter(Boolean).join(" · ");
-  },
-  // a revision's kind in the reader's words (the hall's log keeps its account in English:
-  // "received (finished, red won)")
-  history: (what) => {
-    const kind = what.split(/[ :]/)[0];
-    return kind in HISTORY ? t(HISTORY[kind]) : what;
   },
 };
 
@@ -112,7 +96,7 @@ function drawGames(view) {
     cell(row, g.id);
     cell(row, g.table);
     cell(row, g.round);
-    cell(row, TEXT.result(g));
+    cell(row, I18n.words(g.result));
     cell(row, g.revision);
     cell(row, [g.counted ? t("tournament.counted") : t("tournament.not_counted", {why: g.why}),
       ...g.warnings.map((w) => I18n.words(w))].join("; "), g.counted ? "" : "fault");
@@ -120,7 +104,7 @@ function drawGames(view) {
     history.className = "history";
     history.replaceChildren(...g.history.map((e) => {
       const p = document.createElement("p");
-      p.textContent = `${e.revision} · ${TEXT.at(e.received)} · ${TEXT.history(e.what)}`;
+      p.textContent = `${e.revision} · ${TEXT.at(e.received)} · ${I18n.words(e.what)}`;
       return p;
     }));
   }

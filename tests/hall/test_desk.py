@@ -101,7 +101,9 @@ def test_the_organisers_flow_from_making_the_tournament_to_its_exports(tmp_path)
         assert fixed.kind == "replaced"
         organiser, public = desk.views()
         [first, _] = organiser["games"]
-        assert [e["what"].split(" ")[0] for e in first["history"]] == ["received", "replaced"]
+        assert [render(e["what"], "en").split(" ")[0] for e in first["history"]] == [
+            "received", "replaced"]
+        assert render(first["result"], "ru") == "завершена, победа красных"
         assert first["revision"] == 2 and first["counted"]
         assert any("Renamed, not" in render(w, "en") for w in first["warnings"])
         assert any("Renamed, а по рассадке Player " in render(w, "ru") for w in first["warnings"])
