@@ -201,9 +201,10 @@ class Desk:
     # ------------------------------------------------------------------ exports
 
     def standings_csv(self, which: str) -> str:
-        """``overall``, a stage (``main``, ``final``) or a round's number."""
+        """``overall``, a stage (``main``, ``final``) or a round's number; ``KeyError(Words)``
+        when there is no such table."""
         if self.tournament is None:
-            raise KeyError(str(Words("desk.none")))
+            raise KeyError(Words("desk.none"))
         tables = tm.table_of(self.tournament, self.store.games(), self.presets)
         if which == "overall":
             return tm.standings_csv(tables.overall)
@@ -211,14 +212,14 @@ class Desk:
             return tm.standings_csv(tables.stages[which])
         if which.isdigit() and int(which) in tables.rounds:
             return tm.standings_csv(tables.rounds[int(which)])
-        raise KeyError(f"no standings {which!r}: overall, {', '.join(tables.stages)} or a "
-                       "round's number")
+        raise KeyError(Words("desk.no_standings", which=which,
+                             stages=", ".join(tables.stages)))
 
     def games_zip(self) -> bytes:
         """The tournament's games as the platform's game JSON, a file each, and
         ``not-exported.csv`` with the reason for each other game."""
         if self.tournament is None:
-            raise KeyError(str(Words("desk.none")))
+            raise KeyError(Words("desk.none"))
         done = tm.exported(self.tournament, self.store.games())
         out = io.BytesIO()
         with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:

@@ -10,6 +10,8 @@ import io
 import json
 import zipfile
 
+import pytest
+
 from hall.desk import Desk
 from hall.store import HallStore
 from kit.i18n import render
@@ -110,6 +112,11 @@ def test_the_organisers_flow_from_making_the_tournament_to_its_exports(tmp_path)
         assert public["rounds"][0] == {"number": 1, "stage": "main", "tables": 2, "over": 2}
         assert "Renamed" in {row["player"] for row in public["standings"]["overall"]["rows"]}
 
+        with pytest.raises(KeyError) as missing:
+            desk.standings_csv("nine")
+        assert str(missing.value.args[0]) == \
+            "no standings 'nine': overall, main or a round's number"
+        assert render(missing.value.args[0], "ru").startswith("нет таблицы «nine»")
         csv_text = desk.standings_csv("1")
         assert csv_text.splitlines()[0].startswith("place,player,total")
         assert len(csv_text.splitlines()) == 21  # the 20 who played round 1, and the header

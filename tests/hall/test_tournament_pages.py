@@ -123,6 +123,15 @@ def test_the_organisers_flow_in_russian_from_an_empty_board_to_the_seeded_final(
     page.locator("#languages button[lang=ru]").click()
     expect(page.locator("#link")).to_have_text("на связи")
 
+    # the routes' refusals carry words too, and their English for a script
+    missing = page.request.get(f"{url}/tournament/standings.csv?table=nine")
+    assert missing.status == 404
+    assert render(missing.json()["words"], "ru").startswith("нет таблицы «nine»")
+    bad = page.request.post(f"{url}/api/tournament", data="{}",
+                            headers={"Origin": url, "Content-Type": "application/json"})
+    assert bad.status == 400 and bad.json()["error"].startswith("malformed action")
+    assert render(bad.json()["words"], "ru").startswith("неверное действие")
+
     public = chromium.new_page()  # the stream's page: no login, the same language
     public.goto(f"{url}/standings")
     expect(public.locator("#standings tbody tr")).to_have_count(10)
