@@ -8,8 +8,8 @@ seconds: it runs in a thread of the loop's executor on a copy, and its result is
 the tournament has not changed meanwhile. Every change calls ``changed`` (the board pushes both
 views to their pages).
 
-Every answer to the organiser is written here once, in ``SAID`` (English for now: the words a
-catalog will take over).
+Every answer to the organiser is ``Words`` (docs/i18n.md: the catalogs' ``desk.`` keys), which
+the page renders in the organiser's language; ``message`` is their English, for a script.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import io
 import logging
 import time
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
@@ -27,26 +27,19 @@ import msgspec
 from hall import seating as seating_module
 from hall import tournament as tm
 from hall.store import HallStore, Received
+from kit.i18n import Words, joined
 from results import scoring
 
 log = logging.getLogger("hall.desk")
 
-#: the desk's answers, each written once
-SAID = {
-    "created": "tournament {name!r} made: {players} players, {games} games each, {tables} "
-               "tables a round",
-    "seating": "the main stage is seated: rounds {rounds}",
-    "final": "the final is seated: {players} at {table}, rounds {rounds}",
-    "working": "seating the {stage} stage ({seconds:g} s of work)...",
-    "busy": "a seating is being made: wait for it",
-    "moved": "the tournament changed while it was being seated: seat it again",
-    "sent": "round {round} sent to {tables}",
-    "none": "no tournament yet: make one first",
-    "exists": "this board has a tournament with rounds at the tables or games in: start the "
-              "board on another store (--store FILE) for a new one",
-    "refused": "{what} refused: {why}",
-    "unknown": "unknown action {action!r}",
-}
+#: what was being done when a refusal came, by action
+WHAT = {"generate_seating": "desk.what.generate", "load_tournament_seating": "desk.what.load",
+        "send_tournament_round": "desk.what.send", "seed_final": "desk.what.final"}
+
+
+def answer(kind: str, words: Words) -> dict[str, Any]:
+    """An answer to the organiser: ``words`` for the page, ``message`` their English."""
+    return {"type": kind, "message": str(words), "words": words.to_json()}
 
 
 class Desk:
@@ -59,7 +52,7 @@ class Desk:
         self.publish, self.changed = publish, changed
         document = store.tournament()
         self.tournament = None if document is None else tm.decode(document)
-        self.notice = ""  # the latest answer, for every organiser's page
+        self.notice: Words | None = None  # the latest answer, for every organiser's page
         self.working: asyncio.Future[Any] | None = None
         self._views: tuple[dict[str, Any], dict[str, Any]] | None = None
 
@@ -81,7 +74,7 @@ class Desk:
             history = {h.message.game: self.store.history(h.message.game) for h in held}
             organiser = tm.organiser_view(self.tournament, held, self.presets,
                                           self.store.refusals, history)
-            organiser["notice"] = self.notice
+            organiser["notice"] = None if self.notice is None else self.notice.to_json()
             organiser["working"] = self.working is not None
             self._views = (organiser, tm.public_view(self.tournament, held, self.presets))
         return self._views
@@ -90,15 +83,15 @@ class Desk:
         self._views = None
         self.changed()
 
-    def _say(self, key: str, **fields: Any) -> dict[str, Any]:
-        self.notice = SAID[key].format(**fields)
+    def _say(self, words: Words) -> dict[str, Any]:
+        self.notice = words
         self._changed()
-        return {"type": "done", "message": self.notice}
+        return answer("done", words)
 
-    def _refuse(self, what: str, problems: list[str]) -> dict[str, Any]:
-        self.notice = SAID["refused"].format(what=what, why="; ".join(problems))
+    def _refuse(self, what: str, problems: Sequence[Words | str]) -> dict[str, Any]:
+        self.notice = Words("desk.refused", what=Words(what), why=joined(problems))
         self._changed()
-        return {"type": "refused", "message": self.notice}
+        return answer("refused", self.notice)
 
     # ------------------------------------------------------------------ the actions
 
@@ -109,7 +102,7 @@ class Desk:
         if action == "create_tournament":
             return self._create(message)
         if self.tournament is None:
-            return {"type": "refused", "message": SAID["none"]}
+            return answer("refused", Words("desk.none"))
         try:
             if action == "generate_seating":
                 return self._work("main", float(message.get("seconds", 5)),
@@ -117,7 +110,7 @@ class Desk:
             if action == "load_tournament_seating":
                 seating = seating_module.parse(str(message["csv"]), seats=10)
                 self._save(tm.with_seating(self.tournament, seating))
-                return self._say("seating", rounds=self._rounds("main"))
+                return self._say(Words("desk.seating", rounds=self._rounds("main")))
             if action == "send_tournament_round":
                 return self._send(int(message["round"]))
             if action == "seed_final":
@@ -129,26 +122,28 @@ class Desk:
                                                                               "table-1")),
                                       seed, seconds), int(message.get("seed", 1)))
         except tm.TournamentError as exc:
-            return self._refuse(action.replace("_", " "), exc.problems)
+            return self._refuse(WHAT[action], exc.problems)
         except seating_module.SeatingError as exc:
-            return self._refuse("the seating", exc.problems)
-        return {"type": "refused", "message": SAID["unknown"].format(action=action)}
+            return self._refuse("desk.what.seating", exc.problems)
+        return answer("refused", Words("desk.unknown", action=str(action)))
 
     def _create(self, message: dict[str, Any]) -> dict[str, Any]:
         t = self.tournament
         if t is not None and (any(r.sent for r in t.rounds)
                               or any(h.message.tournament == t.id for h in self.store.games())):
-            return {"type": "refused", "message": SAID["exists"]}
+            return answer("refused", Words("desk.exists"))
         try:
             made = tm.create(str(message["name"]), str(message["players"]),
                              int(message["games"]), int(message["tables"]),
                              str(message.get("scoring", "fiim")),
                              str(message.get("restrictions", "")), time.time(), self.presets)
         except tm.TournamentError as exc:
-            return self._refuse("the tournament", exc.problems)
+            return self._refuse("desk.what.create", exc.problems)
         self._save(made)
-        return self._say("created", name=made.name, players=len(made.players),
-                         games=made.games, tables=made.tables)
+        return self._say(Words("desk.created", name=made.name,
+                               players=Words("desk.players", count=len(made.players)),
+                               games=Words("desk.games", count=made.games),
+                               tables=Words("desk.tables", count=made.tables)))
 
     def _send(self, number: int) -> dict[str, Any]:
         assert self.tournament is not None
@@ -157,21 +152,21 @@ class Desk:
             self.publish(f"mafia/{table}/seating", msgspec.json.encode(document))
         self._save(tm.sent(self.tournament, number, time.time()))
         log.info("round %d sent to %s", number, ", ".join(sent))
-        return self._say("sent", round=number, tables=", ".join(sorted(sent)))
+        return self._say(Words("desk.sent", round=number, tables=", ".join(sorted(sent))))
 
     def _work(self, stage: str, seconds: float, make: Callable[..., tm.Tournament],
               seed: int) -> dict[str, Any]:
         """``make(tournament, seed, seconds)`` in a thread; its result taken on the loop if
         the tournament is as it was."""
         if self.working is not None:
-            return {"type": "refused", "message": SAID["busy"]}
+            return answer("refused", Words("desk.busy"))
         if not 0 < seconds <= 600:
-            return self._refuse("the seating", [f"{seconds} s of work: 0 to 600"])
+            return self._refuse("desk.what.seating", [Words("desk.seconds", seconds=seconds)])
         before = self.tournament
         self.working = asyncio.get_running_loop().run_in_executor(None, make, before, seed,
                                                                   seconds)
         self.working.add_done_callback(lambda done: self._worked(done, before, stage))
-        return self._say("working", stage=stage, seconds=seconds)
+        return self._say(Words("desk.working", stage=tm.stage_words(stage), seconds=seconds))
 
     def _worked(self, done: asyncio.Future[Any], before: tm.Tournament | None,
                 stage: str) -> None:
@@ -179,34 +174,37 @@ class Desk:
         try:
             made = done.result()
         except tm.TournamentError as exc:
-            self._refuse(f"seating the {stage} stage", exc.problems)
+            self._refuse({"main": "desk.what.generate", "final": "desk.what.final"}[stage],
+                         exc.problems)
             return
         if self.tournament is not before:
-            self._say("moved")
+            self._say(Words("desk.moved"))
             return
         self._save(made)
         if stage == "main":
-            self._say("seating", rounds=self._rounds("main"))
+            self._say(Words("desk.seating", rounds=self._rounds("main")))
         else:
             final = made.stage("final")
             table, seats = next(iter(final[0].seating.items()))
-            self._say("final", players=len(seats), table=table, rounds=self._rounds("final"))
+            self._say(Words("desk.final", players=Words("desk.players", count=len(seats)),
+                            table=table, rounds=self._rounds("final")))
 
     def _save(self, tournament: tm.Tournament) -> None:
         self.store.save_tournament(tm.encode(tournament))
         self.tournament = tournament
         self._changed()
 
-    def _rounds(self, stage: str) -> str:
+    def _rounds(self, stage: str) -> list[int]:
         assert self.tournament is not None
-        return ", ".join(str(r.number) for r in self.tournament.stage(stage))
+        return [r.number for r in self.tournament.stage(stage)]
 
     # ------------------------------------------------------------------ exports
 
     def standings_csv(self, which: str) -> str:
-        """``overall``, a stage (``main``, ``final``) or a round's number."""
+        """``overall``, a stage (``main``, ``final``) or a round's number; ``KeyError(Words)``
+        when there is no such table."""
         if self.tournament is None:
-            raise KeyError(SAID["none"])
+            raise KeyError(Words("desk.none"))
         tables = tm.table_of(self.tournament, self.store.games(), self.presets)
         if which == "overall":
             return tm.standings_csv(tables.overall)
@@ -214,14 +212,14 @@ class Desk:
             return tm.standings_csv(tables.stages[which])
         if which.isdigit() and int(which) in tables.rounds:
             return tm.standings_csv(tables.rounds[int(which)])
-        raise KeyError(f"no standings {which!r}: overall, {', '.join(tables.stages)} or a "
-                       "round's number")
+        raise KeyError(Words("desk.no_standings", which=which,
+                             stages=", ".join(tables.stages)))
 
     def games_zip(self) -> bytes:
         """The tournament's games as the platform's game JSON, a file each, and
         ``not-exported.csv`` with the reason for each other game."""
         if self.tournament is None:
-            raise KeyError(SAID["none"])
+            raise KeyError(Words("desk.none"))
         done = tm.exported(self.tournament, self.store.games())
         out = io.BytesIO()
         with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:

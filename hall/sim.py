@@ -21,9 +21,11 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from contract.topics import ROOT, topic_prefix
 from hall.pki import make_certificates, make_password_file
@@ -238,6 +240,25 @@ def start_board(hall: SimulatedHall, port: int, *, count_wait: float = 30.0,
              str(count_wait), "--language", language, "--store", str(hall.root / "board.db"),
              *args],
             stdout=log, stderr=subprocess.STDOUT, cwd=REPO)
+
+
+@contextmanager
+def with_board(hall: SimulatedHall, port: int, *, controllers: bool = True,
+               **board: Any) -> Iterator[str]:
+    """``hall`` started (its controllers too, unless not), its board on ``port`` listening
+    (``start_board``'s options), and the board's address; the board, then the hall, stopped
+    after."""
+    process = None
+    try:
+        hall.start(controllers=controllers)
+        process = start_board(hall, port, **board)
+        wait_for_board(port, process)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        if process is not None:
+            process.terminate()
+            process.wait(timeout=10)
+        hall.close()
 
 
 def describe(hall: SimulatedHall, board_port: int) -> str:

@@ -16,11 +16,13 @@ than read wrongly.
 
 from __future__ import annotations
 
+import json
 import logging
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
+from kit.i18n import Words, joined
 from results import feed
 from results.record import Record
 
@@ -45,7 +47,7 @@ MIGRATIONS = (
         game TEXT NOT NULL,
         revision INTEGER NOT NULL,
         received REAL NOT NULL,
-        what TEXT NOT NULL              -- received, replaced, withdrawn
+        what TEXT NOT NULL              -- received, replaced, withdrawn (version 2: as Words)
     );
     CREATE TABLE refused (
         n INTEGER PRIMARY KEY,
@@ -55,8 +57,22 @@ MIGRATIONS = (
         payload BLOB NOT NULL           -- kept as it came
     );
     """,
+    # the history's words became Words (a catalog key and its parameters, docs/i18n.md), read
+    # in the organiser's language; an English line of an older store is kept as a text
+    """
+    UPDATE history SET what = json_object('key', 'tournament.history.text',
+                                          'params', json_object('text', what));
+    """,
 )
 VERSION = len(MIGRATIONS)
+
+#: a game's status and its winner, for a reader (a book's teams; another winner as given)
+STATUS = {"finished": "tournament.status.finished", "abandoned": "tournament.status.abandoned",
+          "in_progress": "tournament.status.in_progress"}
+WINNERS = {"red": "tournament.winner.red", "black": "tournament.winner.black",
+           "draw": "tournament.winner.draw"}
+EDITS = {"correction": "tournament.edit.correction", "extra_points": "tournament.edit.extra_points",
+         "abandon": "tournament.edit.abandon"}
 
 
 class StoreError(RuntimeError):
@@ -93,7 +109,7 @@ class Entry:
 
     revision: int
     received: float
-    what: str  # received, replaced, withdrawn: and by what, in words
+    what: Words  # received, replaced, withdrawn: and by what
 
 
 class HallStore:
@@ -139,16 +155,17 @@ class HallStore:
             return Received(kind, message.game)
         before = None if row is None else feed.decode(topic, row[1])[1]
         what = _what_changed(before, record, row is None, message)
+        said = json.dumps(what.to_json(), ensure_ascii=False)
         self._db.execute("BEGIN")
         self._db.execute("INSERT OR REPLACE INTO games VALUES (?, ?, ?, ?, ?)",
                          (message.game, message.table, message.revision, now, payload))
         self._db.execute("INSERT INTO history (game, revision, received, what) "
-                         "VALUES (?, ?, ?, ?)", (message.game, message.revision, now, what))
+                         "VALUES (?, ?, ?, ?)", (message.game, message.revision, now, said))
         self._db.execute("COMMIT")
         kind = "withdrawn" if record is None else "received" if row is None else "replaced"
         log.info("game %s of %s: revision %d, %s", message.game, message.table,
                  message.revision, what)
-        return Received(kind, message.game, what)
+        return Received(kind, message.game, str(what))
 
     def _refuse(self, topic: str, payload: bytes, now: float, why: str) -> Received:
         self._db.execute("INSERT INTO refused (topic, received, reason, payload) "
@@ -165,8 +182,10 @@ class HallStore:
                     "JOIN history USING (game) GROUP BY games.game ORDER BY min(history.n)")]
 
     def history(self, game: str) -> list[Entry]:
-        return [Entry(*row) for row in self._db.execute(
-            "SELECT revision, received, what FROM history WHERE game = ? ORDER BY n", (game,))]
+        return [Entry(revision, received, Words.from_json(json.loads(what)))
+                for revision, received, what in self._db.execute(
+                    "SELECT revision, received, what FROM history WHERE game = ? ORDER BY n",
+                    (game,))]
 
     def refused(self) -> list[tuple[str, float, str]]:
         """The refused messages: topic, when, why (the payloads stay in the store)."""
@@ -176,19 +195,33 @@ class HallStore:
         self._db.close()
 
 
+def result_words(record: Record | None) -> Words:
+    """How a game ended, for a reader: "finished, red won" (withdrawn: no record)."""
+    if record is None:
+        return Words("tournament.status.withdrawn")
+    status = Words(STATUS[record.status])
+    if record.winner is None:
+        return status
+    return Words("tournament.result", status=status,
+                 winner=Words(WINNERS[record.winner]) if record.winner in WINNERS
+                 else record.winner)
+
+
 def _what_changed(before: Record | None, after: Record | None, first: bool,
-                  message: feed.RecordMessage) -> str:
+                  message: feed.RecordMessage) -> Words:
     """The history's words for a revision: what is new since the one held."""
     if after is None:
-        return f"withdrawn: {message.withdrawn}"
-    status = after.status if after.winner is None else f"{after.status}, {after.winner} won"
+        return Words("tournament.history.withdrawn", reason=message.withdrawn or "")
     if first or before is None:
-        return f"received ({status})"
+        return Words("tournament.history.received", result=result_words(after))
     edits = after.history[len(before.history):] if after.history[:len(before.history)] \
         == before.history else after.history
-    said = "; ".join(f"{e.kind} {e.path} by {e.by}: {e.reason}".replace("  ", " ")
-                     for e in edits) or "the record again"
-    return f"replaced ({status}): {said}"
+    said = [Words("tournament.history.edit", kind=Words(EDITS[e.kind]), path=e.path, by=e.by,
+                  reason=e.reason) if e.path else
+            Words("tournament.history.edit.whole", kind=Words(EDITS[e.kind]), by=e.by,
+                  reason=e.reason) for e in edits]
+    return Words("tournament.history.replaced", result=result_words(after),
+                 edits=joined(said) if said else Words("tournament.history.again"))
 
 
 __all__ = ["VERSION", "Entry", "HallStore", "Held", "Received", "StoreError"]

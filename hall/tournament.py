@@ -26,7 +26,8 @@ import msgspec
 
 from hall import seating as seating_module
 from hall.seating import Seating
-from hall.store import Held
+from hall.store import Held, result_words
+from kit.i18n import Words
 from results import mafiaratings, scoring, standings
 from results.standings import FINAL, MAIN
 
@@ -40,8 +41,8 @@ Stage = Literal["main", "final"]
 class TournamentError(ValueError):
     """What cannot be done, each reason in a sentence."""
 
-    def __init__(self, problems: list[str]):
-        super().__init__("; ".join(problems))
+    def __init__(self, problems: list[Words]):
+        super().__init__("; ".join(str(p) for p in problems))
         self.problems = problems
 
 
@@ -93,27 +94,31 @@ def create(name: str, players: str, games: int, tables: int, scoring_name: str,
     problems = []
     name = name.strip()
     if not 1 <= len(name) <= 80:
-        problems.append("the tournament needs a name of 1..80 characters")
+        problems.append(Words("tournament.refused.name"))
     try:
         names = _names(players)
     except inputs.InputError as exc:
         names = []
+        problems += [Words("tournament.refused.players", problem=p) for p in exc.problems]
+    except TournamentError as exc:
+        names = []
         problems += exc.problems
     if len(names) < 10:
-        problems.append(f"{len(names)} players: a tournament needs 10 or more")
+        problems.append(Words("tournament.refused.few", count=len(names)))
     if not 1 <= games <= MAX_ROUNDS:
-        problems.append(f"{games} games a player: 1 to {MAX_ROUNDS}")
+        problems.append(Words("tournament.refused.games", count=games, most=MAX_ROUNDS))
     if names and not 1 <= tables <= max(1, len(names) // 10):
-        problems.append(f"{tables} tables: 1 to {max(1, len(names) // 10)} for "
-                        f"{len(names)} players")
+        problems.append(Words("tournament.refused.tables", count=tables,
+                              most=max(1, len(names) // 10), players=len(names)))
     if scoring_name not in presets:
-        problems.append(f"no scoring preset {scoring_name!r} (there are: "
-                        f"{', '.join(presets)})")
+        problems.append(Words("tournament.refused.scoring", scoring=scoring_name,
+                              presets=", ".join(presets)))
     if names and restrictions.strip():
         try:
             inputs.restrictions(restrictions, names)
         except inputs.InputError as exc:
-            problems += [f"restrictions: {p}" for p in exc.problems]
+            problems += [Words("tournament.refused.restrictions", problem=p)
+                         for p in exc.problems]
     if problems:
         raise TournamentError(problems)
     return Tournament(id=f"t-{int(now)}", name=name, created=now, players=names, games=games,
@@ -128,8 +133,8 @@ def _names(text: str) -> list[str]:
     names = inputs.names(text, len(given), "players")
     long = [n for n in names if len(n) > MAX_NAME]
     if long:
-        raise inputs.InputError("players", [f"{n!r}: longer than the {MAX_NAME} characters "
-                                            "the judge's panel keeps" for n in long])
+        raise TournamentError([Words("tournament.refused.long", name=n, most=MAX_NAME)
+                               for n in long])
     return names
 
 
@@ -151,9 +156,11 @@ def generate(tournament: Tournament, seed: int, seconds: float) -> Tournament:
         made, _ = plan.seated(tournament.players, tournament.games, tournament.tables, rules,
                               seed, seconds)
     except inputs.InputError as exc:
-        raise TournamentError([f"restrictions: {p}" for p in exc.problems]) from None
+        raise TournamentError([Words("tournament.refused.restrictions", problem=p)
+                               for p in exc.problems]) from None
     except Refused as exc:
-        raise TournamentError([f"cannot be seated: {r}" for r in exc.reasons]) from None
+        raise TournamentError([Words("tournament.refused.unseatable", reason=r)
+                               for r in exc.reasons]) from None
     return with_seating(tournament, made)
 
 
@@ -165,16 +172,16 @@ def with_seating(tournament: Tournament, seating: Seating, stage: str = MAIN) ->
     problems = []
     sent = [r.number for r in tournament.stage(stage) if r.sent is not None]
     if sent:
-        problems.append(f"round {sent[0]} of the {stage} stage is already at the tables: its "
-                        "seating stays")
+        problems.append(Words("tournament.refused.at_tables", round=sent[0],
+                              stage=stage_words(stage)))
     if stage == MAIN and tournament.stage(FINAL):
-        problems.append("the final is seated already: the main stage's seating stays")
+        problems.append(Words("tournament.refused.final_seated"))
     if stage == FINAL and not tournament.stage(MAIN):
-        problems.append("the main stage has no seating yet")
+        problems.append(Words("tournament.refused.no_seating"))
     strangers = sorted({p for tables in seating.values() for seats in tables.values()
                         for p in seats.values()} - set(tournament.players))
     if strangers:
-        problems.append(f"not players of the tournament: {', '.join(strangers[:10])}")
+        problems.append(Words("tournament.refused.strangers", names=", ".join(strangers[:10])))
     if problems:
         raise TournamentError(problems)
     others = [r for r in tournament.rounds if r.stage != stage]
@@ -187,8 +194,8 @@ def with_seating(tournament: Tournament, seating: Seating, stage: str = MAIN) ->
 def sent(tournament: Tournament, number: int, now: float) -> Tournament:
     """Round ``number`` went to its tables (again: a round may be sent twice)."""
     if tournament.round(number) is None:
-        raise TournamentError([f"no round {number} (rounds: "
-                               f"{', '.join(str(r.number) for r in tournament.rounds)})"])
+        raise TournamentError([Words("tournament.refused.round", round=number,
+                                     rounds=[r.number for r in tournament.rounds])])
     return msgspec.structs.replace(tournament, rounds=[
         msgspec.structs.replace(r, sent=now) if r.number == number else r
         for r in tournament.rounds])
@@ -198,7 +205,8 @@ def messages(tournament: Tournament, number: int) -> dict[str, dict[str, Any]]:
     """Round ``number``'s ``seating`` documents, by table, with the tournament's id."""
     found = tournament.round(number)
     if found is None:
-        raise TournamentError([f"no round {number}"])
+        raise TournamentError([Words("tournament.refused.round", round=number,
+                                     rounds=[r.number for r in tournament.rounds])])
     return seating_module.messages({number: found.seating}, number, tournament.id)
 
 
@@ -213,8 +221,8 @@ class Game:
     held: Held
     round: int | None
     counted: bool
-    why: str = ""
-    warnings: tuple[str, ...] = ()
+    why: Words | None = None
+    warnings: tuple[Words, ...] = ()
 
 
 def games(tournament: Tournament, held: Sequence[Held]) -> list[Game]:
@@ -225,31 +233,40 @@ def games(tournament: Tournament, held: Sequence[Held]) -> list[Game]:
         message, record = h.message, h.record
         round_ = tournament.round(message.round) if message.round is not None else None
         if message.tournament != tournament.id:
-            found.append(Game(h, None, False, "not seated by this tournament (its seating "
-                                              "did not name the players)"))
+            found.append(Game(h, None, False, Words("tournament.why.elsewhere")))
         elif round_ is None:
             found.append(Game(h, message.round, False,
-                              f"round {message.round} is not one of the tournament's"))
+                              Words("tournament.why.round", round=message.round)))
         elif message.table not in round_.seating:
-            found.append(Game(h, round_.number, False,
-                              f"{message.table} does not play round {round_.number}"))
+            found.append(Game(h, round_.number, False, Words(
+                "tournament.why.table", table=message.table, round=round_.number)))
         elif record is None:
-            found.append(Game(h, round_.number, False, f"withdrawn: {message.withdrawn}"))
+            found.append(Game(h, round_.number, False, Words(
+                "tournament.why.withdrawn", reason=message.withdrawn or "")))
         elif record.status != "finished":
-            found.append(Game(h, round_.number, False, f"{record.status}: "
-                                                       f"{record.abandon_reason or 'no result'}"))
+            found.append(Game(h, round_.number, False, Words(
+                "tournament.why.abandoned",
+                reason=record.abandon_reason or Words("tournament.why.no_reason"))))
         else:
             warnings = _seating_warnings(record.players, round_.seating[message.table])
             if (round_.number, message.table) in seen:
-                warnings.append(f"a second game of {message.table} in round {round_.number}")
+                warnings.append(Words("tournament.warning.second", table=message.table,
+                                      round=round_.number))
             seen.add((round_.number, message.table))
             found.append(Game(h, round_.number, True, warnings=tuple(warnings)))
     return found
 
 
-def _seating_warnings(players: Sequence[Any], seats: Mapping[int, str]) -> list[str]:
-    return [f"seat {p.seat}: {p.name or '(no name)'}, not {seats.get(p.seat, 'nobody')} of the "
-            "seating" for p in players if seats.get(p.seat, "") != p.name]
+def _seating_warnings(players: Sequence[Any], seats: Mapping[int, str]) -> list[Words]:
+    return [Words("tournament.warning.name", seat=p.seat,
+                  name=p.name or Words("tournament.warning.no_name"),
+                  seated=seats.get(p.seat) or Words("tournament.warning.nobody"))
+            for p in players if seats.get(p.seat, "") != p.name]
+
+
+def stage_words(stage: str) -> Words:
+    """A stage's name for a reader (``main``, ``final``)."""
+    return Words({MAIN: "tournament.stage.main", FINAL: "tournament.stage.final"}[stage])
 
 
 def table_of(tournament: Tournament, held: Sequence[Held],
@@ -282,26 +299,29 @@ def seed_final(tournament: Tournament, held: Sequence[Held],
     main = tournament.stage(MAIN)
     counted = games(tournament, held)
     if not main:
-        problems.append("the main stage has no seating yet")
+        problems.append(Words("tournament.refused.no_seating"))
     for r in main:
         if r.sent is None:
-            problems.append(f"round {r.number} has not been sent to the tables")
+            problems.append(Words("tournament.refused.unsent", round=r.number))
         elif waiting := complete(tournament, counted, r.number):
-            problems.append(f"round {r.number}: no game from {', '.join(waiting)} yet")
+            problems.append(Words("tournament.refused.waiting", round=r.number,
+                                  tables=", ".join(waiting)))
     if not 1 <= rounds <= MAX_ROUNDS:
-        problems.append(f"{rounds} final rounds: 1 to {MAX_ROUNDS}")
+        problems.append(Words("tournament.refused.final_rounds", count=rounds, most=MAX_ROUNDS))
     if not seating_module.TABLE_ID.match(table):
-        problems.append(f"{table!r} is not a table id")
+        problems.append(Words("tournament.refused.table", table=table))
     best = [row.player for row in table_of(tournament, held, presets).stages[MAIN].rows] \
         if main else []
     if main and len(best) < finalists:
-        problems.append(f"{len(best)} players have played: fewer than {finalists} finalists")
+        problems.append(Words("tournament.refused.finalists", count=len(best),
+                              finalists=finalists))
     if problems:
         raise TournamentError(problems)
     try:
         made, _ = plan.seated(best[:finalists], rounds, 1, inputs.Restrictions(), seed, seconds)
     except Refused as exc:
-        raise TournamentError([f"cannot be seated: {r}" for r in exc.reasons]) from None
+        raise TournamentError([Words("tournament.refused.unseatable", reason=r)
+                               for r in exc.reasons]) from None
     at_table = {n: {table: next(iter(tables.values()))} for n, tables in made.items()}
     return with_seating(tournament, at_table, FINAL)
 
@@ -330,8 +350,12 @@ def organiser_view(tournament: Tournament | None, held: Sequence[Held],
                    "revision": g.held.message.revision, "received": g.held.received,
                    "status": None if g.held.record is None else g.held.record.status,
                    "winner": None if g.held.record is None else g.held.record.winner,
-                   "counted": g.counted, "why": g.why, "warnings": list(g.warnings),
-                   "history": [{"revision": e.revision, "received": e.received, "what": e.what}
+                   "counted": g.counted,
+                   "why": None if g.why is None else g.why.to_json(),
+                   "warnings": [w.to_json() for w in g.warnings],
+                   "result": result_words(g.held.record).to_json(),
+                   "history": [{"revision": e.revision, "received": e.received,
+                                "what": e.what.to_json()}
                                for e in history.get(g.held.message.game, ())]}
                   for g in counted],
         "standings": msgspec.to_builtins(table_of(tournament, held, presets)),
@@ -395,7 +419,7 @@ def exported(tournament: Tournament, held: Sequence[Held]) -> Exported:
         if message.tournament != tournament.id:
             continue
         if record is None or not g.counted:
-            done.refused.append((message.game, message.table, g.round, g.why))
+            done.refused.append((message.game, message.table, g.round, str(g.why or "")))
             continue
         try:
             done.files[f"{message.game}.mafiaratings.json"] = mafiaratings.export_json(record)

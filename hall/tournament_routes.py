@@ -28,6 +28,7 @@ from pathlib import Path
 from aiohttp import web
 
 from hall.desk import Desk
+from kit.i18n import Words
 from kit.weblogin import WebLogin
 from kit.webpages import Pages
 
@@ -78,8 +79,7 @@ async def standings_csv(request: web.Request) -> web.Response:
     try:
         text = request.app[DESK].standings_csv(which)
     except KeyError as exc:
-        raise web.HTTPNotFound(text=json.dumps({"error": exc.args[0]}),
-                               content_type="application/json") from None
+        raise not_found(exc.args[0]) from None
     return web.Response(text=text, content_type="text/csv", charset="utf-8", headers={
         "Content-Disposition": f'attachment; filename="standings-{which}.csv"'})
 
@@ -89,10 +89,18 @@ async def games_zip(request: web.Request) -> web.Response:
     try:
         data = request.app[DESK].games_zip()
     except KeyError as exc:
-        raise web.HTTPNotFound(text=json.dumps({"error": exc.args[0]}),
-                               content_type="application/json") from None
+        raise not_found(exc.args[0]) from None
     return web.Response(body=data, content_type="application/zip", headers={
         "Content-Disposition": 'attachment; filename="tournament-games.zip"'})
+
+
+def refusal(words: Words) -> dict[str, object]:
+    """A refusal's JSON: ``error`` in English for a script, ``words`` for a page."""
+    return {"error": str(words), "words": words.to_json()}
+
+
+def not_found(words: Words) -> web.HTTPNotFound:
+    return web.HTTPNotFound(text=json.dumps(refusal(words)), content_type="application/json")
 
 
 async def api_view(request: web.Request) -> web.Response:
@@ -107,7 +115,6 @@ async def api_act(request: web.Request) -> web.Response:
         message = await request.json()
         answer = request.app[DESK].act(message)
     except (ValueError, KeyError, TypeError, AttributeError):
-        raise web.HTTPBadRequest(text=json.dumps({
-            "error": 'malformed action: expected {"action": "...", ...} (docs/tournament.md)'}),
-            content_type="application/json") from None
+        raise web.HTTPBadRequest(text=json.dumps(refusal(Words("desk.malformed"))),
+                                 content_type="application/json") from None
     return web.Response(text=json.dumps(answer), content_type="application/json")

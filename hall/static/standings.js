@@ -1,36 +1,41 @@
 // The public standings page, for the stream: no login; it shows what /standings/live pushes
 // (the standings of the games over, docs/tournament.md) and sends nothing back.
-// ?table=overall (the default), main, final, or a round's number chooses the table.
+// ?table=overall (the default), main, final, or a round's number chooses the table. Its words
+// are the catalog's (kit/i18n: I18n) in the reader's language: the `lang` cookie the board's
+// switch sets, or #lang=en after the address (a stream's browser source has no switch).
 "use strict";
 
-// every word this script writes, in one place (English for now: a catalog will take over)
+const t = (key, params) => I18n.t(key, params);
+const STAGES = {main: "standings.stage.main", final: "standings.stage.final"};
+
 const TEXT = {
-  waiting: "the tournament has not begun",
-  overall: "Overall",
-  stage: {main: "Main stage", final: "Final"},
-  round: (n) => `Round ${n}`,
   progress: (rounds) => {
     const current = rounds.find((r) => r.over < r.tables) || rounds[rounds.length - 1];
-    return current ? `round ${current.number} of ${rounds.length}: ` +
-      `${current.over} of ${current.tables} games over` : "";
+    return current ? t("standings.progress", {round: current.number, rounds: rounds.length,
+      games: {key: "standings.progress.games", params: {over: current.over,
+        count: current.tables}}}) : "";
   },
 };
 
 const $ = (id) => document.getElementById(id);
 const wanted = new URLSearchParams(location.search).get("table") || "overall";
+let last = null;
 
 function pick(standings) {
-  if (wanted === "overall") return [TEXT.overall, standings.overall];
-  if (standings.stages[wanted]) return [TEXT.stage[wanted] || wanted, standings.stages[wanted]];
-  if (standings.rounds[wanted]) return [TEXT.round(wanted), standings.rounds[wanted]];
-  return [TEXT.overall, standings.overall];
+  if (standings.stages[wanted] && wanted in STAGES) return [t(STAGES[wanted]), standings.stages[wanted]];
+  if (standings.rounds[wanted]) return [t("standings.round", {round: Number(wanted)}),
+    standings.rounds[wanted]];
+  return [t("standings.overall"), standings.overall];
 }
 
 function draw(view) {
+  last = view;
   const body = $("standings").tBodies[0];
   body.replaceChildren();
   if (!view.standings) {
-    $("name").textContent = TEXT.waiting;
+    $("name").textContent = t("standings.waiting");
+    $("progress").textContent = "";
+    $("which").textContent = "";
     return;
   }
   $("name").textContent = view.name;
@@ -42,7 +47,7 @@ function draw(view) {
     row.dataset.player = r.player;
     for (const key of ["place", "player", "total", "games", "wins", "extra", "ci"]) {
       const td = row.insertCell();
-      td.textContent = String(r[key]);
+      td.textContent = typeof r[key] === "number" ? I18n.number(r[key]) : String(r[key]);
       td.dataset.key = key;
       if (key === "total") td.className = "total";
     }
@@ -55,4 +60,7 @@ function connect() {
   socket.onmessage = (event) => draw(JSON.parse(event.data));
   socket.onclose = () => setTimeout(connect, 1000);
 }
-connect();
+I18n.load().then(() => {
+  I18n.translate();
+  connect();
+});

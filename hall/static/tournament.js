@@ -1,32 +1,32 @@
 // The organiser's tournament page: draws the tournament the board pushes on /live (it comes
-// with the board's tables) and sends the organiser's actions back (docs/tournament.md).
+// with the board's tables) and sends the organiser's actions back (docs/tournament.md). Its
+// words are the catalog's (kit/i18n: I18n), in the organiser's language.
 "use strict";
 
-// every word this script writes, in one place (English for now: a catalog will take over)
+const t = (key, params) => I18n.t(key, params);
+const count = (key, n) => ({key, params: {count: n}});
+// the words of the page's data, each by a literal key (the catalogs' test finds them)
+const STAGES = {main: "tournament.stage.main", final: "tournament.stage.final"};
+const PHASES = {day: "board.phase.day", idle: "board.phase.idle", vote: "board.phase.vote",
+  night: "board.phase.night"};
+const word = (map, value) => (value in map ? t(map[value]) : value);
+
 const TEXT = {
-  live: "live",
-  connecting: "reconnecting…",
-  summary: (t) => `${t.name}: ${t.players.length} players, ${t.games} games each in the main ` +
-    `stage, ${t.tables} tables a round, scoring ${t.scoring}`,
-  stage: {main: "main", final: "final"},
-  send: (n) => `Send round ${n} to its tables`,
-  notSent: "not yet",
-  done: "game in",
-  waiting: "playing",
-  counted: "counted",
-  notCounted: (why) => `not counted: ${why}`,
-  result: (g) => g.status === null ? "withdrawn" : g.winner ? `${g.status}, ${g.winner} won` : g.status,
-  refused: (n) => n ? `${n} messages on the games' topics were refused (see the board's log)` : "",
-  overall: "overall",
-  stageTable: (s) => `${s} stage`,
-  roundTable: (n) => `round ${n}`,
-  at: (t) => new Date(t * 1000).toLocaleTimeString(),
-  live_state: (row) => row ? `${row.online ? "" : "offline · "}${row.phase || "—"}${row.day ? " day " + row.day : ""}` : "",
+  summary: (tour, presets) => t("tournament.summary", {name: tour.name,
+    players: count("desk.players", tour.players.length), games: count("desk.games", tour.games),
+    tables: count("desk.tables", tour.tables),
+    scoring: (presets.find((p) => p.id === tour.scoring) || {name: tour.scoring}).name}),
+  at: (time) => new Date(time * 1000).toLocaleTimeString(I18n.language),
+  liveState: (row) => {  // a table of a round at play: its link, phase and day
+    if (!row) return "";
+    const phase = row.phase === "idle" && row.day > 0 ? "day" : row.phase;
+    return [row.online ? null : t("tournament.offline"), phase ? word(PHASES, phase) : null,
+      row.day ? t("tournament.day", {day: row.day}) : null].filter(Boolean).join(" · ");
+  },
 };
 
 const $ = (id) => document.getElementById(id);
-let socket = null;
-let last = null;
+let socket = null, last = null, live = false;
 
 function cell(row, text, cls) {
   const td = row.insertCell();
@@ -43,42 +43,44 @@ function drawCreate(view) {
   const select = $("t-scoring");
   if (!select.options.length) {
     select.replaceChildren(...view.presets.map((p) => new Option(p.name, p.id)));
+    select.value = "fiim";  // FIIM's own scoring unless the organiser picks another
+    if (!select.value && view.presets.length) select.value = view.presets[0].id;
   }
-  const t = view.tournament;
-  $("create").hidden = !!(t && t.id && (view.rounds || []).some((r) => r.sent));
+  const tour = view.tournament;
+  $("create").hidden = !!(tour && tour.id && (view.rounds || []).some((r) => r.sent));
   for (const id of ["summary", "seating", "games-section", "standings-section", "final"]) {
-    $(id).hidden = !t;
+    $(id).hidden = !tour;
   }
-  if (t) {
-    $("title").textContent = t.name;
-    $("summary-text").textContent = TEXT.summary(t);
-  }
+  $("title").textContent = tour ? tour.name : t("tournament.title");
+  if (tour) $("summary-text").textContent = TEXT.summary(tour, view.presets);
 }
 
 function drawRounds(view, tables) {
   const body = $("rounds").tBodies[0];
   body.replaceChildren();
-  const live = Object.fromEntries((tables || []).map((row) => [row.table, row]));
+  const here = Object.fromEntries((tables || []).map((row) => [row.table, row]));
   for (const r of view.rounds || []) {
     const row = body.insertRow();
     row.dataset.round = r.number;
     row.dataset.stage = r.stage;
     row.dataset.sent = String(r.sent !== null);
     cell(row, r.number);
-    cell(row, TEXT.stage[r.stage]);
+    cell(row, word(STAGES, r.stage));
     const where = cell(row, "");
-    for (const t of r.tables) {
+    for (const tb of r.tables) {
       const p = document.createElement("p");
-      p.className = t.done ? "done" : "waiting";
-      p.dataset.table = t.table;
-      p.textContent = `${t.table} (${r.sent === null ? "" : t.done ? TEXT.done : TEXT.waiting + " " + TEXT.live_state(live[t.table])}): ${t.players.join(", ")}`;
+      p.className = tb.done ? "done" : "waiting";
+      p.dataset.table = tb.table;
+      const state = r.sent === null ? "" : tb.done ? t("tournament.done")
+        : [t("tournament.playing"), TEXT.liveState(here[tb.table])].filter(Boolean).join(" · ");
+      p.textContent = `${tb.table}${state ? ` (${state})` : ""}: ${tb.players.join(", ")}`;
       where.append(p);
     }
-    cell(row, r.sent === null ? TEXT.notSent : TEXT.at(r.sent));
+    cell(row, r.sent === null ? t("tournament.not_sent") : TEXT.at(r.sent));
     const button = document.createElement("button");
     button.className = "send";
     button.dataset.round = r.number;
-    button.textContent = TEXT.send(r.number);
+    button.textContent = t("tournament.send", {round: r.number});
     button.addEventListener("click", () => send({action: "send_tournament_round", round: r.number}));
     row.insertCell().append(button);
   }
@@ -94,19 +96,19 @@ function drawGames(view) {
     cell(row, g.id);
     cell(row, g.table);
     cell(row, g.round);
-    cell(row, TEXT.result(g));
+    cell(row, I18n.words(g.result));
     cell(row, g.revision);
-    cell(row, [g.counted ? TEXT.counted : TEXT.notCounted(g.why), ...g.warnings].join("; "),
-         g.counted ? "" : "fault");
+    cell(row, [g.counted ? t("tournament.counted") : t("tournament.not_counted", {why: g.why}),
+      ...g.warnings.map((w) => I18n.words(w))].join("; "), g.counted ? "" : "fault");
     const history = cell(row, "");
     history.className = "history";
     history.replaceChildren(...g.history.map((e) => {
       const p = document.createElement("p");
-      p.textContent = `${e.revision} · ${TEXT.at(e.received)} · ${e.what}`;
+      p.textContent = `${e.revision} · ${TEXT.at(e.received)} · ${I18n.words(e.what)}`;
       return p;
     }));
   }
-  $("refused").textContent = TEXT.refused(view.refused);
+  $("refused").textContent = view.refused ? t("tournament.refused", {count: view.refused}) : "";
 }
 
 function drawStandings(view) {
@@ -114,9 +116,10 @@ function drawStandings(view) {
   const chosen = select.value || "overall";
   const s = view.standings;
   if (!s) return;
-  const choices = [new Option(TEXT.overall, "overall"),
-    ...Object.keys(s.stages).map((k) => new Option(TEXT.stageTable(TEXT.stage[k] || k), k)),
-    ...Object.keys(s.rounds).map((n) => new Option(TEXT.roundTable(n), n))];
+  const choices = [new Option(t("tournament.standings.overall"), "overall"),
+    ...Object.keys(s.stages).map((k) => new Option(t("tournament.standings.stage",
+      {stage: word(STAGES, k)}), k)),
+    ...Object.keys(s.rounds).map((n) => new Option(t("board.round", {round: Number(n)}), n))];
   select.replaceChildren(...choices);
   select.value = choices.some((o) => o.value === chosen) ? chosen : "overall";
   const table = select.value === "overall" ? s.overall
@@ -129,7 +132,7 @@ function drawStandings(view) {
     row.dataset.player = r.player;
     for (const key of ["place", "player", "total", "win", "best_move", "penalty",
       "compensation", "ci", "extra", "games", "wins", "special_role_wins", "first_killed"]) {
-      cell(row, r[key]).dataset.key = key;
+      cell(row, typeof r[key] === "number" ? I18n.number(r[key]) : r[key]).dataset.key = key;
     }
   }
 }
@@ -138,7 +141,7 @@ function draw(board) {
   const view = board.tournament;
   last = board;
   drawCreate(view);
-  $("notice").textContent = view.notice || "";
+  $("notice").textContent = view.notice ? I18n.words(view.notice) : "";
   document.body.dataset.working = String(!!view.working);
   if (!view.tournament) return;
   drawRounds(view, board.tables);
@@ -146,18 +149,23 @@ function draw(board) {
   drawStandings(view);
 }
 
+function drawLink() {
+  $("link").textContent = t(live ? "board.live" : "board.reconnecting");
+  $("link").className = live ? "up" : "down";
+}
+
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   socket = new WebSocket(`${scheme}://${location.host}/live`);
-  socket.onopen = () => { $("link").textContent = TEXT.live; $("link").className = "up"; };
+  socket.onopen = () => { live = true; drawLink(); };
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "board") draw(message);
-    else $("notice").textContent = message.message;
+    else $("notice").textContent = message.words ? I18n.words(message.words) : message.message;
   };
   socket.onclose = () => {
-    $("link").textContent = TEXT.connecting;
-    $("link").className = "down";
+    live = false;
+    drawLink();
     setTimeout(connect, 1000);
   };
 }
@@ -182,4 +190,9 @@ $("seed-final").addEventListener("click", () => {
         rounds: Number($("final-rounds").value), table: $("final-table").value,
         seed: Number($("seed").value), seconds: Number($("seconds").value)});
 });
-connect();
+I18n.load().then(() => {
+  I18n.translate();
+  I18n.switcher($("languages"), () => { drawLink(); if (last) draw(last); });
+  drawLink();
+  connect();
+});

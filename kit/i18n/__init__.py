@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 import logging
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -242,6 +242,14 @@ def value(given: Any, language: str, params: Mapping[str, Any] | None = None,
     if isinstance(given, list | tuple):
         return ", ".join(value(v, language, params, depth) for v in given)
     return "" if given is None else str(given)
+
+
+def joined(parts: Sequence[Any]) -> Any:
+    """Several messages (or texts) as one parameter: "a; b; c" in the reader's language (a
+    list parameter is joined with ", ", which a message holding commas cannot use)."""
+    if len(parts) == 1:
+        return parts[0]
+    return Words("words.joined", first=parts[0], rest=joined(parts[1:]))
 
 
 def t(key: str, language: str, **params: Any) -> str:

@@ -10,12 +10,13 @@ import io
 import json
 import zipfile
 
-import msgspec
+import pytest
 
 from hall.desk import Desk
 from hall.store import HallStore
-from results import feed, scoring
-from tests.support.record_game import built, whole_game
+from kit.i18n import render
+from results import scoring
+from tests.support.record_game import seated_game
 from tests.support.waiting import until_async
 
 PRESETS = scoring.presets()
@@ -46,14 +47,7 @@ def game_of(desk: Desk, number: int, table: str, revision: int = 1,
     """The scripted game at ``table`` in round ``number``, named by the round's seating."""
     assert desk.tournament is not None
     seats = desk.tournament.round(number).seating[table]  # type: ignore[union-attr]
-    base = built(whole_game().inputs)
-    record = msgspec.structs.replace(
-        base, table=table, id=f"{table}-r{number}",
-        players=[msgspec.structs.replace(p, name=seats[p.seat] if name is None or p.seat != 1
-                                         else name) for p in base.players])
-    message = feed.message(table, record.id, revision, 1.0, record,
-                           tournament=desk.tournament.id, round=number)
-    return feed.topic(table, record.id), feed.encode(message)
+    return seated_game(table, number, seats, desk.tournament.id, revision, name)
 
 
 def test_the_organisers_flow_from_making_the_tournament_to_its_exports(tmp_path):
@@ -66,13 +60,17 @@ def test_the_organisers_flow_from_making_the_tournament_to_its_exports(tmp_path)
             "no tournament yet: make one first"
         refused = desk.act({"action": "create_tournament", "name": "Cup", "players": "Anna",
                             "games": 2, "tables": 2})
-        assert refused["type"] == "refused" and "1 players" in refused["message"]
+        assert refused["type"] == "refused" and "1 player:" in refused["message"]
+        assert render(refused["words"], "ru").startswith("турнир: не принято: ")
         made = desk.act({"action": "create_tournament", "name": "Cup", "players": NAMES,
                          "games": 2, "tables": 2, "scoring": "fiim"})
-        assert made == {"type": "done", "message": "tournament 'Cup' made: 20 players, 2 "
-                                                   "games each, 2 tables a round"}
+        assert (made["type"], made["message"]) == (
+            "done", "tournament 'Cup' made: 20 players, 2 games each, 2 tables a round")
+        assert render(made["words"], "ru") == \
+            "турнир «Cup» создан: 20 игроков, 2 игры у каждого, 2 стола в туре"
+        assert desk.views()[0]["notice"] == made["words"]  # the page renders it
         loaded = desk.act({"action": "load_tournament_seating", "csv": CSV})
-        assert loaded == {"type": "done", "message": "the main stage is seated: rounds 1"}
+        assert loaded["message"] == "the main stage is seated: rounds 1"
         stranger = desk.act({"action": "load_tournament_seating",
                              "csv": CSV.replace("Player 20", "Zed")})
         assert stranger["type"] == "refused" and "not players of the tournament: Zed" in \
@@ -84,7 +82,8 @@ def test_the_organisers_flow_from_making_the_tournament_to_its_exports(tmp_path)
         assert desk.act({"action": "generate_seating"})["message"] == \
             "a seating is being made: wait for it"
         await until_async(lambda: desk.working is None, what="the seating made")
-        assert desk.notice == "the main stage is seated: rounds 1, 2"
+        assert str(desk.notice) == "the main stage is seated: rounds 1, 2"
+        assert render(desk.notice, "ru") == "основной этап рассажен: туры 1, 2"
 
         assert desk.act({"action": "send_tournament_round", "round": 1})["type"] == "done"
         assert sorted(t for t, _ in board.published) == ["mafia/table-1/seating",
@@ -96,7 +95,7 @@ def test_the_organisers_flow_from_making_the_tournament_to_its_exports(tmp_path)
         final = desk.act({"action": "seed_final", "rounds": 1})
         await until_async(lambda: desk.working is None, what="the final refused")
         assert final["type"] == "done" and "round 1: no game from table-1, table-2 yet" \
-            in desk.notice
+            in str(desk.notice)
 
         for table in ("table-1", "table-2"):
             assert desk.receive(*game_of(desk, 1, table)).kind == "received"
@@ -104,12 +103,20 @@ def test_the_organisers_flow_from_making_the_tournament_to_its_exports(tmp_path)
         assert fixed.kind == "replaced"
         organiser, public = desk.views()
         [first, _] = organiser["games"]
-        assert [e["what"].split(" ")[0] for e in first["history"]] == ["received", "replaced"]
+        assert [render(e["what"], "en").split(" ")[0] for e in first["history"]] == [
+            "received", "replaced"]
+        assert render(first["result"], "ru") == "завершена, победа красных"
         assert first["revision"] == 2 and first["counted"]
-        assert any("Renamed, not" in w for w in first["warnings"])
+        assert any("Renamed, not" in render(w, "en") for w in first["warnings"])
+        assert any("Renamed, а по рассадке Player " in render(w, "ru") for w in first["warnings"])
         assert public["rounds"][0] == {"number": 1, "stage": "main", "tables": 2, "over": 2}
         assert "Renamed" in {row["player"] for row in public["standings"]["overall"]["rows"]}
 
+        with pytest.raises(KeyError) as missing:
+            desk.standings_csv("nine")
+        assert str(missing.value.args[0]) == \
+            "no standings 'nine': overall, main or a round's number"
+        assert render(missing.value.args[0], "ru").startswith("нет таблицы «nine»")
         csv_text = desk.standings_csv("1")
         assert csv_text.splitlines()[0].startswith("place,player,total")
         assert len(csv_text.splitlines()) == 21  # the 20 who played round 1, and the header

@@ -10,9 +10,10 @@ import sqlite3
 import pytest
 
 from hall.sim import SimulatedHall, password
-from hall.store import VERSION, HallStore, StoreError
+from hall.store import MIGRATIONS, VERSION, HallStore, StoreError
 from judge import record as rec
 from judge.record_feed import RecordFeed
+from kit.i18n import render
 from results import feed
 from tests.support.mqtt import Subscriber
 from tests.support.record_game import built, whole_game
@@ -61,9 +62,11 @@ def test_a_correction_replaces_the_game_and_the_history_says_what_changed(store)
     [held] = store.games()
     assert held.record is not None and held.record.players[0].name == "Anya"
     first, second = store.history(game.id)
-    assert first.what.startswith("received (finished")
-    assert second.revision == 2 and second.what.startswith("replaced (finished")
-    assert "correction /players/0/name by judge: misspelt" in second.what
+    assert str(first.what).startswith("received (finished")
+    assert second.revision == 2 and str(second.what).startswith("replaced (finished")
+    assert "correction /players/0/name by judge: misspelt" in str(second.what)
+    assert render(second.what, "ru") == \
+        "заменена (завершена, победа красных): исправление /players/0/name, judge: misspelt"
 
 
 def test_a_game_withdrawn_at_the_table_is_held_without_its_record_until_it_is_over_again(store):
@@ -73,7 +76,7 @@ def test_a_game_withdrawn_at_the_table_is_held_without_its_record_until_it_is_ov
     assert gone.kind == "withdrawn"
     [held] = store.games()
     assert held.record is None and held.message.withdrawn == "reopened"
-    assert store.history(game.id)[-1].what == "withdrawn: reopened"
+    assert str(store.history(game.id)[-1].what) == "withdrawn: reopened"
     store.receive(*sent(game, 3), now=3.0)
     assert store.games()[0].record == game
 
@@ -108,6 +111,22 @@ def test_a_store_of_a_newer_program_is_refused_rather_than_read_wrongly(tmp_path
         db.execute(f"PRAGMA user_version = {VERSION + 1}")
     with pytest.raises(StoreError, match="newer program"):
         HallStore(tmp_path / "hall.db")
+
+
+def test_a_history_line_of_a_version_1_store_is_kept_as_its_text(tmp_path):
+    """Version 1 kept the history's words as English; version 2 keeps Words, and the
+    migration keeps each older line as a text, shown as it was in every language."""
+    with sqlite3.connect(tmp_path / "hall.db") as db:
+        db.executescript(f"{MIGRATIONS[0]}; PRAGMA user_version = 1;")
+        db.execute("INSERT INTO history (game, revision, received, what) VALUES "
+                   "('g-1', 1, 1.0, 'received (finished, red won)')")
+    store = HallStore(tmp_path / "hall.db")
+    try:
+        [entry] = store.history("g-1")
+        assert render(entry.what, "ru") == render(entry.what, "en") == \
+            "received (finished, red won)"
+    finally:
+        store.close()
 
 
 def test_the_tournament_document_is_kept(store):
@@ -164,8 +183,8 @@ def test_a_tables_games_reach_the_halls_store_through_the_bridge_retained_and_co
         [held] = store.games()
         assert held.message.table == "table-1" and held.message.revision == 2
         assert held.record is not None and held.record.players[0].name == "Anya"
-        assert [e.what.split(" ")[0] for e in store.history(game.id)] == ["received",
-                                                                          "replaced"]
+        assert [e.what.key for e in store.history(game.id)] == [
+            "tournament.history.received", "tournament.history.replaced"]
     finally:
         for watch in watching:
             watch.close()

@@ -14,6 +14,7 @@ import pytest
 
 from hall import tournament as tm
 from hall.store import Held
+from kit.i18n import Words, render
 from results import feed, scoring, standings
 from tests.support.public_view import PUBLIC_KEYS, SECRET_VALUES, walk
 from tests.support.record_game import built, whole_game
@@ -54,10 +55,16 @@ def every_game(tournament: tm.Tournament, stage: str = "main") -> list[Held]:
 def test_a_tournament_is_refused_with_every_problem_named():
     with pytest.raises(tm.TournamentError) as refused:
         tm.create("", "Anna\nAnna\n" + "\n".join(NAMES[:7]), 0, 5, "nope", "", 1.0, PRESETS)
-    said = " | ".join(refused.value.problems)
+    said = " | ".join(str(p) for p in refused.value.problems)
     for expected in ("a name of 1..80", "Anna", "a tournament needs 10 or more",
                      "0 games a player", "no scoring preset 'nope'"):
         assert expected in said
+    russian = " | ".join(render(p, "ru") for p in refused.value.problems)
+    for expected in ("название от 1 до 80", "0 игроков: для турнира нужно не меньше 10",
+                     "0 игр на игрока", "нет системы подсчёта «nope»"):
+        assert expected in russian
+    assert render(Words("tournament.refused.few", count=2), "ru").startswith("2 игрока:")
+    assert render(Words("tournament.refused.few", count=1), "en").startswith("1 player:")
     with pytest.raises(tm.TournamentError, match="5 tables: 1 to 3"):
         made(tables=5)
     with pytest.raises(tm.TournamentError, match="longer than the 40 characters"):
@@ -92,10 +99,10 @@ def test_only_a_finished_game_of_this_tournaments_seated_table_and_round_counts(
         if r.number == 1 else r for r in seated.rounds])
     found = tm.games(seated, [counted, other_tournament, in_play_then_over])
     assert [g.counted for g in found] == [True, False, True]
-    assert "not seated by this tournament" in found[1].why
+    assert "not seated by this tournament" in str(found[1].why)
     assert not found[0].warnings
     elsewhere = tm.games(stranger_table, [in_play_then_over])[0]
-    assert not elsewhere.counted and "table-3 does not play round 1" in elsewhere.why
+    assert not elsewhere.counted and "table-3 does not play round 1" in str(elsewhere.why)
     assert tm.complete(seated, found, 1) == ["table-2"]
 
 
@@ -172,6 +179,6 @@ def test_a_game_in_play_never_reaches_the_standings():
                                       abandon_reason="the hall closed", winner=None)
     held = Held(abandoned.message, gave_up, 1.0)
     [game] = tm.games(tournament, [held])
-    assert not game.counted and "abandoned: the hall closed" in game.why
+    assert not game.counted and "abandoned: the hall closed" in str(game.why)
     overall = tm.table_of(tournament, [held], PRESETS).overall
     assert overall.games == 0 and {row.games for row in overall.rows} == {0}

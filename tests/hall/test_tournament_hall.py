@@ -18,7 +18,7 @@ from collections import defaultdict
 import pytest
 from playwright.sync_api import Page, expect
 
-from hall.sim import SimulatedHall, password, start_board, wait_for_board
+from hall.sim import SimulatedHall, password, with_board
 from hall.sim_tournament import Tournament
 from kit.local_broker import free_port
 from tests.support.public_view import PUBLIC_KEYS, SECRET_VALUES, walk
@@ -31,18 +31,8 @@ ROLE_WORDS = ("sheriff", "don", "mafia", "maf", "civilian", "civ", "black", "red
 @pytest.fixture(scope="module")
 def hall(tmp_path_factory):
     running = SimulatedHall(tmp_path_factory.mktemp("tournament"), 3)
-    port = free_port()
-    board = None
-    try:
-        running.start()
-        board = start_board(running, port, log_path=running.root / "board.log")
-        wait_for_board(port, board)
-        yield running, f"http://127.0.0.1:{port}"
-    finally:
-        if board is not None:
-            board.terminate()
-            board.wait(timeout=10)
-        running.close()
+    with with_board(running, free_port(), log_path=running.root / "board.log") as url:
+        yield running, url
 
 
 def log_in(page: Page, url: str) -> None:
@@ -50,6 +40,12 @@ def log_in(page: Page, url: str) -> None:
     page.fill("#password", password("board"))
     page.click("#login")
     expect(page.locator("#tables tbody tr")).to_have_count(3)
+
+
+def in_english(page: Page, url: str) -> Page:
+    """``page`` reading the board's pages in English (the switch's cookie, docs/i18n.md)."""
+    page.context.add_cookies([{"name": "lang", "value": "en", "url": url}])
+    return page
 
 
 def public_words(page: Page) -> str:
@@ -96,7 +92,7 @@ def hand_sums(games: dict[str, dict]) -> dict[str, float]:
 def test_a_whole_tournament_runs_by_itself_and_its_standings_are_its_exported_games_sum(
         hall, chromium):
     running, url = hall
-    organiser = chromium.new_page()
+    organiser = in_english(chromium.new_page(), url)  # the hand-made figures below read "1.25"
     log_in(organiser, url)
     organiser.goto(f"{url}/tournament")
     expect(organiser.locator("#link")).to_have_text("live")
@@ -107,13 +103,13 @@ def test_a_whole_tournament_runs_by_itself_and_its_standings_are_its_exported_ga
     organiser.select_option("#t-scoring", "fiim")  # the hand sum below is FIIM's
     organiser.click("#create-button")
     expect(organiser.locator("#notice")).to_contain_text("tournament 'Simulated cup' made")
-    expect(organiser.locator("#summary-text")).to_contain_text("scoring fiim")
+    expect(organiser.locator("#summary-text")).to_contain_text("scoring FIIM")
     organiser.fill("#seconds", "1")
     organiser.click("#generate")
     expect(organiser.locator("#rounds tbody tr")).to_have_count(3, timeout=60_000)
     expect(organiser.locator("#notice")).to_have_text("the main stage is seated: rounds 1, 2, 3")
 
-    public = chromium.new_page()  # the stream's page: no login
+    public = in_english(chromium.new_page(), url)  # the stream's page: no login
     public.goto(f"{url}/standings")
     expect(public.locator("#name")).to_have_text("Simulated cup")
 

@@ -12,8 +12,11 @@ lone mafioso shoots 6, the Sheriff checks 8 (no); day 3 seat 2 is voted out: red
 
 from __future__ import annotations
 
+import msgspec
+
 from judge import record as rec
 from judge.game import Action, TableEvent
+from results import feed
 from tests.support.table_event import table_event
 
 ROLES = ["don", "mafia", "mafia", "sheriff", *["civilian"] * 6]
@@ -115,3 +118,18 @@ def built(inputs) -> rec.Record:
     record = rec.build(inputs, "table-1")
     assert record is not None
     return record
+
+
+def seated_game(table: str, number: int, seats: dict[int, str], tournament: str,
+                revision: int = 1, renamed: str | None = None) -> tuple[str, bytes]:
+    """``whole_game`` played at ``table`` in round ``number`` of ``tournament``, its players
+    named by the round's ``seats`` (seat 1 ``renamed``, as a judge may), as the judge's panel
+    sends it to the hall: its ``record/`` topic and message (``results.feed``)."""
+    base = built(whole_game().inputs)
+    record = msgspec.structs.replace(
+        base, table=table, id=f"{table}-r{number}",
+        players=[msgspec.structs.replace(p, name=renamed if renamed and p.seat == 1
+                                         else seats[p.seat]) for p in base.players])
+    message = feed.message(table, record.id, revision, 1.0, record, tournament=tournament,
+                           round=number)
+    return feed.topic(table, record.id), feed.encode(message)

@@ -1,0 +1,153 @@
+"""The board's tournament pages in Debian's headless chromium, in Russian (issue 29 item 5, in
+both languages): on an empty board the organiser's page offers FIIM's scoring (not the first
+preset's, which would double every win unseen), makes a tournament through the page, loads a
+seating, sends round 1; a game comes in as the judge's panel sends it (retained, QoS 1, as
+``rules-core``); then "Seed the final" seats the final's table from the standings. At each
+step no English word is on either page (tests/support/page_words.py), and both pages fit a
+tablet either way and a phone (tests/support/page_layout.py)."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from hall.sim import SimulatedHall, password, with_board
+from kit.i18n import Words, render
+from kit.local_broker import free_port
+from tests.support.mqtt import Subscriber
+from tests.support.page_layout import fits
+from tests.support.page_words import foreign_words
+from tests.support.record_game import seated_game
+
+#: the players as a club types them, in Cyrillic (they must stay byte for byte)
+PLAYERS = ["Анна", "Борис", "Вера", "Глеб", "Дарья", "Елена", "Жанна", "Зоя", "Иван", "Кира"]
+CSV = "round,table,seat,player\n" + "".join(
+    f"1,table-1,{seat},{name}\n" for seat, name in enumerate(PLAYERS, start=1))
+#: the Latin a Russian page may show: the table's id, the game's, the presets' own names
+LATIN = ["table-1", "table-1-r1", "FIIM", "Crow Club"]
+
+
+@pytest.fixture(scope="module")
+def board(tmp_path_factory):
+    hall = SimulatedHall(tmp_path_factory.mktemp("tournament-pages"), 0)
+    with with_board(hall, free_port(), controllers=False,
+                    log_path=hall.root / "board.log") as url:  # in Russian, the default
+        yield hall, url
+
+
+def organiser_page(chromium, url: str) -> Page:
+    page = chromium.new_page()
+    page.goto(url)
+    page.fill("#password", password("board"))
+    page.click("#login")
+    expect(page.locator("#tables")).to_be_visible()
+    page.goto(f"{url}/tournament")
+    expect(page.locator("#link")).to_have_text("на связи")
+    return page
+
+
+def no_english(page: Page) -> None:
+    found = foreign_words(page, "ru", names=[*PLAYERS, *LATIN])
+    assert found == [], found
+
+
+def publish_retained(hall: SimulatedHall, topic: str, payload: bytes) -> None:
+    """As the judge's panel does: retained, QoS 1, on the rules core's account."""
+    panel = Subscriber(hall.port, [topic], auth=("rules-core", password("rules-core")))
+    try:
+        panel.client.publish(topic, payload, qos=1, retain=True).wait_for_publish(10)
+    finally:
+        panel.close()
+
+
+@pytest.mark.timeout(300)
+def test_the_organisers_flow_in_russian_from_an_empty_board_to_the_seeded_final(board, chromium,
+                                                                                  tmp_path):
+    hall, url = board
+    page = organiser_page(chromium, url)
+    expect(page.locator("#create-button")).to_have_text("Создать турнир")
+    # FIIM's scoring is the one offered: crow-club, first in the list, doubles every win
+    expect(page.locator("#t-scoring")).to_have_value("fiim")
+    assert page.locator("#t-scoring option").first.get_attribute("value") != "fiim"
+    no_english(page)
+    fits(page)
+
+    page.fill("#t-name", "Кубок клуба")
+    page.fill("#t-players", "\n".join(PLAYERS))
+    page.fill("#t-games", "1")
+    page.click("#create-button")
+    expect(page.locator("#notice")).to_have_text(
+        "турнир «Кубок клуба» создан: 10 игроков, 1 игра у каждого, 1 стол в туре")
+    expect(page.locator("#summary-text")).to_contain_text("подсчёт: FIIM")
+    seating = tmp_path / "seating.csv"
+    seating.write_text(CSV, encoding="utf-8")
+    page.set_input_files("#t-seating-file", str(seating))
+    expect(page.locator("#notice")).to_have_text("основной этап рассажен: туры 1")
+    page.click('#rounds button.send[data-round="1"]')
+    expect(page.locator("#notice")).to_have_text("тур 1 отправлен на столы: table-1")
+    expect(page.locator('#rounds tr[data-round="1"]')).to_have_attribute("data-sent", "true")
+
+    view = page.request.get(f"{url}/api/tournament").json()
+    seats = dict(enumerate(view["rounds"][0]["tables"][0]["players"], start=1))
+    publish_retained(hall, *seated_game("table-1", 1, seats, view["tournament"]["id"]))
+    expect(page.locator("#games tbody tr[data-counted=true]")).to_have_count(1)
+    expect(page.locator("#standings tbody tr")).to_have_count(10)
+    expect(page.locator('#rounds tr[data-round="1"] p[data-table="table-1"]')).to_have_class("done")
+    no_english(page)
+    fits(page)
+
+    page.fill("#seconds", "0.5")
+    page.fill("#final-rounds", "2")
+    page.click("#seed-final")
+    final = page.locator('#rounds tr[data-stage="final"]')
+    expect(final).to_have_count(2, timeout=60_000)
+    expect(page.locator("#notice")).to_have_text(
+        "финал рассажен: 10 игроков за столом table-1, туры 2, 3")
+    for n in range(2):
+        tables = final.nth(n).locator("p[data-table]")
+        expect(tables).to_have_count(1)
+        expect(tables).to_have_attribute("data-table", "table-1")
+        shown = tables.inner_text().split(": ", 1)[1].split(", ")
+        assert sorted(shown) == sorted(PLAYERS)  # the main stage's ten, each once
+    expect(final.first.locator("td").nth(1)).to_have_text("финал")
+    no_english(page)
+    fits(page)
+
+    page.locator("#languages button[lang=en]").click()  # the switch draws it all again
+    expect(page.locator("#link")).to_have_text("live")
+    expect(page.locator("#notice")).to_have_text(
+        "the final is seated: 10 players at table-1, rounds 2, 3")
+    expect(final.first.locator("td").nth(1)).to_have_text("final")
+    expect(page.locator("#seed-final")).to_have_text("Seed the final from the main stage's "
+                                                     "standings")
+    page.locator("#languages button[lang=ru]").click()
+    expect(page.locator("#link")).to_have_text("на связи")
+
+    # the routes' refusals carry words too, and their English for a script
+    missing = page.request.get(f"{url}/tournament/standings.csv?table=nine")
+    assert missing.status == 404
+    assert render(missing.json()["words"], "ru").startswith("нет таблицы «nine»")
+    bad = page.request.post(f"{url}/api/tournament", data="{}",
+                            headers={"Origin": url, "Content-Type": "application/json"})
+    assert bad.status == 400 and bad.json()["error"].startswith("malformed action")
+    assert render(bad.json()["words"], "ru").startswith("неверное действие")
+
+    public = chromium.new_page()  # the stream's page: no login, the same language
+    public.goto(f"{url}/standings")
+    expect(public.locator("#standings tbody tr")).to_have_count(10)
+    expect(public.locator("#name")).to_have_text("Кубок клуба")
+    expect(public.locator("#which")).to_have_text("Общий зачёт")
+    # the first round of the final is the one to come
+    expect(public.locator("#progress")).to_have_text("тур 2 из 3: сыграно 0 из 1 игры")
+    found = foreign_words(public, "ru", names=PLAYERS)
+    assert found == [], found
+    fits(public)
+
+
+def test_the_pages_counts_read_in_each_languages_plural_forms():
+    games = [(1, "1 игра у каждого"), (3, "3 игры у каждого"), (5, "5 игр у каждого"),
+             (21, "21 игра у каждого")]
+    for n, said in games:
+        assert render(Words("desk.games", count=n), "ru") == said
+    assert render(Words("standings.progress.games", over=2, count=5), "ru") == "сыграно 2 из 5 игр"
+    assert render(Words("standings.progress.games", over=1, count=1), "en") == "1 of 1 game over"
