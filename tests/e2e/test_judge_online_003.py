@@ -8,8 +8,9 @@ The test is the judge, tapping the real page; the players type on the simulated 
 raise fists on the simulated buttons. On the way it checks the night as the table sees it:
 each step goes to exactly the seats that act, in the book's order, and each answer only to its
 actor's private indicator; and nothing public (the table's ``event/`` topics and ``state``)
-names a step, an actor or a pick. The other wins of the book are reached on the pure engine
-(tests/judge/test_online_003.py).
+names a step, an actor or a pick, no light changes and the overlay stays as it was at
+nightfall (``judge_panel.night_in_order``). The other wins of the book are reached on the pure
+engine (tests/judge/test_online_003.py).
 """
 
 from __future__ import annotations
@@ -17,24 +18,23 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-import msgspec
 import pytest
 
 from controller import config as config_module
 from tests.support.judge_panel import (
     TABLE,
-    Hands,
     Panel,
     book_game,
     book_game_at,
+    night_in_order,
     night_step,
+    table_config,
     vote,
 )
-from tests.support.mqtt import Received
-from tests.support.paths import EXAMPLE_CONFIG, PRESETS, REPO
+from tests.support.paths import EXAMPLE_CONFIG
+from tests.support.table_configs import strip_table
 
 SEATS = 7
-EXAMPLE_24 = REPO / "config" / "table-24.example.toml"
 #: 1 and 2 the mafia (2 the boss), 3 the commissar, 4 the doctor, 5 the maniac, 6 the kamikaze,
 #: 7 the journalist: the deck of seven with five of its optional cards
 ROLES = ["mafia", "boss", "commissar", "doctor", "maniac", "kamikaze", "journalist"]
@@ -59,33 +59,16 @@ def table_of_seven(tmp_path: Path, port: int) -> config_module.Config:
 def table_of_24(tmp_path: Path, port: int) -> config_module.Config:
     """The 24-seat example table (its buttons on two expanders) as table-1, with a keypad
     console for every seat, playing the online book's table preset."""
-    text = EXAMPLE_24.read_text(encoding="utf-8").replace('table = "table-24"',
-                                                         'table = "table-1"')
-    text += ('\n[[console]]\nport = "/dev/serial/by-id/usb-keypads-if00"\n'
-             f"seats = {list(range(1, 25))}\nkeys_only = true\n")
-    return playing_online(tmp_path, port, text, 24)
+    return playing_online(tmp_path, port, strip_table(24), 24)
 
 
 def playing_online(tmp_path: Path, port: int, text: str, seats: int) -> config_module.Config:
-    """The table config ``text`` with the online book's preset, simulated, silent, its vote
-    windows long enough for a busy runner (as ``judge_panel.table_config``)."""
-    path = tmp_path / "table.toml"
-    path.write_text(text.replace('rules = "rules/fiim.toml"',
-                                 f'rules = "{PRESETS / "online-003.toml"}"'), encoding="utf-8")
-    cfg = config_module.load(path, config_module.Overrides(broker=f"127.0.0.1:{port}",
-                                                           simulated=True))
+    """The table config ``text`` of ``seats`` seats with the online book's preset
+    (``judge_panel.table_config``)."""
+    cfg = table_config(tmp_path, port, "online-003", text)
     assert cfg.seats == seats and cfg.vote.leftover == "abstain"
     assert [list(c.seats) for c in cfg.console] == [list(range(1, seats + 1))]
-    return msgspec.structs.replace(
-        cfg, vote=msgspec.structs.replace(cfg.vote, window=1.2, gap=0.2),
-        store=msgspec.structs.replace(cfg.store, path=str(tmp_path / "table.db")),
-        backends=msgspec.structs.replace(cfg.backends, audio="off"))
-
-
-def public(messages: list[Received]) -> list[dict]:
-    """The table's public messages among ``messages``: ``event/`` and ``state``."""
-    return [m.json() for m in messages
-            if m.topic.startswith(TABLE + "event/") or m.topic == TABLE + "state"]
+    return cfg
 
 
 def deal(panel: Panel, roles: list[str], added: list[str]) -> None:
@@ -100,31 +83,6 @@ def deal(panel: Panel, roles: list[str], added: list[str]) -> None:
     panel.stage("night0")
     panel.next()
     panel.stage("day")
-
-
-def night_in_order(panel: Panel, hands: Hands, keys: dict[str, dict[int, str]],
-                   told: list[tuple[int, int]]) -> list[tuple[str, list[int]]]:
-    """A night of the steps ``keys`` names, in that order, each actor typing his keys, then the
-    judge's morning: the steps as the table was told them (each with the seats it went to),
-    once every answer reached only the ``told`` (seat, pattern) indicators and nothing public
-    named a step, an actor or a pick."""
-    since = len(hands.record.messages)
-    answers = [hands.upcoming("cmd/night/reveal", seat=seat, pattern=pattern)
-               for seat, pattern in told]
-    for name, typed in keys.items():
-        assert night_step(panel, hands, name, typed)["step"] == name
-    for answer in answers:
-        answer()
-    day = hands.upcoming("cmd/phase", phase="day")
-    panel.next()  # morning
-    day()  # every command of the night has arrived before it
-    night = hands.record.messages[since:]
-    assert [(r["seat"], r["pattern"]) for r in (
-        m.json() for m in night if m.topic == TABLE + "cmd/night/reveal")] == told
-    for said in public(night):
-        assert not {"step", "actors", "actor", "picks"} & set(said), said
-    return [(o["step"], o["actors"]) for o in (
-        m.json() for m in night if m.topic == TABLE + "cmd/night/step")]
 
 
 @pytest.mark.timeout(180)

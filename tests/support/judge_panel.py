@@ -3,14 +3,18 @@ its own process, the scripted players' hands on the table's ``sim/`` topics, and
 judge taps it (in Debian's headless Chromium, ``tests.support.chromium``).
 
 The game is ``ROLES`` (``tests.support.record_game``) on table-1; ``vote`` and ``night_step``
-play one vote's windows and one night step through the panel and the hands.
+play one vote's windows and one night step through the panel and the hands, ``night_in_order``
+a whole night, checked for what it shows in public.
 """
 
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
 import sys
+import urllib.parse
+import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -28,14 +32,16 @@ PASSWORD = "fist-on-the-table"
 TABLE = "mafia/table-1/"
 
 
-def table_config(tmp_path: Path, port: int, rules: str = "fiim") -> config_module.Config:
-    """The example table, simulated, silent, with vote windows long enough for a busy runner,
-    on the table preset ``rules`` (``config/rules/<rules>.toml``)."""
+def table_config(tmp_path: Path, port: int, rules: str = "fiim",
+                 text: str | None = None) -> config_module.Config:
+    """The table config ``text`` (the example table's when None), simulated, silent, with vote
+    windows long enough for a busy runner, on the table preset ``rules``
+    (``config/rules/<rules>.toml``)."""
     source = EXAMPLE_CONFIG
-    if rules != "fiim":
+    if rules != "fiim" or text is not None:
         preset = EXAMPLE_CONFIG.parent / "rules" / f"{rules}.toml"
         source = tmp_path / "table.toml"
-        source.write_text(EXAMPLE_CONFIG.read_text(encoding="utf-8").replace(
+        source.write_text((text or EXAMPLE_CONFIG.read_text(encoding="utf-8")).replace(
             'rules = "rules/fiim.toml"', f'rules = "{preset}"'), encoding="utf-8")
     cfg = config_module.load(source, config_module.Overrides(
         broker=f"127.0.0.1:{port}", simulated=True))
@@ -242,3 +248,64 @@ def night_step(panel: Panel, hands: Hands, step: str, keys: dict[int, str],
     panel.page.wait_for_selector('#night[data-step=""]')
     return body
 
+
+
+def public(messages: list[Received]) -> list[dict]:
+    """The table's public messages among ``messages``: ``event/`` and ``state``."""
+    return [m.json() for m in messages
+            if m.topic.startswith(TABLE + "event/") or m.topic == TABLE + "state"]
+
+
+def lights(state: dict) -> list[tuple[int, dict]]:
+    """Each seat's light in a ``state`` message."""
+    return [(seat["seat"], seat["light"]) for seat in state["seats"]]
+
+
+def dark(messages: list[Received]) -> dict | None:
+    """The table's last ``state`` among ``messages`` if it is the night's, else None."""
+    states = [m.json() for m in messages if m.topic == TABLE + "state"]
+    return states[-1] if states and states[-1]["phase"] == "night" else None
+
+
+def overlay(panel: Panel) -> dict:
+    """The stream overlay's view as the hall's screens fetch it (``/overlay.json``, no login)."""
+    with urllib.request.urlopen(urllib.parse.urljoin(panel.page.url, "/overlay.json")) as got:
+        view: dict = json.loads(got.read())
+    return view
+
+
+def night_in_order(panel: Panel, hands: Hands, keys: dict[str, dict[int, str]],
+                   told: list[tuple[int, int]]) -> list[tuple[str, list[int]]]:
+    """A night of the steps ``keys`` names, in that order, each actor typing his keys, then the
+    judge's morning: the steps as the table was told them (each with the seats it went to),
+    once every answer reached only the ``told`` (seat, pattern) indicators, nothing public
+    named a step, an actor or a pick, no seat's light moved from nightfall to the morning (the
+    table publishes its ``state`` at every change of a light) and the overlay showed after
+    every step what it showed at nightfall."""
+    hands.record.wait_until(lambda messages: dark(messages) is not None, timeout=30,
+                            what="the table's state at nightfall")
+    since = len(hands.record.messages)
+    dusk = dark(hands.record.messages[:since])
+    assert dusk is not None
+    hall = overlay(panel)
+    answers = [hands.upcoming("cmd/night/reveal", seat=seat, pattern=pattern)
+               for seat, pattern in told]
+    for name, typed in keys.items():
+        assert night_step(panel, hands, name, typed)["step"] == name
+        assert overlay(panel) == hall, f"the overlay after {name}"
+    for answer in answers:
+        answer()
+    day = hands.upcoming("cmd/phase", phase="day")
+    panel.next()  # morning
+    day()  # every command of the night has arrived before it
+    night = hands.record.messages[since:]
+    morning = next(i for i, m in enumerate(night)
+                   if m.topic == TABLE + "cmd/phase" and m.json()["phase"] == "day")
+    assert [(r["seat"], r["pattern"]) for r in (
+        m.json() for m in night if m.topic == TABLE + "cmd/night/reveal")] == told
+    for said in public(night):
+        assert not {"step", "actors", "actor", "picks"} & set(said), said
+    for state in public([m for m in night[:morning] if m.topic == TABLE + "state"]):
+        assert lights(state) == lights(dusk), state
+    return [(o["step"], o["actors"]) for o in (
+        m.json() for m in night if m.topic == TABLE + "cmd/night/step")]

@@ -3,13 +3,14 @@ them (``controller.config.load``), so a test's table is checked like a real one.
 
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 
 import msgspec
 
 from controller import config as config_module
-from tests.support.paths import EXAMPLE_CONFIG, PRESETS
+from tests.support.paths import EXAMPLE_24, EXAMPLE_CONFIG, PRESETS
 
 
 def write_config(tmp_path: Path, body: str, name: str = "table.toml") -> Path:
@@ -74,6 +75,22 @@ CONSOLES = """
     port = "/dev/serial/by-id/usb-seat-4-5"
     seats = [4, 5]
 """
+
+
+def strip_table(seats: int) -> str:
+    """The 24-seat example table (its lights on a strip, its buttons on two expanders) as
+    table-1, cut to its first ``seats`` seats, with a keypad console for every seat: the text of
+    a table of any size up to 24 (below 15 seats the second expander holds only the judge's
+    buttons)."""
+    def first(match: re.Match[str]) -> str:
+        kept = [int(s) for s in match[1].split(",") if int(s) <= seats]
+        return f"seats = {kept}"
+    text = EXAMPLE_24.read_text(encoding="utf-8").replace('table = "table-24"', 'table = "table-1"')
+    text = text.replace("seats = 24\n", f"seats = {seats}\n")
+    text = re.sub(r"  \{ seat = (\d+),.*\n", lambda m: m[0] if int(m[1]) <= seats else "", text)
+    text = re.sub(r"seats = \[([\d, ]+)\]", first, text)
+    return text + ('\n[[console]]\nport = "/dev/serial/by-id/usb-keypads-if00"\n'
+                   f"seats = {list(range(1, seats + 1))}\nkeys_only = true\n")
 
 
 def make_table_config(tmp_path: Path, port: int) -> config_module.Config:
