@@ -138,7 +138,7 @@ class SimTable:
     def _result(self) -> TableEvent:
         picks = [{"actor": a, "picks": p, "miss": None} for a, p in self.step_picks.items()]
         missing = [a for a in self.actors if a not in self.step_picks]
-        targets = {tuple(p["picks"]) for p in picks}
+        targets = {tuple(picked) for picked in self.step_picks.values()}
         agreed = None if len(self.actors) < 2 else (
             not missing and len(targets) == 1 and len(next(iter(targets))) == 1)
         return table_event("private/night/result", {
