@@ -23,8 +23,10 @@ from tests.support.record_game import seated_game
 PLAYERS = ["Анна", "Борис", "Вера", "Глеб", "Дарья", "Елена", "Жанна", "Зоя", "Иван", "Кира"]
 CSV = "round,table,seat,player\n" + "".join(
     f"1,table-1,{seat},{name}\n" for seat, name in enumerate(PLAYERS, start=1))
-#: the Latin a Russian page may show: the table's id, the game's, the presets' own names
-LATIN = ["table-1", "table-1-r1", "FIIM", "Crow Club"]
+#: the Latin a Russian page may show: the table's id, the game's, the presets' own names (each
+#: book's scoring preset names it as config/scoring/ says, as the sheet names the book)
+LATIN = ["table-1", "table-1-r1", "FIIM", "Crow Club", "Classic club (000)",
+         "Online variant (003)"]
 
 
 @pytest.fixture(scope="module")
