@@ -55,7 +55,7 @@ def by_loop(speaker: Speaker, times: list[float], names: list[int]) -> None:
     runner.start()
     def schedule() -> None:
         for n, t in zip(names, times, strict=True):
-            cues.add(Cue(f"number/{n}", t, "bench"))
+            cues.add(Cue(f"ru/number/{n}", t, "bench"))
 
     loop.call_soon(schedule)
     time.sleep(max(0.0, times[-1] - time.monotonic()) + 0.1)  # a bench may wait on the wall
@@ -66,7 +66,7 @@ def by_loop(speaker: Speaker, times: list[float], names: list[int]) -> None:
 def by_sleeping_thread(speaker: Speaker, times: list[float], names: list[int]) -> None:
     for n, t in zip(names, times, strict=True):
         time.sleep(max(0.0, t - time.monotonic()))
-        speaker.play([(f"number/{n}", 0.0)])
+        speaker.play([(f"ru/number/{n}", 0.0)])
 
 
 def run(speaker: Speaker, out: Path, play, count: int, cadence: float) -> list[float]:

@@ -15,7 +15,7 @@ from typing import Annotated, Final, Literal, TypeVar, cast
 import msgspec
 
 from contract import events
-from contract.commands import Color
+from contract.commands import Color, Voice
 from contract.events import (
     Candidate,
     Event,
@@ -109,6 +109,9 @@ class State(_Payload):
     nominations: Annotated[list[NominationState], msgspec.Meta(
         description="Today's accepted nominations, in order.")]
     timer: TimerState | None
+    voice: Annotated[Voice, msgspec.Meta(
+        description="The language the table speaks: its [music] voice until a cmd/audio "
+                    "gives one.")] = "ru"
 
 
 class OutboxHealth(msgspec.Struct, forbid_unknown_fields=True):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Annotated, Generic, Literal, TypeVar
+from typing import Annotated, Generic, Literal, TypeVar, get_args
 
 import msgspec
 
@@ -37,6 +37,10 @@ Color = Annotated[str, msgspec.Meta(pattern="^#[0-9a-fA-F]{6}$(?!\n)")]
 #: A night step's name, the rules core's own ("mafia_shot", "don_check"...): the rule preset's
 #: ``[night]`` tables are keyed by it.
 StepName = Annotated[str, msgspec.Meta(pattern="^[a-z_]{1,32}$(?!\n)")]
+#: The languages the table speaks (its numbers at night, its speech timer's words): one folder
+#: of sounds each (``hardware/sounds/numbers/<voice>/``, ``hardware/sounds/words/<voice>/``).
+Voice = Literal["ru", "en"]
+VOICES: tuple[Voice, ...] = get_args(Voice)
 
 
 #: A command whose ``ts`` is further than this from the controller's clock is refused, not run.
@@ -317,15 +321,21 @@ class PhaseCommand(Stamped):
 
 
 class AudioCommand(Stamped):
-    """``cmd/audio``: the music's volume, its next track, or a sound now (a cue, a number
-    spoken: what ``mafia-table selftest`` plays to check the speaker)."""
+    """``cmd/audio``: the music's volume, its next track, a sound now (a cue, a number
+    spoken: what ``mafia-table selftest`` plays to check the speaker), or the language the
+    table speaks from now on (``voice``: the judge's panel sends its own at every start of the
+    table, so a club chooses once)."""
 
     id: CommandId
     volume: Annotated[float, msgspec.Meta(ge=0, le=1)] | None = None
     next_track: bool = False
     cue: Literal["tick", "window", "warning", "end"] | None = None
     say: Annotated[int, msgspec.Meta(ge=1, le=MAX_SEATS, description="A number to speak, in the "
-                                     "[music] voice.")] | None = None
+                                     "table's voice.")] | None = None
+    voice: Annotated[Voice | None, msgspec.Meta(
+        description="The language the table speaks from now on: the night's numbers and the "
+                    "speech timer's words (a say in the same command already in it). Until "
+                    "one is given, and again after a restart: the table's [music] voice.")] = None
 
 
 class NightStepCommand(Stamped):

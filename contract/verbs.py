@@ -147,7 +147,8 @@ DAY_START = CommandSpec("day/start", DayStart, "A new game day: today's nominati
 PHASE = CommandSpec("phase", PhaseCommand,
                     "Night (public lights dark, night music fades in) or day (music fades out).")
 AUDIO = CommandSpec("audio", AudioCommand,
-                    "The night music's volume or its next track; or a cue or a spoken number now.")
+                    "The night music's volume or its next track; a cue or a spoken number now; "
+                    "or the language the table speaks.")
 NIGHT_STEP = CommandSpec("night/step", NightStepCommand,
                          "Open a night step for the seats that act (keypad entries, or presses "
                          "while counting).")

@@ -1,6 +1,10 @@
 """The speaker: night music and short cues through pygame.mixer (SDL), or nothing.
 
-Night music (``night(True)``) fades in and loops; ``night(False)`` fades it out. Cues go out
+Night music (``night(True)``) fades in and loops; ``night(False)`` fades it out. The cues are
+the tones (``CUES``) and, in every voice the table speaks (``contract.commands.VOICES``), the
+numbers and the words said aloud (``<voice>/number/<n>``, ``<voice>/<words>``: ``SPOKEN``,
+made by ``scripts/make_voice.sh``); which voice to say them in is the core's, in each cue's
+name, so a change of language is heard from the next cue on. Cues go out
 as one sound per call (``play``): each part after its own stretch of silence, so the parts
 sound exactly as far apart as asked, to the sample, whatever the machine is doing. The
 music ducks under a cue (``duck``: down to ``duck`` of its volume) and comes back (``restore``);
@@ -27,12 +31,15 @@ from typing import Annotated, Any, Literal, Protocol
 import msgspec
 
 from contract.api import NO_SOUND_DEVICE
+from contract.commands import MAX_SEATS, VOICES, Voice
 from kit.config import Section
 
 log = logging.getLogger(__name__)
 
 SOUNDS = Path(__file__).resolve().parent / "sounds"
 CUES = ("tick", "window", "warning", "end")
+#: the words said aloud besides the numbers, one file each per voice: sounds/words/<voice>/
+SPOKEN = ("ten_seconds",)
 
 
 class MusicConfig(Section):
@@ -44,7 +51,9 @@ class MusicConfig(Section):
     fade_out: Annotated[float, msgspec.Meta(ge=0, le=60)] = 4.0
     volume: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.6
     duck: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.3
-    voice: Literal["ru", "en"] = "ru"
+    #: the language the table speaks (the numbers at night, the timer's words) until the
+    #: judge's panel says its own (cmd/audio)
+    voice: Voice = "ru"
 
 
 @dataclass(frozen=True)
@@ -58,7 +67,6 @@ class Music:
     fade_out: float = 4.0
     volume: float = 0.6
     duck: float = 0.3
-    voice: str = "ru"  # the spoken numbers: sounds/numbers/<voice>/<n>.wav
 
 
 def no_sound_device(environ: Mapping[str, str] = os.environ,
@@ -184,8 +192,11 @@ class Speaker:
             return
         self._mixer = mixer
         files = {name: sounds / f"{name}.wav" for name in CUES}
-        files |= {f"number/{n}": sounds / "numbers" / self.music.voice / f"{n}.wav"
-                  for n in range(1, 25)}
+        for voice in VOICES:
+            files |= {f"{voice}/number/{n}": sounds / "numbers" / voice / f"{n}.wav"
+                      for n in range(1, MAX_SEATS + 1)}
+            files |= {f"{voice}/{words}": sounds / "words" / voice / f"{words}.wav"
+                      for words in SPOKEN}
         for name, path in files.items():
             try:
                 self._cues[name] = mixer.Sound(str(path))

@@ -38,8 +38,9 @@ import msgspec
 from aiohttp import web
 
 from contract import events
-from contract.commands import PhaseCommand, ReplayCommand, TimerAdd
+from contract.commands import AudioCommand, PhaseCommand, ReplayCommand, TimerAdd
 from contract.verbs import (
+    AUDIO,
     NIGHT_STOP,
     PHASE,
     REPLAY,
@@ -244,6 +245,8 @@ class Panel:
                 return
             if topic == "status":
                 seen.status = body.get("state")
+                if seen.status == "online":
+                    self._speak_our_language()
                 self.live.show()
                 return
             if topic == "health":
@@ -298,6 +301,15 @@ class Panel:
             log.error("table event %s refused: %s", topic, exc)
             if shown:
                 self.live.show()
+
+    def _speak_our_language(self) -> None:
+        """The table is up (each start of it, and each connect of ours: ``status`` is
+        retained): it speaks the panel's language from now on, the club's one choice
+        (``[panel] language``; docs/i18n.md). A language the table has no voice for is its
+        refusal, shown to the judge as any refused command is; the table then speaks its own
+        ``[music] voice``."""
+        self.link.send(TableCommand(AUDIO, AudioCommand(
+            id=UNSTAMPED, voice=self.cfg.panel.language)))
 
     def _on_seating(self, payload: bytes) -> None:
         """The hall's seating of this table's round (retained: again at every connect)."""

@@ -5,7 +5,8 @@
 # mouse) or -v.
 # --table-only (first argument): the simulated table alone, no panel (and so with --screenshot).
 # (--judge, which the panel once needed, is still taken.)
-# MAFIA_LANGUAGE=ru|en: the panel's language until the judge switches it (default ru).
+# MAFIA_LANGUAGE=ru|en: the panel's language until the judge switches it, and the table's voice
+# (the panel tells the table; docs/i18n.md, "The table's voice") (default ru).
 # MAFIA_BROKER=HOST:PORT: the broker of both (default 127.0.0.1:1883; a private mosquitto is
 # started there when nothing listens).
 # The panel is on 127.0.0.1:8080, plain HTTP for this machine's browser. JUDGE_LISTEN=0.0.0.0:8443

@@ -94,13 +94,21 @@ class DrivePin:
 
 @dataclass(frozen=True)
 class Cue:
-    """Play the short sound ``name`` (``warning``, ``end``, ``window``, ``number/7``...) at
-    ``t`` (host monotonic; now if ``t`` has passed). ``group`` names the sounds that
-    ``CancelCues`` can take back before they are played (a night step's spoken numbers)."""
+    """Play the short sound ``name`` (a tone: ``warning``, ``end``, ``window``; words in a
+    voice, ``spoken``: ``ru/number/7``, ``en/ten_seconds``...) at ``t`` (host monotonic; now
+    if ``t`` has passed). ``group`` names the sounds that ``CancelCues`` can take back before
+    they are played (a night step's spoken numbers), and that play as one sound, each after
+    its own silence (``controller.cue_schedule``)."""
 
     name: str
     t: float
     group: str | None = None
+
+
+def spoken(voice: str, words: str) -> str:
+    """The cue that says ``words`` (``number/7``, ``ten_seconds``) in ``voice`` (``ru``):
+    ``ru/number/7``. The speaker plays it from its voice's file (``hardware.audio``)."""
+    return f"{voice}/{words}"
 
 
 @dataclass(frozen=True)

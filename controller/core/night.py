@@ -35,7 +35,7 @@ from contract.events import (
     NightStepEvent,
     Surplus,
 )
-from controller.core.effects import CancelCues, Cue, Effect, Emit, Indicate, WakeAt
+from controller.core.effects import CancelCues, Cue, Effect, Emit, Indicate, WakeAt, spoken
 
 Mode = Literal["keypad", "count"]
 #: how long after a step's end its result waits for inputs already on their way (a console's
@@ -92,9 +92,9 @@ class NightStep(msgspec.Struct, frozen=True, kw_only=True):
         return self.allowed[index] if index < len(self.allowed) else None
 
 
-def start(step: NightStep, t: float) -> tuple[NightStep, list[Effect]]:
-    """Open the step at ``t``; in count mode its numbers start ``COUNT_LEAD`` later and it
-    lasts one ``cadence`` per number."""
+def start(step: NightStep, t: float, voice: str) -> tuple[NightStep, list[Effect]]:
+    """Open the step at ``t``; in count mode its numbers, said in ``voice``, start
+    ``COUNT_LEAD`` later and it lasts one ``cadence`` per number."""
     counting = step.mode == "count"
     length = len(step.allowed) * step.cadence if counting else step.seconds
     started = t + (COUNT_LEAD if counting else 0.0)
@@ -107,7 +107,7 @@ def start(step: NightStep, t: float) -> tuple[NightStep, list[Effect]]:
              t, private=True),
         WakeAt(step.ends + GRACE)]
     if step.mode == "count":  # the numbers, spoken over the music, each at its time
-        effects += [Cue(f"number/{n}", started + i * step.cadence, step.cues)
+        effects += [Cue(spoken(voice, f"number/{n}"), started + i * step.cadence, step.cues)
                     for i, n in enumerate(step.allowed)]
     return step, effects
 

@@ -50,7 +50,8 @@ def open_step(state: TableState, cmd: NightStepCommand, t: float) -> Outcome:
         id=cmd.id, step=cmd.step, actors=tuple(cmd.actors), picks=cmd.picks, allowed=allowed,
         mode=cmd.mode, seconds=cmd.seconds or state.setup.night_seconds,
         cadence=cmd.cadence or state.setup.night_cadence,
-        surplus=night.surplus_of(cmd.step, state.setup.night_surplus, cmd.surplus)), t)
+        surplus=night.surplus_of(cmd.step, state.setup.night_surplus, cmd.surplus)), t,
+        state.speaks)
     return replace(state, night_step=opened), effects, None
 
 

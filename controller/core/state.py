@@ -18,6 +18,7 @@ import msgspec
 
 from contract import events
 from contract.buttons import Button
+from contract.commands import Voice
 from contract.events import Surplus
 from contract.lights import Light
 from controller.core import day, keypad, night, scene, standings, timer, vote
@@ -36,6 +37,8 @@ class TableSetup:
     options of the table's rule preset; ``standings``: what each standing blocks;
     ``night_steps``: the night steps that shoot or check (their targets' standings matter);
     ``night_surplus``: what each night step does with more picks than it takes (``night``).
+    ``voice``: the language the table speaks until a ``cmd/audio`` says another (``[music]
+    voice``).
     """
 
     table: str
@@ -53,11 +56,14 @@ class TableSetup:
     night_steps: dict[str, NightAction] = field(default_factory=lambda: dict(
         standings.NIGHT_STEPS))
     night_surplus: dict[str, Surplus] = field(default_factory=lambda: dict(night.SURPLUS))
+    voice: Voice = "ru"
 
 
 @dataclass(frozen=True)
 class TableState:
-    """``lights``: the manual layer, per seat (None: the seat follows the table's scene)."""
+    """``lights``: the manual layer, per seat (None: the seat follows the table's scene).
+    ``voice``: the language the table speaks now (``cmd/audio``'s, else the setup's); every
+    spoken cue is named in it (``said``)."""
 
     setup: TableSetup
     lights: tuple[Light | None, ...] = ()
@@ -70,6 +76,12 @@ class TableState:
     offline: frozenset[int] = frozenset()  # seats whose console is offline
     night: bool = False
     night_step: NightStep | None = None
+    voice: Voice | None = None  # None: the setup's
+
+    @property
+    def speaks(self) -> Voice:
+        """The language the table speaks now."""
+        return self.voice or self.setup.voice
 
     @property
     def phase(self) -> str:

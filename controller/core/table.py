@@ -45,6 +45,7 @@ def snapshot(state: TableState) -> dict[str, Any]:
         "day": state.day.number,
         "nominations": [{"by": n.by, "seat": n.seat} for n in state.day.nominations],
         "timer": _timer_summary(state),
+        "voice": state.speaks,
     }
 
 
@@ -68,7 +69,7 @@ def step(state: TableState, inp: Input) -> tuple[TableState, list[StepEffect]]:
 def _scene(state: TableState) -> tuple[object, ...]:
     """Everything ``shown`` and ``snapshot`` read."""
     return (state.night, state.standings, state.session, state.day, state.lights, state.timer,
-            state.night_step)
+            state.night_step, state.voice)
 
 
 def _consequences(before: TableState, after: TableState) -> list[StepEffect]:
@@ -83,7 +84,7 @@ def _consequences(before: TableState, after: TableState) -> list[StepEffect]:
                     and vote.summary(before.session) != vote.summary(after.session))
             or before.lights != after.lights or before.standings != after.standings
             or before.day != after.day or before.night != after.night
-            or _timer_summary(before) != _timer_summary(after)):
+            or _timer_summary(before) != _timer_summary(after) or before.speaks != after.speaks):
         effects.append(PublishState(snapshot(after)))
     if session_changed or before.night_step is not after.night_step:
         # every press in a window and every night pick too: a restart must find them
@@ -276,7 +277,7 @@ def _tick(state: TableState, now: float) -> tuple[TableState, list[Effect]]:
             state = replace(state, session=session)
             effects += more
     if state.timer is not None:
-        running, more = timer.tick(state.timer, now)
+        running, more = timer.tick(state.timer, now, state.speaks)
         if more:
             state = replace(state, timer=running)
             effects += more

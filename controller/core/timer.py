@@ -8,8 +8,12 @@ discussion (kind ``discussion``: the classic club's five minutes), which lights 
 Times are data: the timer keeps when it will end (``ends_at``, host monotonic) while running, or
 how much is left while paused, and asks the loop for a tick at each moment something happens:
 the warning at ``WARN`` seconds left, the last ``FINAL`` seconds, and the end. Each of those is
-an ``event/timer`` and a cue, exact to the clock (the loop's tick carries the planned time, not
-the time it woke).
+an ``event/timer``, exact to the clock (the loop's tick carries the planned time, not the time
+it woke); the warning and the end are heard too. The warning is its tone and then, ``SAY_AFTER``
+later, ``WARN_WORDS`` said in the table's voice ("десять секунд", "ten seconds"): a speaker
+looking at the table rather than at their light hears how long is left, in the club's language.
+The end is its tone alone: a speaker stops at it, and a word would talk over the next one. A
+timer stopped (or replaced) takes back its words not yet said: they were for that speech.
 """
 
 from __future__ import annotations
@@ -18,10 +22,14 @@ import msgspec
 
 from contract.events import TimerEvent, TimerMoment
 from contract.events import TimerKind as Kind
-from controller.core.effects import Cue, Effect, Emit, WakeAt
+from controller.core.effects import CancelCues, Cue, Effect, Emit, WakeAt, spoken
 
 WARN = 10.0
 FINAL = 5.0
+#: what the warning says after its tone: ``WARN`` in words (``hardware/sounds/words/<voice>/``)
+WARN_WORDS = "ten_seconds"
+#: s from the warning's tone (0.28 s long) to its words
+SAY_AFTER = 0.4
 
 
 class SpeechTimer(msgspec.Struct, frozen=True, kw_only=True):
@@ -59,6 +67,11 @@ def _event(timer: SpeechTimer, state: TimerMoment, t: float) -> Emit:
                            duration_ms=round(timer.duration * 1000)), t)
 
 
+def _sounds(timer: SpeechTimer) -> str:
+    """The group of the timer's warning sounds (``CancelCues`` when it stops)."""
+    return f"timer/{timer.id}"
+
+
 def _wakes(timer: SpeechTimer) -> list[Effect]:
     if timer.ends_at is None:
         return []
@@ -77,8 +90,9 @@ def start(id: str, seat: int | None, kind: Kind, duration: float, t: float) \
     return timer, [_event(timer, "started", t), *_wakes(timer)]
 
 
-def tick(timer: SpeechTimer, t: float) -> tuple[SpeechTimer | None, list[Effect]]:
-    """The moments that have come: warning, final seconds, end (at their planned times)."""
+def tick(timer: SpeechTimer, t: float, voice: str) -> tuple[SpeechTimer | None, list[Effect]]:
+    """The moments that have come: warning, final seconds, end (at their planned times); the
+    warning's words in ``voice``, one sound with its tone (``_sounds``)."""
     ends = timer.ends_at
     if ends is None:
         return timer, []
@@ -90,7 +104,8 @@ def tick(timer: SpeechTimer, t: float) -> tuple[SpeechTimer | None, list[Effect]
     if not timer.warned and t >= ends - WARN:
         at = moment(WARN)
         timer = msgspec.structs.replace(timer, warned=True)
-        effects += [_event(timer, "warning", at), Cue("warning", at)]
+        effects += [_event(timer, "warning", at), Cue("warning", at, _sounds(timer)),
+                    Cue(spoken(voice, WARN_WORDS), at + SAY_AFTER, _sounds(timer))]
     if not timer.final and t >= ends - FINAL:
         timer = msgspec.structs.replace(timer, final=True)
         effects.append(_event(timer, "final", moment(FINAL)))
@@ -123,4 +138,4 @@ def add(timer: SpeechTimer, seconds: float, t: float) -> tuple[SpeechTimer, list
 
 
 def stop(timer: SpeechTimer, t: float) -> tuple[None, list[Effect]]:
-    return None, [_event(timer, "stopped", t)]
+    return None, [_event(timer, "stopped", t), CancelCues(_sounds(timer))]

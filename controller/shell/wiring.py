@@ -51,6 +51,7 @@ def table_setup(config: Config, rules: VoteRules | None = None) -> TableSetup:
         standings=config.standings,
         night_steps=config.night.steps,
         night_surplus=config.night.surplus,
+        voice=config.music.voice,
     )
 
 
@@ -90,7 +91,7 @@ def music(config: Config) -> Music:
     music = config.music
     return Music(playlist=[Path(t) for t in music.playlist] or Music().playlist,
                  shuffle=music.shuffle, fade_in=music.fade_in, fade_out=music.fade_out,
-                 volume=music.volume, duck=music.duck, voice=music.voice)
+                 volume=music.volume, duck=music.duck)
 
 
 @dataclass

@@ -11,7 +11,6 @@ import threading
 import wave
 from collections.abc import Callable
 
-from controller import config as config_module
 from controller.clock import SystemClock
 from controller.core.effects import CancelCues, Cue
 from controller.core.state import TableSetup, initial_state
@@ -22,7 +21,7 @@ from hardware.audio import Music as MusicConfig
 from tests.support.disk_audio import RATE, onset, wait_for_bytes
 from tests.support.mqtt import with_json
 from tests.support.running import Running, online
-from tests.support.table_configs import SMALL_TABLE, write_config
+from tests.support.table_configs import heard_table
 from tests.support.waiting import until
 
 TOLERANCE = 0.030  # s, onset to onset
@@ -158,7 +157,7 @@ def test_the_music_ducks_under_each_number_and_comes_back_between_them(tmp_path)
         wait_for_bytes(out, out.stat().st_size + RATE)  # the music plays
         runner.start()
         mark, first = out.stat().st_size, clock.monotonic() + 0.3
-        loop.call_soon(lambda: [cues.add(Cue(f"number/{n}", first + 1.2 * i, "step"))
+        loop.call_soon(lambda: [cues.add(Cue(f"ru/number/{n}", first + 1.2 * i, "step"))
                                 for i, n in enumerate((1, 2, 3))])
         wait_for_bytes(out, mark + int(4.5 * RATE) * 2)
         stream = array.array("h", out.read_bytes()[mark - mark % 2:])
@@ -189,10 +188,7 @@ def test_the_music_ducks_under_each_number_and_comes_back_between_them(tmp_path)
 
 def test_fiim_4_5_3_numbers_spoken_cadence_apart_in_counting_order(tmp_path, broker,
                                                                    subscriber):
-    out = tmp_path / "speaker.raw"
-    body = SMALL_TABLE.format(port=broker.port).replace(
-        'audio = "off"', f'audio = "disk"\n    audio_disk_file = "{out}"')
-    cfg = config_module.load(write_config(tmp_path, body + "\n[music]\nvolume = 0.0\n"))
+    cfg, out = heard_table(tmp_path, broker.port)
     run = Running(cfg)
     core = subscriber
     voice = SOUNDS / "numbers" / "ru"

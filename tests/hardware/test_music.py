@@ -35,7 +35,7 @@ def test_night_darkens_every_public_light_and_starts_the_music_day_brings_them_b
 def test_phase_and_audio_commands_that_do_not_fit_are_refused():
     state = initial_state(TableSetup("t", 6))
     for inp, error in [(cmd("phase", phase="day"), "it is day already"),
-                       (cmd("audio"), 'give "volume", "next_track", "cue" or "say"'),
+                       (cmd("audio"), 'give "volume", "next_track", "cue", "say" or "voice"'),
                        (cmd("audio", volume=1.5), "volume: expected float <= 1.0"),
                        (cmd("audio", say=25), "say: expected int <= 24"),
                        (cmd("audio", cue="bell"), "cue: invalid enum value 'bell'")]:
@@ -47,7 +47,7 @@ def test_phase_and_audio_commands_that_do_not_fit_are_refused():
     _, effects = step(state, cmd("audio", volume=0.2, next_track=True))
     assert effects == [AudioControl(0.2, True), Reply("audio", "audio", True)]
     _, effects = step(state, cmd("audio", cue="warning", say=7))  # selftest's sounds
-    assert effects == [Cue("warning", 1.3, "audio/audio"), Cue("number/7", 2.3, "audio/audio"),
+    assert effects == [Cue("warning", 1.3, "audio/audio"), Cue("ru/number/7", 2.3, "audio/audio"),
                        Reply("audio", "audio", True)]
 
 

@@ -98,6 +98,16 @@ def make_table_config(tmp_path: Path, port: int) -> config_module.Config:
     return config_module.load(write_config(tmp_path, SMALL_TABLE.format(port=port)))
 
 
+def heard_table(tmp_path: Path, port: int) -> tuple[config_module.Config, Path]:
+    """``SMALL_TABLE`` with its speaker on SDL's disk driver, and the file it writes
+    (``tests.support.disk_audio``); the music silent, so a lone sound's samples are written as
+    they are in its WAV."""
+    out = tmp_path / "speaker.raw"
+    body = SMALL_TABLE.format(port=port).replace(
+        'audio = "off"', f'audio = "disk"\n    audio_disk_file = "{out}"')
+    return config_module.load(write_config(tmp_path, body + "\n[music]\nvolume = 0.0\n")), out
+
+
 def quick_table(tmp_path: Path, port: int, rules: str = "fiim") -> config_module.Config:
     """The example table, simulated, with short vote windows so that a game takes seconds; on
     the shipped rule preset ``rules`` (config/rules/NAME.toml; the example's is FIIM's)."""

@@ -48,7 +48,7 @@ def test_a_minute_warns_at_ten_seconds_blinks_fast_at_five_and_ends_on_time():
     assert timer_events(tl) == [("started", 0.0, 60000), ("warning", 50.0, 10000),
                                 ("final", 55.0, 5000), ("ended", 60.0, 0)]
     assert [(c.name, c.t) for c in tl.effects if isinstance(c, Cue)] == [
-        ("warning", 50.0), ("end", 60.0)]
+        ("warning", 50.0), ("ru/ten_seconds", 50.4), ("end", 60.0)]
     assert tl.state.timer is None and shown(tl.state)[2] == scene.IN_GAME
 
 
@@ -130,7 +130,7 @@ def test_classic_000_3_the_discussion_is_the_whole_tables_five_minutes_lighting_
         ("started", None, "discussion"), ("warning", None, "discussion"),
         ("final", None, "discussion"), ("ended", None, "discussion")]
     assert [(c.name, c.t) for c in tl.effects if isinstance(c, Cue)] == [
-        ("warning", 291.0), ("end", 301.0)]
+        ("warning", 291.0), ("ru/ten_seconds", 291.4), ("end", 301.0)]
 
 
 def test_a_discussion_names_no_seat_and_is_refused_at_night_and_in_a_vote():

@@ -223,7 +223,7 @@ def test_fiim_4_2_1_the_mafias_minute_is_a_countdown_that_lights_no_seat_and_tel
     assert timers == [("started", None, False), ("warning", None, False),
                       ("final", None, False), ("ended", None, False)]
     assert [(c.name, c.t) for c in tl.effects if isinstance(c, Cue)] == [
-        ("warning", 52.0), ("end", 62.0)]  # the same sounds whoever is awake
+        ("warning", 52.0), ("ru/ten_seconds", 52.4), ("end", 62.0)]  # the same for all
     assert [e for e in tl.effects if isinstance(e, SetLight)] == lights_before
 
 
@@ -272,7 +272,7 @@ def test_fiim_4_5_3_a_count_step_lasts_its_numbers_and_refuses_seconds():
     [started] = emitted(tl, "night/step")
     assert started.event.seconds == 2.0 and tl.state.night_step.ends == 2.0 + 0.3 + 2.0
     assert [(c.name, c.t) for c in tl.effects if isinstance(c, Cue)] == [
-        ("number/1", 2.3), ("number/2", 2.8), ("number/3", 3.3), ("number/4", 3.8)]
+        ("ru/number/1", 2.3), ("ru/number/2", 2.8), ("ru/number/3", 3.3), ("ru/number/4", 3.8)]
 
 
 @given(st.lists(st.tuples(st.sampled_from([2, 5]), st.integers(1, 4)), max_size=8))
@@ -280,7 +280,7 @@ def test_fiim_4_5_4_the_shot_is_agreed_exactly_when_each_shows_one_and_the_same_
     """For any entries in any order: agreed if and only if both mafiosi showed exactly one
     (distinct) number and it is the same one; otherwise each actor's miss says why."""
     step, _ = night.start(night.NightStep(id="s", step="mafia_shot", actors=(2, 5),
-                                          allowed=(1, 2, 3), seconds=10), 0.0)
+                                          allowed=(1, 2, 3), seconds=10), 0.0, "ru")
     for i, (actor, value) in enumerate(entries):
         step, _ = night.pick(step, actor, value, 1.0 + i)
     [result, *_] = night.finish(step)
