@@ -12,6 +12,8 @@ process and the panel in Debian's headless Chromium, as in tests/e2e/test_judge.
    own handler comes after), so each press splits into press -> frame in the page (the table,
    the service, the WebSocket) and frame -> DOM (the page's parse and redraw: the observer's
    callback runs right after the handler's task).
+   And the page's own work on the last frame, warm (``IN_PAGE``): parsing it, and drawing a
+   fist's change.
    Floors, same run: the same press until the table's ``event/seat/press`` reaches an MQTT
    client (the table's path), and a bare WebSocket (an aiohttp server on a thread of this
    process) to the same page, a tiny frame until the page has written it into a DOM node, timed
@@ -66,7 +68,8 @@ OBSERVER = """() => {
               attributeOldValue: true});
 }"""
 #: before the page's own script: every frame of its live channel stamped as it arrives, with its
-#: size (the listener is added in the constructor, so it runs before the page's ``onmessage``)
+#: size, the last one kept (the listener is added in the constructor, so it runs before the
+#: page's ``onmessage``)
 FRAMES = """(() => {
   window.frameAt = []; window.frameSize = [];
   const Native = window.WebSocket;
@@ -75,7 +78,7 @@ FRAMES = """(() => {
       super(...args);
       if (String(args[0]).endsWith("/live")) this.addEventListener("message", (e) => {
         window.frameAt.push(performance.timeOrigin + performance.now());
-        window.frameSize.push(e.data.length);
+        window.frameSize.push(e.data.length); window.lastFrame = e.data;
       });
     }
   };
@@ -146,6 +149,23 @@ class Echo:
         await self.runner.cleanup()
 
 
+#: the page's own work on the last frame, warm, in microseconds: ``JSON.parse`` of it, and the
+#: panel's ``render`` of a fist's change (that view and the same with seat 3's fist down, in
+#: turn), the mean of many; the last frame drawn again after
+IN_PAGE = """(n) => {
+  const text = window.lastFrame, view = JSON.parse(text), fist = JSON.parse(text);
+  fist.down = [3];
+  let t = performance.now();
+  for (let i = 0; i < n; i++) JSON.parse(text);
+  const parse = (performance.now() - t) / n * 1000;
+  t = performance.now();
+  for (let i = 0; i < n; i++) render(i % 2 ? fist : view);
+  const drawn = (performance.now() - t) / n * 1000;
+  render(JSON.parse(text));
+  return [parse, drawn];
+}"""
+
+
 def percentiles(ms: list[float]) -> str:
     ms = sorted(ms)
     p99 = ms[min(len(ms) - 1, round(0.99 * len(ms)) - 1)]
@@ -201,6 +221,7 @@ def main() -> None:
             taps.append(_last(hands, "cmd/seats") * 1000 - clicked)
             page.wait_for_function(f"document.body.dataset.version !== '{version}'")
             bare.append(_bare_publish(hands, i))
+        parse_us, render_us = page.evaluate(IN_PAGE, 1000)
         assert judge.process is not None
         rss = _rss_mb(judge.process.pid)
     load_after = os.getloadavg()
@@ -208,6 +229,8 @@ def main() -> None:
     print(f"  press -> frame in the page:    {percentiles(arrived)}")
     print(f"  frame -> DOM (parse, redraw):  {percentiles(drawn)}")
     print(f"  the frame of a press: {statistics.median(sizes):,.0f} characters (median)")
+    print(f"  in the page, warm: JSON.parse of the frame {parse_us:.1f} us, render() of a "
+          f"fist {render_us:.1f} us (the mean of 1000)")
     print(f"  floor, press -> event on MQTT: {percentiles(floor)}")
     print(f"  floor, bare WebSocket -> DOM:  {percentiles(socket)}")
     print(f"judge tap -> cmd on MQTT ({n}):  {percentiles(taps)}")

@@ -61,6 +61,7 @@ HEADLINES: dict[str, tuple[str, ...]] = {
                    "a full collection in this process:"),
     "judge": ("press -> judge page DOM (5):", "press -> frame in the page:",
               "frame -> DOM (parse, redraw):", "the frame of a press:",
+              "in the page, warm: JSON.parse of the frame",
               "floor, press -> event on MQTT:", "floor, bare WebSocket -> DOM:",
               "judge tap -> cmd on MQTT (5):", "floor, bare paho publish -> MQTT client:",
               "judge service memory",
