@@ -6,7 +6,8 @@ average of 0.3 and 40 ms at 8. So every bench also measures, in the same run, a 
 least any code could do on that path on this machine at that moment (a bare paho publish to the
 same subscriber, a bare pty write, a mock pin edge to an empty callback), and the goal is either
 relative to it (``RELATIVE``: the path's p99 within 1.5 times the floor's, plus 1 ms) or an
-absolute bound (``below``) printed beside it.
+absolute bound (``below``) printed beside it, or both an absolute bound and the floor itself
+(``within_floor``: the judge's page, under 25 ms and no slower than its floor's hops summed).
 
 A run prints one ``verdict`` line per path (``verdict_line``), which ``bench.headline`` reads;
 with several runs the median run decides (``median_run``: the middle one by its margin to the
@@ -86,6 +87,17 @@ RELATIVE = Goal("p99", _relative, "p99 <= 1.5 x floor p99 + 1 ms")
 def below(ms: float, quantile: str = "p99") -> Goal:
     """An absolute goal: ``quantile`` under ``ms`` (the floor only shows beside it)."""
     return Goal(quantile, lambda floor: ms, f"{quantile} < {ms:g} ms")
+
+
+def within_floor(ms: float, floor_says: str) -> Goal:
+    """Both bounds at once: p99 under ``ms`` and at most the floor's p99 (the floor, what
+    ``floor_says``: e.g. two hops' sum, the table path's and a bare WebSocket's)."""
+    def limit(floor: Figures | None) -> float:
+        if floor is None:
+            raise ValueError("a goal within the floor needs the run's floor")
+        return min(ms, floor.p99)
+
+    return Goal("p99", limit, f"p99 < {ms:g} ms and <= {floor_says}")
 
 
 @dataclass(frozen=True)

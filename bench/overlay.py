@@ -23,37 +23,23 @@ sent until the page's DOM shows it (the browser's share of a push). The verdict 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
-import threading
 import time
-
-from aiohttp import web
 
 from bench import quick
 from bench.figures import Figures, Verdict, below
-from bench.judge import _last, day_one, judged_table, percentiles
-from kit.local_broker import free_port
+from bench.judge import Echo, _last, day_one, judged_table, percentiles
 from tests.support.judge_panel import TABLE
 
 OBSERVER = """() => {
-  window.fistAt = []; window.echoAt = [];
+  window.fistAt = [];
   new MutationObserver((changes) => {
     for (const c of changes) if (c.target.classList.contains('down') &&
         !(c.oldValue || '').includes('down')) window.fistAt.push(performance.now());
   }).observe(document.getElementById('seats'),
              {subtree: true, attributes: true, attributeFilter: ['class'],
               attributeOldValue: true});
-  const echo = document.createElement('div');
-  echo.id = 'echo'; echo.hidden = true; document.body.appendChild(echo);
-  new MutationObserver(() => window.echoAt.push(performance.now()))
-    .observe(echo, {attributes: true, attributeFilter: ['data-n']});
 }"""
-ECHO_PAGE = """(url) => new Promise((ready) => {
-  const socket = new WebSocket(url);
-  socket.onopen = () => ready(true);
-  socket.onmessage = (e) => { document.getElementById('echo').dataset.n = e.data; };
-})"""
 
 
 def offset_ms(page, samples: int = 50) -> tuple[float, float]:
@@ -71,50 +57,6 @@ def offset_ms(page, samples: int = 50) -> tuple[float, float]:
     return best
 
 
-class Echo:
-    """A bare WebSocket server on a thread of its own: the page's floor for a pushed frame."""
-
-    def __init__(self):
-        self.port = free_port()
-        self.loop = asyncio.new_event_loop()
-        self.socket: web.WebSocketResponse | None = None
-        self.connected = threading.Event()
-        threading.Thread(target=self.loop.run_forever, daemon=True).start()
-        asyncio.run_coroutine_threadsafe(self._start(), self.loop).result(10)
-
-    async def _start(self) -> None:
-        app = web.Application()
-        app.router.add_get("/", self._socket)
-        self.runner = web.AppRunner(app)
-        await self.runner.setup()
-        await web.TCPSite(self.runner, "127.0.0.1", self.port).start()
-
-    async def _socket(self, request: web.Request) -> web.WebSocketResponse:
-        ws = web.WebSocketResponse()
-        await ws.prepare(request)
-        self.socket = ws
-        self.connected.set()
-        async for _ in ws:
-            pass
-        return ws
-
-    def send(self, text: str) -> float:
-        """Send ``text``; the ``time.monotonic()`` it was handed to the server's loop."""
-        assert self.socket is not None
-        sent = time.monotonic()
-        asyncio.run_coroutine_threadsafe(self.socket.send_str(text), self.loop).result(10)
-        return sent
-
-    def close(self) -> None:
-        asyncio.run_coroutine_threadsafe(self._stop(), self.loop).result(10)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-
-    async def _stop(self) -> None:
-        if self.socket is not None:
-            await self.socket.close()
-        await self.runner.cleanup()
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", type=int, default=200, help="presses (default 200)")
@@ -129,8 +71,7 @@ def main() -> None:
             overlay.goto(f"http://{listen}/overlay")
             overlay.wait_for_selector('#stage[data-stage="day"]')
             overlay.evaluate(OBSERVER)
-            overlay.evaluate(ECHO_PAGE, f"ws://127.0.0.1:{echo.port}/")
-            echo.connected.wait(10)
+            echo.open_on(overlay, wall=False)
             start_offset, start_error = offset_ms(overlay)
 
             dom, mqtt, bare = [], [], []

@@ -1,15 +1,31 @@
 // The hall board: draws what the server pushes on /live; sends seating actions back. Its words
 // are the catalog's (kit/i18n: I18n), in the organiser's language.
+// Each board is drawn over the last: a table's row stays (keyed by the table), and only what
+// differs is written (`put`); the alerts and the rounds are drawn again only when they changed.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
 const t = (key, params) => I18n.t(key, params);
+// a node's property (textContent, className, a dataset entry...) written only when it differs
+const put = (node, key, value) => { if (node[key] !== value) node[key] = value; };
 let socket = null, last = null, answer = null, live = false;
+let shownAlerts = "", shownRounds = "";  // what the alerts and the rounds' menu show now
+const COLUMNS = 10;
 
-function cell(row, text, cls) {
-  const td = row.insertCell();
-  td.textContent = text === null || text === undefined ? "—" : String(text);
-  if (cls) td.className = cls;
+function cell(row, i, text, cls = "") {  // the row's i-th cell
+  const td = row.cells[i];
+  put(td, "textContent", text === null || text === undefined ? "—" : String(text));
+  put(td, "className", cls);
+}
+
+function tableRow(body, id) {  // the row of table ``id``: kept, or made
+  let row = document.getElementById(`table-${id}`);
+  if (!row) {
+    row = body.insertRow();
+    row.id = `table-${id}`;
+    for (let i = 0; i < COLUMNS; i++) row.insertCell();
+  }
+  return row;
 }
 
 // the table's phase (state.phase): "idle" is the day's speeches once day 1 began, else before it
@@ -35,62 +51,79 @@ function voteText(vote) {
 function draw(board) {
   last = board;
   const body = $("tables").tBodies[0];
-  body.replaceChildren();
-  for (const tb of board.tables) {
-    const row = body.insertRow();
-    row.id = `table-${tb.table}`;
-    row.className = tb.online ? "online" : "offline";
-    row.dataset.online = String(tb.online);
-    cell(row, tb.table);
+  const rows = board.tables.map((tb) => {
+    const row = tableRow(body, tb.table);
+    put(row, "className", tb.online ? "online" : "offline");
+    put(row.dataset, "online", String(tb.online));
+    cell(row, 0, tb.table);
     const bridge = t(BRIDGES[tb.bridge] || "board.bridge.unknown");
-    cell(row, t(tb.online ? "board.online" : "board.offline", { bridge }));
-    cell(row, tb.game);
-    cell(row, tb.phase === null || tb.phase === undefined ? null : word(PHASES, phase(tb)));
-    cell(row, tb.day);
-    cell(row, tb.floor ? t(tb.floor.running ? "board.floor" : "board.floor.paused",
+    cell(row, 1, t(tb.online ? "board.online" : "board.offline", { bridge }));
+    cell(row, 2, tb.game);
+    cell(row, 3, tb.phase === null || tb.phase === undefined ? null : word(PHASES, phase(tb)));
+    cell(row, 4, tb.day);
+    cell(row, 5, tb.floor ? t(tb.floor.running ? "board.floor" : "board.floor.paused",
       { seat: tb.floor.seat, kind: word(KINDS, tb.floor.kind) }) : null);
-    cell(row, voteText(tb.vote));
-    cell(row, `${tb.consoles.online}/${tb.consoles.total}`,
+    cell(row, 6, voteText(tb.vote));
+    cell(row, 7, `${tb.consoles.online}/${tb.consoles.total}`,
          tb.consoles.online < tb.consoles.total ? "fault" : "");
-    cell(row, tb.speaker === null ? null : t(tb.speaker === "ok" ? "board.speaker.ok" : "board.speaker.fault"),
-         tb.speaker === "fault" ? "fault" : "");
-    cell(row, tb.journal.depth === undefined || tb.journal.depth === null ? null
+    cell(row, 8, tb.speaker === null ? null : t(tb.speaker === "ok" ? "board.speaker.ok"
+      : "board.speaker.fault"), tb.speaker === "fault" ? "fault" : "");
+    cell(row, 9, tb.journal.depth === undefined || tb.journal.depth === null ? null
       : t(tb.journal.over_limit ? "board.journal.over" : "board.journal", { count: tb.journal.depth }),
          tb.journal.over_limit ? "fault" : "");
+    return row;
+  });
+  // a table gone loses its row; the rows are moved only when the tables' order changed
+  [...body.rows].filter((row) => !rows.includes(row)).forEach((row) => row.remove());
+  if (rows.some((row, i) => body.rows[i] !== row)) body.append(...rows);
+  const alerts = JSON.stringify(board.alerts);
+  if (alerts !== shownAlerts) {
+    shownAlerts = alerts;
+    drawAlerts(board.alerts);
   }
+  drawSeating(board.seating);
+}
+
+function drawAlerts(alerts) {
   const list = $("alert-list");
   list.replaceChildren();
-  for (const a of board.alerts) {
+  for (const a of alerts) {
     const li = document.createElement("li");
     li.textContent = I18n.words(a.words);
     li.dataset.kind = a.kind;
     li.dataset.table = a.table;
     list.append(li);
   }
-  if (!board.alerts.length) {
+  if (!alerts.length) {
     const li = document.createElement("li");
     li.className = "none";
     li.textContent = t("board.alerts.none");
     list.append(li);
   }
-  const seating = board.seating;
+}
+
+function drawSeating(seating) {
   const select = $("round");
-  const chosen = select.value;
-  select.replaceChildren(...seating.rounds.map((r) => new Option(t("board.round", { round: r }), r)));
-  if (seating.rounds.map(String).includes(chosen)) select.value = chosen;
-  $("send-round").disabled = !seating.rounds.length;
-  $("seating-state").textContent = seating.rounds.length
+  if (JSON.stringify(seating.rounds) !== shownRounds) {
+    shownRounds = JSON.stringify(seating.rounds);
+    const chosen = select.value;
+    select.replaceChildren(...seating.rounds.map((r) => new Option(t("board.round", { round: r }), r)));
+    if (seating.rounds.map(String).includes(chosen)) select.value = chosen;
+  }
+  put($("send-round"), "disabled", !seating.rounds.length);
+  put($("seating-state"), "textContent", seating.rounds.length
     ? t(seating.sent === null ? "board.seating.none_sent" : "board.seating.sent",
       { tables: seating.tables.join(", "), round: seating.sent === null ? 0 : seating.sent })
-    : t("board.seating.none");
+    : t("board.seating.none"));
 }
 
 function drawLink() {
-  $("link").textContent = t(live ? "board.live" : "board.reconnecting");
-  $("link").className = live ? "up" : "down";
+  put($("link"), "textContent", t(live ? "board.live" : "board.reconnecting"));
+  put($("link"), "className", live ? "up" : "down");
 }
 
-function redraw() {
+function redraw() {  // the language changed: every word again
+  shownAlerts = shownRounds = "";
   drawLink();
   if (last) draw(last);
   $("answer").textContent = answer ? I18n.words(answer) : "";

@@ -5,8 +5,12 @@
 // the browser, so no URL the service or a log sees holds it; it goes as the socket's first
 // message instead. Its words are the catalog's (kit/i18n: I18n) in the viewer's language: the
 // `lang` cookie, or `#lang=en` after the address (a streaming program's browser source).
+// Each view is drawn over the last: the seat tiles stay, and only what differs is written (`put`;
+// a class through classList.toggle, which writes nothing when it is already so).
 "use strict";
 const $ = (id) => document.getElementById(id);
+// a node's property (textContent, hidden, className, a dataset entry) written only when it differs
+const put = (node, key, value) => { if (node[key] !== value) node[key] = value; };
 const token = new URLSearchParams(location.hash.slice(1)).get("token");
 const POLICY_VIOLATION = 1008;  // the service's answer to a wrong or missing token
 const t = (key, params) => I18n.t(key, params);
@@ -17,7 +21,7 @@ const LEFT = { voted: "stream.left.voted", killed: "stream.left.killed", fouls: 
 const ANSWERS = { sheriff: "stream.answer.sheriff", "not the sheriff": "stream.answer.not_sheriff",
   black: "stream.answer.black", red: "stream.answer.red" };
 const CHECKERS = { don: "stream.check.don", sheriff: "stream.check.sheriff" };
-let clock = null, retry = 500;
+let clock = null, retry = 500, shownSecrets = "";
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
@@ -27,7 +31,7 @@ function connect() {
   };
   socket.onmessage = (event) => {
     retry = 500;
-    $("offline").hidden = true;
+    put($("offline"), "hidden", true);
     const view = JSON.parse(event.data);
     if (view.type === "overlay") render(view);
   };
@@ -61,38 +65,38 @@ function render(view) {
   const leaving = new Set(view.leaving ? view.leaving.seats : []);
   view.seats.forEach((s, i) => {
     const tile = $("seats").children[i];
-    tile.querySelector(".name").textContent = s.name || t("stream.player", { seat: s.seat });
-    tile.querySelector(".fouls").textContent = "●".repeat(s.fouls);
-    tile.querySelector(".left").textContent = !s.left ? "" : t(LEFT[s.left.how]) +
+    put(tile.querySelector(".name"), "textContent", s.name || t("stream.player", { seat: s.seat }));
+    put(tile.querySelector(".fouls"), "textContent", "●".repeat(s.fouls));
+    put(tile.querySelector(".left"), "textContent", !s.left ? "" : t(LEFT[s.left.how]) +
       (s.left.day ? ` · ${t("stream.day", { day: s.left.day })}` : s.left.night !== undefined
-        ? ` · ${t("stream.night", { night: s.left.night })}` : "");
+        ? ` · ${t("stream.night", { night: s.left.night })}` : ""));
     tile.classList.toggle("out", !s.in_game);
     tile.classList.toggle("floor", s.floor);
     tile.classList.toggle("nominee", s.nominated);
     tile.classList.toggle("down", s.down);
     tile.classList.toggle("leaving", leaving.has(s.seat));
     const role = secrets && secrets.roles.length ? secrets.roles[i] : "";
-    tile.querySelector(".card").textContent = role && secrets.titles && secrets.titles[role]
-      ? I18n.text(secrets.titles[role]) : role;
-    tile.querySelector(".card").className = "card" +
-      (role ? (role === "mafia" || role === "don" ? " black" : " red") : "");
+    put(tile.querySelector(".card"), "textContent", role && secrets.titles &&
+      secrets.titles[role] ? I18n.text(secrets.titles[role]) : role);
+    put(tile.querySelector(".card"), "className", "card" +
+      (role ? (role === "mafia" || role === "don" ? " black" : " red") : ""));
   });
-  $("stage").textContent = view.stage in STAGE ? t(STAGE[view.stage], { day: view.day,
+  put($("stage"), "textContent", view.stage in STAGE ? t(STAGE[view.stage], { day: view.day,
     night: view.night, winner: view.winner === "draw" ? t("stage.draw") : view.winner || "" })
-    : view.stage;
-  $("stage").dataset.stage = view.stage;
-  $("nominees").hidden = !view.nominees.length;
-  $("nominees").textContent = t("stream.nominated", { seats: view.nominees });
+    : view.stage);
+  put($("stage").dataset, "stage", view.stage);
+  put($("nominees"), "hidden", !view.nominees.length);
+  put($("nominees"), "textContent", t("stream.nominated", { seats: view.nominees }));
   const vote = view.vote;
-  $("votes").hidden = !vote;
+  put($("votes"), "hidden", !vote);
   if (vote) {
     const all = t("stream.all");
     const counts = vote.counts.map(([c, n]) => `${c || all}: ${n}`);
     if (vote.proposed) counts.push(`${vote.proposed.candidate || all}: ${vote.proposed.count}…`);
-    $("votes").textContent = t("stream.votes", { counts: counts.join(" · ") || "—" }) +
-      (vote.fists.length ? ` · ${t("stream.hands", { count: vote.fists.length })}` : "");
+    put($("votes"), "textContent", t("stream.votes", { counts: counts.join(" · ") || "—" }) +
+      (vote.fists.length ? ` · ${t("stream.hands", { count: vote.fists.length })}` : ""));
   }
-  $("votes").dataset.counts = vote ? JSON.stringify(vote.counts) : "";
+  put($("votes").dataset, "counts", vote ? JSON.stringify(vote.counts) : "");
   renderSecrets(secrets);
   clock = view.timer ? { ...view.timer, at: performance.now() } : null;
   tick();
@@ -105,20 +109,21 @@ function renderSecrets(secrets) {  // only ever late: the service holds each for
       by: CHECKERS[c.by] ? t(CHECKERS[c.by]) : c.by,
       answer: ANSWERS[c.answer] ? t(ANSWERS[c.answer]) : c.answer })),
     ...(secrets.best_move.length ? [t("stream.best_move", { seats: secrets.best_move })] : [])];
-  $("secret").hidden = !lines.length;
-  $("secret").textContent = "";
-  lines.forEach((line) => {
-    const li = document.createElement("li"); li.textContent = line; $("secret").appendChild(li);
-  });
+  put($("secret"), "hidden", !lines.length);
+  if (JSON.stringify(lines) === shownSecrets) return;  // drawn again only when they changed
+  shownSecrets = JSON.stringify(lines);
+  $("secret").replaceChildren(...lines.map((line) => {
+    const li = document.createElement("li"); li.textContent = line; return li;
+  }));
 }
 
 function tick() {  // the floor's time left, counted down between the table's timer events
-  $("timer").hidden = !clock;
+  put($("timer"), "hidden", !clock);
   if (!clock) return;
   const left = Math.max(0, clock.remaining_ms - (clock.running ? performance.now() - clock.at : 0));
   const s = Math.ceil(left / 1000);
-  $("timer").textContent = `${clock.seat ? t("stream.seat", { seat: clock.seat }) : t("stream.meeting")} · ` +
-    `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  put($("timer"), "textContent", `${clock.seat ? t("stream.seat", { seat: clock.seat })
+    : t("stream.meeting")} · ${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`);
   $("timer").classList.toggle("low", s <= 10);
   $("timer").classList.toggle("paused", !clock.running);
 }

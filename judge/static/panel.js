@@ -6,12 +6,20 @@
 // seats, a choice) and sends the offer's action. The game's state (stage, seats, the floor,
 // the vote, the night) is drawn as it is. Every word is the catalog's (kit/i18n: I18n), in
 // the judge's language; the switch draws everything again, the log too.
+//
+// Each view is drawn over the last one: the nodes stay (the seat tiles keyed by seat, the
+// offers' buttons by key, the log's lines), and only what differs is written (`put`; a class
+// through classList.toggle, which writes nothing when it is already so). The log takes its new
+// lines at the top and drops the oldest at the bottom, the rest untouched.
 "use strict";
 const $ = (id) => document.getElementById(id);
 const t = (key, params) => I18n.t(key, params);
+// a node's property (textContent, value, hidden, a dataset entry...) written only when it differs
+const put = (node, key, value) => { if (node[key] !== value) node[key] = value; };
 let view = null, socket = null, selected = new Set(), retry = 500, clock = null, message = null;
 let rolesHidden = null;  // null until the first view says the panel's default
 let online = true;
+let shownHealth = "";  // the header's health parts drawn now
 let sent = 0;  // the refs of this page's actions: the panel answers each (done, or refused)
 
 const STAGES = { setup: "stage.setup", night0: "stage.night0", day: "stage.day",
@@ -46,8 +54,8 @@ function connect() {
   };
   socket.onclose = () => {
     online = false;
-    $("table-status").textContent = t("panel.offline");
-    $("table-status").className = "status bad";
+    put($("table-status"), "textContent", t("panel.offline"));
+    put($("table-status"), "className", "status bad");
     setTimeout(() => fetch("/live", { method: "HEAD" }).then((r) => {
       if (r.status === 401) location.href = "/login"; else connect();
     }, connect), retry);
@@ -101,7 +109,7 @@ function render(message) {
   const g = message.game, tb = message.table;
   if (rolesHidden === null) rolesHidden = message.panel.hide_roles;
   document.body.classList.toggle("roles-hidden", rolesHidden);
-  $("hide-roles").textContent = t(rolesHidden ? "panel.show_roles" : "panel.hide_roles");
+  put($("hide-roles"), "textContent", t(rolesHidden ? "panel.show_roles" : "panel.hide_roles"));
   if ($("seats").children.length !== g.seats.length) {
     $("seats").textContent = "";
     g.seats.forEach((s) => $("seats").appendChild(seatTile(s.seat)));
@@ -112,17 +120,17 @@ function render(message) {
   g.seats.forEach((s) => {
     const tile = $("seats").querySelector(`[data-seat="${s.seat}"]`);
     const name = tile.querySelector(".name");
-    if (document.activeElement !== name) name.value = s.name;
-    name.disabled = g.stage !== "setup";
-    name.placeholder = g.stage === "setup" ? t("panel.name") : "";  // an empty field, not "name"
-    name.hidden = g.stage !== "setup" && !s.name;
+    if (document.activeElement !== name) put(name, "value", s.name);
+    put(name, "disabled", g.stage !== "setup");
+    put(name, "placeholder", g.stage === "setup" ? t("panel.name") : "");  // empty, not "name"
+    put(name, "hidden", g.stage !== "setup" && !s.name);
     const role = tile.querySelector(".role");
-    role.textContent = !s.role ? "" : s.card ? t("panel.role.shown", { role: roleTitle(g, s.role) })
-      : roleTitle(g, s.role);
-    role.dataset.role = s.role || "";
-    role.className = `role ${s.role || ""} ${s.team ? `team-${s.team}` : ""}`;
-    tile.querySelector(".deal").hidden = g.stage !== "setup";
-    tile.querySelector(".fouls").textContent = "●".repeat(s.fouls);
+    put(role, "textContent", !s.role ? "" : s.card ? t("panel.role.shown",
+      { role: roleTitle(g, s.role) }) : roleTitle(g, s.role));
+    put(role.dataset, "role", s.role || "");
+    put(role, "className", `role ${s.role || ""} ${s.team ? `team-${s.team}` : ""}`);
+    put(tile.querySelector(".deal"), "hidden", g.stage !== "setup");
+    put(tile.querySelector(".fouls"), "textContent", "●".repeat(s.fouls));
     tile.classList.toggle("out", !s.in_game);
     tile.classList.toggle("floor", g.floor === s.seat);
     tile.classList.toggle("nominee", g.nominees.includes(s.seat));
@@ -131,64 +139,87 @@ function render(message) {
     tile.classList.toggle("victim", g.killed === s.seat && ["night", "night0"].includes(g.stage));
   });
   const winner = g.winner === "draw" ? t("stage.draw") : g.winner ? teamTitle(g, g.winner) : "";
-  $("stage").textContent = g.stage in STAGES ? t(STAGES[g.stage], { day: g.day, night: g.night,
-    winner }) : g.stage;
-  $("stage").dataset.stage = g.stage;
-  $("book").textContent = g.book.name;
+  put($("stage"), "textContent", g.stage in STAGES ? t(STAGES[g.stage], { day: g.day,
+    night: g.night, winner }) : g.stage);
+  put($("stage").dataset, "stage", g.stage);
+  put($("book"), "textContent", g.book.name);
   const up = tb.broker && tb.status === "online";
-  $("table-status").textContent = !online ? t("panel.offline") : !tb.broker ? t("panel.broker_offline") :
-    tb.status !== "online" ? t("panel.table_status", { status: tb.status }) : t("panel.table_online");
-  $("table-status").className = `status ${up && online ? "good" : "bad"}`;
+  put($("table-status"), "textContent", !online ? t("panel.offline") : !tb.broker ?
+    t("panel.broker_offline") : tb.status !== "online" ? t("panel.table_status",
+      { status: tb.status }) : t("panel.table_online"));
+  put($("table-status"), "className", `status ${up && online ? "good" : "bad"}`);
   const floor = [g.floor ? t("panel.floor", { seat: g.floor }) : "",
     g.speakers.length ? t(g.floor ? "panel.next_speakers" : "panel.next_speakers.first",
       { seats: g.speakers }) : "",
     g.nominees.length ? t("panel.nominated", { seats: g.nominees }) : ""].filter(Boolean);
   const line = floor.join(" · ");  // no separator before the first part, which is capitalised
-  $("floor").textContent = line.charAt(0).toLocaleUpperCase(I18n.language) + line.slice(1);
+  put($("floor"), "textContent", line.charAt(0).toLocaleUpperCase(I18n.language) + line.slice(1));
   const p = g.vote && g.vote.proposed;
-  $("vote").textContent = !g.vote ? "" : p ?
+  put($("vote"), "textContent", !g.vote ? "" : p ?
     t(p.candidate ? "panel.proposed" : "panel.proposed.question", { seat: p.candidate,
       count: p.count, voters: p.voters.length ? p.voters : t("panel.nobody") }) :
     t("panel.voting", { seats: g.vote.candidates }) + (message.window ? ` · ${message.window.candidate
       ? t("panel.window", { seat: message.window.candidate }) : t("panel.window.question")}` : "") +
     (g.vote.counts.length ? ` · ${g.vote.counts.map(([c, n]) => t("panel.count",
-      { seat: c, count: n })).join(", ")}` : "");
-  $("vote").dataset.proposed = p ? `${p.candidate}:${p.count}` : "";
+      { seat: c, count: n })).join(", ")}` : ""));
+  put($("vote").dataset, "proposed", p ? `${p.candidate}:${p.count}` : "");
   const night = g.stage === "night" || g.stage === "night0";
-  $("night").textContent = !night ? "" : (g.night_step ?
+  put($("night"), "textContent", !night ? "" : (g.night_step ?
     t("panel.night.running", { step: stepTitle(g, g.night_step) }) :
     g.night_steps.length ? t("panel.night.next", { step: stepTitle(g, g.night_steps[0]) }) :
     t("panel.night.morning")) + g.tonight.map((a) => ` · ${I18n.words(a)}`).join("") +
-    (g.night_input === "count" ? ` · ${t("panel.night.count")}` : "");
-  $("night").dataset.step = g.night_step || "";
+    (g.night_input === "count" ? ` · ${t("panel.night.count")}` : ""));
+  put($("night").dataset, "step", g.night_step || "");
   const consoles = tb.consoles.filter(Boolean).length;
   const speaker = tb.sound === "fault" ? ["fault", t("panel.speaker_fault")] : tb.sound === "silent" ? ["silent", t("panel.no_sound")]
     : null;  // no sound card is no fault: said plainly, not in red
-  $("health").replaceChildren(...[
-    tb.consoles.length ? [null, t("panel.consoles", { online: consoles, total: tb.consoles.length })]
-      : null, speaker].filter(Boolean).flatMap(([kind, text], i) => {
-    const part = document.createElement("span");
-    part.textContent = text;
-    if (kind) part.className = `sound ${kind}`;
-    return i ? [" · ", part] : [part];
-  }));
+  const health = [tb.consoles.length ? [null, t("panel.consoles", { online: consoles,
+    total: tb.consoles.length })] : null, speaker].filter(Boolean);
+  if (JSON.stringify(health) !== shownHealth) {
+    shownHealth = JSON.stringify(health);
+    $("health").replaceChildren(...health.flatMap(([kind, text], i) => {
+      const part = document.createElement("span");
+      part.textContent = text;
+      if (kind) part.className = `sound ${kind}`;
+      return i ? [" · ", part] : [part];
+    }));
+  }
   // the floor's clock, the first night's meeting, the table's discussion, or a night step's own
   // time while it runs
   const timed = g.floor || (message.timer && message.timer.seat === null &&
     (g.stage === "night0" || g.discussing || (g.night_step && message.timer.kind === "night_step")));
   clock = message.timer && timed ? { ...message.timer, at: performance.now() } : null;
-  $("clock").hidden = !clock;
+  put($("clock"), "hidden", !clock);
   tick();
   renderOffers(g.offers, g);
-  $("setup").hidden = g.stage !== "setup";
-  $("abandon").hidden = g.stage === "setup" || g.stage === "over";
-  $("sheet-link").hidden = g.stage !== "over";  // the finished game's sheet, one tap away
-  $("log").innerHTML = "";
-  [...message.log.map((l) => I18n.line(l)), ...message.notices.map((n) => `⚠ ${I18n.words(n)}`)]
-    .slice(-40).reverse().forEach((line) => {
-      const li = document.createElement("li"); li.textContent = line; $("log").appendChild(li);
-    });
-  document.body.dataset.version = g.version;
+  put($("setup"), "hidden", g.stage !== "setup");
+  put($("abandon"), "hidden", g.stage === "setup" || g.stage === "over");
+  put($("sheet-link"), "hidden", g.stage !== "over");  // the finished game's sheet, one tap away
+  renderLog([...message.log.map((l) => ({ said: l.text, line: () => I18n.line(l) })),
+    ...message.notices.map((n) => ({ said: `⚠ ${n.text}`, line: () => `⚠ ${I18n.words(n)}` }))]
+    .slice(-40));
+  put(document.body.dataset, "version", String(g.version));
+}
+
+// ------------------------------------------------------------------ the log
+
+let logged = [];  // what the log's lines say now, oldest first (the server's text of each)
+
+function renderLog(lines) {  // newest at the top; only new lines drawn, the oldest dropped
+  const said = lines.map((l) => l.said);
+  // the longest run of the lines shown now, from some line on, that the new lines start with
+  let kept = Math.min(logged.length, said.length);
+  while (kept && !said.slice(0, kept).every((s, i) => s === logged[logged.length - kept + i])) {
+    kept--;
+  }
+  const log = $("log");
+  if (!kept) log.textContent = "";
+  else for (let gone = logged.length - kept; gone > 0; gone--) log.lastElementChild.remove();
+  lines.slice(kept).forEach((l) => {
+    const li = document.createElement("li"); li.textContent = l.line();
+    log.insertBefore(li, log.firstChild);
+  });
+  logged = said;
 }
 
 // ------------------------------------------------------------------ offers
@@ -197,7 +228,7 @@ const GROUPS = { setup: "setup", clock: "clock-offers", game: "actions", vote: "
   night: "actions", seat: "actions", panel: "actions" };
 
 function renderOffers(offers, g) {
-  const shown = new Set();
+  const shown = new Set(), order = {};  // box id -> its offers' nodes, in the order offered
   offers.forEach((offer) => {
     if (offer.key === "name") return;  // the seats' name fields
     shown.add(offer.key);
@@ -209,30 +240,39 @@ function renderOffers(offers, g) {
       button.onclick = () => tap(button.offer);
       (offer.params || []).filter((p) => ["number", "choice", "choices"].includes(p.kind))
         .forEach((p) => $(GROUPS[offer.group || "game"]).appendChild(paramInput(offer, p)));
+      $(GROUPS[offer.group || "game"]).appendChild(button);
     }
     // in the order offered: the inputs of its params, then the button
-    const box = $(GROUPS[offer.group || "game"]);
+    const box = GROUPS[offer.group || "game"];
     (offer.params || []).forEach((p) => {
       const input = $(`${offer.key}-${p.name}`);
-      if (input) box.appendChild(input);
+      if (input) (order[box] = order[box] || []).push(input);
     });
-    box.appendChild(button);
+    (order[box] = order[box] || []).push(button);
     button.offer = offer;
-    button.textContent = I18n.words(offer.label);
-    button.disabled = offer.enabled === false;
+    put(button, "textContent", I18n.words(offer.label));
+    put(button, "disabled", offer.enabled === false);
     button.classList.toggle("primary", !!offer.primary);
-    button.hidden = false;
+    put(button, "hidden", false);
     (offer.params || []).forEach((p) => {
       const input = $(`${offer.key}-${p.name}`);
-      if (input) input.hidden = false;
+      if (input) put(input, "hidden", false);
     });
+  });
+  // each box's offers moved only when their order changed (a new one is appended here too)
+  Object.entries(order).forEach(([id, nodes]) => {
+    const box = $(id), wanted = new Set(nodes);
+    const now = [...box.children].filter((node) => wanted.has(node));
+    if (now.length !== nodes.length || now.some((node, i) => node !== nodes[i])) {
+      nodes.forEach((node) => box.appendChild(node));
+    }
   });
   document.querySelectorAll("#setup button, #clock-offers button, #actions button").forEach((b) => {
     if (shown.has(b.id)) return;
-    b.hidden = true;
+    put(b, "hidden", true);
     (b.offer && b.offer.params || []).forEach((p) => {
       const input = $(`${b.id}-${p.name}`);
-      if (input) input.hidden = true;
+      if (input) put(input, "hidden", true);
     });
   });
 }
@@ -312,8 +352,8 @@ function tick() {  // the floor's time left, counted down between the table's ti
   const left = Math.max(0, clock.remaining_ms - (running ? performance.now() - clock.at : 0));
   const who = clock.seat || t(clock.kind === "discussion" ? "panel.clock.discussion" :
     "panel.clock.night");
-  $("remaining").textContent = t(running ? "panel.clock" : "panel.clock.paused",
-    { who, seconds: Math.ceil(left / 1000) });
+  put($("remaining"), "textContent", t(running ? "panel.clock" : "panel.clock.paused",
+    { who, seconds: Math.ceil(left / 1000) }));
 }
 setInterval(tick, 250);
 
@@ -342,6 +382,7 @@ function redraw() {  // the language changed: every word again, the log too
   document.querySelectorAll(".param").forEach((input) => input.remove());
   document.querySelectorAll("#setup button, #clock-offers button, #actions button")
     .forEach((b) => b.remove());
+  logged = []; shownHealth = "";
   if (message && !$("message").hidden) $("message").textContent = I18n.words(message);
   if (view) render(view);
 }

@@ -207,8 +207,22 @@ def test_the_board_shows_every_table_sends_the_seating_and_calls_a_person_when_o
     finally:
         table_1.close()
 
+    # each board is drawn over the last: the rows and their cells stay, only what differs is
+    # written (a row drawn again would lose its mark; the tbody's children would change)
+    page.evaluate("""() => {
+      window.rowWrites = [];
+      document.querySelectorAll('#tables tbody, #tables tbody *').forEach((n) => { n.mark = 1; });
+      new MutationObserver((records) => records.forEach((r) => window.rowWrites.push(
+        r.target.closest('tr') ? r.target.closest('tr').id : 'tbody')))
+        .observe(document.querySelector('#tables tbody'),
+                 { subtree: true, childList: true, attributes: true, characterData: true });
+    }""")
     hall.tables["table-5"].stop_controller()
     expect(page.locator("#table-table-5")).to_have_attribute("data-online", "false")
+    assert page.evaluate("[...document.querySelectorAll('#tables tbody, #tables tbody *')]"
+                         ".every((n) => n.mark)")
+    writes = page.evaluate("window.rowWrites")
+    assert "table-table-5" in writes and "tbody" not in writes, writes
     alert = page.locator('#alert-list li[data-table="table-5"]')
     expect(alert).to_have_text("table-5: offline (the controller is off)")
     assert page.locator("#alert-list li").count() == 1  # the others need nobody
