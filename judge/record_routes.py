@@ -244,7 +244,7 @@ async def sheet_page(request: web.Request) -> web.Response:
     name, preset = games.preset(request)
     error = request.query.get("error", "")
     language = i18n_web.language(request)
-    return web.Response(text=protocol(record, scoring.score(record, preset), preset.name,
+    return web.Response(text=protocol(record, scoring.score(record, preset), preset.title,
                                       _controls(record, name, games, error, language),
                                       language, games.book_for(record)),
                         content_type="text/html")
@@ -260,7 +260,7 @@ def _controls(record: rec.Record, scoring_name: str, games: Games, error: str,
     base = f"/api/games/{escape(record.id)}"
     choices = "".join(
         f'<option value="{escape(k)}"{" selected" if k == scoring_name else ""}>'
-        f"{escape(p.name)}</option>" for k, p in games.presets.items())
+        f"{escape(i18n.text(p.title, language))}</option>" for k, p in games.presets.items())
     abandon = "" if record.status != "in_progress" else f"""
 <form method="post" action="{base}/abandon" id="abandon-form"><b>{t("form.abandon")}</b>
 <input name="reason" required placeholder="{t("form.why")}">
@@ -277,7 +277,7 @@ def _controls(record: rec.Record, scoring_name: str, games: Games, error: str,
 <input name="by" placeholder="{t("form.judge")}">
 <button>{t("form.add")}</button></form>
 <form method="post" action="{base}/corrections" id="correction-form"><b>{t("form.correct")}</b>
-<input name="path" required placeholder="/players/3/name">
+<input name="path" required placeholder="{t("form.path")}">
 <input name="value" required placeholder="{t("form.value")}">
 <input name="reason" required placeholder="{t("form.reason")}">
 <input name="by" placeholder="{t("form.judge")}">

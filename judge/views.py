@@ -112,8 +112,11 @@ class StepView(_View, kw_only=True):
 
 
 class BookView(_View, kw_only=True):
+    """The book: its name (``fiim``: the record's ``rules``), its title per language, its
+    cards, sides and night steps."""
+
     id: str
-    name: str
+    title: dict[str, str]
     roles: list[Card]
     teams: list[Side]
     steps: list[StepView]
@@ -180,7 +183,7 @@ def judge_game(game: Game) -> JudgeGame:
         checks=[Check(step=s, night=n, seat=seat, answer=a) for s, n, seat, a in game.checks],
         best_move=list(game.best_move), tonight=tonight, night_input=game.night_input,
         last_action=game.last_action,
-        book=BookView(id=book.id, name=book.name,
+        book=BookView(id=book.id, title=book.title,
                       teams=[Side(team=name, title=team.title)
                              for name, team in book.teams.items()],
                       roles=[Card(role=name, title=role.title, team=role.team)
@@ -235,7 +238,7 @@ def words_schema(kind: type) -> dict[str, Any]:
 
 #: the live channel's contract version (docs/judge-api.md): a change a client must know of
 #: bumps it; the schema document and every view carry it
-API_VERSION = 2
+API_VERSION = 3
 
 
 class TableStatus(_View, kw_only=True):

@@ -142,7 +142,7 @@ function render(message) {
   put($("stage"), "textContent", g.stage in STAGES ? t(STAGES[g.stage], { day: g.day,
     night: g.night, winner }) : g.stage);
   put($("stage").dataset, "stage", g.stage);
-  put($("book"), "textContent", g.book.name);
+  put($("book"), "textContent", I18n.text(g.book.title));
   const up = tb.broker && tb.status === "online";
   put($("table-status"), "textContent", !online ? t("panel.offline") : !tb.broker ?
     t("panel.broker_offline") : tb.status !== "online" ? t("panel.table_status",

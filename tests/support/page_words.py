@@ -1,9 +1,11 @@
 """Which words on a page are not the page's language: the text nodes a reader sees (and the
 placeholders and titles of what they see), scanned for Latin words that neither the language's
-catalog itself uses (CSV, JSON, a command) nor are a player's name or the book's name. On a
-Russian page every such word is English that slipped through (docs/i18n.md).
+catalog itself uses (CSV, JSON, a command) nor the shipped books' and scoring presets' own
+titles in that language hold (the Crow Club is "Crow Club" in Russian too), nor are a player's
+name or ``also`` (a table's id). On a Russian page every such word is English that slipped
+through (docs/i18n.md): a book's English title ("Classic club (000)") included.
 
-    foreign = foreign_words(page, "ru", names=["Anna", "Борис"], also=["FIIM"])
+    foreign = foreign_words(page, "ru", names=["Anna", "Борис"], also=["table-1"])
     assert foreign == [], foreign
 
 The next helper's walk of every screen uses it at each screen and viewport.
@@ -15,7 +17,9 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from judge.game import book
 from kit import i18n
+from results import scoring
 
 LATIN = re.compile(r"[A-Za-z][A-Za-z'’]*")
 
@@ -42,14 +46,21 @@ _TEXTS = """() => {
 }"""
 
 
+def titles(language: str) -> list[str]:
+    """The shipped books' and scoring presets' titles in ``language`` (their files' own)."""
+    books = [book.load(path).title for path in sorted(book.BOOKS.glob("*.toml"))]
+    presets = [preset.title for preset in scoring.presets().values()]
+    return [i18n.text(title, language) for title in (*books, *presets)]
+
+
 def allowed(language: str, names: Iterable[str] = (), also: Iterable[str] = ()) -> set[str]:
     """The Latin words a page in ``language`` may show: those its catalog's own texts hold,
-    each language's name for itself (the switch says "English" in English), and those of the
-    players' names and of ``also`` (the book's name)."""
+    each language's name for itself (the switch says "English" in English), the books' and
+    presets' titles in it, and those of the players' names and of ``also``."""
     words = {w for n in i18n.names() for w in LATIN.findall(n["name"])}
     for text in i18n.catalog(language).values():
         words.update(LATIN.findall(i18n.PLACEHOLDER.sub(" ", text)))
-    for text in (*names, *also):
+    for text in (*titles(language), *names, *also):
         words.update(LATIN.findall(text))
     return words
 
