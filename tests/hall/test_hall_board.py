@@ -60,13 +60,26 @@ def test_a_table_offline_or_cut_from_the_hall_is_an_alert(topic, document, why):
     assert render(alert["words"], "ru").startswith("table-1: не в сети")
 
 
-def test_a_console_offline_and_a_speaker_fault_are_alerts():
-    sick = {**HEALTH, "consoles": [{"port": "/dev/ttyACM0", "seats": [1, 2], "online": False}],
-            "audio": {"backend": "sdl", "ok": False, "problems": ["no sound device"]}}
+def test_a_console_offline_and_a_real_tables_speaker_fault_are_alerts():
+    sick = {**HEALTH, "gpio": "lgpio",
+            "consoles": [{"port": "/dev/ttyACM0", "seats": [1, 2], "online": False}],
+            "audio": {"backend": "sdl", "ok": False, "problems": ["no sound device (sdl)"]}}
     hall = live_table(("health", sick, 1.0))
     texts = [a["text"] for a in tables.view(hall, 1.0, LIMITS)["alerts"]]
     assert texts == ["table-1: console /dev/ttyACM0 (seats 1, 2) offline",
-                     "table-1: speaker fault: no sound device"]
+                     "table-1: speaker fault: no sound device (sdl)"]
+    assert tables.view(hall, 1.0, LIMITS)["tables"][0]["speaker"] == "fault"
+
+
+@pytest.mark.parametrize(("gpio", "audio", "speaker"), [
+    ("mock", {"backend": "sdl", "ok": False, "problems": ["no sound device (sdl): no card"]},
+     "silent"),  # a simulated table on a server: it plays on without sound
+    ("lgpio", {"backend": "off", "ok": True, "problems": []}, "off"),  # off by configuration
+])
+def test_a_table_silent_by_simulation_or_configuration_is_no_alert(gpio, audio, speaker):
+    hall = live_table(("health", {**HEALTH, "gpio": gpio, "audio": audio}, 1.0))
+    assert tables.view(hall, 1.0, LIMITS)["tables"][0]["speaker"] == speaker
+    assert kinds(hall, 1.0) == []
 
 
 def test_a_count_waiting_for_its_judge_longer_than_the_limit_is_an_alert():
