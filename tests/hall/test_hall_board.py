@@ -139,12 +139,18 @@ def test_a_seating_with_mistakes_is_refused_whole_naming_each_line():
             "1,table-1,25,Dina\n1,table-1\n")
     with pytest.raises(seating.SeatingError) as caught:
         seating.parse(text)
-    assert caught.value.problems == [
+    assert [str(p) for p in caught.value.problems] == [
         "line 2: round 1, table-1 seat 1 given twice ('Anna' and 'Boris')",
         "line 3: table 'table 2' is not a table id (letters, digits, - and _)",
         "line 4: round 'x' is not a number 1..999",
         "line 5: seat '25' is not a number 1..24",
         "line 6: 4 fields expected (round,table,seat,player), found 2"]
+    assert [render(p, "ru") for p in caught.value.problems] == [  # the board's reader's words
+        "строка 2: тур 1, table-1, место 1 дано дважды («Anna» и «Boris»)",
+        "строка 3: «table 2» не имя стола (буквы, цифры, - и _)",
+        "строка 4: тур «x» не число от 1 до 999",
+        "строка 5: место «25» не число от 1 до 24",
+        "строка 6: нужно 4 поля (тур, стол, место, игрок), а их 2"]
 
 
 def test_a_round_goes_to_each_of_its_tables_and_an_unknown_round_is_refused():

@@ -39,6 +39,9 @@ def board(tmp_path_factory):
 def organiser_page(chromium, url: str) -> Page:
     page = chromium.new_page()
     page.goto(url)
+    expect(page.locator("#login")).to_be_visible()
+    no_english(page)  # the login page
+    fits(page)
     page.fill("#password", password("board"))
     page.click("#login")
     expect(page.locator("#tables")).to_be_visible()
@@ -47,8 +50,9 @@ def organiser_page(chromium, url: str) -> Page:
     return page
 
 
-def no_english(page: Page) -> None:
-    found = foreign_words(page, "ru", names=[*PLAYERS, *LATIN])
+def no_english(page: Page, language: str = "ru") -> None:
+    """No word of the other language on ``page`` (in English: no Russian but the names)."""
+    found = foreign_words(page, language, names=[*PLAYERS, "Кубок клуба", *LATIN])
     assert found == [], found
 
 
@@ -121,6 +125,8 @@ def test_the_organisers_flow_in_russian_from_an_empty_board_to_the_seeded_final(
     expect(final.first.locator("td").nth(1)).to_have_text("final")
     expect(page.locator("#seed-final")).to_have_text("Seed the final from the main stage's "
                                                      "standings")
+    no_english(page, "en")
+    fits(page)
     page.locator("#languages button[lang=ru]").click()
     expect(page.locator("#link")).to_have_text("на связи")
 
