@@ -19,6 +19,7 @@ from tests.support.page_words import foreign_words
 
 TABLES = 5
 TABLE_NAMES = [f"table-{n}" for n in range(1, TABLES + 1)]
+SPEAKER = 8  # the board's speaker column, from 0 (hall/static/board.html)
 NOT_AUTHORIZED = 135  # MQTT 5 reason code
 OUTAGE_S = 10.0  # the hall outage (the bridges see their connections close at once)
 
@@ -193,6 +194,10 @@ def test_the_board_shows_every_table_sends_the_seating_and_calls_a_person_when_o
     for name in hall.tables:
         expect(page.locator(f"#table-{name}")).to_have_attribute("data-online", "true")
     expect(page.locator("#alert-list li.none")).to_have_text("nothing needs a person")
+    # a simulated table with no sound device plays on silent: said so, not as a fault
+    speaker = page.locator("#table-table-1 td").nth(SPEAKER)
+    expect(speaker).to_have_text("no sound: simulation")
+    expect(speaker).not_to_have_class("fault")
     one_language(page, "en")
 
     table_1 = Subscriber(hall.tables["table-1"].broker.port, ["mafia/table-1/seating"])
@@ -234,6 +239,7 @@ def test_the_board_shows_every_table_sends_the_seating_and_calls_a_person_when_o
     page.click('#languages button[lang="ru"]')
     expect(page.locator("html")).to_have_attribute("lang", "ru")
     expect(alert).not_to_have_text("table-5: offline (the controller is off)")
+    expect(speaker).to_have_text("без звука: симуляция")
     one_language(page, "ru")
     bad = hall.root / "bad-seating.csv"  # its reasons in the reader's words too
     bad.write_text("1,table-1,пять,Anna\n1,table 2,1,Vera\n")
