@@ -46,6 +46,7 @@ from judge.sheet import STATUS_SHORT, BookWords, protocol, results_csv, when
 from judge.store import GameStore
 from kit import i18n
 from kit.config import ConfigError
+from kit.i18n import Words
 from kit.i18n import web as i18n_web
 from results import mafiaratings, scoring
 
@@ -267,7 +268,7 @@ def _controls(record: rec.Record, scoring_name: str, games: Games, error: str,
 <input name="by" placeholder="{t("form.judge")}">
 <button>{t("form.abandon.button")}</button></form>"""
     return f"""<div class="controls">
-<p class="error" id="error" role="alert">{escape(error)}</p>
+<p class="error" id="error" role="alert">{escape(_said(error, language))}</p>
 <form method="get"><b>{t("form.scoring")}</b> <select name="scoring">{choices}</select>
 <button>{t("form.show")}</button></form>
 <form method="post" action="{base}/extra" id="extra-form"><b>{t("sheet.extra")}</b>
@@ -283,6 +284,22 @@ def _controls(record: rec.Record, scoring_name: str, games: Games, error: str,
 <input name="by" placeholder="{t("form.judge")}">
 <button>{t("form.correct.button")}</button></form>{abandon}{_export_link(record, language)}
 </div>"""
+
+
+def _said(error: str, language: str) -> str:
+    """The refusal the sheet's form came back with (``?error=``): its words (``_refused``) in
+    the reader's language; anything else (an old link's text) as it is. Only a key and plain
+    parameters are taken from the address: nothing nested is rendered from it."""
+    try:
+        given = msgspec.json.decode(error)
+    except msgspec.DecodeError:
+        return error
+    if not isinstance(given, dict) or not isinstance(given.get("key"), str):
+        return error
+    params = given.get("params")
+    params = params if isinstance(params, dict) else {}
+    return i18n.render(Words(given["key"], **{k: v for k, v in params.items()
+                                              if isinstance(v, str | int | float)}), language)
 
 
 def _export_link(record: rec.Record, language: str) -> str:
@@ -334,9 +351,10 @@ async def _edit(request: web.Request, edit: rec.Edit) -> web.Response:
 
 def _refused(request: web.Request, id: str, exc: rec.RecordError) -> web.HTTPException:
     """A 400 with the reason; the sheet's form is sent back to the sheet, which shows it."""
-    if request.content_type != "application/json":
+    if request.content_type != "application/json":  # its words, for the reader's language
         log.warning("%s %s refused: %s", request.method, request.path, exc)
-        return web.HTTPSeeOther(f"/games/{id}?error={quote(str(exc)[:300])}")
+        said = msgspec.json.encode(exc.words.to_json()).decode()
+        return web.HTTPSeeOther(f"/games/{id}?error={quote(said[:600])}")
     return _error(web.HTTPBadRequest, str(exc))
 
 

@@ -181,10 +181,12 @@ def test_a_bad_edit_is_a_clear_4xx_and_changes_nothing(tmp_path, verb, body, say
     assert panel.games.current() == before
 
 
-@pytest.mark.parametrize(("path", "says"), [("/players/99/name", "no item 99"),
-                                            ("/players/1/fouls", "Expected `array`")])
+@pytest.mark.parametrize(("path", "says", "russian"), [
+    ("/players/99/name", "no item 99", "/players/99/name: нет элемента 99"),
+    ("/players/1/fouls", "Expected `array`", "/players/1/fouls: значение не подходит")])
 def test_a_bad_correction_from_the_sheets_form_goes_back_to_the_sheet_with_why(tmp_path, path,
-                                                                              says):
+                                                                              says, russian):
+    """Why, in the sheet's reader's language (the path is the record's, in none)."""
     panel = played(tmp_path)
     before = panel.games.current()
 
@@ -194,8 +196,10 @@ def test_a_bad_correction_from_the_sheets_form_goes_back_to_the_sheet_with_why(t
             assert r.status == 303
             where = r.headers["Location"]
         assert where.startswith(f"/games/{before.id}?error=")
-        async with http.get(server.make_url(where)) as sheet:
+        async with http.get(server.make_url(where + "&lang=en")) as sheet:
             assert sheet.status == 200 and says in await sheet.text()
+        async with http.get(server.make_url(where + "&lang=ru")) as sheet:
+            assert sheet.status == 200 and russian in await sheet.text()
 
     run(panel, scenario)
     assert panel.games.current() == before
