@@ -149,6 +149,13 @@ def test_the_organisers_flow_in_russian_from_an_empty_board_to_the_seeded_final(
     found = foreign_words(public, "ru", names=PLAYERS)
     assert found == [], found
     fits(public)
+    english = chromium.new_page()  # a stream's browser source in English: #lang=en
+    english.goto(f"{url}/standings#lang=en")
+    expect(english.locator("#which")).to_have_text("Overall")
+    expect(english.locator("#standings tbody tr")).to_have_count(10)
+    found = foreign_words(english, "en", names=[*PLAYERS, "Кубок клуба"])
+    assert found == [], found
+    fits(english)
 
 
 def test_the_pages_counts_read_in_each_languages_plural_forms():

@@ -25,6 +25,7 @@ from judge.game import Action
 from judge.service import Panel, handle_message, make_app
 from kit.local_broker import free_port
 from tests.support.judge_configs import GOOD, PASSWORD, write
+from tests.support.page_layout import fits
 from tests.support.page_words import foreign_words
 from tests.support.record_game import Script, whole_game
 from tests.support.web_client import browser, logged_in
@@ -457,14 +458,18 @@ def test_the_protocol_sheet_prints_on_one_a4_page_in_russian_as_in_english(tmp_p
             page.goto(f"{url}/games/{record.id}?lang={language}")
             page.wait_for_selector(f'html[lang="{language}"] #players')
             assert page.inner_text('tr[data-seat="1"] td:nth-child(2)') == LONG_NAMES[0]
-            if language == "ru":  # and no English word on it (its forms and the scoring
-                # presets' titles included): the table's own id is a name
-                found = foreign_words(page, "ru", names=LONG_NAMES, also=["table-1"])
-                assert found == [], found
+            # and no word of the other language on it (its forms and the scoring presets'
+            # titles included): the table's own id and the players' are names
+            found = foreign_words(page, language, names=LONG_NAMES, also=["table-1"])
+            assert found == [], found
             page.emulate_media(media="print")
             pdf = page.pdf(format="A4")
             counted[language] = len(re.findall(rb"/Type\s*/Page(?!s)", pdf))
             page.emulate_media(media="screen")
+            page.goto(f"{url}/games")  # the games list, in the language just chosen
+            page.wait_for_selector(f'html[lang="{language}"] #games')
+            assert foreign_words(page, language, also=[record.id]) == []
+            fits(page)
         assert counted == {"ru": 1, "en": 1}, counted
     finally:
         served.close()
