@@ -345,17 +345,19 @@ async def _edit(request: web.Request, edit: rec.Edit) -> web.Response:
     try:
         edited = games.store.edit(id, edit)
     except rec.RecordError as exc:
-        raise _refused(request, id, exc) from None
+        raise _refused(request, id, exc.words) from None
     return _done(request, edited)
 
 
-def _refused(request: web.Request, id: str, exc: rec.RecordError) -> web.HTTPException:
-    """A 400 with the reason; the sheet's form is sent back to the sheet, which shows it."""
-    if request.content_type != "application/json":  # its words, for the reader's language
-        log.warning("%s %s refused: %s", request.method, request.path, exc)
-        said = msgspec.json.encode(exc.words.to_json()).decode()
+def _refused(request: web.Request, id: str, why: Words,
+             kind: type[web.HTTPException] = web.HTTPBadRequest) -> web.HTTPException:
+    """An edit refused, with why: the sheet's form is sent back to the sheet, which shows it in
+    its reader's language (``_said``); a script gets ``kind`` with the English."""
+    if request.content_type != "application/json":
+        log.warning("%s %s refused: %s", request.method, request.path, why)
+        said = msgspec.json.encode(why.to_json()).decode()
         return web.HTTPSeeOther(f"/games/{id}?error={quote(said[:600])}")
-    return _error(web.HTTPBadRequest, str(exc))
+    return _error(kind, str(why))
 
 
 async def post_extra(request: web.Request) -> web.Response:
@@ -372,12 +374,11 @@ async def post_correction(request: web.Request) -> web.Response:
     body = await _read(request, CorrectionIn)
     record = request.app[GAMES].find(request.match_info["id"])
     if record.status == "in_progress":
-        raise _error(web.HTTPConflict, "corrections are made after the game; during it, the "
-                                       "panel's Undo and Correct do")
+        raise _refused(request, record.id, Words("sheet.refused.in_progress"), web.HTTPConflict)
     try:
         before = rec.read(record, body.path)
     except rec.RecordError as exc:
-        raise _refused(request, record.id, exc) from None
+        raise _refused(request, record.id, exc.words) from None
     return await _edit(request, rec.Edit(kind="correction", at=time.time(), by=body.by,
                                          reason=body.reason, path=body.path, before=before,
                                          after=body.value))
@@ -395,10 +396,11 @@ async def post_abandon(request: web.Request) -> web.Response:
     else:
         raise _error(web.HTTPConflict, "no game is being played")
     if current is None or current.id != record.id:
-        raise _error(web.HTTPConflict, "only the game being played can be abandoned")
+        raise _refused(request, record.id, Words("sheet.refused.not_current"), web.HTTPConflict)
     if record.status != "in_progress":
-        raise _error(web.HTTPConflict, f"the game is {record.status}: it cannot be abandoned")
+        raise _refused(request, record.id, Words("sheet.refused.over", status=Words(
+            STATUS_SHORT[record.status])), web.HTTPConflict)
     if record.started is None:
-        raise _error(web.HTTPConflict, "the game has not started (setup): nothing to abandon")
+        raise _refused(request, record.id, Words("sheet.refused.not_started"), web.HTTPConflict)
     games.abandon(rec.Edit(kind="abandon", at=time.time(), by=body.by, reason=body.reason))
     return _done(request, games.store.archived(record.id) or record)

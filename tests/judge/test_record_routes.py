@@ -361,6 +361,13 @@ def test_a_correction_waits_for_the_end_of_the_game(tmp_path):
         async with http.post(server.make_url(f"/api/games/{id}/corrections"), json={
                 "path": "/players/0/name", "value": "Ada", "reason": "r"}) as r:
             assert r.status == 409 and "after the game" in (await r.json())["error"]
+        async with http.post(server.make_url(f"/api/games/{id}/corrections"), data={
+                "path": "/players/0/name", "value": "Ada", "reason": "r"},
+                allow_redirects=False) as r:  # the sheet's form: back to the sheet, with why
+            assert r.status == 303
+            where = r.headers["Location"]
+        async with http.get(server.make_url(where + "&lang=ru")) as sheet:
+            assert "исправления вносятся после игры" in await sheet.text()
 
     run(panel, scenario)
     assert panel.games.current().history == []
