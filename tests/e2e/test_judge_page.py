@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 from contract.api import NO_SOUND_DEVICE
 from kit.local_broker import free_port
 from tests.support.judge_panel import PASSWORD, TABLE, Hands, Judge, Panel, judge_config, login
+from tests.support.page_layout import fits
 from tests.support.paths import EXAMPLE_CONFIG
 from tests.support.process import kill_if_running, start_service, stop_cleanly
 from tests.support.record_game import ROLES
@@ -87,11 +88,13 @@ def test_a_simulated_table_with_no_sound_card_is_said_plainly_and_a_real_speaker
             "симуляция стола: звуковой карты здесь нет, игра идёт без звука")
         expect(sound).to_have_class("sound silent")
         calm = colour("#health .sound")
+        fits(page)  # the longest of the words, on a tablet either way and a phone
         stop_cleanly(table)
         running = Running(quick_table(tmp_path, broker.port))  # [backends] audio = "off"
         try:
             expect(sound).to_have_text("звук стола выключен в настройках")
             assert colour("#health .sound") == calm
+            fits(page)
         finally:
             running.close()
         body = {"boot_id": "b", "gpio": "lgpio", "outbox": {}, "consoles": [], "audio": {
