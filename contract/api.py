@@ -10,7 +10,8 @@ which the table decodes with and the document describes.
 
 from __future__ import annotations
 
-from typing import Annotated, Final, Literal, TypeVar, cast
+from collections.abc import Mapping
+from typing import Annotated, Any, Final, Literal, TypeVar, cast
 
 import msgspec
 
@@ -148,9 +149,32 @@ class ConsoleHealth(msgspec.Struct, forbid_unknown_fields=True):
 
 
 #: how ``AudioHealth.problems`` says the machine has no sound device at all (no sound card, a
-#: simulated table on a server): nothing is broken, the game plays on silent; a reader (the
-#: judge's panel) tells this from a speaker fault by it
+#: simulated table on a server); ``sound`` tells this from a speaker fault by it
 NO_SOUND_DEVICE = "no sound device"
+
+#: the speaker in a word (``sound``)
+Sound = Literal["ok", "off", "silent", "fault"]
+
+
+def sound(health: Mapping[str, Any] | None) -> Sound | None:
+    """The speaker in a word from a ``health`` document (as JSON data), for the judge's panel
+    and the hall board alike: ``off`` (its sound is off by its configuration, ``backends.audio
+    = "off"``), ``silent`` (a simulated table, ``gpio`` ``mock``, on a machine with no sound
+    device: nothing to fix, the simulation plays on without sound), ``fault`` (a speaker that
+    should sound and does not: a real table's missing sound device is one), ``ok``; ``None``
+    before the table says."""
+    audio = (health or {}).get("audio")
+    if not isinstance(audio, Mapping):
+        return None
+    if audio.get("backend") == "off":
+        return "off"
+    if audio.get("ok"):
+        return "ok"
+    problems = [str(p) for p in audio.get("problems") or []]
+    simulated = (health or {}).get("gpio") == "mock"
+    if simulated and problems and all(p.startswith(NO_SOUND_DEVICE) for p in problems):
+        return "silent"
+    return "fault"
 
 
 class AudioHealth(msgspec.Struct, forbid_unknown_fields=True):

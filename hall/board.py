@@ -46,7 +46,7 @@ from hall.desk import Desk
 from hall.store import HallStore, StoreError
 from kit import i18n, webguard
 from kit.config import COMMAND_LINE, ConfigError
-from kit.i18n import Words
+from kit.i18n import Words, joined
 from kit.i18n import web as i18n_web
 from kit.weblogin import WebLogin
 from kit.webpages import Pages
@@ -192,7 +192,7 @@ def handle_message(board: Board, text: str) -> dict[str, Any]:
             return _answer("done", Words("board.sent", round=int(message["round"])))
         return _answer("refused", Words("board.refused.action", action=str(action)))
     except seating_module.SeatingError as exc:
-        return _answer("refused", Words("board.refused.seating", problems="; ".join(exc.problems)))
+        return _answer("refused", Words("board.refused.seating", problems=joined(exc.problems)))
     except (ValueError, KeyError, TypeError, OverflowError, RecursionError):
         # OverflowError: a round of 1e999; RecursionError: JSON nested past json's limit
         return _answer("refused", Words("board.refused.message"))

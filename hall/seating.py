@@ -12,15 +12,19 @@ import io
 import re
 from typing import Any
 
+from kit.i18n import Words
+
 TABLE_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 HEADER = ["round", "table", "seat", "player"]
 
 
 class SeatingError(ValueError):
-    """A seating file with mistakes; ``problems`` names each by its line."""
+    """A seating file with mistakes; ``problems`` names each by its line, as words in no
+    language yet (the board renders them in its reader's, docs/i18n.md; ``str()`` is the
+    English)."""
 
-    def __init__(self, problems: list[str]):
-        super().__init__("; ".join(problems))
+    def __init__(self, problems: list[Words]):
+        super().__init__("; ".join(str(p) for p in problems))
         self.problems = problems
 
 
@@ -32,43 +36,44 @@ def parse(text: str, *, seats: int = 24) -> Seating:
     mistake is collected; any mistake refuses the whole file, so a half-read seating is never
     sent."""
     seating: Seating = {}
-    problems: list[str] = []
+    problems: list[Words] = []
     for number, line in enumerate(csv.reader(io.StringIO(text)), start=1):
         cells = [c.strip() for c in line]
         if not any(cells) or (number == 1 and [c.lower() for c in cells] == HEADER):
             continue
         if len(cells) != 4:
-            problems.append(f"line {number}: 4 fields expected (round,table,seat,player), "
-                            f"found {len(cells)}")
+            problems.append(Words("seating.refused.fields", line=number, found=len(cells)))
             continue
         round_, table, seat, player = cells
         if not round_.isdigit() or not 1 <= int(round_) <= 999:
-            problems.append(f"line {number}: round {round_!r} is not a number 1..999")
+            problems.append(Words("seating.refused.round", line=number, round=round_))
         elif not TABLE_ID.match(table):
-            problems.append(f"line {number}: table {table!r} is not a table id "
-                            "(letters, digits, - and _)")
+            problems.append(Words("seating.refused.table", line=number, table=table))
         elif not seat.isdigit() or not 1 <= int(seat) <= seats:
-            problems.append(f"line {number}: seat {seat!r} is not a number 1..{seats}")
+            problems.append(Words("seating.refused.seat", line=number, seat=seat, most=seats))
         elif not player or len(player) > 64:
-            problems.append(f"line {number}: a player's name of 1..64 characters expected")
+            problems.append(Words("seating.refused.name", line=number))
         else:
             at = seating.setdefault(int(round_), {}).setdefault(table, {})
             if int(seat) in at:
-                problems.append(f"line {number}: round {round_}, {table} seat {seat} given "
-                                f"twice ({at[int(seat)]!r} and {player!r})")
+                problems.append(Words("seating.refused.twice", line=number, round=int(round_),
+                                      table=table, seat=int(seat), first=at[int(seat)],
+                                      then=player))
             at[int(seat)] = player
     for round_no, tables in seating.items():
-        players: dict[str, str] = {}
+        players: dict[str, tuple[str, int]] = {}
         for table, seats_ in tables.items():
             for seat_, player in seats_.items():
                 if player in players:
-                    problems.append(f"round {round_no}: {player!r} seated twice "
-                                    f"({players[player]} and {table} seat {seat_})")
-                players[player] = f"{table} seat {seat_}"
+                    first_table, first_seat = players[player]
+                    problems.append(Words("seating.refused.player_twice", round=round_no,
+                                          player=player, table=first_table, seat=first_seat,
+                                          then_table=table, then_seat=seat_))
+                players[player] = (table, seat_)
     if problems:
         raise SeatingError(problems)
     if not seating:
-        raise SeatingError(["no seats in the file"])
+        raise SeatingError([Words("seating.refused.empty")])
     return seating
 
 
@@ -90,8 +95,8 @@ def messages(seating: Seating, round_: int,
     """The ``seating`` documents of ``round_``, by table (``results.feed.SeatingMessage``);
     a tournament's carry its id, which comes back with each game its seating named."""
     if round_ not in seating:
-        raise SeatingError([f"no round {round_} in the seating (rounds: "
-                            f"{', '.join(map(str, sorted(seating)))})"])
+        raise SeatingError([Words("seating.refused.no_round", round=round_,
+                                  rounds=sorted(seating))])
     of = {} if tournament is None else {"tournament": tournament}
     return {table: {"v": 1, "round": round_,
                     "seats": [{"seat": s, "player": p} for s, p in sorted(seats.items())],

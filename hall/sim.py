@@ -88,7 +88,9 @@ class SimulatedTable:
 
     def start_controller(self) -> None:
         self.state_dir.mkdir(parents=True, exist_ok=True)
-        env = {**os.environ, "STATE_DIRECTORY": str(self.state_dir), "SDL_AUDIODRIVER": "dummy"}
+        # a driver SDL does not have: no table of a simulated hall sounds (five at once would be
+        # a din), and each says so truly (no sound device: the board shows it silent, no fault)
+        env = {**os.environ, "STATE_DIRECTORY": str(self.state_dir), "SDL_AUDIODRIVER": "none"}
         with self.log_path.open("ab") as log:
             self.controller = subprocess.Popen(
                 [sys.executable, "-m", "mafia_table.cli", "run", "--sim",

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from contract.api import sound
 from kit.i18n import Words
 
 #: the topics of a table the board reads (the ``hall-board`` account may read just these)
@@ -71,7 +72,6 @@ def row(name: str, table: Table, now: float) -> dict[str, Any]:
     vote = state.get("vote")
     timer = state.get("timer")
     consoles = health.get("consoles") or []
-    audio = health.get("audio")
     outbox = health.get("outbox") or {}
     return {
         "table": name,
@@ -89,7 +89,7 @@ def row(name: str, table: Table, now: float) -> dict[str, Any]:
             else round(now - table.proposed_since, 1)},
         "consoles": {"online": sum(1 for c in consoles if c.get("online")),
                      "total": len(consoles)},
-        "speaker": None if audio is None else ("ok" if audio.get("ok") else "fault"),
+        "speaker": sound(health),
         "journal": {"depth": outbox.get("depth"), "over_limit": outbox.get("over_limit")},
     }
 
@@ -113,8 +113,8 @@ def alerts(name: str, table: Table, now: float, limits: Limits) -> list[dict[str
                                            port=str(console.get("port")),
                                            seats=[s for s in console.get("seats", [])
                                                   if isinstance(s, int)]))
-    audio = health.get("audio")
-    if audio is not None and not audio.get("ok"):
+    audio = health.get("audio") or {}
+    if sound(health) == "fault":  # a simulated table with no sound card, or one off, is none
         alert("speaker_fault", Words("board.alert.speaker", table=name,
                                      problems="; ".join(audio.get("problems") or ["?"])))
     if (health.get("outbox") or {}).get("over_limit"):

@@ -333,7 +333,7 @@ def organiser_view(tournament: Tournament | None, held: Sequence[Held],
                    presets: Mapping[str, scoring.Preset], refused: int,
                    history: Mapping[str, Sequence[Any]]) -> dict[str, Any]:
     """Everything the organiser's page shows (``history``: each game's entries)."""
-    choices = [{"id": k, "name": p.name} for k, p in presets.items()]
+    choices = [{"id": k, "title": p.title} for k, p in presets.items()]
     if tournament is None:
         return {"tournament": None, "presets": choices, "refused": refused}
     counted = games(tournament, held)

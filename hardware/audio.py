@@ -188,7 +188,10 @@ class Speaker:
 
             mixer.init(frequency=22050, size=-16, channels=1, buffer=512)
         except Exception as exc:  # pygame.error, ImportError: no sound, but the game goes on
-            self._problem(f"no audio ({backend}): {exc}")
+            # SDL could open no device (a driver chosen by hand that is not here...): as good
+            # as none; pygame missing, or the disk driver failing, is something else
+            opened = backend == "sdl" and not isinstance(exc, ImportError)
+            self._problem(f"{NO_SOUND_DEVICE if opened else 'no audio'} ({backend}): {exc}")
             return
         self._mixer = mixer
         files = {name: sounds / f"{name}.wav" for name in CUES}

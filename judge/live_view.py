@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from contract.api import sound
 from judge.game import Game
 from judge.game.actions import Offer
 from judge.kept_game import KeptGame
@@ -27,7 +28,6 @@ from judge.views import (
     Window,
     as_text,
     judge_game,
-    sound,
 )
 from kit import i18n
 from kit.i18n import Words
@@ -89,7 +89,7 @@ class LiveView:
             table=TableStatus(broker=seen.broker, status=seen.status or "unknown",
                               consoles=[c.get("online") for c in consoles],
                               audio=(health.get("audio") or {}).get("ok"),
-                              sound=sound(health.get("audio")),
+                              sound=sound(health),
                               bad_events=seen.bad_events),
             down=sorted(seen.down), timer=None if seen.timer is None else Clock(**seen.timer),
             notices=list(seen.notices),

@@ -46,6 +46,7 @@ from judge.sheet import STATUS_SHORT, BookWords, protocol, results_csv, when
 from judge.store import GameStore
 from kit import i18n
 from kit.config import ConfigError
+from kit.i18n import Words
 from kit.i18n import web as i18n_web
 from results import mafiaratings, scoring
 
@@ -244,7 +245,7 @@ async def sheet_page(request: web.Request) -> web.Response:
     name, preset = games.preset(request)
     error = request.query.get("error", "")
     language = i18n_web.language(request)
-    return web.Response(text=protocol(record, scoring.score(record, preset), preset.name,
+    return web.Response(text=protocol(record, scoring.score(record, preset), preset.title,
                                       _controls(record, name, games, error, language),
                                       language, games.book_for(record)),
                         content_type="text/html")
@@ -260,14 +261,14 @@ def _controls(record: rec.Record, scoring_name: str, games: Games, error: str,
     base = f"/api/games/{escape(record.id)}"
     choices = "".join(
         f'<option value="{escape(k)}"{" selected" if k == scoring_name else ""}>'
-        f"{escape(p.name)}</option>" for k, p in games.presets.items())
+        f"{escape(i18n.text(p.title, language))}</option>" for k, p in games.presets.items())
     abandon = "" if record.status != "in_progress" else f"""
 <form method="post" action="{base}/abandon" id="abandon-form"><b>{t("form.abandon")}</b>
 <input name="reason" required placeholder="{t("form.why")}">
 <input name="by" placeholder="{t("form.judge")}">
 <button>{t("form.abandon.button")}</button></form>"""
     return f"""<div class="controls">
-<p class="error" id="error" role="alert">{escape(error)}</p>
+<p class="error" id="error" role="alert">{escape(_said(error, language))}</p>
 <form method="get"><b>{t("form.scoring")}</b> <select name="scoring">{choices}</select>
 <button>{t("form.show")}</button></form>
 <form method="post" action="{base}/extra" id="extra-form"><b>{t("sheet.extra")}</b>
@@ -277,12 +278,28 @@ def _controls(record: rec.Record, scoring_name: str, games: Games, error: str,
 <input name="by" placeholder="{t("form.judge")}">
 <button>{t("form.add")}</button></form>
 <form method="post" action="{base}/corrections" id="correction-form"><b>{t("form.correct")}</b>
-<input name="path" required placeholder="/players/3/name">
+<input name="path" required placeholder="{t("form.path")}">
 <input name="value" required placeholder="{t("form.value")}">
 <input name="reason" required placeholder="{t("form.reason")}">
 <input name="by" placeholder="{t("form.judge")}">
 <button>{t("form.correct.button")}</button></form>{abandon}{_export_link(record, language)}
 </div>"""
+
+
+def _said(error: str, language: str) -> str:
+    """The refusal the sheet's form came back with (``?error=``): its words (``_refused``) in
+    the reader's language; anything else (an old link's text) as it is. Only a key and plain
+    parameters are taken from the address: nothing nested is rendered from it."""
+    try:
+        given = msgspec.json.decode(error)
+    except msgspec.DecodeError:
+        return error
+    if not isinstance(given, dict) or not isinstance(given.get("key"), str):
+        return error
+    params = given.get("params")
+    params = params if isinstance(params, dict) else {}
+    return i18n.render(Words(given["key"], **{k: v for k, v in params.items()
+                                              if isinstance(v, str | int | float)}), language)
 
 
 def _export_link(record: rec.Record, language: str) -> str:
@@ -328,16 +345,19 @@ async def _edit(request: web.Request, edit: rec.Edit) -> web.Response:
     try:
         edited = games.store.edit(id, edit)
     except rec.RecordError as exc:
-        raise _refused(request, id, exc) from None
+        raise _refused(request, id, exc.words) from None
     return _done(request, edited)
 
 
-def _refused(request: web.Request, id: str, exc: rec.RecordError) -> web.HTTPException:
-    """A 400 with the reason; the sheet's form is sent back to the sheet, which shows it."""
+def _refused(request: web.Request, id: str, why: Words,
+             kind: type[web.HTTPException] = web.HTTPBadRequest) -> web.HTTPException:
+    """An edit refused, with why: the sheet's form is sent back to the sheet, which shows it in
+    its reader's language (``_said``); a script gets ``kind`` with the English."""
     if request.content_type != "application/json":
-        log.warning("%s %s refused: %s", request.method, request.path, exc)
-        return web.HTTPSeeOther(f"/games/{id}?error={quote(str(exc)[:300])}")
-    return _error(web.HTTPBadRequest, str(exc))
+        log.warning("%s %s refused: %s", request.method, request.path, why)
+        said = msgspec.json.encode(why.to_json()).decode()
+        return web.HTTPSeeOther(f"/games/{id}?error={quote(said[:600])}")
+    return _error(kind, str(why))
 
 
 async def post_extra(request: web.Request) -> web.Response:
@@ -354,12 +374,11 @@ async def post_correction(request: web.Request) -> web.Response:
     body = await _read(request, CorrectionIn)
     record = request.app[GAMES].find(request.match_info["id"])
     if record.status == "in_progress":
-        raise _error(web.HTTPConflict, "corrections are made after the game; during it, the "
-                                       "panel's Undo and Correct do")
+        raise _refused(request, record.id, Words("sheet.refused.in_progress"), web.HTTPConflict)
     try:
         before = rec.read(record, body.path)
     except rec.RecordError as exc:
-        raise _refused(request, record.id, exc) from None
+        raise _refused(request, record.id, exc.words) from None
     return await _edit(request, rec.Edit(kind="correction", at=time.time(), by=body.by,
                                          reason=body.reason, path=body.path, before=before,
                                          after=body.value))
@@ -377,10 +396,11 @@ async def post_abandon(request: web.Request) -> web.Response:
     else:
         raise _error(web.HTTPConflict, "no game is being played")
     if current is None or current.id != record.id:
-        raise _error(web.HTTPConflict, "only the game being played can be abandoned")
+        raise _refused(request, record.id, Words("sheet.refused.not_current"), web.HTTPConflict)
     if record.status != "in_progress":
-        raise _error(web.HTTPConflict, f"the game is {record.status}: it cannot be abandoned")
+        raise _refused(request, record.id, Words("sheet.refused.over", status=Words(
+            STATUS_SHORT[record.status])), web.HTTPConflict)
     if record.started is None:
-        raise _error(web.HTTPConflict, "the game has not started (setup): nothing to abandon")
+        raise _refused(request, record.id, Words("sheet.refused.not_started"), web.HTTPConflict)
     games.abandon(rec.Edit(kind="abandon", at=time.time(), by=body.by, reason=body.reason))
     return _done(request, games.store.archived(record.id) or record)

@@ -134,9 +134,10 @@ def _cell(text: str) -> str:
     return f"'{text}" if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-def protocol(record: Record, scores: list[PlayerScore], preset_name: str,
+def protocol(record: Record, scores: list[PlayerScore], preset: i18n.Text,
              controls: str = "", language: str = i18n.DEFAULT, book: Book | None = None) -> str:
-    """The whole sheet; ``controls`` (the panel's forms) is shown on screen, not printed."""
+    """The whole sheet; ``preset``: the scoring preset's title per language (its own file's);
+    ``controls`` (the panel's forms) is shown on screen, not printed."""
     e = escape
 
     def t(key: str, **params: object) -> str:
@@ -170,11 +171,11 @@ def protocol(record: Record, scores: list[PlayerScore], preset_name: str,
 · {i18n_web.switch(language)}</nav>
 <h1>{t("sheet.heading")} <span id="game-id">{e(record.id)}</span></h1>
 <p class="meta">{t("sheet.meta", table=record.table,
-                    rules=book.name if book is not None else record.rules,
+                    rules=book.title if book is not None else record.rules,
                     started=when(record.started, language),
                     ended=when(record.ended, language))} ·
 <span id="status" data-status="{record.status}">{e(status)}</span> ·
-{t("sheet.scores", preset=preset_name)}</p>
+{t("sheet.scores", preset=preset)}</p>
 <table id="players"><thead><tr>{heads}</tr>
 </thead><tbody>{''.join(rows)}</tbody></table>"""]
     parts.append('<div class="rounds">')

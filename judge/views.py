@@ -15,11 +15,11 @@ rendering in the panel's language, for a client that renders nothing itself (``a
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any
 
 import msgspec
 
-from contract.api import NO_SOUND_DEVICE
+from contract.api import Sound
 from contract.events import VoteAnomaly
 from judge.game import Game
 from judge.game.actions import Offer
@@ -112,8 +112,11 @@ class StepView(_View, kw_only=True):
 
 
 class BookView(_View, kw_only=True):
+    """The book: its name (``fiim``: the record's ``rules``), its title per language, its
+    cards, sides and night steps."""
+
     id: str
-    name: str
+    title: dict[str, str]
     roles: list[Card]
     teams: list[Side]
     steps: list[StepView]
@@ -180,7 +183,7 @@ def judge_game(game: Game) -> JudgeGame:
         checks=[Check(step=s, night=n, seat=seat, answer=a) for s, n, seat, a in game.checks],
         best_move=list(game.best_move), tonight=tonight, night_input=game.night_input,
         last_action=game.last_action,
-        book=BookView(id=book.id, name=book.name,
+        book=BookView(id=book.id, title=book.title,
                       teams=[Side(team=name, title=team.title)
                              for name, team in book.teams.items()],
                       roles=[Card(role=name, title=role.title, team=role.team)
@@ -235,7 +238,7 @@ def words_schema(kind: type) -> dict[str, Any]:
 
 #: the live channel's contract version (docs/judge-api.md): a change a client must know of
 #: bumps it; the schema document and every view carry it
-API_VERSION = 2
+API_VERSION = 3
 
 
 class TableStatus(_View, kw_only=True):
@@ -246,25 +249,12 @@ class TableStatus(_View, kw_only=True):
     status: str
     consoles: list[bool | None]
     audio: bool | None
-    #: the speaker in a word: ``ok``, ``silent`` (no sound device here: the game plays on
-    #: without sound, nothing to fix at the table), ``fault`` (a speaker that should sound and
-    #: does not), None before the table says
-    sound: Literal["ok", "silent", "fault"] | None = None
+    #: the speaker in a word (``contract.api.sound``): ``ok``, ``off`` (off by the table's
+    #: configuration), ``silent`` (a simulated table with no sound device: it plays on without
+    #: sound, nothing to fix), ``fault`` (a speaker that should sound and does not), None
+    #: before the table says
+    sound: Sound | None = None
     bad_events: int
-
-
-def sound(audio: dict[str, Any] | None) -> Literal["ok", "silent", "fault"] | None:
-    """The speaker in a word (``TableStatus.sound``) from the table's ``health.audio``: a
-    machine with no sound device at all (``contract.api.NO_SOUND_DEVICE``) is ``silent``, not a
-    fault: a simulated table on a server plays on without sound."""
-    if not audio:
-        return None
-    if audio.get("ok"):
-        return "ok"
-    problems = [str(p) for p in audio.get("problems") or []]
-    if problems and all(p.startswith(NO_SOUND_DEVICE) for p in problems):
-        return "silent"
-    return "fault"
 
 
 class Clock(_View, kw_only=True):

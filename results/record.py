@@ -24,7 +24,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from kit import i18n
-from kit.i18n import Line
+from kit.i18n import Line, Words
 
 SCHEMA = 3
 
@@ -251,7 +251,12 @@ class Record(_Struct, kw_only=True):
 
 class RecordError(ValueError):
     """A document that is not a record of this schema, or an edit the record cannot take (a
-    bad path, a value of the wrong type...)."""
+    bad path, a value of the wrong type...). ``words``: why, which the sheet renders in its
+    reader's language; ``str()`` is the English (logs, the API's ``error``)."""
+
+    def __init__(self, words: Words):
+        super().__init__(str(words))
+        self.words = words
 
 
 # ------------------------------------------------------------------ JSON
@@ -267,17 +272,17 @@ def decode(data: bytes | str) -> Record:
     try:
         raw = msgspec.json.decode(data)
     except msgspec.DecodeError as exc:
-        raise RecordError(f"not a game record: {exc}") from None
+        raise RecordError(Words("sheet.refused.not_record", why=str(exc))) from None
     if isinstance(raw, dict) and raw.get("schema") in (1, 2):
         raw = migrate_2(raw)
     try:
         record = msgspec.convert(raw, Record)
     except msgspec.ValidationError as exc:
-        raise RecordError(f"not a game record: {exc}") from None
+        raise RecordError(Words("sheet.refused.not_record", why=str(exc))) from None
     if record.schema == 1:
         return migrate_1(record)
     if record.schema != SCHEMA:
-        raise RecordError(f"record schema {record.schema}: this reader reads 1 to {SCHEMA}")
+        raise RecordError(Words("sheet.refused.schema", schema=record.schema, most=SCHEMA))
     return record
 
 

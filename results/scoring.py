@@ -20,6 +20,7 @@ from typing import Annotated
 
 import msgspec
 
+from kit import i18n
 from kit.config import ConfigError, Section
 from results.record import Night, Record, team_of
 
@@ -94,7 +95,10 @@ class Standings(Section, kw_only=True):
 
 
 class Preset(Section, kw_only=True):
-    name: str
+    """A scoring preset. ``title``: how pages name it, per language (``{ ru = "ФИИМ",
+    en = "FIIM" }``: English required, every language one with a catalog, ``kit.i18n``)."""
+
+    title: dict[str, str]
     source: str = ""
     win: Win
     best_move: BestMove
@@ -123,9 +127,13 @@ class PlayerScore(msgspec.Struct, kw_only=True):
 def load(path: str | Path) -> Preset:
     """A preset file, or a ``ConfigError`` naming the file and the bad key."""
     try:
-        return msgspec.convert(tomllib.loads(Path(path).read_text(encoding="utf-8")), Preset)
+        preset = msgspec.convert(tomllib.loads(Path(path).read_text(encoding="utf-8")), Preset)
     except (OSError, tomllib.TOMLDecodeError, msgspec.ValidationError) as exc:
         raise ConfigError(str(path), [str(exc)]) from None
+    problems = i18n.text_problems([("title", preset.title)])
+    if problems:
+        raise ConfigError(str(path), problems)
+    return preset
 
 
 def presets(folder: Path = PRESETS) -> dict[str, Preset]:

@@ -23,15 +23,17 @@ import io
 from dataclasses import dataclass, field
 
 from hall.seating_plan.instance import Pair, pair
+from kit.i18n import Words
 
 KINDS = ("apart", "avoid")
 
 
 class InputError(ValueError):
-    """A file with mistakes; ``problems`` names each by its line."""
+    """A file with mistakes; ``problems`` names each by its line, as words (``str()``: the
+    English; the tournament page renders them in its reader's language)."""
 
-    def __init__(self, source: str, problems: list[str]):
-        super().__init__(f"{source}: " + "; ".join(problems))
+    def __init__(self, source: str, problems: list[Words]):
+        super().__init__(f"{source}: " + "; ".join(str(p) for p in problems))
         self.source = source
         self.problems = problems
 
@@ -43,21 +45,22 @@ def default_names(players: int) -> list[str]:
 def names(text: str, players: int, source: str = "names") -> list[str]:
     """The names of a names file, or :class:`InputError`."""
     found: list[str] = []
-    problems: list[str] = []
+    problems: list[Words] = []
     where: dict[str, int] = {}
     for number, raw in enumerate(text.splitlines(), start=1):
         name = raw.strip()
         if not name or name.startswith("#"):
             continue
         if len(name) > 64:
-            problems.append(f"line {number}: a name of 1..64 characters expected")
+            problems.append(Words("seating.input.long", line=number))
         elif name in where:
-            problems.append(f"line {number}: {name!r} again (first on line {where[name]})")
+            problems.append(Words("seating.input.again", line=number, name=name,
+                                  first=where[name]))
         else:
             where[name] = number
             found.append(name)
     if not problems and len(found) != players:
-        problems.append(f"{len(found)} names for {players} players")
+        problems.append(Words("seating.input.names", names=len(found), players=players))
     if problems:
         raise InputError(source, problems)
     return found
@@ -73,14 +76,15 @@ def restrictions(text: str, players: list[str], source: str = "restrictions") ->
     """The pairs of a restrictions file (players numbered from 0), or :class:`InputError`."""
     index = {name: k for k, name in enumerate(players)}
     found = Restrictions()
-    problems: list[str] = []
+    problems: list[Words] = []
     for number, cells in enumerate(csv.reader(io.StringIO(text)), start=1):
         cells = [c.strip() for c in cells]
         if not any(cells) or cells[0].startswith("#"):
             continue
         kind, given = cells[0].lower(), [c for c in cells[1:] if c]
         if kind not in KINDS:
-            problems.append(f"line {number}: {cells[0]!r} is not a rule ({', '.join(KINDS)})")
+            problems.append(Words("seating.input.rule", line=number, rule=cells[0],
+                                  kinds=", ".join(KINDS)))
             continue
         chosen: list[int] = []
         for token in given:
@@ -89,12 +93,12 @@ def restrictions(text: str, players: list[str], source: str = "restrictions") ->
             elif token.isdigit() and 1 <= int(token) <= len(players):
                 chosen.append(int(token) - 1)
             else:
-                problems.append(f"line {number}: {token!r} is no player (a name, or 1.."
-                                f"{len(players)})")
+                problems.append(Words("seating.input.player", line=number, token=token,
+                                      most=len(players)))
         if len(set(chosen)) != len(chosen):
-            problems.append(f"line {number}: a player named twice")
+            problems.append(Words("seating.input.twice", line=number))
         elif len(given) < 2:
-            problems.append(f"line {number}: {kind} needs two players or more")
+            problems.append(Words("seating.input.pair", line=number, kind=kind))
         else:
             rule = found.apart if kind == "apart" else found.avoid
             rule.update(pair(a, b) for k, a in enumerate(chosen) for b in chosen[k + 1:])

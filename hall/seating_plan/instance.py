@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from hall.seating_plan.scores import SEATS, Definition
+from kit.i18n import Words
 
 #: the largest tournament the generator takes (its work grows with players² per round)
 MAX_PLAYERS = 500
@@ -24,10 +25,11 @@ MAX_GAMES = 60
 
 
 class Refused(ValueError):
-    """What cannot be seated; ``reasons`` says why, each in a sentence."""
+    """What cannot be seated; ``reasons`` says why, each as words (``str()``: the English; the
+    tournament page renders them in its reader's language, docs/i18n.md)."""
 
-    def __init__(self, reasons: list[str]):
-        super().__init__("; ".join(reasons))
+    def __init__(self, reasons: list[Words]):
+        super().__init__("; ".join(str(r) for r in reasons))
         self.reasons = reasons
 
 
@@ -68,35 +70,36 @@ def instance(players: int, games: int, tables: int | None = None,
              apart: Iterable[Pair] = (), avoid: Iterable[Pair] = ()) -> Instance:
     """The instance, or :class:`Refused` with every reason its numbers cannot work (whether its
     kept-apart pairs can hold is :func:`hall.seating_plan.split.split`'s question)."""
-    reasons = []
+    reasons: list[Words] = []
     if players < SEATS:
-        reasons.append(f"{players} players: a game needs 10")
+        reasons.append(Words("seating.plan.few", players=players))
     elif players > MAX_PLAYERS:
-        reasons.append(f"{players} players: the generator takes up to {MAX_PLAYERS}")
+        reasons.append(Words("seating.plan.many", players=players, most=MAX_PLAYERS))
     if not 1 <= games <= MAX_GAMES:
-        reasons.append(f"{games} games a player: 1 to {MAX_GAMES} can be seated")
+        reasons.append(Words("seating.plan.games", games=games, most=MAX_GAMES))
     if tables is None:
         tables = max(1, players // SEATS)
     if tables < 1:
-        reasons.append(f"{tables} tables: at least 1 is needed")
+        reasons.append(Words("seating.plan.no_tables", tables=tables))
     elif tables > max(1, players // SEATS):
-        reasons.append(f"{tables} tables: {players} players fill at most "
-                       f"{max(1, players // SEATS)} tables of 10 in a round")
+        reasons.append(Words("seating.plan.tables", tables=tables, players=players,
+                             most=max(1, players // SEATS)))
     if players * games % SEATS:
-        reasons.append(f"{players} players x {games} games = {players * games} seats, not a "
-                       "multiple of 10: the players cannot all play the same number of games")
+        reasons.append(Words("seating.plan.multiple", players=players, games=games,
+                             seats=players * games))
     apart_set: set[Pair] = set()
     avoid_set: set[Pair] = set()
     for kind, given, into in (("apart", apart, apart_set), ("avoid", avoid, avoid_set)):
         for a, b in given:
             if not (0 <= a < players and 0 <= b < players):
-                reasons.append(f"{kind} pair ({a + 1}, {b + 1}): the players are 1..{players}")
+                reasons.append(Words("seating.plan.pair_range", kind=kind, a=a + 1, b=b + 1,
+                                     players=players))
             elif a == b:
-                reasons.append(f"{kind} pair ({a + 1}, {b + 1}): a player with themself")
+                reasons.append(Words("seating.plan.pair_self", kind=kind, a=a + 1, b=b + 1))
             else:
                 into.add(pair(a, b))
     for a, b in sorted(apart_set & avoid_set):
-        reasons.append(f"players {a + 1} and {b + 1} are both kept apart and allowed to meet")
+        reasons.append(Words("seating.plan.both", a=a + 1, b=b + 1))
     if reasons:
         raise Refused(reasons)
     return Instance(players, games, tables, frozenset(apart_set), frozenset(avoid_set))

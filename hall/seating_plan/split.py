@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from hall.seating_plan.instance import Instance, Refused
 from hall.seating_plan.scores import SEATS
+from kit.i18n import Words
 
 #: how many partial splits the search may try before it gives up deciding
 TRIES = 200_000
@@ -64,27 +65,23 @@ def split(inst: Instance, tries: int = TRIES) -> dict[int, int]:
     if search():
         return colour
     if budget[0] < 0:
-        raise Refused([f"the kept-apart pairs are too tangled to decide whether they fit "
-                       f"{tables} tables (more than {tries} tries)"])
+        raise Refused([Words("seating.plan.tangled", tables=tables, tries=tries)])
     raise Refused([_why(inst, partners)])
 
 
-def _why(inst: Instance, partners: dict[int, set[int]]) -> str:
+def _why(inst: Instance, partners: dict[int, set[int]]) -> Words:
     """The reason a split does not exist, as plainly as it can be found."""
     for p, others in sorted(partners.items()):
         if len(others) > inst.players - SEATS:
-            return (f"player {p + 1} is kept apart from {len(others)} players: their table "
-                    f"needs 9 of the other {inst.players - 1 - len(others)}")
+            return Words("seating.plan.lonely", player=p + 1, apart=len(others),
+                         rest=inst.players - 1 - len(others))
     clique = _clique(partners, inst.tables + 1)
     if len(clique) == 2:
-        return (f"players {clique[0] + 1} and {clique[1] + 1} are kept apart, and every "
-                "round has one table")
+        return Words("seating.plan.one_table", a=clique[0] + 1, b=clique[1] + 1)
     if clique:
-        names = ", ".join(str(p + 1) for p in clique)
-        return (f"players {names} are all kept apart from each other: {len(clique)} players "
-                f"for {inst.tables} tables")
-    return (f"the kept-apart pairs cannot be split over {inst.tables} tables of 10 "
-            "(an exhaustive search found no way)")
+        return Words("seating.plan.clique", players=[p + 1 for p in clique], size=len(clique),
+                     tables=inst.tables)
+    return Words("seating.plan.no_split", tables=inst.tables)
 
 
 def _clique(partners: dict[int, set[int]], size: int) -> list[int]:

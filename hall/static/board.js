@@ -37,6 +37,10 @@ const STAGES = { waiting: "board.vote.waiting", open: "board.vote.open",
 const KINDS = { speech: "board.timer.speech", excuse: "board.timer.excuse",
   last_words: "board.timer.last_words", night: "board.timer.night", other: "board.timer.other" };
 
+// the speaker (contract.api.sound): a simulated table without a sound card, or one whose sound
+// is off by its configuration, is no fault and is not shown as one
+const SPEAKERS = { ok: "board.speaker.ok", off: "board.speaker.off", silent: "board.speaker.silent",
+  fault: "board.speaker.fault" };
 const BRIDGES = { up: "board.bridge.up", down: "board.bridge.down", unknown: "board.bridge.unknown" };
 
 function word(map, value) { return value in map ? t(map[value]) : value; }
@@ -66,8 +70,8 @@ function draw(board) {
     cell(row, 6, voteText(tb.vote));
     cell(row, 7, `${tb.consoles.online}/${tb.consoles.total}`,
          tb.consoles.online < tb.consoles.total ? "fault" : "");
-    cell(row, 8, tb.speaker === null ? null : t(tb.speaker === "ok" ? "board.speaker.ok"
-      : "board.speaker.fault"), tb.speaker === "fault" ? "fault" : "");
+    cell(row, 8, tb.speaker === null ? null : word(SPEAKERS, tb.speaker),
+      tb.speaker === "fault" ? "fault" : "");
     cell(row, 9, tb.journal.depth === undefined || tb.journal.depth === null ? null
       : t(tb.journal.over_limit ? "board.journal.over" : "board.journal", { count: tb.journal.depth }),
          tb.journal.over_limit ? "fault" : "");

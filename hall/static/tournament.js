@@ -15,7 +15,7 @@ const TEXT = {
   summary: (tour, presets) => t("tournament.summary", {name: tour.name,
     players: count("desk.players", tour.players.length), games: count("desk.games", tour.games),
     tables: count("desk.tables", tour.tables),
-    scoring: (presets.find((p) => p.id === tour.scoring) || {name: tour.scoring}).name}),
+    scoring: scoringTitle(presets, tour.scoring)}),
   at: (time) => new Date(time * 1000).toLocaleTimeString(I18n.language),
   liveState: (row) => {  // a table of a round at play: its link, phase and day
     if (!row) return "";
@@ -26,6 +26,12 @@ const TEXT = {
 };
 
 const $ = (id) => document.getElementById(id);
+// a scoring preset's title (its file's, per language) in the organiser's language; its id
+// when the board has no such preset
+const scoringTitle = (presets, id) => {
+  const found = presets.find((p) => p.id === id);
+  return found ? I18n.text(found.title) : id;
+};
 let socket = null, last = null, live = false;
 
 function cell(row, text, cls) {
@@ -41,9 +47,11 @@ function send(message) {
 
 function drawCreate(view) {
   const select = $("t-scoring");
-  if (!select.options.length) {
-    select.replaceChildren(...view.presets.map((p) => new Option(p.name, p.id)));
-    select.value = "fiim";  // FIIM's own scoring unless the organiser picks another
+  if (select.dataset.language !== I18n.language) {  // drawn again in a language switched to
+    const chosen = select.dataset.language ? select.value : "fiim";  // FIIM's own at first
+    select.dataset.language = I18n.language;
+    select.replaceChildren(...view.presets.map((p) => new Option(I18n.text(p.title), p.id)));
+    select.value = chosen;
     if (!select.value && view.presets.length) select.value = view.presets[0].id;
   }
   const tour = view.tournament;

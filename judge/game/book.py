@@ -238,9 +238,10 @@ class Endgame(_Table, frozen=True):
 
 
 class Book(_Table, frozen=True):
-    """A rule book. ``name``: how screens name it; ``source``: the book it digests."""
+    """A rule book. ``title``: how screens name it, per language, in the book's own terms
+    (``{ ru = "ФИИМ", en = "FIIM" }``); ``source``: the book it digests."""
 
-    name: str
+    title: Local
     source: str
     table_preset: str
     players: PlayerRange
@@ -422,6 +423,7 @@ def check_texts(book: Book) -> list[str]:
     """Every text a book gives per language gives English, and only languages there is a
     catalog for (a misspelt code is never ignored)."""
     texts: list[tuple[str, Local]] = [
+        ("title", book.title),
         *((f"teams.{n}.title", t.title) for n, t in book.teams.items()),
         *((f"roles.{n}.title", r.title) for n, r in book.roles.items()),
         *((f"deck[{i}].says", d.says) for i, d in enumerate(book.deck) if d.says),
@@ -432,17 +434,8 @@ def check_texts(book: Book) -> list[str]:
     return local_problems(texts)
 
 
-def local_problems(texts: list[tuple[str, Local]]) -> list[str]:
-    """What is wrong with each ``(key path, text per language)``."""
-    known = i18n.languages()
-    problems = []
-    for where, text in texts:
-        if i18n.FALLBACK not in text:
-            problems.append(f"{where}: no {i18n.FALLBACK!r} text (every language falls back to "
-                            f"English: {{ {', '.join(f'{c} = ...' for c in known)} }})")
-        problems += [f"{where}.{code}: no such language (there are: {', '.join(known)})"
-                     for code in text if code not in known]
-    return problems
+#: what is wrong with each ``(key path, text per language)`` (a mechanism's options check theirs)
+local_problems = i18n.text_problems
 
 
 def _check_deck(book: Book) -> list[str]:

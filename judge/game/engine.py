@@ -172,7 +172,7 @@ def _choose(game: Game, of: str, value: object) -> Result:
         chosen = MECHANISMS[of].choose(game, None, value)
     else:
         raise Refused(Line(game.rules.cite("night"), "refused.choose.step", step=of,
-                           book=game.book.name))
+                           book=game.book.title))
     if chosen.game.stage not in ("night", "night0") or chosen.game.running_step is not None:
         return chosen
     return chosen._replace(game=replace(chosen.game, night_steps=night.plan(chosen.game)))

@@ -31,7 +31,7 @@ def foul(game: Game, seat: int) -> Result:
     """One foul, and what the book's ladder makes of it."""
     _in_play(game, seat)
     if not game.book.fouls.given:
-        raise Refused(Line(game.rules.cite("fouls"), "refused.fouls.none", book=game.book.name))
+        raise Refused(Line(game.rules.cite("fouls"), "refused.fouls.none", book=game.book.title))
     ladder = game.book.fouls
     player = game.player(seat)
     fouls = player.fouls + 1

@@ -27,7 +27,7 @@ def new_game(rules: Rules, seats: int | None = None) -> Game:
     if not book.players.min <= seats <= book.players.max:
         exact = book.players.min == book.players.max
         raise Refused(Line(rules.cite("players"),
-                           "refused.players.exact" if exact else "refused.players", book=book.name,
+                           "refused.players.exact" if exact else "refused.players", book=book.title,
                            min=book.players.min, max=book.players.max, seats=seats))
     return Game(players=tuple(Player(s) for s in range(1, seats + 1)), rules=rules,
                 night_input=rules.night_input)
@@ -86,7 +86,7 @@ def start(game: Game) -> Result:
     cite = game.rules.cite
     need(game, "setup", Line(cite("start"), "refused.start.started"))
     if game.book.unbuilt:
-        raise Refused(Line(None, "refused.start.unbuilt", book=game.book.name,
+        raise Refused(Line(None, "refused.start.unbuilt", book=game.book.title,
                            names=", ".join(game.book.unbuilt)))
     if not all(p.role for p in game.players):
         raise Refused(Line(cite("deal"), "refused.start.not_dealt"))

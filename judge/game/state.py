@@ -88,7 +88,7 @@ class Timings:
         unknown = sorted(set(self._seconds) - set(seconds))
         if unknown:
             raise Refused(Line(None, "refused.timings", names=", ".join(unknown),
-                               book=book.name, known=", ".join(seconds)))
+                               book=book.title, known=", ".join(seconds)))
         return Timings(**{**seconds, **self._seconds})
 
 

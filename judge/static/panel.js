@@ -28,6 +28,8 @@ const STAGES = { setup: "stage.setup", night0: "stage.night0", day: "stage.day",
 const PARAMS = { seed: "panel.param.seed", add: "panel.param.add", reason: "panel.param.reason",
   name: "panel.param.name", value: "panel.param.value", mode: "panel.param.mode" };
 
+const SOUNDS = { fault: "panel.speaker_fault", silent: "panel.no_sound", off: "panel.sound_off" };
+
 function roleTitle(g, role) {  // the book's word for a card, in the judge's language
   const card = g.book.roles.find((r) => r.role === role);
   return card ? I18n.text(card.title) : role;
@@ -142,7 +144,7 @@ function render(message) {
   put($("stage"), "textContent", g.stage in STAGES ? t(STAGES[g.stage], { day: g.day,
     night: g.night, winner }) : g.stage);
   put($("stage").dataset, "stage", g.stage);
-  put($("book"), "textContent", g.book.name);
+  put($("book"), "textContent", I18n.text(g.book.title));
   const up = tb.broker && tb.status === "online";
   put($("table-status"), "textContent", !online ? t("panel.offline") : !tb.broker ?
     t("panel.broker_offline") : tb.status !== "online" ? t("panel.table_status",
@@ -171,8 +173,9 @@ function render(message) {
     (g.night_input === "count" ? ` · ${t("panel.night.count")}` : ""));
   put($("night").dataset, "step", g.night_step || "");
   const consoles = tb.consoles.filter(Boolean).length;
-  const speaker = tb.sound === "fault" ? ["fault", t("panel.speaker_fault")] : tb.sound === "silent" ? ["silent", t("panel.no_sound")]
-    : null;  // no sound card is no fault: said plainly, not in red
+  // a simulated table with no sound card, or sound off by configuration, is no fault: said
+  // plainly, not in red (contract.api.sound)
+  const speaker = tb.sound in SOUNDS ? [tb.sound, t(SOUNDS[tb.sound])] : null;
   const health = [tb.consoles.length ? [null, t("panel.consoles", { online: consoles,
     total: tb.consoles.length })] : null, speaker].filter(Boolean);
   if (JSON.stringify(health) !== shownHealth) {

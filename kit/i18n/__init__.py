@@ -140,6 +140,21 @@ def languages() -> tuple[str, ...]:
     return tuple(sorted(found, key=lambda code: (code != DEFAULT, code != FALLBACK, code)))
 
 
+def text_problems(texts: Iterable[tuple[str, Text]]) -> list[str]:
+    """What is wrong with each ``(key path, text per language)`` of a data file (a book's
+    words, a scoring preset's title): English must be there, since every language falls back
+    to it, and every language named must have a catalog (a misspelt code is never ignored)."""
+    known = languages()
+    problems = []
+    for where, given in texts:
+        if FALLBACK not in given:
+            problems.append(f"{where}: no {FALLBACK!r} text (every language falls back to "
+                            f"English: {{ {', '.join(f'{c} = ...' for c in known)} }})")
+        problems += [f"{where}.{code}: no such language (there are: {', '.join(known)})"
+                     for code in given if code not in known]
+    return problems
+
+
 def language_or_default(wanted: str | None, default: str = DEFAULT) -> str:
     """``wanted`` when there is a catalog for it, else ``default``."""
     return wanted if wanted in languages() else default
@@ -285,4 +300,4 @@ def names(codes: Iterable[str] | None = None) -> list[dict[str, str]]:
 
 __all__ = ["DEFAULT", "FALLBACK", "Line", "Text", "Words", "base_key", "catalog",
            "language_or_default", "languages", "merged", "names", "number", "plural", "render",
-           "t", "text", "value"]
+           "t", "text", "text_problems", "value"]

@@ -47,12 +47,12 @@ from kit.i18n import web as i18n_web
 TRUST_PAGE = string.Template((Path(__file__).parent / "trust.html").read_text(encoding="utf-8"))
 #: the trust page's texts, each the catalog's ``trust.<name>`` (keys written out for the
 #: catalog's completeness test: "trust.title", "trust.heading", "trust.intro",
-#: "trust.download", "trust.compare", "trust.android_1", "trust.android_2",
-#: "trust.android_3", "trust.ios_1", "trust.ios_2", "trust.ios_3", "trust.desktop",
+#: "trust.download", "trust.compare", "trust.android", "trust.android_1", "trust.android_2",
+#: "trust.android_3", "trust.ios", "trust.ios_1", "trust.ios_2", "trust.ios_3", "trust.desktop",
 #: "trust.windows", "trust.macos", "trust.linux", "trust.then", "trust.open", "trust.warning")
-TRUST_TEXTS = ("title", "heading", "intro", "download", "compare", "android_1", "android_2",
-               "android_3", "ios_1", "ios_2", "ios_3", "desktop", "windows", "macos", "linux",
-               "then", "open", "warning")
+TRUST_TEXTS = ("title", "heading", "intro", "download", "compare", "android", "android_1",
+               "android_2", "android_3", "ios", "ios_1", "ios_2", "ios_3", "desktop", "windows",
+               "macos", "linux", "then", "open", "warning")
 #: query parameters whose values never reach the access log
 SECRET_PARAMETERS = frozenset({"token", "password"})
 #: hosts a browser on another machine cannot reach

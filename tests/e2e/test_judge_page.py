@@ -1,18 +1,27 @@
 """The judge's page in a real headless Chromium, knowing no book: the deal's cards are the book's,
 the roles hidden from the start when the config says so and shown again with one tap, the
 offers drawn as buttons and gone when the rules no longer take them; a table with no sound
-card said plainly, a speaker fault in red."""
+card on a simulated table said plainly, a real speaker fault in red."""
 
 from __future__ import annotations
 
 import json
 
 import pytest
+from playwright.sync_api import expect
 
 from contract.api import NO_SOUND_DEVICE
 from kit.local_broker import free_port
-from tests.support.judge_panel import PASSWORD, TABLE, Hands, Judge, Panel, judge_config
+from tests.support.judge_panel import PASSWORD, TABLE, Hands, Judge, Panel, judge_config, login
+from tests.support.page_layout import fits
+from tests.support.paths import EXAMPLE_CONFIG
+from tests.support.process import kill_if_running, start_service, stop_cleanly
 from tests.support.record_game import ROLES
+from tests.support.running import Running
+from tests.support.table_configs import quick_table
+
+#: judge/static/panel.css's --red (#e0454b), as the browser computes it
+RED = "rgb(224, 69, 75)"
 
 
 @pytest.mark.timeout(120)
@@ -52,39 +61,51 @@ def test_the_roles_start_hidden_and_one_tap_shows_them(tmp_path, broker, chromiu
         judge.stop()
 
 
-@pytest.mark.timeout(120)
-def test_a_table_with_no_sound_card_is_said_plainly_and_a_speaker_fault_in_red(tmp_path, broker,
-                                                                               chromium):
-    """A simulated table on a machine with no sound card plays on silent: the panel says so
-    without alarm; a speaker that should sound and does not is a fault, in red."""
+@pytest.mark.timeout(180)
+def test_a_simulated_table_with_no_sound_card_is_said_plainly_and_a_real_speaker_fault_in_red(
+        tmp_path, broker, chromium):
+    """A real simulated table (``mafia-table run --sim``) whose SDL opens no sound device (its
+    driver is one not here, as on a server with no sound card) plays on silent: the panel says
+    so in either language, not in red; one whose sound is off by its configuration says that;
+    a real table with no sound device where its speaker should be is a fault, in red."""
     listen = f"127.0.0.1:{free_port()}"
     judge = Judge(judge_config(tmp_path, broker.port, listen))
     hands = Hands(broker.port)
-
-    def health(audio: dict) -> None:  # as the table publishes it: retained
-        body = {"boot_id": "b", "gpio": "mock", "outbox": {}, "consoles": [], "audio": audio}
-        hands.record.client.publish(TABLE + "health", json.dumps(body), qos=1, retain=True)
-
+    table = start_service("--sim", "--config", str(EXAMPLE_CONFIG),
+                          "--broker", f"127.0.0.1:{broker.port}",
+                          env={"SDL_AUDIODRIVER": "none", "STATE_DIRECTORY": str(tmp_path)})
     try:
-        health({"backend": "sdl", "ok": False,
-                "problems": [f"{NO_SOUND_DEVICE} (sdl): no ALSA card, no sound server"]})
-        page = chromium.new_page()
-        page.goto(f"http://{listen}/")
-        page.fill("#password", PASSWORD)
-        page.click("#login")
-        Panel(page, None).stage("setup")
-        page.wait_for_selector("#health .sound.silent")
-        assert page.text_content("#health") == "no sound card here: the game plays on without sound"
+        page = login(chromium, f"http://{listen}/").page
+        sound = page.locator("#health .sound")
+        expect(sound).to_have_text(
+            "simulated table: no sound card here, the game plays on without sound")
 
         def colour(selector: str) -> str:
             return page.eval_on_selector(selector, "e => getComputedStyle(e).color")
 
-        red = colour("#table-status.bad")  # no table here: its status is the panel's red
-        assert colour("#health .sound") != red
-        health({"backend": "sdl", "ok": False, "problems": ["cue 'warning' unusable: bad file"]})
-        page.wait_for_selector("#health .sound.fault")
-        assert page.text_content("#health") == "speaker fault" and colour("#health .sound") == red
+        page.locator("#languages button[lang=ru]").click()
+        expect(sound).to_have_text(
+            "симуляция стола: звуковой карты здесь нет, игра идёт без звука")
+        expect(sound).to_have_class("sound silent")
+        calm = colour("#health .sound")
+        fits(page)  # the longest of the words, on a tablet either way and a phone
+        stop_cleanly(table)
+        running = Running(quick_table(tmp_path, broker.port))  # [backends] audio = "off"
+        try:
+            expect(sound).to_have_text("звук стола выключен в настройках")
+            assert colour("#health .sound") == calm
+            fits(page)
+        finally:
+            running.close()
+        body = {"boot_id": "b", "gpio": "lgpio", "outbox": {}, "consoles": [], "audio": {
+            "backend": "sdl", "ok": False,
+            "problems": [f"{NO_SOUND_DEVICE} (sdl): no sound card (/proc/asound/cards)"]}}
+        hands.record.client.publish(TABLE + "health", json.dumps(body), qos=1, retain=True)
+        expect(sound).to_have_text("неисправен динамик")
+        expect(sound).to_have_class("sound fault")
+        assert colour("#health .sound") == RED != calm  # the panel's --red
     finally:
+        kill_if_running(table)
         hands.record.client.publish(TABLE + "health", b"", qos=1, retain=True)  # no leftover
         judge.stop()
         hands.record.close()

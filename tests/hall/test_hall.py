@@ -9,7 +9,7 @@ from collections import defaultdict
 from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import expect
+from playwright.sync_api import Page, expect
 
 from hall.sim import SimulatedHall, password, start_board
 from kit.local_broker import free_port, is_listening
@@ -18,6 +18,8 @@ from tests.support.page_layout import fits
 from tests.support.page_words import foreign_words
 
 TABLES = 5
+TABLE_NAMES = [f"table-{n}" for n in range(1, TABLES + 1)]
+SPEAKER = 8  # the board's speaker column, from 0 (hall/static/board.html)
 NOT_AUTHORIZED = 135  # MQTT 5 reason code
 OUTAGE_S = 10.0  # the issue's hall outage (the bridges see their connections close at once)
 
@@ -186,11 +188,17 @@ def test_the_board_shows_every_table_sends_the_seating_and_calls_a_person_when_o
     page.fill("#password", "wrong")
     page.click("#login")
     expect(page.locator("#wrong")).to_be_visible()
+    one_language(page, "en")  # the login page, with its refusal
     page.fill("#password", password("board"))
     page.click("#login")
     for name in hall.tables:
         expect(page.locator(f"#table-{name}")).to_have_attribute("data-online", "true")
     expect(page.locator("#alert-list li.none")).to_have_text("nothing needs a person")
+    # a simulated table with no sound device plays on silent: said so, not as a fault
+    speaker = page.locator("#table-table-1 td").nth(SPEAKER)
+    expect(speaker).to_have_text("no sound: simulation")
+    expect(speaker).not_to_have_class("fault")
+    one_language(page, "en")
 
     table_1 = Subscriber(hall.tables["table-1"].broker.port, ["mafia/table-1/seating"])
     try:
@@ -231,6 +239,24 @@ def test_the_board_shows_every_table_sends_the_seating_and_calls_a_person_when_o
     page.click('#languages button[lang="ru"]')
     expect(page.locator("html")).to_have_attribute("lang", "ru")
     expect(alert).not_to_have_text("table-5: offline (the controller is off)")
-    found = foreign_words(page, "ru", names=["Anna", "Boris", "Vera", *hall.tables])
+    expect(speaker).to_have_text("без звука: симуляция")
+    one_language(page, "ru")
+    bad = hall.root / "bad-seating.csv"  # its reasons in the reader's words too
+    bad.write_text("1,table-1,пять,Anna\n1,table 2,1,Vera\n")
+    page.set_input_files("#seating-file", str(bad))
+    expect(page.locator("#answer")).to_have_text(
+        "рассадка не принята: строка 1: место «пять» не число от 1 до 24; "
+        "строка 2: «table 2» не имя стола (буквы, цифры, - и _)")
+    one_language(page, "ru")
+    page.reload()  # the login's cookie kept the language: the page comes back in Russian
+    expect(page.locator("html")).to_have_attribute("lang", "ru")
+    expect(alert).to_have_text("table-5: не в сети (контроллер выключен)")
+    one_language(page, "ru")
+
+
+def one_language(page: Page, language: str) -> None:
+    """No word of the other language on the board (the seating's names are names), and it fits
+    an organiser's tablet either way or a phone."""
+    found = foreign_words(page, language, names=["Anna", "Boris", "Vera", *TABLE_NAMES])
     assert found == [], found
-    fits(page)  # on an organiser's tablet either way or a phone
+    fits(page)

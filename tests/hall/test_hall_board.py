@@ -60,13 +60,26 @@ def test_a_table_offline_or_cut_from_the_hall_is_an_alert(topic, document, why):
     assert render(alert["words"], "ru").startswith("table-1: не в сети")
 
 
-def test_a_console_offline_and_a_speaker_fault_are_alerts():
-    sick = {**HEALTH, "consoles": [{"port": "/dev/ttyACM0", "seats": [1, 2], "online": False}],
-            "audio": {"backend": "sdl", "ok": False, "problems": ["no sound device"]}}
+def test_a_console_offline_and_a_real_tables_speaker_fault_are_alerts():
+    sick = {**HEALTH, "gpio": "lgpio",
+            "consoles": [{"port": "/dev/ttyACM0", "seats": [1, 2], "online": False}],
+            "audio": {"backend": "sdl", "ok": False, "problems": ["no sound device (sdl)"]}}
     hall = live_table(("health", sick, 1.0))
     texts = [a["text"] for a in tables.view(hall, 1.0, LIMITS)["alerts"]]
     assert texts == ["table-1: console /dev/ttyACM0 (seats 1, 2) offline",
-                     "table-1: speaker fault: no sound device"]
+                     "table-1: speaker fault: no sound device (sdl)"]
+    assert tables.view(hall, 1.0, LIMITS)["tables"][0]["speaker"] == "fault"
+
+
+@pytest.mark.parametrize(("gpio", "audio", "speaker"), [
+    ("mock", {"backend": "sdl", "ok": False, "problems": ["no sound device (sdl): no card"]},
+     "silent"),  # a simulated table on a server: it plays on without sound
+    ("lgpio", {"backend": "off", "ok": True, "problems": []}, "off"),  # off by configuration
+])
+def test_a_table_silent_by_simulation_or_configuration_is_no_alert(gpio, audio, speaker):
+    hall = live_table(("health", {**HEALTH, "gpio": gpio, "audio": audio}, 1.0))
+    assert tables.view(hall, 1.0, LIMITS)["tables"][0]["speaker"] == speaker
+    assert kinds(hall, 1.0) == []
 
 
 def test_a_count_waiting_for_its_judge_longer_than_the_limit_is_an_alert():
@@ -126,12 +139,18 @@ def test_a_seating_with_mistakes_is_refused_whole_naming_each_line():
             "1,table-1,25,Dina\n1,table-1\n")
     with pytest.raises(seating.SeatingError) as caught:
         seating.parse(text)
-    assert caught.value.problems == [
+    assert [str(p) for p in caught.value.problems] == [
         "line 2: round 1, table-1 seat 1 given twice ('Anna' and 'Boris')",
         "line 3: table 'table 2' is not a table id (letters, digits, - and _)",
         "line 4: round 'x' is not a number 1..999",
         "line 5: seat '25' is not a number 1..24",
         "line 6: 4 fields expected (round,table,seat,player), found 2"]
+    assert [render(p, "ru") for p in caught.value.problems] == [  # the board's reader's words
+        "строка 2: тур 1, table-1, место 1 дано дважды («Anna» и «Boris»)",
+        "строка 3: «table 2» не имя стола (буквы, цифры, - и _)",
+        "строка 4: тур «x» не число от 1 до 999",
+        "строка 5: место «25» не число от 1 до 24",
+        "строка 6: нужно 4 поля (тур, стол, место, игрок), а их 2"]
 
 
 def test_a_round_goes_to_each_of_its_tables_and_an_unknown_round_is_refused():

@@ -18,6 +18,7 @@ from hall.seating_plan.inputs import default_names
 from hall.seating_plan.instance import Instance, Refused, instance
 from hall.seating_plan.scores import number_counts, players_score, table_counts
 from hall.seating_plan.split import split
+from kit.i18n import render
 
 WORK = 0.02  # seconds of work: enough to seat, the properties hold at any budget
 
@@ -150,13 +151,16 @@ def test_the_numbers_are_refused_exactly_when_they_cannot_work(players: int, gam
 def test_each_refusal_says_why() -> None:
     with pytest.raises(Refused) as caught:
         instance(9, 3, 2, apart=[(0, 0), (3, 12)])
-    assert caught.value.reasons == [
+    assert [str(r) for r in caught.value.reasons] == [
         "9 players: a game needs 10",
         "2 tables: 9 players fill at most 1 tables of 10 in a round",
         "9 players x 3 games = 27 seats, not a multiple of 10: the players cannot all play "
         "the same number of games",
         "apart pair (1, 1): a player with themself",
         "apart pair (4, 13): the players are 1..9"]
+    assert [render(r, "ru") for r in caught.value.reasons][:2] == [  # the tournament page's
+        "игроков: 9, а за столом играют 10",
+        "столов: 2, а игроки (9) займут в туре не больше столов по 10: 1"]
     with pytest.raises(Refused, match="both kept apart and allowed to meet"):
         instance(20, 5, apart=[(0, 1)], avoid=[(1, 0)])
 

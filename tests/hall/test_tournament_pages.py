@@ -23,10 +23,9 @@ from tests.support.record_game import seated_game
 PLAYERS = ["Анна", "Борис", "Вера", "Глеб", "Дарья", "Елена", "Жанна", "Зоя", "Иван", "Кира"]
 CSV = "round,table,seat,player\n" + "".join(
     f"1,table-1,{seat},{name}\n" for seat, name in enumerate(PLAYERS, start=1))
-#: the Latin a Russian page may show: the table's id, the game's, the presets' own names (each
-#: book's scoring preset names it as config/scoring/ says, as the sheet names the book)
-LATIN = ["table-1", "table-1-r1", "FIIM", "Crow Club", "Classic club (000)",
-         "Online variant (003)"]
+#: the Latin a Russian page may show: the table's id and the game's (the presets' titles are
+#: in Russian, or a club's own Latin name: tests/support/page_words.py)
+LATIN = ["table-1", "table-1-r1"]
 
 
 @pytest.fixture(scope="module")
@@ -40,6 +39,9 @@ def board(tmp_path_factory):
 def organiser_page(chromium, url: str) -> Page:
     page = chromium.new_page()
     page.goto(url)
+    expect(page.locator("#login")).to_be_visible()
+    no_english(page)  # the login page
+    fits(page)
     page.fill("#password", password("board"))
     page.click("#login")
     expect(page.locator("#tables")).to_be_visible()
@@ -48,8 +50,9 @@ def organiser_page(chromium, url: str) -> Page:
     return page
 
 
-def no_english(page: Page) -> None:
-    found = foreign_words(page, "ru", names=[*PLAYERS, *LATIN])
+def no_english(page: Page, language: str = "ru") -> None:
+    """No word of the other language on ``page`` (in English: no Russian but the names)."""
+    found = foreign_words(page, language, names=[*PLAYERS, "Кубок клуба", *LATIN])
     assert found == [], found
 
 
@@ -80,7 +83,7 @@ def test_the_organisers_flow_in_russian_from_an_empty_board_to_the_seeded_final(
     page.click("#create-button")
     expect(page.locator("#notice")).to_have_text(
         "турнир «Кубок клуба» создан: 10 игроков, 1 игра у каждого, 1 стол в туре")
-    expect(page.locator("#summary-text")).to_contain_text("подсчёт: FIIM")
+    expect(page.locator("#summary-text")).to_contain_text("подсчёт: ФИИМ")
     seating = tmp_path / "seating.csv"
     seating.write_text(CSV, encoding="utf-8")
     page.set_input_files("#t-seating-file", str(seating))
@@ -122,6 +125,8 @@ def test_the_organisers_flow_in_russian_from_an_empty_board_to_the_seeded_final(
     expect(final.first.locator("td").nth(1)).to_have_text("final")
     expect(page.locator("#seed-final")).to_have_text("Seed the final from the main stage's "
                                                      "standings")
+    no_english(page, "en")
+    fits(page)
     page.locator("#languages button[lang=ru]").click()
     expect(page.locator("#link")).to_have_text("на связи")
 
@@ -144,6 +149,13 @@ def test_the_organisers_flow_in_russian_from_an_empty_board_to_the_seeded_final(
     found = foreign_words(public, "ru", names=PLAYERS)
     assert found == [], found
     fits(public)
+    english = chromium.new_page()  # a stream's browser source in English: #lang=en
+    english.goto(f"{url}/standings#lang=en")
+    expect(english.locator("#which")).to_have_text("Overall")
+    expect(english.locator("#standings tbody tr")).to_have_count(10)
+    found = foreign_words(english, "en", names=[*PLAYERS, "Кубок клуба"])
+    assert found == [], found
+    fits(english)
 
 
 def test_the_pages_counts_read_in_each_languages_plural_forms():

@@ -128,6 +128,7 @@ def test_a_second_checker_added_in_a_books_own_file_wakes_and_is_answered_alone(
      "vote.procedure: no procedure 'fork_tops'"),
     (("kind = \"parity\"", "kind = \"paritty\""), "endgames[1].kind: no endgame 'paritty'"),
     (("min = 10", "min = 10\nmix = 3"), "players: object contains unknown field 'mix'"),
+    (('en = "FIIM" }', 'rus = "FIIM" }'), "title: no 'en' text"),  # a book's title, as its cards'
 ])
 def test_a_bad_book_is_refused_naming_the_key(tmp_path, change, says):
     path = club_book(tmp_path, "", 'roles = { don = 1, mafia = 2, sheriff = 1, civilian = 6 }')

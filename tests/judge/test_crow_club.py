@@ -353,7 +353,7 @@ def test_crow_club_the_record_holds_its_roles_and_the_mafiaratings_export_refuse
     assert [(r["role"], r["side"]) for r in rows][:4] == [
         ("don", "black"), ("mafia", "black"), ("mafia", "black"), ("maniac", "maniacs")]
     assert [r["role"] for r in rows] == ROLES and rows[3]["left"] == "4th foul day 1"
-    page = protocol(record, scores, preset.name, language="en")
+    page = protocol(record, scores, preset.title, language="en")
     assert all(role in page for role in ("maniac", "paranoid", "firefighter"))
 
 

@@ -1,16 +1,17 @@
 """What the judge's screen says, from the game's core and its views (issue 28, item 2: each was
 seen in a whole game played in Chromium): the "all leave?" count, the tie's defence seconds,
 no identifier where a person reads, and at game over no frames and no seat actions; a seat
-action nobody can take now is shown disabled; a table with no sound device is silent, not
-faulty."""
+action nobody can take now is shown disabled; a simulated table with no sound device is
+silent, not faulty (a real table's is a fault)."""
 
 from __future__ import annotations
 
 import re
 
+from contract.api import sound
 from hardware import audio
 from judge.game import Game, Timings, new_game, step
-from judge.views import judge_view, public_view, sound
+from judge.views import judge_view, public_view
 from kit import i18n
 from kit.i18n import render
 from tests.support.judge_game import (
@@ -114,16 +115,22 @@ def test_a_seat_action_nobody_can_take_now_is_shown_disabled():
     assert "nominate" not in offers(game) and "withdraw" not in offers(game)
 
 
-def test_a_machine_with_no_sound_device_is_silent_not_a_speaker_fault(monkeypatch, tmp_path):
-    """The panel's word for the table's speaker, from a real speaker's health (hardware.audio):
-    no sound device at all (a simulated table on a server) plays on silent and is no fault; a
-    speaker whose sounds are unusable is."""
+def test_a_simulated_table_with_no_sound_device_is_silent_a_real_ones_is_a_fault(monkeypatch,
+                                                                                  tmp_path):
+    """The speaker in a word (``contract.api.sound``), from a real speaker's health
+    (hardware.audio) on a simulated table (``gpio`` ``mock``) and a real one: no sound device
+    at all is silent on a simulated table (it plays on without sound) and a fault on a real
+    one; a speaker whose sounds are unusable is a fault on either; sound off by
+    configuration is ``off``."""
+    sim, real = {"gpio": "mock"}, {"gpio": "lgpio"}
     monkeypatch.setattr(audio, "no_sound_device", lambda: "no sound card and no sound server")
-    assert sound(audio.Speaker("sdl").health()) == "silent"
+    none = audio.Speaker("sdl").health()
+    assert (sound({**sim, "audio": none}), sound({**real, "audio": none})) == ("silent", "fault")
     monkeypatch.setenv("SDL_AUDIODRIVER", "disk")  # restored after: the speaker sets it
     broken = audio.Speaker("disk", sounds=tmp_path, disk_file=tmp_path / "out.raw")
-    try:
-        assert sound(broken.health()) == "fault"  # no sound files: every cue unusable
+    try:  # no sound files: every cue unusable
+        assert sound({**sim, "audio": broken.health()}) == "fault"
     finally:
         broken.close()
-    assert sound(audio.SOUND_OUT["off"]().health()) == "ok" and sound(None) is None
+    off = audio.SOUND_OUT["off"]().health()
+    assert sound({**real, "audio": off}) == "off" and sound(None) is None and sound(sim) is None

@@ -565,12 +565,12 @@ def test_online_003_the_sheet_and_the_csv_show_its_cards_its_moves_and_against_a
     record = rec.build([(g, 1_764_577_800.0 + i) for i, g in enumerate(second_round)],
                        "table-1", rules=RULES, seats=10)
     html = sheet.protocol(record, scoring.score(record, scoring.presets()["online-003"]),
-                          "online-003", language="en")
+                          scoring.presets()["online-003"].title, language="en")
     assert "<li class=\"ballot\">against all: <b>2</b> (7, 8)</li>" in html
     assert "Result: eliminated: 3 leave" in html
     played = rec.build(whole_game(), "table-1", rules=RULES, seats=10)
     html = sheet.protocol(played, scoring.score(played, scoring.presets()["online-003"]),
-                          "online-003", language="en")
+                          scoring.presets()["online-003"].title, language="en")
     for move in ("maniac_kill: 7 → 10. <b>kill 10</b>", "boss: 1 → 5. <b>frozen 5</b>",
                  "kamikaze: 8 → 7. <b>kamikaze 7</b>", "doctor: 6 → 9. <b>heal 9</b>",
                  "journalist: 9 → 2, 4. <b>different 2, 4</b>"):

@@ -25,6 +25,7 @@ from judge.game import Action
 from judge.service import Panel, handle_message, make_app
 from kit.local_broker import free_port
 from tests.support.judge_configs import GOOD, PASSWORD, write
+from tests.support.page_layout import fits
 from tests.support.page_words import foreign_words
 from tests.support.record_game import Script, whole_game
 from tests.support.web_client import browser, logged_in
@@ -181,10 +182,12 @@ def test_a_bad_edit_is_a_clear_4xx_and_changes_nothing(tmp_path, verb, body, say
     assert panel.games.current() == before
 
 
-@pytest.mark.parametrize(("path", "says"), [("/players/99/name", "no item 99"),
-                                            ("/players/1/fouls", "Expected `array`")])
+@pytest.mark.parametrize(("path", "says", "russian"), [
+    ("/players/99/name", "no item 99", "/players/99/name: нет элемента 99"),
+    ("/players/1/fouls", "Expected `array`", "/players/1/fouls: значение не подходит")])
 def test_a_bad_correction_from_the_sheets_form_goes_back_to_the_sheet_with_why(tmp_path, path,
-                                                                              says):
+                                                                              says, russian):
+    """Why, in the sheet's reader's language (the path is the record's, in none)."""
     panel = played(tmp_path)
     before = panel.games.current()
 
@@ -194,8 +197,10 @@ def test_a_bad_correction_from_the_sheets_form_goes_back_to_the_sheet_with_why(t
             assert r.status == 303
             where = r.headers["Location"]
         assert where.startswith(f"/games/{before.id}?error=")
-        async with http.get(server.make_url(where)) as sheet:
+        async with http.get(server.make_url(where + "&lang=en")) as sheet:
             assert sheet.status == 200 and says in await sheet.text()
+        async with http.get(server.make_url(where + "&lang=ru")) as sheet:
+            assert sheet.status == 200 and russian in await sheet.text()
 
     run(panel, scenario)
     assert panel.games.current() == before
@@ -356,6 +361,13 @@ def test_a_correction_waits_for_the_end_of_the_game(tmp_path):
         async with http.post(server.make_url(f"/api/games/{id}/corrections"), json={
                 "path": "/players/0/name", "value": "Ada", "reason": "r"}) as r:
             assert r.status == 409 and "after the game" in (await r.json())["error"]
+        async with http.post(server.make_url(f"/api/games/{id}/corrections"), data={
+                "path": "/players/0/name", "value": "Ada", "reason": "r"},
+                allow_redirects=False) as r:  # the sheet's form: back to the sheet, with why
+            assert r.status == 303
+            where = r.headers["Location"]
+        async with http.get(server.make_url(where + "&lang=ru")) as sheet:
+            assert "исправления вносятся после игры" in await sheet.text()
 
     run(panel, scenario)
     assert panel.games.current().history == []
@@ -453,17 +465,18 @@ def test_the_protocol_sheet_prints_on_one_a4_page_in_russian_as_in_english(tmp_p
             page.goto(f"{url}/games/{record.id}?lang={language}")
             page.wait_for_selector(f'html[lang="{language}"] #players')
             assert page.inner_text('tr[data-seat="1"] td:nth-child(2)') == LONG_NAMES[0]
-            if language == "ru":  # and no English word on it (its forms included): the
-                # table's own name and the books' are names; a correction's path is the
-                # record's JSON pointer, typed as it is (docs/record.md)
-                found = foreign_words(page, "ru", names=LONG_NAMES,
-                                      also=["FIIM", "Crow Club", "Classic club (000)",
-                                            "Online variant (003)", "table-1"])
-                assert [f for f in found if f != "/players/3/name"] == [], found
+            # and no word of the other language on it (its forms and the scoring presets'
+            # titles included): the table's own id and the players' are names
+            found = foreign_words(page, language, names=LONG_NAMES, also=["table-1"])
+            assert found == [], found
             page.emulate_media(media="print")
             pdf = page.pdf(format="A4")
             counted[language] = len(re.findall(rb"/Type\s*/Page(?!s)", pdf))
             page.emulate_media(media="screen")
+            page.goto(f"{url}/games")  # the games list, in the language just chosen
+            page.wait_for_selector(f'html[lang="{language}"] #games')
+            assert foreign_words(page, language, also=[record.id]) == []
+            fits(page)
         assert counted == {"ru": 1, "en": 1}, counted
     finally:
         served.close()

@@ -35,7 +35,7 @@ def named(names: dict[int, str]) -> rec.Record:
 
 def test_a_name_is_escaped_on_the_sheet():
     record = named({3: "<script>alert(1)</script>"})
-    page = protocol(record, scoring.score(record, FIIM), FIIM.name)
+    page = protocol(record, scoring.score(record, FIIM), FIIM.title)
     assert "<script>alert" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
 
 
@@ -72,7 +72,7 @@ def test_any_correction_the_record_takes_still_prints_scores_and_exports(path, v
     for preset in scoring.presets().values():
         scores = scoring.score(edited, preset)
         assert len(scores) == len(edited.players)
-        assert edited.id in protocol(edited, scores, preset.name)
+        assert edited.id in protocol(edited, scores, preset.title)
         rows = list(csv.reader(io.StringIO(results_csv(edited, scores), newline="")))
         assert len(rows) == len(edited.players) + 1
     with contextlib.suppress(mafiaratings.ExportRefused):  # refused: the route's 409
@@ -92,7 +92,7 @@ def test_names_typed_in_cyrillic_stay_exact_in_the_csv_the_sheet_and_the_export(
         header, players = rows[0], rows[1:]
         column = header.index(i18n.t("csv.name", language))
         assert [players[s - 1][column] for s in CYRILLIC] == list(CYRILLIC.values())
-        page = protocol(record, scores, FIIM.name, language=language)
+        page = protocol(record, scores, FIIM.title, language=language)
         assert all(f"<td>{escape(name)}</td>" in page for name in CYRILLIC.values())
     exported = json.loads(mafiaratings.export_json(record))
     players = exported["players"]
@@ -111,7 +111,7 @@ def test_the_csv_and_the_sheet_speak_the_readers_language_with_the_books_words()
                                               newline="")))
     assert (english[0]["role"], english[0]["side"], english[0]["winner"]) == (
         "Don", "black", "red")
-    page = protocol(record, scores, FIIM.name, language="ru", book=book)
+    page = protocol(record, scores, FIIM.title, language="ru", book=book)
     assert 'lang="ru"' in page and "Протокол игры" in page
     assert "Шериф (4) проверяет 2: чёрный" in page
 

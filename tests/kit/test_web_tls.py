@@ -36,6 +36,8 @@ from kit import pki
 from kit.local_broker import free_port
 from tests.support.chromium import CHROMIUM, CHROMIUM_ARGS
 from tests.support.judge_panel import PASSWORD, judge_config
+from tests.support.page_layout import fits
+from tests.support.page_words import foreign_words
 
 TOKEN = "a-token-for-the-stream-only"
 NAMES = ["judge.local", "localhost", "127.0.0.1"]
@@ -181,6 +183,13 @@ def test_a_tablet_trusts_the_ca_from_the_trust_page_and_logs_in_over_https(judge
     page.goto(f"http://judge.local:{trust}/")  # the one page over plain HTTP
     assert page.text_content("#fingerprint") == pki.fingerprint(tls / pki.CA_CERT)
     assert page.get_attribute("#download", "href") == "/ca.crt"
+    for language in ("ru", "en"):  # in each language its own words only, and it fits a tablet
+        page.goto(f"http://judge.local:{trust}/?lang={language}")
+        page.wait_for_selector(f'html[lang="{language}"]')
+        found = foreign_words(page, language, also=[page.text_content("#fingerprint") or "",
+                                                    f"https://judge.local:{port}/"])
+        assert found == [], found
+        fits(page)
     page.click("#panel")  # its link: https://judge.local:PORT/
     page.wait_for_url(f"https://judge.local:{port}/login")
     page.fill("#password", PASSWORD)

@@ -85,13 +85,17 @@ def test_the_judges_extra_points_with_their_reason():
 
 
 @pytest.mark.parametrize(("text", "says"), [
-    ("name = 'x'\n[win]\npoints = 1\n", "best_move"),
-    ("name = 'x'\n[win]\npoints = 'one'\n[best_move]\nguessed = [0, 0, 0, 0]\n", "points"),
-    ("name = 'x'\n[win]\npoints = 1\n[best_move]\nguessed = [0, 1]\n", "guessed"),
-    ("name = 'x'\n[win]\npoints = 1e9\n[best_move]\nguessed = [0, 0, 0, 0]\n", "points"),
-    ("name = 'x'\ncolour = 2\n[win]\npoints = 1\n[best_move]\nguessed = [0, 0, 0, 0]\n",
+    ("title = {en = 'x'}\n[win]\npoints = 1\n", "best_move"),
+    ("title = {en = 'x'}\n[win]\npoints = 'one'\n[best_move]\nguessed = [0, 0, 0, 0]\n", "points"),
+    ("title = {en = 'x'}\n[win]\npoints = 1\n[best_move]\nguessed = [0, 1]\n", "guessed"),
+    ("title = {en = 'x'}\n[win]\npoints = 1e9\n[best_move]\nguessed = [0, 0, 0, 0]\n", "points"),
+    ("title = {en = 'x'}\ncolour = 2\n[win]\npoints = 1\n[best_move]\nguessed = [0, 0, 0, 0]\n",
      "colour"),
-    ("name = [", "Invalid value"),
+    ("title = [", "Invalid value"),
+    ("title = {ru = 'х'}\n[win]\npoints = 1\n[best_move]\nguessed = [0, 0, 0, 0]\n",
+     "title: no 'en' text"),  # every language falls back to English
+    ("title = {en = 'x', rus = 'х'}\n[win]\npoints = 1\n[best_move]\nguessed = [0, 0, 0, 0]\n",
+     r"title\.rus: no such language"),
 ])
 def test_a_bad_preset_file_is_refused_naming_the_key(tmp_path, text, says):
     path = tmp_path / "bad.toml"

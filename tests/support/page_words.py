@@ -1,9 +1,12 @@
 """Which words on a page are not the page's language: the text nodes a reader sees (and the
-placeholders and titles of what they see), scanned for Latin words that neither the language's
-catalog itself uses (CSV, JSON, a command) nor are a player's name or the book's name. On a
-Russian page every such word is English that slipped through (docs/i18n.md).
+placeholders and titles of what they see), scanned for words in the other script (Latin on a
+Russian page, Cyrillic on an English one) that neither the language's catalog itself uses
+(CSV, JSON, a command; "Русский" on the switch) nor the shipped books' and scoring presets' own
+titles in that language hold (the Crow Club is "Crow Club" in Russian too), nor are a player's
+name or ``also`` (a table's id). Every such word slipped through from the other language
+(docs/i18n.md): a book's English title ("Classic club (000)") on a Russian page included.
 
-    foreign = foreign_words(page, "ru", names=["Anna", "Борис"], also=["FIIM"])
+    foreign = foreign_words(page, "ru", names=["Anna", "Борис"], also=["table-1"])
     assert foreign == [], foreign
 
 The next helper's walk of every screen uses it at each screen and viewport.
@@ -15,9 +18,18 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from judge.game import book
 from kit import i18n
+from results import scoring
 
 LATIN = re.compile(r"[A-Za-z][A-Za-z'’]*")
+CYRILLIC = re.compile(r"[Ѐ-ӿ][Ѐ-ӿ'’-]*")
+
+
+def script(language: str) -> re.Pattern[str]:
+    """The words a page in ``language`` has no business showing: the other script than the
+    one its own name for itself is written in ("English": Cyrillic; "Русский": Latin)."""
+    return CYRILLIC if LATIN.fullmatch(i18n.catalog(language)["language.name"]) else LATIN
 
 #: every text a reader sees on the page: visible text nodes, and the placeholder, title and
 #: value of visible inputs, selects' options and buttons
@@ -42,23 +54,32 @@ _TEXTS = """() => {
 }"""
 
 
+def titles(language: str) -> list[str]:
+    """The shipped books' and scoring presets' titles in ``language`` (their files' own)."""
+    books = [book.load(path).title for path in sorted(book.BOOKS.glob("*.toml"))]
+    presets = [preset.title for preset in scoring.presets().values()]
+    return [i18n.text(title, language) for title in (*books, *presets)]
+
+
 def allowed(language: str, names: Iterable[str] = (), also: Iterable[str] = ()) -> set[str]:
-    """The Latin words a page in ``language`` may show: those its catalog's own texts hold,
-    each language's name for itself (the switch says "English" in English), and those of the
-    players' names and of ``also`` (the book's name)."""
-    words = {w for n in i18n.names() for w in LATIN.findall(n["name"])}
+    """The words of the other script a page in ``language`` may show: those its catalog's own
+    texts hold, each language's name for itself (the switch says "English" in English), the
+    books' and presets' titles in it, and those of the players' names and of ``also``."""
+    other = script(language)
+    words = {w for n in i18n.names() for w in other.findall(n["name"])}
     for text in i18n.catalog(language).values():
-        words.update(LATIN.findall(i18n.PLACEHOLDER.sub(" ", text)))
-    for text in (*names, *also):
-        words.update(LATIN.findall(text))
+        words.update(other.findall(i18n.PLACEHOLDER.sub(" ", text)))
+    for text in (*titles(language), *names, *also):
+        words.update(other.findall(text))
     return words
 
 
 def foreign(texts: Iterable[str], language: str, names: Iterable[str] = (),
             also: Iterable[str] = ()) -> list[str]:
-    """The ``texts`` that hold a Latin word ``language``'s catalog does not use, nor a name."""
-    ok = allowed(language, names, also)
-    return [text for text in texts if any(w not in ok for w in LATIN.findall(text))]
+    """The ``texts`` that hold a word of the other script ``language``'s catalog does not use,
+    nor a name."""
+    ok, other = allowed(language, names, also), script(language)
+    return [text for text in texts if any(w not in ok for w in other.findall(text))]
 
 
 def page_texts(page: Any) -> list[str]:
