@@ -25,6 +25,7 @@ import msgspec
 from contract import events
 from judge.game import Action, Game, Refused, Replayed, Rules, TableEvent, fiim, new_game, replay
 from judge.game.state import Act, Picks
+from kit.i18n import Words
 from results.record import (
     SCHEMA,
     Ballot,
@@ -287,13 +288,13 @@ def apply_edits(record: Record, edits: Iterable[Edit]) -> Record:
 def _apply(record: Record, edit: Edit) -> Record:
     if edit.kind == "abandon":
         if record.status == "finished":
-            raise RecordError("the game is finished: it cannot be abandoned")
+            raise RecordError(Words("refused.record.finished"))
         return _replace(record, status="abandoned", abandon_reason=edit.reason,
                               ended=edit.at)
     if edit.kind == "extra_points":
         points = msgspec.convert(edit.after, ExtraPoints)
         if not 1 <= points.seat <= len(record.players):
-            raise RecordError(f"extra points: there is no seat {points.seat}")
+            raise RecordError(Words("refused.record.extra_seat", seat=points.seat))
         return _replace(record, extra_points=[*record.extra_points, points])
     return _set(record, edit.path, edit.after)
 
@@ -318,7 +319,7 @@ def read(record: Record, path: str) -> Any:
 def _set(record: Record, path: str, value: Any) -> Record:
     keys = _keys(path)
     if keys[0] in _FIXED:
-        raise RecordError(f"{path}: {keys[0]} is not corrected by hand")
+        raise RecordError(Words("refused.record.fixed", path=path, field=keys[0]))
     data: Any = msgspec.to_builtins(record)
     node = data
     for key in keys[:-1]:
@@ -330,27 +331,27 @@ def _set(record: Record, path: str, value: Any) -> Record:
     elif isinstance(node, dict) and last in node:
         node[last] = value
     else:
-        raise RecordError(f"{path}: no such field")
+        raise RecordError(Words("refused.record.no_field", path=path))
     try:
         return msgspec.convert(data, Record)
     except msgspec.ValidationError as exc:
-        raise RecordError(f"{path}: {exc}") from None
+        raise RecordError(Words("refused.record.value", path=path), str(exc)) from None
 
 
 def _keys(path: str) -> list[str]:
     if not path.startswith("/") or path == "/":
-        raise RecordError(f"{path!r}: a JSON pointer such as /players/3/name expected")
+        raise RecordError(Words("refused.record.pointer", path=path))
     return [k.replace("~1", "/").replace("~0", "~") for k in path[1:].split("/")]
 
 
 def _child(node: Any, key: str, path: str) -> Any:
     if isinstance(node, list):
         if not key.isdigit() or int(key) >= len(node):
-            raise RecordError(f"{path}: no item {key}")
+            raise RecordError(Words("refused.record.no_item", path=path, item=key))
         return node[int(key)]
     if isinstance(node, dict) and key in node:
         return node[key]
-    raise RecordError(f"{path}: no such field {key!r}")
+    raise RecordError(Words("refused.record.no_field", path=path), repr(key))
 
 
 __all__ = ["SCHEMA", "Ballot", "BestMove", "Check", "Day", "Departure", "Edit", "ExtraPoints",

@@ -333,10 +333,12 @@ async def _edit(request: web.Request, edit: rec.Edit) -> web.Response:
 
 
 def _refused(request: web.Request, id: str, exc: rec.RecordError) -> web.HTTPException:
-    """A 400 with the reason; the sheet's form is sent back to the sheet, which shows it."""
+    """A 400 with the reason; the sheet's form is sent back to the sheet, which shows it in
+    the reader's language (the log keeps the English and the validator's detail)."""
     if request.content_type != "application/json":
         log.warning("%s %s refused: %s", request.method, request.path, exc)
-        return web.HTTPSeeOther(f"/games/{id}?error={quote(str(exc)[:300])}")
+        said = i18n.render(exc.words, i18n_web.language(request))
+        return web.HTTPSeeOther(f"/games/{id}?error={quote(said[:300])}")
     return _error(web.HTTPBadRequest, str(exc))
 
 

@@ -24,7 +24,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from kit import i18n
-from kit.i18n import Line
+from kit.i18n import Line, Words
 
 SCHEMA = 3
 
@@ -251,7 +251,13 @@ class Record(_Struct, kw_only=True):
 
 class RecordError(ValueError):
     """A document that is not a record of this schema, or an edit the record cannot take (a
-    bad path, a value of the wrong type...)."""
+    bad path, a value of the wrong type...). ``words`` is what a reader is told, rendered in
+    their language (the sheet's forms); ``str`` is its English and, when there is one, the
+    validator's own ``detail`` (msgspec's, in English: for the log and the API)."""
+
+    def __init__(self, words: Words, detail: str = ""):
+        super().__init__(f"{words}: {detail}" if detail else str(words))
+        self.words = words
 
 
 # ------------------------------------------------------------------ JSON
@@ -267,17 +273,17 @@ def decode(data: bytes | str) -> Record:
     try:
         raw = msgspec.json.decode(data)
     except msgspec.DecodeError as exc:
-        raise RecordError(f"not a game record: {exc}") from None
+        raise RecordError(Words("refused.record.not_record"), str(exc)) from None
     if isinstance(raw, dict) and raw.get("schema") in (1, 2):
         raw = migrate_2(raw)
     try:
         record = msgspec.convert(raw, Record)
     except msgspec.ValidationError as exc:
-        raise RecordError(f"not a game record: {exc}") from None
+        raise RecordError(Words("refused.record.not_record"), str(exc)) from None
     if record.schema == 1:
         return migrate_1(record)
     if record.schema != SCHEMA:
-        raise RecordError(f"record schema {record.schema}: this reader reads 1 to {SCHEMA}")
+        raise RecordError(Words("refused.record.schema", schema=record.schema, newest=SCHEMA))
     return record
 
 

@@ -182,7 +182,7 @@ def test_a_bad_edit_is_a_clear_4xx_and_changes_nothing(tmp_path, verb, body, say
 
 
 @pytest.mark.parametrize(("path", "says"), [("/players/99/name", "no item 99"),
-                                            ("/players/1/fouls", "Expected `array`")])
+                                            ("/players/1/fouls", "does not fit this field")])
 def test_a_bad_correction_from_the_sheets_form_goes_back_to_the_sheet_with_why(tmp_path, path,
                                                                               says):
     panel = played(tmp_path)

@@ -20,7 +20,7 @@ from kit.i18n import Line, Words, render
 
 REPO = Path(__file__).resolve().parents[2]
 #: where keys are used: the packages' code, the pages and their templates
-SOURCES = [p for folder in ("judge", "hall", "kit", "contract")
+SOURCES = [p for folder in ("judge", "hall", "kit", "contract", "results")
            for p in sorted((REPO / folder).rglob("*"))
            if p.suffix in (".py", ".js", ".html") and "node_modules" not in p.parts]
 #: a quoted dotted name: a key, when its first part is a catalog's namespace
