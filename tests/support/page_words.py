@@ -1,12 +1,15 @@
 """Which words on a page are not the page's language: the text nodes a reader sees (and the
-placeholders and titles of what they see), scanned for Latin words that neither the language's
-catalog itself uses (CSV, JSON, a command) nor are a player's name or the book's name. On a
-Russian page every such word is English that slipped through (docs/i18n.md).
+placeholders and titles of what they see), scanned for words in another language's script
+(Latin on a Russian page, Cyrillic on an English one) that neither the language's catalog
+itself uses (CSV, JSON, a command) nor are a player's name or the book's name, and for raw
+identifiers (``don_check``, ``panel.games``: a catalog key shown as itself, a role's or a
+step's name). On a Russian page every Latin word is English that slipped through; on an English
+page every Cyrillic word is Russian that did (docs/i18n.md).
 
     foreign = foreign_words(page, "ru", names=["Anna", "Борис"], also=["FIIM"])
     assert foreign == [], foreign
 
-The next helper's walk of every screen uses it at each screen and viewport.
+tests/e2e/test_every_screen.py uses it at every screen of a whole game in each language.
 """
 
 from __future__ import annotations
@@ -18,6 +21,12 @@ from typing import Any
 from kit import i18n
 
 LATIN = re.compile(r"[A-Za-z][A-Za-z'’]*")
+CYRILLIC = re.compile(r"[А-Яа-яЁё][А-Яа-яЁё'’]*")
+#: each catalog's own script: a page in a language may show the other scripts' words only
+#: where its catalog, a language's name or a player's name holds them
+SCRIPTS = {"ru": CYRILLIC, "en": LATIN}
+#: an identifier as code writes it: snake_case or dotted (a catalog key, ``don_check``)
+IDENTIFIER = re.compile(r"(?<![\w.])[a-z][a-z0-9]*(?:[._][a-z0-9]+)+(?![\w])")
 
 #: every text a reader sees on the page: visible text nodes, and the placeholder, title and
 #: value of visible inputs, selects' options and buttons
@@ -42,23 +51,33 @@ _TEXTS = """() => {
 }"""
 
 
+def foreign_scripts(language: str) -> list[re.Pattern[str]]:
+    """The words of every script but ``language``'s own."""
+    return [script for script in SCRIPTS.values() if script is not SCRIPTS[language]]
+
+
 def allowed(language: str, names: Iterable[str] = (), also: Iterable[str] = ()) -> set[str]:
-    """The Latin words a page in ``language`` may show: those its catalog's own texts hold,
-    each language's name for itself (the switch says "English" in English), and those of the
-    players' names and of ``also`` (the book's name)."""
-    words = {w for n in i18n.names() for w in LATIN.findall(n["name"])}
+    """The other scripts' words (and identifiers) a page in ``language`` may show: those its
+    catalog's own texts hold, each language's name for itself (the switch says "English" in
+    English, "Русский" in Russian), and those of the players' names and of ``also`` (the
+    book's name)."""
+    scripts = [*foreign_scripts(language), IDENTIFIER]
+    words = {w for n in i18n.names() for s in scripts for w in s.findall(n["name"])}
     for text in i18n.catalog(language).values():
-        words.update(LATIN.findall(i18n.PLACEHOLDER.sub(" ", text)))
+        words.update(w for s in scripts for w in s.findall(i18n.PLACEHOLDER.sub(" ", text)))
     for text in (*names, *also):
-        words.update(LATIN.findall(text))
+        words.update(w for s in scripts for w in s.findall(text))
     return words
 
 
 def foreign(texts: Iterable[str], language: str, names: Iterable[str] = (),
             also: Iterable[str] = ()) -> list[str]:
-    """The ``texts`` that hold a Latin word ``language``'s catalog does not use, nor a name."""
+    """The ``texts`` that hold a word of another script than ``language``'s, or an
+    identifier, that ``language``'s catalog does not use, nor a name."""
     ok = allowed(language, names, also)
-    return [text for text in texts if any(w not in ok for w in LATIN.findall(text))]
+    scripts = [*foreign_scripts(language), IDENTIFIER]
+    return [text for text in texts
+            if any(w not in ok for s in scripts for w in s.findall(text))]
 
 
 def page_texts(page: Any) -> list[str]:
