@@ -1,9 +1,10 @@
 """Every screen of a whole FIIM game in each language, in a real headless Chromium against the
-simulated table (issue 28's first "Done when"): the login, setup, night 0, a day of speeches
-with nominations and a foul, a vote that ties (the split), the defence speeches, the re-vote
-that ties again, the "all leave?" question, a night (the shot, the Don's and the Sheriff's
-checks, the best move), a second day to the game's end, the game-over screen, the games list,
-the protocol sheet, a correction refused and one taken, and the stream overlay.
+simulated table (issue 28's first "Done when"): the login (and a wrong password), setup,
+night 0, a day of speeches with nominations, a foul and the roles hidden, a vote that ties
+(the split), the defence speeches, the re-vote that ties again, the "all leave?" question, a
+night (the shot, the Don's and the Sheriff's checks, the best move), a refused tap, a second
+day to the game's end, the game-over screen, the games list, the protocol sheet with extra
+points, a correction refused and one taken, and the stream overlay.
 
 At each screen (``Walk.look``): no word of the other language's script (Latin on a Russian
 page, Cyrillic on an English one, but the players' names) and no raw identifier or catalog key
@@ -75,9 +76,9 @@ class Walk:
         assert self.missing == [], self.missing
 
     def look(self, page) -> None:
-        """``words``, and the screen fits a tablet either way and a phone."""
-        self.words(page)
-        fits(page)
+        """The screen fits a tablet either way and a phone, and passes ``words`` at each (a
+        narrow screen may show other words)."""
+        fits(page, lambda: self.words(page))
 
     def frame(self, overlay) -> None:
         """``words``, and nothing overflows its box on the stream overlay's own 1920x1080
@@ -106,6 +107,10 @@ def test_every_screen_of_a_whole_game_reads_in_its_language_and_fits(
         page = walk.watch(chromium.new_page(viewport={"width": 1280, "height": 800}))
         page.goto(url + "/")
         assert page.text_content("#login") == t("login.button")
+        walk.look(page)
+        page.fill("#password", "wrong")
+        page.click("#login")
+        page.wait_for_selector("#wrong:not([hidden])")
         walk.look(page)
         page.fill("#password", PASSWORD)
         page.click("#login")
@@ -164,6 +169,11 @@ def test_every_screen_of_a_whole_game_reads_in_its_language_and_fits(
         page.wait_for_selector('.seat[data-seat="3"]:not(.selected)')
         panel.seat(9, "foul")
         page.wait_for_selector(f'#log li:text("{t("line.foul", seat=9, n=1)}")')
+        page.click("#hide-roles")  # one tap hides the roles from a glancing player
+        page.wait_for_selector(f'#hide-roles:text("{t("panel.show_roles")}")')
+        walk.look(page)
+        page.click("#hide-roles")
+        page.wait_for_selector(f'#hide-roles:text("{t("panel.hide_roles")}")')
         panel.shot("day")
         walk.frame(overlay)
         panel.next(8)
@@ -241,6 +251,9 @@ def test_every_screen_of_a_whole_game_reads_in_its_language_and_fits(
 
         # ---------------------------------------------------------- day 2: black wins
         panel.stage("day")
+        page.evaluate("act('withdraw', { seat: 3 })")  # refused, with the paragraph and why
+        page.wait_for_selector('#message:not([hidden]):text("4.4.2")')
+        walk.look(page)
         panel.next()  # 2 opens (after 1: 4.3.2)
         page.wait_for_selector('.seat.floor[data-seat="2"]')
         hands.key(2, "4#")
@@ -264,6 +277,13 @@ def test_every_screen_of_a_whole_game_reads_in_its_language_and_fits(
         walk.look(games)
         games.click("#games tr[data-game] a")
         games.wait_for_selector('#status[data-status="finished"]')
+        walk.look(games)
+        # the judge's extra points, shown on the sheet
+        games.fill('#extra-form input[name="seat"]', "4")
+        games.fill('#extra-form input[name="points"]', "0.25")
+        games.fill('#extra-form input[name="reason"]', t("sheet.heading"))
+        games.click("#extra-form button")
+        games.wait_for_selector("#extra li")
         walk.look(games)
         # a refused correction comes back with its reason, in the page's language
         games.fill('#correction-form input[name="path"]', "/players/1/fouls")
