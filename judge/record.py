@@ -27,6 +27,8 @@ from judge.game import Action, Game, Refused, Replayed, Rules, TableEvent, fiim,
 from judge.game.state import Act, Picks
 from kit.i18n import Words
 from results.record import (
+    JUDGE,
+    NEW_GAME,
     SCHEMA,
     Ballot,
     BestMove,
@@ -354,7 +356,7 @@ def _child(node: Any, key: str, path: str) -> Any:
     raise RecordError(Words("refused.record.no_field", path=path), repr(key))
 
 
-__all__ = ["SCHEMA", "Ballot", "BestMove", "Check", "Day", "Departure", "Edit", "ExtraPoints",
-           "Foul", "LogLine", "Night", "NightAction", "Nomination", "Player", "Record",
-           "RecordError", "Shot", "Speech", "VoteRound", "apply_edits", "build", "decode",
-           "encode", "game_id", "migrate_1", "migrate_2", "read", "team_of"]
+__all__ = ["JUDGE", "NEW_GAME", "SCHEMA", "Ballot", "BestMove", "Check", "Day", "Departure",
+           "Edit", "ExtraPoints", "Foul", "LogLine", "Night", "NightAction", "Nomination",
+           "Player", "Record", "RecordError", "Shot", "Speech", "VoteRound", "apply_edits",
+           "build", "decode", "encode", "game_id", "migrate_1", "migrate_2", "read", "team_of"]

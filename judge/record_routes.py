@@ -42,7 +42,7 @@ from aiohttp import web
 from judge import record as rec
 from judge.game import load_rules
 from judge.game.book import Book
-from judge.sheet import STATUS_SHORT, BookWords, protocol, results_csv, when
+from judge.sheet import STATUS_SHORT, BookWords, protocol, results_csv, when, why
 from judge.store import GameStore
 from kit import i18n
 from kit.config import ConfigError
@@ -57,7 +57,7 @@ Who = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
 
 class _Body(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     reason: Text
-    by: Who = "judge"
+    by: Who = rec.JUDGE
 
 
 B = TypeVar("B", bound=_Body)
@@ -221,7 +221,7 @@ async def games_page(request: web.Request) -> web.Response:
         f"</td><td>{escape(when(r.started or r.created, language))}</td>"
         f'<td data-status="{r.status}">{t(STATUS_SHORT[r.status])}</td>'
         f"<td>{escape(BookWords(games.book_for(r), language).winner(r))}</td>"
-        f"<td>{escape(r.abandon_reason or '')}</td></tr>"
+        f"<td>{escape(why(r.abandon_reason, language))}</td></tr>"
         for r in games.store.listing())
     return web.Response(text=f"""<!doctype html><html lang="{language}"><head><meta charset="utf-8">
 <title>{t("games.title")}</title><link rel="stylesheet" href="/static/sheet.css"></head><body>

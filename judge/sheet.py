@@ -20,7 +20,17 @@ from judge.game.book import Book
 from kit import i18n
 from kit.i18n import Words
 from kit.i18n import web as i18n_web
-from results.record import Departure, Foul, Night, Nomination, Record, VoteRound, team_of
+from results.record import (
+    JUDGE,
+    NEW_GAME,
+    Departure,
+    Foul,
+    Night,
+    Nomination,
+    Record,
+    VoteRound,
+    team_of,
+)
 from results.scoring import PlayerScore
 
 #: the CSV's columns, each header the catalog's ``csv.<column>``
@@ -44,6 +54,18 @@ EDITS = {"correction": "sheet.edit.correction", "extra_points": "sheet.edit.extr
 #: a foul's moment: D2 (day 2), V2 (day 2's vote), N1 (night 1), in the language's letters
 MOMENTS = {"day": "sheet.moment.day", "vote": "sheet.moment.vote",
            "night": "sheet.moment.night"}
+
+
+def who(by: str, language: str) -> str:
+    """Who made an edit: the name the judge gave, or, when none was (``JUDGE``), the reader's
+    word for the judge."""
+    return i18n.t("sheet.by_judge", language) if by == JUDGE else by
+
+
+def why(reason: str | None, language: str) -> str:
+    """Why a game was abandoned: the judge's reason, or the reader's words for the panel's
+    own (``NEW_GAME``)."""
+    return i18n.t("sheet.new_game", language) if reason == NEW_GAME else reason or ""
 
 
 def when(at: float | None, language: str = i18n.FALLBACK) -> str:
@@ -144,7 +166,7 @@ def protocol(record: Record, scores: list[PlayerScore], preset_name: str,
 
     said = BookWords(book, language)
     status = i18n.t(STATUS[record.status], language, winner=said.winner(record),
-                    reason=record.abandon_reason or "")
+                    reason=why(record.abandon_reason, language))
     rows = []
     for p, s in zip(record.players, scores, strict=True):
         rows.append(
@@ -189,11 +211,12 @@ def protocol(record: Record, scores: list[PlayerScore], preset_name: str,
     if record.extra_points:
         parts.append(f'<h2>{t("sheet.extra")}</h2><ul id="extra">' + "".join(
             f"<li>{t('sheet.extra.line', seat=x.seat, points=_signed(x.points, language))} — "
-            f"{e(x.reason)} ({e(x.by)}, {e(when(x.at, language))})</li>"
+            f"{e(x.reason)} ({e(who(x.by, language))}, {e(when(x.at, language))})</li>"
             for x in record.extra_points) + "</ul>")
     if record.history:
         parts.append(f'<h2>{t("sheet.edits")}</h2><ol id="history">' + "".join(
-            f"<li>{e(when(h.at, language))} {e(h.by)}: {t(EDITS[h.kind])} {e(h.path)} "
+            f"<li>{e(when(h.at, language))} {e(who(h.by, language))}: {t(EDITS[h.kind])} "
+            f"{e(h.path)} "
             f"{'' if h.kind != 'correction' else e(_short(h.before)) + ' → ' + e(_short(h.after))}"
             f" — {e(h.reason)}</li>" for h in record.history) + "</ol>")
     parts.append(f'<p class="sign">{t("sheet.judge")} ____________________ &nbsp; '

@@ -190,6 +190,13 @@ class ExtraPoints(_Struct, kw_only=True):
     at: Time
 
 
+#: an edit's ``by`` when the form names nobody, and an abandon's ``reason`` when a new game
+#: started over an unfinished one: data the panel writes itself, so the pages write each in
+#: the reader's words (``judge.sheet.who``, ``judge.sheet.why``)
+JUDGE = "judge"
+NEW_GAME = "a new game was started"
+
+
 class Edit(_Struct, kw_only=True):
     """One change the judge made to the record: ``correction`` sets ``path`` (a JSON pointer
     into the record, e.g. ``/players/3/name``) from ``before`` to ``after``; ``extra_points``
@@ -337,7 +344,7 @@ def _fiim_actions(night: Night) -> list[NightAction]:
     return actions
 
 
-__all__ = ["SCHEMA", "Ballot", "BestMove", "Check", "Day", "Departure", "Edit",
-                "ExtraPoints", "Foul", "LogLine", "Night", "NightAction", "Nomination",
+__all__ = ["JUDGE", "NEW_GAME", "SCHEMA", "Ballot", "BestMove", "Check", "Day", "Departure",
+                "Edit", "ExtraPoints", "Foul", "LogLine", "Night", "NightAction", "Nomination",
                 "Player", "Record", "RecordError", "Shot", "Speech", "VoteRound", "decode",
                 "encode", "migrate_1", "migrate_2", "team_of"]

@@ -247,9 +247,18 @@ def test_a_new_game_before_the_end_abandons_the_last_one_and_setup_alone_is_not_
     panel = played(tmp_path, Script().tap("deal", seed=1).tap("start"))
     id = panel.games.current().id
     assert act(panel, "new_game") is None
-    assert panel.games.archived(id).abandon_reason == "a new game was started"
+    assert panel.games.archived(id).abandon_reason == rec.NEW_GAME
     assert act(panel, "name", seat=1, name="Ada") is None and act(panel, "new_game") is None
     assert [g.id for g in panel.games.archived_games()] == [id]
+
+    async def scenario(server, http) -> None:  # the panel's own reason, in the reader's words
+        for language, said in (("ru", "начата новая игра"), ("en", "a new game was started")):
+            async with http.get(server.make_url(f"/games?lang={language}")) as r:
+                assert said in await r.text()
+            async with http.get(server.make_url(f"/games/{id}")) as r:
+                assert said in await r.text()
+
+    run(panel, scenario)
 
 
 # ------------------------------------------------------------------ the sheet in Chromium
