@@ -58,8 +58,9 @@ class Walk:
     """What every screen of the walk must be, in ``language``."""
 
     def __init__(self, language: str, names: list[str]):
-        # a correction's path is the record's JSON pointer, typed as it is (docs/record.md)
-        self.language, self.names = language, [*names, *BOOK_NAMES, "/players/2/name",
+        # a correction's path is the record's JSON pointer, typed as it is (docs/record.md);
+        # the table's name (its config's) is a name too, and the games' ids hold it
+        self.language, self.names = language, [*names, *BOOK_NAMES, "table-1", "/players/2/name",
                                                "/players/3/name", "/players/1/fouls"]
         self.missing: list[str] = []  # the renderer's "in no catalog" warnings, every page
 

@@ -56,28 +56,59 @@ def foreign_scripts(language: str) -> list[re.Pattern[str]]:
     return [script for script in SCRIPTS.values() if script is not SCRIPTS[language]]
 
 
+def _found(text: str, language: str) -> set[str]:
+    """The other scripts' words and the identifiers in ``text``."""
+    return {w for script in (*foreign_scripts(language), IDENTIFIER)
+            for w in script.findall(text)}
+
+
 def allowed(language: str, names: Iterable[str] = (), also: Iterable[str] = ()) -> set[str]:
-    """The other scripts' words (and identifiers) a page in ``language`` may show: those its
-    catalog's own texts hold, each language's name for itself (the switch says "English" in
-    English, "Русский" in Russian), and those of the players' names and of ``also`` (the
-    book's name)."""
-    scripts = [*foreign_scripts(language), IDENTIFIER]
-    words = {w for n in i18n.names() for s in scripts for w in s.findall(n["name"])}
+    """The other scripts' words (and identifiers) a page in ``language`` may show anywhere:
+    each language's name for itself (the switch says "English" in English, "Русский" in
+    Russian), those of the players' names and of ``also`` (the book's name), and the proper
+    names and acronyms (a capital first: CSV, UTC, Chromium) its catalog's texts hold."""
+    words = {w for n in i18n.names() for w in _found(n["name"], language)}
     for text in i18n.catalog(language).values():
-        words.update(w for s in scripts for w in s.findall(i18n.PLACEHOLDER.sub(" ", text)))
+        words.update(w for w in _found(i18n.PLACEHOLDER.sub(" ", text), language)
+                     if w[0].isupper())
     for text in (*names, *also):
-        words.update(w for s in scripts for w in s.findall(text))
+        words.update(_found(text, language))
     return words
+
+
+def _in_place(language: str) -> list[tuple[set[str], re.Pattern[str], str]]:
+    """The catalog's texts that hold other words (a command, a JSON field: ``mafia-table
+    judge``, ``{"seat": 3}``): each with those words, a pattern of the whole message (its
+    parameters any text) and its literal text, so those words pass only where that message
+    stands on the page, whole or as one of its pieces (a ``<code>`` of it), never loose (a
+    record's ``judge`` on a Russian sheet)."""
+    found = []
+    for text in i18n.catalog(language).values():
+        words = {w for w in _found(i18n.PLACEHOLDER.sub(" ", text), language)
+                 if not w[0].isupper()}
+        if words:
+            parts = i18n.PLACEHOLDER.sub("\0", text).split("\0")
+            found.append((words, re.compile(".*?".join(map(re.escape, parts)), re.DOTALL),
+                          i18n.PLACEHOLDER.sub(" ", text)))
+    return found
 
 
 def foreign(texts: Iterable[str], language: str, names: Iterable[str] = (),
             also: Iterable[str] = ()) -> list[str]:
     """The ``texts`` that hold a word of another script than ``language``'s, or an
-    identifier, that ``language``'s catalog does not use, nor a name."""
+    identifier, that is no name (``allowed``) nor stands in a message of ``language``'s
+    catalog that holds it (``_in_place``)."""
     ok = allowed(language, names, also)
-    scripts = [*foreign_scripts(language), IDENTIFIER]
-    return [text for text in texts
-            if any(w not in ok for s in scripts for w in s.findall(text))]
+    places = _in_place(language)
+
+    def passes(text: str) -> bool:
+        loose = _found(text, language) - ok
+        for words, pattern, literal in places:
+            if loose & words and (pattern.search(text) or text in literal):
+                loose -= words
+        return not loose
+
+    return [text for text in texts if not passes(text)]
 
 
 def page_texts(page: Any) -> list[str]:
