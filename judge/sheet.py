@@ -247,8 +247,6 @@ def _day(number: int, opener: int, nominations: list[Nomination], votes: list[Vo
     lines = [f'<section class="day" data-day="{number}"><h2>{t("sheet.day", n=number)}</h2>'
              f"<p>{t('sheet.opens', seat=opener, nominated=noms)}</p>"]
     for v in votes:
-        title = t("sheet.vote.question") if v.kind == "question" else \
-            (t("sheet.vote") if v.round == 1 else t("sheet.revote", n=v.round - 1))
         ballots = "".join(
             f'<li class="ballot">{_candidate(b.candidate, v, language)}: '
             f"<b>{b.count}</b> ({seats(b.voters)}"
@@ -264,7 +262,12 @@ def _day(number: int, opener: int, nominations: list[Nomination], votes: list[Vo
             result += f": {seats(v.tied)}"
         if v.yes_count is not None:
             result += t("sheet.result.of", yes=v.yes_count, voters=v.voters_count or 0)
-        lines.append(f"<p>{t('sheet.vote.on', vote=title, seats=seats(v.candidates))}</p>"
+        if v.kind == "question":  # its own words: "All leave? 5, 6:", no "on"
+            on = t("sheet.vote.question.on", seats=seats(v.candidates))
+        else:
+            title = t("sheet.vote") if v.round == 1 else t("sheet.revote", n=v.round - 1)
+            on = t("sheet.vote.on", vote=title, seats=seats(v.candidates))
+        lines.append(f"<p>{on}</p>"
                      f"<ul>{ballots}</ul><p>{t('sheet.result', result='')}{result}</p>")
     lines.append("</section>")
     return "".join(lines)
