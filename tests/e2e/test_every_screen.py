@@ -279,27 +279,23 @@ def test_every_screen_of_a_whole_game_reads_in_its_language_and_fits(
         games.click("#games tr[data-game] a")
         games.wait_for_selector('#status[data-status="finished"]')
         walk.look(games)
-        # the judge's extra points, shown on the sheet
-        games.fill('#extra-form input[name="seat"]', "4")
-        games.fill('#extra-form input[name="points"]', "0.25")
-        games.fill('#extra-form input[name="reason"]', t("sheet.heading"))
-        games.click("#extra-form button")
-        games.wait_for_selector("#extra li")
-        walk.look(games)
+
+        def send(form: str, shown: str, **fields: str) -> None:
+            """The sheet's ``form`` filled in and sent; the sheet again, ``shown`` on it."""
+            for name, value in fields.items():
+                games.fill(f'#{form} input[name="{name}"]', value)
+            games.click(f"#{form} button")
+            games.wait_for_selector(shown)
+            walk.look(games)
+
+        reason = t("sheet.heading")
+        send("extra-form", "#extra li", seat="4", points="0.25", reason=reason)
         # a refused correction comes back with its reason, in the page's language
-        games.fill('#correction-form input[name="path"]', "/players/1/fouls")
-        games.fill('#correction-form input[name="value"]', "9")
-        games.fill('#correction-form input[name="reason"]', t("sheet.heading"))
-        games.click("#correction-form button")
-        games.wait_for_selector("#error:not(:empty)")
-        walk.look(games)
-        # and one taken: the sheet shows it in its history
-        games.fill('#correction-form input[name="path"]', "/players/2/name")
-        games.fill('#correction-form input[name="value"]', names[1])
-        games.fill('#correction-form input[name="reason"]', t("sheet.heading"))
-        games.click("#correction-form button")
-        games.wait_for_selector("#history li")
-        walk.look(games)
+        send("correction-form", "#error:not(:empty)", path="/players/1/fouls", value="9",
+             reason=reason)
+        # and one taken: the sheet shows it in its history, before and after
+        send("correction-form", '#history li:has-text("→")', path="/players/2/name",
+             value=names[1], reason=reason)
         # nor did the server render a key a catalog lacks (kit.i18n logs each once)
         said = judge.stop()
         assert "i18n:" not in said, said
