@@ -63,7 +63,10 @@ def overlay_view(history: History, now: float, *, delay: float, secrets: bool,
     vote = public["vote"]
     view: dict[str, Any] = {
         "type": "overlay", "stage": game.stage, "day": game.day,
-        "night": game.night, "winner": game.winner, "floor": game.floor,
+        "night": game.night, "winner": game.winner,
+        "winner_title": None if game.winner in (None, "draw") else dict(
+            game.book.team_title(game.winner)),
+        "floor": game.floor,
         "speakers": public["speakers"], "nominees": public["nominees"],
         "seats": [{**seat, "floor": game.floor == seat["seat"],
                    "nominated": seat["seat"] in game.nominees, "down": seat["seat"] in fists,

@@ -27,6 +27,8 @@ from judge.game import Action, Game, Refused, Replayed, Rules, TableEvent, fiim,
 from judge.game.state import Act, Picks
 from kit.i18n import Words
 from results.record import (
+    JUDGE,
+    NEW_GAME,
     SCHEMA,
     Ballot,
     BestMove,
@@ -288,13 +290,13 @@ def apply_edits(record: Record, edits: Iterable[Edit]) -> Record:
 def _apply(record: Record, edit: Edit) -> Record:
     if edit.kind == "abandon":
         if record.status == "finished":
-            raise RecordError(Words("sheet.refused.finished"))
+            raise RecordError(Words("refused.record.finished"))
         return _replace(record, status="abandoned", abandon_reason=edit.reason,
                               ended=edit.at)
     if edit.kind == "extra_points":
         points = msgspec.convert(edit.after, ExtraPoints)
         if not 1 <= points.seat <= len(record.players):
-            raise RecordError(Words("sheet.refused.seat", seat=points.seat))
+            raise RecordError(Words("refused.record.extra_seat", seat=points.seat))
         return _replace(record, extra_points=[*record.extra_points, points])
     return _set(record, edit.path, edit.after)
 
@@ -319,7 +321,7 @@ def read(record: Record, path: str) -> Any:
 def _set(record: Record, path: str, value: Any) -> Record:
     keys = _keys(path)
     if keys[0] in _FIXED:
-        raise RecordError(Words("sheet.refused.fixed", path=path, field=keys[0]))
+        raise RecordError(Words("refused.record.fixed", path=path, field=keys[0]))
     data: Any = msgspec.to_builtins(record)
     node = data
     for key in keys[:-1]:
@@ -331,30 +333,30 @@ def _set(record: Record, path: str, value: Any) -> Record:
     elif isinstance(node, dict) and last in node:
         node[last] = value
     else:
-        raise RecordError(Words("sheet.refused.no_field", path=path))
+        raise RecordError(Words("refused.record.no_field", path=path))
     try:
         return msgspec.convert(data, Record)
     except msgspec.ValidationError as exc:
-        raise RecordError(Words("sheet.refused.value", path=path, why=str(exc))) from None
+        raise RecordError(Words("refused.record.value", path=path), str(exc)) from None
 
 
 def _keys(path: str) -> list[str]:
     if not path.startswith("/") or path == "/":
-        raise RecordError(Words("sheet.refused.pointer", path=path))
+        raise RecordError(Words("refused.record.pointer", path=path))
     return [k.replace("~1", "/").replace("~0", "~") for k in path[1:].split("/")]
 
 
 def _child(node: Any, key: str, path: str) -> Any:
     if isinstance(node, list):
         if not key.isdigit() or int(key) >= len(node):
-            raise RecordError(Words("sheet.refused.no_item", path=path, item=key))
+            raise RecordError(Words("refused.record.no_item", path=path, item=key))
         return node[int(key)]
     if isinstance(node, dict) and key in node:
         return node[key]
-    raise RecordError(Words("sheet.refused.no_such", path=path, field=key))
+    raise RecordError(Words("refused.record.no_field", path=path), repr(key))
 
 
-__all__ = ["SCHEMA", "Ballot", "BestMove", "Check", "Day", "Departure", "Edit", "ExtraPoints",
-           "Foul", "LogLine", "Night", "NightAction", "Nomination", "Player", "Record",
-           "RecordError", "Shot", "Speech", "VoteRound", "apply_edits", "build", "decode",
-           "encode", "game_id", "migrate_1", "migrate_2", "read", "team_of"]
+__all__ = ["JUDGE", "NEW_GAME", "SCHEMA", "Ballot", "BestMove", "Check", "Day", "Departure",
+           "Edit", "ExtraPoints", "Foul", "LogLine", "Night", "NightAction", "Nomination",
+           "Player", "Record", "RecordError", "Shot", "Speech", "VoteRound", "apply_edits",
+           "build", "decode", "encode", "game_id", "migrate_1", "migrate_2", "read", "team_of"]

@@ -42,7 +42,7 @@ from aiohttp import web
 from judge import record as rec
 from judge.game import load_rules
 from judge.game.book import Book
-from judge.sheet import STATUS_SHORT, BookWords, protocol, results_csv, when
+from judge.sheet import STATUS_SHORT, BookWords, protocol, results_csv, when, why
 from judge.store import GameStore
 from kit import i18n
 from kit.config import ConfigError
@@ -58,7 +58,7 @@ Who = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
 
 class _Body(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     reason: Text
-    by: Who = "judge"
+    by: Who = rec.JUDGE
 
 
 B = TypeVar("B", bound=_Body)
@@ -222,7 +222,7 @@ async def games_page(request: web.Request) -> web.Response:
         f"</td><td>{escape(when(r.started or r.created, language))}</td>"
         f'<td data-status="{r.status}">{t(STATUS_SHORT[r.status])}</td>'
         f"<td>{escape(BookWords(games.book_for(r), language).winner(r))}</td>"
-        f"<td>{escape(r.abandon_reason or '')}</td></tr>"
+        f"<td>{escape(why(r.abandon_reason, language))}</td></tr>"
         for r in games.store.listing())
     return web.Response(text=f"""<!doctype html><html lang="{language}"><head><meta charset="utf-8">
 <title>{t("games.title")}</title><link rel="stylesheet" href="/static/sheet.css"></head><body>
@@ -345,19 +345,22 @@ async def _edit(request: web.Request, edit: rec.Edit) -> web.Response:
     try:
         edited = games.store.edit(id, edit)
     except rec.RecordError as exc:
-        raise _refused(request, id, exc.words) from None
+        raise _refused(request, id, exc.words, english=str(exc)) from None
     return _done(request, edited)
 
 
 def _refused(request: web.Request, id: str, why: Words,
-             kind: type[web.HTTPException] = web.HTTPBadRequest) -> web.HTTPException:
+             kind: type[web.HTTPException] = web.HTTPBadRequest,
+             english: str = "") -> web.HTTPException:
     """An edit refused, with why: the sheet's form is sent back to the sheet, which shows it in
-    its reader's language (``_said``); a script gets ``kind`` with the English."""
+    its reader's language (``_said``); a script gets ``kind`` with the English, which is also
+    what the log keeps (``english``: a ``RecordError``'s, with the validator's own detail)."""
+    english = english or str(why)
     if request.content_type != "application/json":
-        log.warning("%s %s refused: %s", request.method, request.path, why)
+        log.warning("%s %s refused: %s", request.method, request.path, english)
         said = msgspec.json.encode(why.to_json()).decode()
         return web.HTTPSeeOther(f"/games/{id}?error={quote(said[:600])}")
-    return _error(kind, str(why))
+    return _error(kind, english)
 
 
 async def post_extra(request: web.Request) -> web.Response:
@@ -378,7 +381,7 @@ async def post_correction(request: web.Request) -> web.Response:
     try:
         before = rec.read(record, body.path)
     except rec.RecordError as exc:
-        raise _refused(request, record.id, exc.words) from None
+        raise _refused(request, record.id, exc.words, english=str(exc)) from None
     return await _edit(request, rec.Edit(kind="correction", at=time.time(), by=body.by,
                                          reason=body.reason, path=body.path, before=before,
                                          after=body.value))

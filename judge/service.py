@@ -61,7 +61,7 @@ from judge.game.state import BadArgument
 from judge.journal import Journal
 from judge.kept_game import KeptGame
 from judge.live_view import LiveView
-from judge.record import Edit, Record
+from judge.record import JUDGE, NEW_GAME, Edit, Record
 from judge.record_feed import Outgoing, RecordFeed
 from judge.store import GameStore
 from judge.table_link import TableLink
@@ -157,7 +157,7 @@ class Panel:
         last game's record is kept; unfinished, it is recorded as abandoned (``abandon``: the
         judge's reason, else "a new game was started")."""
         self.games.archive(abandon or Edit(
-            kind="abandon", at=time.time(), by="judge", reason="a new game was started"))
+            kind="abandon", at=time.time(), by=JUDGE, reason=NEW_GAME))
         state, old = self.live.seen.state, self.game
         if state.get("vote") is not None:
             self.link.send(bare_command(VOTE_CANCEL))

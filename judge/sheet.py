@@ -20,7 +20,17 @@ from judge.game.book import Book
 from kit import i18n
 from kit.i18n import Words
 from kit.i18n import web as i18n_web
-from results.record import Departure, Foul, Night, Nomination, Record, VoteRound, team_of
+from results.record import (
+    JUDGE,
+    NEW_GAME,
+    Departure,
+    Foul,
+    Night,
+    Nomination,
+    Record,
+    VoteRound,
+    team_of,
+)
 from results.scoring import PlayerScore
 
 #: the CSV's columns, each header the catalog's ``csv.<column>``
@@ -44,6 +54,18 @@ EDITS = {"correction": "sheet.edit.correction", "extra_points": "sheet.edit.extr
 #: a foul's moment: D2 (day 2), V2 (day 2's vote), N1 (night 1), in the language's letters
 MOMENTS = {"day": "sheet.moment.day", "vote": "sheet.moment.vote",
            "night": "sheet.moment.night"}
+
+
+def who(by: str, language: str) -> str:
+    """Who made an edit: the name the judge gave, or, when none was (``JUDGE``), the reader's
+    word for the judge."""
+    return i18n.t("sheet.by_judge", language) if by == JUDGE else by
+
+
+def why(reason: str | None, language: str) -> str:
+    """Why a game was abandoned: the judge's reason, or the reader's words for the panel's
+    own (``NEW_GAME``)."""
+    return i18n.t("sheet.new_game", language) if reason == NEW_GAME else reason or ""
 
 
 def when(at: float | None, language: str = i18n.FALLBACK) -> str:
@@ -145,7 +167,7 @@ def protocol(record: Record, scores: list[PlayerScore], preset: i18n.Text,
 
     said = BookWords(book, language)
     status = i18n.t(STATUS[record.status], language, winner=said.winner(record),
-                    reason=record.abandon_reason or "")
+                    reason=why(record.abandon_reason, language))
     rows = []
     for p, s in zip(record.players, scores, strict=True):
         rows.append(
@@ -190,11 +212,12 @@ def protocol(record: Record, scores: list[PlayerScore], preset: i18n.Text,
     if record.extra_points:
         parts.append(f'<h2>{t("sheet.extra")}</h2><ul id="extra">' + "".join(
             f"<li>{t('sheet.extra.line', seat=x.seat, points=_signed(x.points, language))} — "
-            f"{e(x.reason)} ({e(x.by)}, {e(when(x.at, language))})</li>"
+            f"{e(x.reason)} ({e(who(x.by, language))}, {e(when(x.at, language))})</li>"
             for x in record.extra_points) + "</ul>")
     if record.history:
         parts.append(f'<h2>{t("sheet.edits")}</h2><ol id="history">' + "".join(
-            f"<li>{e(when(h.at, language))} {e(h.by)}: {t(EDITS[h.kind])} {e(h.path)} "
+            f"<li>{e(when(h.at, language))} {e(who(h.by, language))}: {t(EDITS[h.kind])} "
+            f"{e(h.path)} "
             f"{'' if h.kind != 'correction' else e(_short(h.before)) + ' → ' + e(_short(h.after))}"
             f" — {e(h.reason)}</li>" for h in record.history) + "</ol>")
     parts.append(f'<p class="sign">{t("sheet.judge")} ____________________ &nbsp; '
@@ -225,8 +248,6 @@ def _day(number: int, opener: int, nominations: list[Nomination], votes: list[Vo
     lines = [f'<section class="day" data-day="{number}"><h2>{t("sheet.day", n=number)}</h2>'
              f"<p>{t('sheet.opens', seat=opener, nominated=noms)}</p>"]
     for v in votes:
-        title = t("sheet.vote.question") if v.kind == "question" else \
-            (t("sheet.vote") if v.round == 1 else t("sheet.revote", n=v.round - 1))
         ballots = "".join(
             f'<li class="ballot">{_candidate(b.candidate, v, language)}: '
             f"<b>{b.count}</b> ({seats(b.voters)}"
@@ -242,7 +263,12 @@ def _day(number: int, opener: int, nominations: list[Nomination], votes: list[Vo
             result += f": {seats(v.tied)}"
         if v.yes_count is not None:
             result += t("sheet.result.of", yes=v.yes_count, voters=v.voters_count or 0)
-        lines.append(f"<p>{t('sheet.vote.on', vote=title, seats=seats(v.candidates))}</p>"
+        if v.kind == "question":  # its own words: "All leave? 5, 6:", no "on"
+            on = t("sheet.vote.question.on", seats=seats(v.candidates))
+        else:
+            title = t("sheet.vote") if v.round == 1 else t("sheet.revote", n=v.round - 1)
+            on = t("sheet.vote.on", vote=title, seats=seats(v.candidates))
+        lines.append(f"<p>{on}</p>"
                      f"<ul>{ballots}</ul><p>{t('sheet.result', result='')}{result}</p>")
     lines.append("</section>")
     return "".join(lines)

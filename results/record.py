@@ -190,6 +190,13 @@ class ExtraPoints(_Struct, kw_only=True):
     at: Time
 
 
+#: an edit's ``by`` when the form names nobody, and an abandon's ``reason`` when a new game
+#: started over an unfinished one: data the panel writes itself, so the pages write each in
+#: the reader's words (``judge.sheet.who``, ``judge.sheet.why``)
+JUDGE = "judge"
+NEW_GAME = "a new game was started"
+
+
 class Edit(_Struct, kw_only=True):
     """One change the judge made to the record: ``correction`` sets ``path`` (a JSON pointer
     into the record, e.g. ``/players/3/name``) from ``before`` to ``after``; ``extra_points``
@@ -251,11 +258,12 @@ class Record(_Struct, kw_only=True):
 
 class RecordError(ValueError):
     """A document that is not a record of this schema, or an edit the record cannot take (a
-    bad path, a value of the wrong type...). ``words``: why, which the sheet renders in its
-    reader's language; ``str()`` is the English (logs, the API's ``error``)."""
+    bad path, a value of the wrong type...). ``words`` is what a reader is told, rendered in
+    their language (the sheet's forms); ``str`` is its English and, when there is one, the
+    validator's own ``detail`` (msgspec's, in English: for the log and the API)."""
 
-    def __init__(self, words: Words):
-        super().__init__(str(words))
+    def __init__(self, words: Words, detail: str = ""):
+        super().__init__(f"{words}: {detail}" if detail else str(words))
         self.words = words
 
 
@@ -272,17 +280,17 @@ def decode(data: bytes | str) -> Record:
     try:
         raw = msgspec.json.decode(data)
     except msgspec.DecodeError as exc:
-        raise RecordError(Words("sheet.refused.not_record", why=str(exc))) from None
+        raise RecordError(Words("refused.record.not_record"), str(exc)) from None
     if isinstance(raw, dict) and raw.get("schema") in (1, 2):
         raw = migrate_2(raw)
     try:
         record = msgspec.convert(raw, Record)
     except msgspec.ValidationError as exc:
-        raise RecordError(Words("sheet.refused.not_record", why=str(exc))) from None
+        raise RecordError(Words("refused.record.not_record"), str(exc)) from None
     if record.schema == 1:
         return migrate_1(record)
     if record.schema != SCHEMA:
-        raise RecordError(Words("sheet.refused.schema", schema=record.schema, most=SCHEMA))
+        raise RecordError(Words("refused.record.schema", schema=record.schema, newest=SCHEMA))
     return record
 
 
@@ -336,7 +344,7 @@ def _fiim_actions(night: Night) -> list[NightAction]:
     return actions
 
 
-__all__ = ["SCHEMA", "Ballot", "BestMove", "Check", "Day", "Departure", "Edit",
-                "ExtraPoints", "Foul", "LogLine", "Night", "NightAction", "Nomination",
+__all__ = ["JUDGE", "NEW_GAME", "SCHEMA", "Ballot", "BestMove", "Check", "Day", "Departure",
+                "Edit", "ExtraPoints", "Foul", "LogLine", "Night", "NightAction", "Nomination",
                 "Player", "Record", "RecordError", "Shot", "Speech", "VoteRound", "decode",
                 "encode", "migrate_1", "migrate_2", "team_of"]

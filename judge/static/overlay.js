@@ -82,7 +82,8 @@ function render(view) {
       (role ? (role === "mafia" || role === "don" ? " black" : " red") : ""));
   });
   put($("stage"), "textContent", view.stage in STAGE ? t(STAGE[view.stage], { day: view.day,
-    night: view.night, winner: view.winner === "draw" ? t("stage.draw") : view.winner || "" })
+    night: view.night, winner: view.winner === "draw" ? t("stage.draw")
+      : view.winner_title ? I18n.text(view.winner_title) : "" })
     : view.stage);
   put($("stage").dataset, "stage", view.stage);
   put($("nominees"), "hidden", !view.nominees.length);

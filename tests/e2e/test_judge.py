@@ -6,16 +6,14 @@ simulated keypads (``sim/key``) and raise fists on the simulated buttons (``sim/
 table opens their window. On the way it checks what can go wrong at a club: a wrong password, a
 page and the live channel without login, two tabs (the stale one is told), a malformed live
 message, a broker outage, a panel restart and a table restart mid-game (the game resumes where
-it was), and that no role reaches a page before login. ``MAFIA_SCREENSHOTS=docs`` saves the
-key moments there.
+it was), and that no role reaches a page before login. (The docs' screenshots of the panel
+come from tests/e2e/test_every_screen.py, in each language.)
 """
 
 from __future__ import annotations
 
-import os
 import urllib.error
 import urllib.request
-from pathlib import Path
 
 import pytest
 
@@ -38,8 +36,6 @@ from tests.support.running import Running
 
 @pytest.mark.timeout(180)
 def test_a_whole_fiim_game_from_the_judges_panel(tmp_path, broker, chromium):
-    shots = Path(os.environ["MAFIA_SCREENSHOTS"]) if os.environ.get("MAFIA_SCREENSHOTS") \
-        else None
     listen = f"127.0.0.1:{free_port()}"
     url = f"http://{listen}/"
     hands = Hands(broker.port)
@@ -58,7 +54,7 @@ def test_a_whole_fiim_game_from_the_judges_panel(tmp_path, broker, chromium):
         page.wait_for_selector("#wrong:not([hidden])")
         page.fill("#password", PASSWORD)
         page.click("#login")
-        panel = Panel(page, shots)
+        panel = Panel(page, None)
         panel.stage("setup")
         page.wait_for_selector("#table-status.good")
 

@@ -261,6 +261,7 @@ def test_fiim_4_4_13_voted_out_when_the_game_ends_in_their_last_words():
     history = history_of(new_game(), *ended_in_last_words(), tap("foul", seat=8))
     view = overlay_view(history, 1e9, delay=0, secrets=False)
     assert view["winner"] == "black" and view["leaving"] is None
+    assert view["winner_title"] == {"ru": "чёрные", "en": "black"}  # the page's words for it
     assert view["seats"][6]["left"] == {"how": "voted", "day": 1}
     assert view["seats"][7]["left"] == {"how": "fouls", "day": 1}
     assert current_game(view)["game"]["players"][6]["state"] == "dead"

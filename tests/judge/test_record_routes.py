@@ -183,8 +183,8 @@ def test_a_bad_edit_is_a_clear_4xx_and_changes_nothing(tmp_path, verb, body, say
 
 
 @pytest.mark.parametrize(("path", "says", "russian"), [
-    ("/players/99/name", "no item 99", "/players/99/name: нет элемента 99"),
-    ("/players/1/fouls", "Expected `array`", "/players/1/fouls: значение не подходит")])
+    ("/players/99/name", "no item 99", "/players/99/name: элемента 99 нет"),
+    ("/players/1/fouls", "does not fit this field", "/players/1/fouls: это значение не подходит")])
 def test_a_bad_correction_from_the_sheets_form_goes_back_to_the_sheet_with_why(tmp_path, path,
                                                                               says, russian):
     """Why, in the sheet's reader's language (the path is the record's, in none)."""
@@ -252,9 +252,18 @@ def test_a_new_game_before_the_end_abandons_the_last_one_and_setup_alone_is_not_
     panel = played(tmp_path, Script().tap("deal", seed=1).tap("start"))
     id = panel.games.current().id
     assert act(panel, "new_game") is None
-    assert panel.games.archived(id).abandon_reason == "a new game was started"
+    assert panel.games.archived(id).abandon_reason == rec.NEW_GAME
     assert act(panel, "name", seat=1, name="Ada") is None and act(panel, "new_game") is None
     assert [g.id for g in panel.games.archived_games()] == [id]
+
+    async def scenario(server, http) -> None:  # the panel's own reason, in the reader's words
+        for language, said in (("ru", "начата новая игра"), ("en", "a new game was started")):
+            async with http.get(server.make_url(f"/games?lang={language}")) as r:
+                assert said in await r.text()
+            async with http.get(server.make_url(f"/games/{id}")) as r:
+                assert said in await r.text()
+
+    run(panel, scenario)
 
 
 # ------------------------------------------------------------------ the sheet in Chromium

@@ -64,7 +64,7 @@ def book_game(book: str, seats: int = 10) -> str:
 def judge_config(tmp_path: Path, broker_port: int, listen: str, language: str = "en",
                  game: str = FIIM_GAME, table: str = "table-1") -> Path:
     """The panel's config for the end-to-end tests, its pages in ``language`` (the tests that
-    read English words read the English pages; tests/e2e/test_russian_panel.py the Russian);
+    read English words read the English pages; tests/e2e/test_every_screen.py both);
     ``game``: its ``[game]`` and ``[timings]`` (``FIIM_GAME``, or ``book_game``)."""
     (tmp_path / "judge.pass").write_text(PASSWORD + "\n")
     path = tmp_path / "judge.toml"
@@ -101,12 +101,16 @@ class Judge:
                 return
         raise AssertionError(f"the judge service did not start: {self.process.wait()}")
 
-    def stop(self) -> None:
+    def stop(self) -> str:
+        """Stopped (again: nothing more); what it printed since it listened (its log)."""
         # SIGTERM: a test run started in the background (``cmd &``) hands its children an
         # ignored SIGINT, and the judge would never stop
         assert self.process is not None
+        if self.process.returncode is not None:
+            return ""
         self.process.send_signal(signal.SIGTERM)
-        self.process.wait(10)
+        said, _ = self.process.communicate(timeout=10)
+        return said
 
 
 class Hands:
@@ -134,10 +138,12 @@ class Hands:
 
 
 class Panel:
-    """The judge's page: taps, and waits on what it shows."""
+    """The judge's page: taps, and waits on what it shows. ``shot`` names its screenshots
+    ``judge-<prefix><name>.png`` and has ``look`` (when given) check each screen it is at."""
 
-    def __init__(self, page, shots: Path | None):
-        self.page, self.shots = page, shots
+    def __init__(self, page, shots: Path | None, prefix: str = "",
+                 look: Callable[[], None] | None = None):
+        self.page, self.shots, self.prefix, self.look = page, shots, prefix, look
         page.set_default_timeout(20_000)
 
     def tap(self, selector: str) -> None:
@@ -179,11 +185,13 @@ class Panel:
         self.tap(f"#{action}")
 
     def shot(self, name: str) -> None:
-        """This screen fits a tablet either way and a phone (``fits``), and its screenshot for
-        the docs when the run keeps them."""
+        """This screen passes ``look``, fits a tablet either way and a phone (``fits``), and
+        its screenshot for the docs when the run keeps them."""
+        if self.look is not None:
+            self.look()
         fits(self.page)
         if self.shots is not None:
-            self.page.screenshot(path=str(self.shots / f"judge-{name}.png"))
+            self.page.screenshot(path=str(self.shots / f"judge-{self.prefix}{name}.png"))
 
 
 def login(chromium, url: str) -> Panel:
@@ -216,7 +224,9 @@ def book_game_at(tmp_path: Path, broker_port: int, chromium, table: config_modul
 
 
 def vote(panel: Panel, hands: Hands, windows: list[tuple[int, list[int], str]]) -> None:
-    """Start the vote with Next, then for each window: the fists, and the judge's tap."""
+    """Start the vote with Next, then for each window: the fists, and the judge's tap
+    (``"shot"``: ``Panel.shot`` of the count, ``vote`` or for "all leave?" ``question``, then
+    confirm)."""
     opened = hands.upcoming("event/vote/window", state="opened", candidate=windows[0][0])
     panel.tap("#next")
     for i, (candidate, fists, decision) in enumerate(windows):
@@ -227,7 +237,7 @@ def vote(panel: Panel, hands: Hands, windows: list[tuple[int, list[int], str]]) 
             opened = hands.upcoming("event/vote/window", state="opened",
                                     candidate=windows[i + 1][0])
         if decision == "shot":
-            panel.shot("vote")
+            panel.shot("vote" if candidate else "question")
             decision = "confirm"
         panel.tap(f"#{decision}")
 

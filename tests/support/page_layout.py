@@ -8,6 +8,7 @@ finger cannot hit (under 48 CSS px), on a Playwright ``page`` at its present vie
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 #: a 10" tablet in landscape and in portrait, and a phone
@@ -62,13 +63,15 @@ def small_targets(page: Any, least: int = TARGET) -> list[str]:
     return found
 
 
-def fits(page: Any) -> None:
-    """The page now fits each of ``VIEWPORTS`` (nothing overflows, no target under 48 px);
-    the viewport is left as it was."""
+def fits(page: Any, each: Callable[[], None] | None = None) -> None:
+    """The page now fits each of ``VIEWPORTS`` (nothing overflows, no target under 48 px),
+    and passes ``each`` (a check of what it shows) at each; the viewport is left as it was."""
     was = page.viewport_size
     for size in VIEWPORTS:
         page.set_viewport_size(size)
         found = overflowing(page), small_targets(page)
         assert found == ([], []), (size, found)
+        if each is not None:
+            each()
     if was is not None:
         page.set_viewport_size(was)

@@ -1,15 +1,17 @@
 """Which words on a page are not the page's language: the text nodes a reader sees (and the
-placeholders and titles of what they see), scanned for words in the other script (Latin on a
-Russian page, Cyrillic on an English one) that neither the language's catalog itself uses
-(CSV, JSON, a command; "Русский" on the switch) nor the shipped books' and scoring presets' own
-titles in that language hold (the Crow Club is "Crow Club" in Russian too), nor are a player's
-name or ``also`` (a table's id). Every such word slipped through from the other language
-(docs/i18n.md): a book's English title ("Classic club (000)") on a Russian page included.
+placeholders and titles of what they see), scanned for words in another language's script
+(Latin on a Russian page, Cyrillic on an English one) that neither the language's catalog
+itself uses (CSV, JSON, a command) nor are a player's name, nor the shipped books' and
+scoring presets' own titles in that language (the Crow Club is "Crow Club" in Russian too:
+"Classic club (000)" on a Russian page is English that slipped through), and for raw
+identifiers (``don_check``, ``panel.games``: a catalog key shown as itself, a role's or a
+step's name). On a Russian page every Latin word is English that slipped through; on an English
+page every Cyrillic word is Russian that did (docs/i18n.md).
 
     foreign = foreign_words(page, "ru", names=["Anna", "Борис"], also=["table-1"])
     assert foreign == [], foreign
 
-The next helper's walk of every screen uses it at each screen and viewport.
+tests/e2e/test_every_screen.py uses it at every screen of a whole game in each language.
 """
 
 from __future__ import annotations
@@ -23,13 +25,12 @@ from kit import i18n
 from results import scoring
 
 LATIN = re.compile(r"[A-Za-z][A-Za-z'’]*")
-CYRILLIC = re.compile(r"[Ѐ-ӿ][Ѐ-ӿ'’-]*")
-
-
-def script(language: str) -> re.Pattern[str]:
-    """The words a page in ``language`` has no business showing: the other script than the
-    one its own name for itself is written in ("English": Cyrillic; "Русский": Latin)."""
-    return CYRILLIC if LATIN.fullmatch(i18n.catalog(language)["language.name"]) else LATIN
+CYRILLIC = re.compile(r"[Ѐ-ӿ][Ѐ-ӿ'’]*")
+#: each catalog's own script: a page in a language may show the other scripts' words only
+#: where its catalog, a language's name or a player's name holds them
+SCRIPTS = {"ru": CYRILLIC, "en": LATIN}
+#: an identifier as code writes it: snake_case or dotted (a catalog key, ``don_check``)
+IDENTIFIER = re.compile(r"(?<![\w.])[a-z][a-z0-9]*(?:[._][a-z0-9]+)+(?![\w])")
 
 #: every text a reader sees on the page: visible text nodes, and the placeholder, title and
 #: value of visible inputs, selects' options and buttons
@@ -61,25 +62,65 @@ def titles(language: str) -> list[str]:
     return [i18n.text(title, language) for title in (*books, *presets)]
 
 
+def foreign_scripts(language: str) -> list[re.Pattern[str]]:
+    """The words of every script but ``language``'s own."""
+    return [script for script in SCRIPTS.values() if script is not SCRIPTS[language]]
+
+
+def _found(text: str, language: str) -> set[str]:
+    """The other scripts' words and the identifiers in ``text``."""
+    return {w for script in (*foreign_scripts(language), IDENTIFIER)
+            for w in script.findall(text)}
+
+
 def allowed(language: str, names: Iterable[str] = (), also: Iterable[str] = ()) -> set[str]:
-    """The words of the other script a page in ``language`` may show: those its catalog's own
-    texts hold, each language's name for itself (the switch says "English" in English), the
-    books' and presets' titles in it, and those of the players' names and of ``also``."""
-    other = script(language)
-    words = {w for n in i18n.names() for w in other.findall(n["name"])}
+    """The other scripts' words (and identifiers) a page in ``language`` may show anywhere:
+    each language's name for itself (the switch says "English" in English, "Русский" in
+    Russian), the books' and presets' titles in it, those of the players' names and of
+    ``also`` (a table's id), and the proper
+    names and acronyms (a capital first: CSV, UTC, Chromium) its catalog's texts hold."""
+    words = {w for n in i18n.names() for w in _found(n["name"], language)}
     for text in i18n.catalog(language).values():
-        words.update(other.findall(i18n.PLACEHOLDER.sub(" ", text)))
+        words.update(w for w in _found(i18n.PLACEHOLDER.sub(" ", text), language)
+                     if w[0].isupper())
     for text in (*titles(language), *names, *also):
-        words.update(other.findall(text))
+        words.update(_found(text, language))
     return words
+
+
+def _in_place(language: str) -> list[tuple[set[str], re.Pattern[str], str]]:
+    """The catalog's texts that hold other words (a command, a JSON field: ``mafia-table
+    judge``, ``{"seat": 3}``): each with those words, a pattern of the whole message (its
+    parameters any text) and its literal text, so those words pass only where that message
+    stands on the page, whole or as one of its pieces (a ``<code>`` of it), never loose (a
+    record's ``judge`` on a Russian sheet)."""
+    found = []
+    for text in i18n.catalog(language).values():
+        words = {w for w in _found(i18n.PLACEHOLDER.sub(" ", text), language)
+                 if not w[0].isupper()}
+        if words:
+            parts = i18n.PLACEHOLDER.sub("\0", text).split("\0")
+            found.append((words, re.compile(".*?".join(map(re.escape, parts)), re.DOTALL),
+                          i18n.PLACEHOLDER.sub(" ", text)))
+    return found
 
 
 def foreign(texts: Iterable[str], language: str, names: Iterable[str] = (),
             also: Iterable[str] = ()) -> list[str]:
-    """The ``texts`` that hold a word of the other script ``language``'s catalog does not use,
-    nor a name."""
-    ok, other = allowed(language, names, also), script(language)
-    return [text for text in texts if any(w not in ok for w in other.findall(text))]
+    """The ``texts`` that hold a word of another script than ``language``'s, or an
+    identifier, that is no name (``allowed``) nor stands in a message of ``language``'s
+    catalog that holds it (``_in_place``)."""
+    ok = allowed(language, names, also)
+    places = _in_place(language)
+
+    def passes(text: str) -> bool:
+        loose = _found(text, language) - ok
+        for words, pattern, literal in places:
+            if loose & words and (pattern.search(text) or text in literal):
+                loose -= words
+        return not loose
+
+    return [text for text in texts if not passes(text)]
 
 
 def page_texts(page: Any) -> list[str]:
