@@ -178,7 +178,7 @@ def test_classic_000_godfather_decides_the_kill_and_the_jokers_pick_is_not_count
     game = to_night(run(dealt(), tap("next"))[0])
     game, commands, lines = night(game, {"family_kill": {1: [10], 2: [8], 4: [7]}})
     assert steps_of(commands)["family_kill"] == [1, 2, 3, 4]
-    assert lines[1] == "«Крестный Отец \\ Godfather»: the family shoot seat 10"
+    assert lines[1] == "«Крестный Отец \\ Godfather»: the family shot at seat 10"
     assert lines[-1] == "«2. День»: seat 10 was killed; a last minute"
 
 

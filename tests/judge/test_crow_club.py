@@ -90,7 +90,7 @@ def test_crow_club_don_the_don_decides_and_may_shoot_his_own_who_leaves_without_
     own mafioso shot leaves with no last words (the digest's reading of "без завещания")."""
     game = to_night(dealt())
     game, _, lines = night(game, {"mafia_shot": {1: [3], 2: [9], 3: [10]}})
-    assert "«Дон Мафии»: the Don shoot seat 3" in lines
+    assert "«Дон Мафии»: the Don shot at seat 3" in lines
     assert not game.player(3).in_game and game.stage == "day"
     assert "«После голосование стол покидает…»: seat 3 was killed" in lines
 

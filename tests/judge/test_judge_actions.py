@@ -37,7 +37,7 @@ def test_fiim_4_5_4_a_dead_keypads_pick_entered_by_the_judge_completes_the_shot(
     assert commands == [] and lines == ["the judge enters seat 3's pick in the mafia shot "
                                         "step: 8"]
     game, _, lines = run(game, shot_result({1: [8], 2: [8]}, missing=[3]))
-    assert game.killed == 8 and lines == ["4.5.4: the mafia shoot seat 8"]
+    assert game.killed == 8 and lines == ["4.5.4: the mafia shot at seat 8"]
     assert game.tonight[-1].picks[-1].by_judge
 
 

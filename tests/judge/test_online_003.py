@@ -140,7 +140,7 @@ def test_online_003_po_igrovoy_legende_the_mafia_who_name_someone_must_agree():
     nobody does not spoil it; the boss takes no part."""
     night = night_of(to_night(dealt()), {"mafia_kill": {2: [10]}})
     assert night.game.player(10).left == "shot"
-    assert "«По игровой легенде…»: the mafia shoot seat 10" in night.lines
+    assert "«По игровой легенде…»: the mafia shot at seat 10" in night.lines
     night = night_of(to_night(dealt()), {"mafia_kill": {2: [10], 3: [9]}})
     assert len(night.game.alive) == 10
     assert "«Любой ролевой персонаж…»: the mafia missed: nobody is killed" in night.lines
