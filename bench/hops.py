@@ -21,8 +21,10 @@ For each hop: p50 / p99 / max; then the slowest 1 % of the presses, with the hop
 largest in each (what the tail is made of). Beside them, over the same run: the garbage
 collector's pauses (``gc.callbacks``: how many of each generation, how long, how many presses
 one fell in), the checkpointer's passes (each ``wal_checkpoint``, and the presses whose commit
-overlapped one), and the CPU time of each thread of this process (/proc/self/task); at the end,
-how long a full collection takes.
+overlapped one), on the console path the port thread's writes to the console (the
+acknowledgements and pings, and the presses one was written on the way of: each wakes that
+thread and the console while the press is still going), and the CPU time of each thread of
+this process (/proc/self/task); at the end, how long a full collection takes.
 
 ``--flood RATE``: the GPIO path's presses while ``bench/flooder.py`` (``bench.flood``'s flood)
 publishes ``RATE`` QoS 1 ``cmd/light`` a second, which is where the collector runs most.
@@ -195,7 +197,29 @@ def instrumented(service: Service, stamps: Stamps) -> Iterator[None]:
         restore()
 
 
-def press_gpio(presses: int, flood: int) -> tuple[Stamps, Pauses, Pauses, dict[str, float]]:
+#: what a path's presses give: their stamps, the collector's pauses, the checkpoints, the
+#: console port's writes (none on the GPIO path), the CPU time of each thread
+Pressed = tuple[Stamps, Pauses, Pauses, Pauses, dict[str, float]]
+
+
+@contextlib.contextmanager
+def port_writes(service: Service) -> Iterator[Pauses]:
+    """Each write of the console links' threads to their open ports while inside."""
+    pauses = Pauses()
+    def note(*_: object) -> None:
+        now = time.monotonic()
+        pauses.spans.append((now, now, "write"))
+
+    restore = [wrap(link._serial, "write", note) for link in service.consoles
+               if link._serial is not None]
+    try:
+        yield pauses
+    finally:
+        for undo in restore:
+            undo()
+
+
+def press_gpio(presses: int, flood: int) -> Pressed:
     """``bench.gpio``'s presses, stamped; during a flood of ``flood`` commands a second (none
     for 0)."""
     stamps = Stamps()
@@ -229,10 +253,10 @@ def press_gpio(presses: int, flood: int) -> tuple[Stamps, Pauses, Pauses, dict[s
             service.stop()
             loop.join(10)
             clock.close()
-    return stamps, collections, checkpoints, cpu
+    return stamps, collections, checkpoints, Pauses(), cpu
 
 
-def press_console(presses: int, flood: int) -> tuple[Stamps, Pauses, Pauses, dict[str, float]]:
+def press_console(presses: int, flood: int) -> Pressed:
     """``bench.consoles``' presses (one at a time, seat after seat), stamped."""
     stamps = Stamps()
     with tempfile.TemporaryDirectory() as state, LocalBroker() as broker, \
@@ -248,7 +272,7 @@ def press_console(presses: int, flood: int) -> tuple[Stamps, Pauses, Pauses, dic
             hub.dump()
             arrived = []
             cpu = thread_cpu()
-            with collector_pauses() as collections:
+            with collector_pauses() as collections, port_writes(service) as writes:
                 for i in range(presses):
                     for verb in ("press", "release"):
                         stamps.now = {}
@@ -266,7 +290,7 @@ def press_console(presses: int, flood: int) -> tuple[Stamps, Pauses, Pauses, dic
             loop.join(10)
             clock.close()
             hub.close()
-    return stamps, collections, checkpoints, cpu
+    return stamps, collections, checkpoints, writes, cpu
 
 
 def thread_cpu() -> dict[str, float]:
@@ -283,7 +307,7 @@ def thread_cpu() -> dict[str, float]:
 
 
 def report(path: str, stamps: Stamps, collections: Pauses, checkpoints: Pauses,
-           cpu: dict[str, float]) -> None:
+           writes: Pauses, cpu: dict[str, float]) -> None:
     names = STAMPS[path]
     whole = [d for d in stamps.done if all(n in d for n in names)]
     chain = [n for n in names if n != "published"]  # paho's thread may write before it returns
@@ -323,6 +347,11 @@ def report(path: str, stamps: Stamps, collections: Pauses, checkpoints: Pauses,
           + f"; {len(overlapped)} commits overlapped one"
           + (f" (their median {quantile([commit[i] for i in overlapped], 0.5):.3f} ms, the "
              f"others' {quantile(others, 0.5):.3f} ms)" if overlapped and others else ""))
+    if path == "console":
+        on_way = [i for i, d in enumerate(whole) if writes.during(d["edge"], d["received"])]
+        print(f"  console port writes: {len(writes.spans)}; {len(on_way)} presses had one on "
+              f"their way, {sum(i in set(on_way) for i in slowest)} of the slowest "
+              f"{len(slowest)}")
     busy = sorted(cpu.items(), key=lambda item: -item[1])
     print("  CPU by thread over the presses: "
           + ", ".join(f"{name} {seconds:.2f} s" for name, seconds in busy if seconds > 0))

@@ -156,6 +156,7 @@ class Service:
         self.outbox = Outbox(journals, messages=self.messages, delivery=self.delivery,
                              connected=self.event_link.connected.is_set,
                              limit=config.store.outbox_limit, call_soon=self.loop.call_soon,
+                             call_at=self.loop.call_at, now=self.clock.monotonic,
                              on_change=self._publish_health)
         self.health = HealthReport(messages=self.messages, mqtt=self.mqtt, outbox=self.outbox,
                                    devices=self.devices, intake=self.intake,

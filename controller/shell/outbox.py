@@ -9,7 +9,12 @@ A console's input is special (docs/protocol.md, "Exactly once"): its events and 
 position go into the journal in one transaction, and only then is the console acknowledged, so
 whenever the controller dies the console sends again exactly what the journal lacks. The link's
 thread notes the position (``console_input``); the loop's ``applying`` hook (``journaling``)
-holds the events the input causes and writes them with it.
+holds the events the input causes and writes them with it. The acknowledgement then waits
+``ACK_DELAY`` (loop time) before it goes: the port's thread that writes it, and the console that
+reads it, would otherwise wake in the very moment the event is on its way to the broker (paho's
+thread, the broker, the subscribers), and on a busy two-core machine every thread woken then
+is one more that the event's own threads wait for (docs/performance.md, "Seat consoles").
+Every acknowledgement due within that time goes out in one wake-up.
 
 The outbox also watches its depth against ``[store] outbox_limit`` and the journals' troubles
 (a full disk: events held in memory and tried again every ``RETRY_SECONDS``); either change is
@@ -36,6 +41,10 @@ log = logging.getLogger(__name__)
 
 #: How often a journal that could not take writes is tried again.
 RETRY_SECONDS = 1.0
+#: How long a console's acknowledgement waits once its input is on disk: past an event's way
+#: to the broker (about 1 ms at p99 on a quiet machine), far inside the console's 200 ms before
+#: it sends again (docs/protocol.md).
+ACK_DELAY = 0.003
 
 
 def event_topic(effect: Emit) -> str:
@@ -50,19 +59,25 @@ class Outbox:
     def __init__(self, journals: dict[bool, Journal], *, messages: MessageFactory,
                  delivery: Delivery, connected: Callable[[], bool], limit: int,
                  call_soon: Callable[[Callable[[], None]], None],
-                 on_change: Callable[[], None]):
+                 call_at: Callable[[float, Callable[[], None]], None],
+                 now: Callable[[], float], on_change: Callable[[], None]):
+        """``call_soon`` and ``call_at``: the loop's (``call_at`` from the loop thread only),
+        ``now`` its clock."""
         self.journals = journals
         self._messages = messages
         self._delivery = delivery
         self._connected = connected
         self.limit = limit
         self._call_soon = call_soon
+        self._call_at = call_at
+        self._now = now
         self._on_change = on_change
         self._over_limit = False
         self._retry_timer: threading.Timer | None = None
         # console inputs on their way to the loop -> (their link, the console's position)
         self._positions: dict[int, tuple[ConsoleLink, Position]] = {}
         self._held: list[Emit] | None = None  # the events of the console input being applied
+        self._acks: list[tuple[ConsoleLink, Position]] = []  # journaled, to acknowledge soon
 
     @property
     def depth(self) -> int:
@@ -88,7 +103,8 @@ class Outbox:
     @contextmanager
     def journaling(self, inp: Input) -> Iterator[None]:
         """Around a console input: hold the events it causes, then journal them with the
-        console's position in one transaction, publish them, and acknowledge the console."""
+        console's position in one transaction, publish them, and acknowledge the console
+        ``ACK_DELAY`` later."""
         origin = self._positions.pop(id(inp), None)
         if origin is None:
             yield
@@ -113,6 +129,14 @@ class Outbox:
             kept = kept and len(stored) == len(events)
             self._published(stored, secret)
         if kept:  # (held in memory under a full disk counts: see docs/protocol.md)
+            if not self._acks:
+                self._call_at(self._now() + ACK_DELAY, self._acknowledge)
+            self._acks.append((link, position))
+
+    def _acknowledge(self) -> None:
+        """The consoles' inputs journaled ``ACK_DELAY`` ago and since: acknowledged, in order."""
+        acks, self._acks = self._acks, []
+        for link, position in acks:
             link.journaled(position)
 
     def _payload_for(self, effect: Emit, journal: Journal) -> Callable[[int], bytes]:
