@@ -148,7 +148,9 @@ class LoopDriver:
             paho_step()
             sock = self.client.socket()
             while isinstance(sock, ssl.SSLSocket) and sock.pending() and self._fd is not None:
-                self.client.loop_read()  # TLS bytes already taken off the socket
+                # bytes of a TLS record already taken off the socket: no readiness of the
+                # socket will announce them (paho's own loop checks the same)
+                self.client.loop_read()
         self._after()
         self.flush()
 
