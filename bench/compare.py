@@ -1,6 +1,7 @@
 """Same-run comparison: a press's latency in this checkout against another commit's.
 
     .venv/bin/python -m bench.compare --base HEAD~1 [--rounds 5] [--presses 500] [gpio consoles]
+    .venv/bin/python -m bench.compare --base HEAD~1 --rounds 3 --presses 200 judge
     .venv/bin/python -m bench.compare --quick    # HEAD, consoles, seconds: that it runs
 
 A change to the code on a press's path (the core, the loop, the journal, the MQTT link) should
@@ -11,9 +12,10 @@ the other way round, alternating, so that a machine getting busier or quieter fa
 Each benchmark runs as its own process with ``PYTHONPATH`` set to its tree, so each imports its
 own code. For each tree it reports the median over the rounds of the runs' p50 and p99 of the
 press -> subscriber latency (``bench.gpio``: a mock pin's edge; ``bench.consoles``: a console's
-EVENT frame on a pty) and of the floor each run measured beside it, and the ratio of this tree's
-to the base's. A base from before the benches printed verdict lines (bench/figures.py) gives
-its p50 and p99 alone, and runs its benchmark's one run.
+EVENT frame on a pty; ``bench.judge``: a seat press to the fist on the judge's page in Chromium)
+and of the floor each run measured beside it, and the ratio of this tree's to the base's. A base
+from before the benches printed verdict lines (bench/figures.py) gives its p50 and p99 alone,
+and runs its benchmark's one run.
 """
 
 from __future__ import annotations
@@ -36,7 +38,9 @@ HERE = Path(__file__).resolve().parent.parent
 #: verdict lines gives)
 LATENCY = re.compile(r"(?:edge|pty byte) -> subscriber.*p50=([\d.]+) ms p99=([\d.]+) ms")
 ARGS = {"gpio": ["--bursts", "1", "--starts", "1", "--idle", "1"],  # the least any version takes
-        "consoles": ["--bursts", "0"]}
+        "consoles": ["--bursts", "0"], "judge": []}
+#: how each benchmark is told the number of presses
+PRESSES = {"gpio": "--presses", "consoles": "--presses", "judge": "-n"}
 
 
 @dataclass(frozen=True)
@@ -53,7 +57,7 @@ def run_once(tree: Path, bench: str, presses: int) -> Run:
     source = (tree / "bench" / f"{bench}.py").read_text(encoding="utf-8")
     runs = ["--runs", "1"] if '"--runs"' in source else []  # older trees: one run anyway
     out = subprocess.run(
-        [sys.executable, "-m", f"bench.{bench}", "--presses", str(presses), *ARGS[bench], *runs],
+        [sys.executable, "-m", f"bench.{bench}", PRESSES[bench], str(presses), *ARGS[bench], *runs],
         cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)}, capture_output=True, text=True,
         timeout=900, check=False)
     verdict = next(filter(None, map(VERDICT.match, out.stdout.splitlines())), None)

@@ -12,8 +12,9 @@ over the channel, as the judge does, and stands in day 1. Each stamp is ``time.m
 (the collector's pauses' clock; the MQTT client's ``time.time()`` moved onto it):
 
     a ``sim/press`` is published -> the table's ``event/seat/press`` reaches an MQTT client
-    (the table's path, the floor: bench.judge's) ... and the panel's paho thread has it
-    (``TableLink._on_message``) -> the panel's loop takes it (``Panel._on_table``) -> the
+    (the table's path, the floor: bench.judge's) ... and paho's callback has it
+    (``TableLink._on_message``, inside ``loop_read`` on the panel's loop; on paho's own
+    thread before ``kit.mqtt.LoopDriver``) -> the panel takes it (``Panel._on_table``) -> the
     change is shown (``LiveView.show``) -> the view is built and serialized (``Pages.push``
     called with its text) -> its WebSocket frame is written (``send_str`` returns) -> the
     first tab reads a view with the seat down

@@ -16,12 +16,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 from contract.api import sound
 from judge.game import Game
 from judge.game.actions import Offer
 from judge.kept_game import KeptGame
 from judge.views import (
     Clock,
+    JudgeGame,
     PanelSettings,
     TableStatus,
     ViewMessage,
@@ -74,6 +77,9 @@ class LiveView:
         self.pages = Pages()
         self.watchers: list[Callable[[Shown], None]] = []
         self._pushed = ""  # the last view pushed to the tabs
+        #: the last game and its view from the judge's chair: a fist or the clock's tick
+        #: leaves the (frozen) game as it was, and its view with it
+        self._viewed: tuple[Game, JudgeGame] | None = None
 
     def message(self) -> ViewMessage:
         """The page's whole view (``judge.views.ViewMessage``, docs/judge-api.md): the game
@@ -82,8 +88,11 @@ class LiveView:
         seen = self.seen
         health = seen.health or {}
         consoles = health.get("consoles") or []
-        game = judge_game(self.kept.game)
-        game.offers += own_offers(self.kept.game, seen.timer)
+        if self._viewed is None or self._viewed[0] is not self.kept.game:
+            self._viewed = (self.kept.game, judge_game(self.kept.game))
+        viewed = self._viewed[1]
+        game = msgspec.structs.replace(
+            viewed, offers=[*viewed.offers, *own_offers(self.kept.game, seen.timer)])
         return ViewMessage(
             game=game, log=list(self.kept.lines)[-60:],
             table=TableStatus(broker=seen.broker, status=seen.status or "unknown",

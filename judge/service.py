@@ -16,10 +16,10 @@ The imperative shell around ``judge.game``, composed of one part a job:
 WebSocket) and the table's events (from the link), sends the core's commands to the table and
 shows the change. Everything runs on one asyncio loop, so two tabs' actions are ordered: an
 action names the game ``version`` its page showed, and one made on a stale page is refused with
-a message rather than applied to a game its judge did not see. paho's network thread only hands
-messages over to that loop. The routes get the parts they need, never the ``Panel``: the games'
-pages the record store (``judge.record_routes``), the overlay the live view and the game's
-history (``judge.overlay_routes``).
+a message rather than applied to a game its judge did not see; paho runs on that loop too (no
+network thread: ``kit.mqtt.LoopDriver``). The routes get the parts they need, never the
+``Panel``: the games' pages the record store (``judge.record_routes``), the overlay the live
+view and the game's history (``judge.overlay_routes``).
 """
 
 from __future__ import annotations
