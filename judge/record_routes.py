@@ -226,7 +226,7 @@ async def games_page(request: web.Request) -> web.Response:
         for r in games.store.listing())
     return web.Response(text=f"""<!doctype html><html lang="{language}"><head><meta charset="utf-8">
 <title>{t("games.title")}</title><link rel="stylesheet" href="/static/sheet.css"></head><body>
-<nav><a href="/">{t("games.panel")}</a> · {i18n_web.switch(language)}</nav>
+<nav><a href="/">{t("games.panel")}</a> {i18n_web.switch(language)}</nav>
 <h1>{t("games.title")}</h1>
 <table id="games"><thead><tr><th>{t("games.col.game")}</th><th>{t("games.col.started")}</th>
 <th>{t("games.col.status")}</th><th>{t("games.col.winner")}</th>

@@ -21,7 +21,7 @@ const TEXT = {
     if (!row) return "";
     const phase = row.phase === "idle" && row.day > 0 ? "day" : row.phase;
     return [row.online ? null : t("tournament.offline"), phase ? word(PHASES, phase) : null,
-      row.day ? t("tournament.day", {day: row.day}) : null].filter(Boolean).join(" · ");
+      row.day ? t("tournament.day", {day: row.day}) : null].filter(Boolean).join("\u00a0· ");
   },
 };
 
@@ -80,7 +80,7 @@ function drawRounds(view, tables) {
       p.className = tb.done ? "done" : "waiting";
       p.dataset.table = tb.table;
       const state = r.sent === null ? "" : tb.done ? t("tournament.done")
-        : [t("tournament.playing"), TEXT.liveState(here[tb.table])].filter(Boolean).join(" · ");
+        : [t("tournament.playing"), TEXT.liveState(here[tb.table])].filter(Boolean).join("\u00a0· ");
       p.textContent = `${tb.table}${state ? ` (${state})` : ""}: ${tb.players.join(", ")}`;
       where.append(p);
     }
@@ -112,7 +112,7 @@ function drawGames(view) {
     history.className = "history";
     history.replaceChildren(...g.history.map((e) => {
       const p = document.createElement("p");
-      p.textContent = `${e.revision} · ${TEXT.at(e.received)} · ${I18n.words(e.what)}`;
+      p.textContent = `${e.revision}\u00a0· ${TEXT.at(e.received)}\u00a0· ${I18n.words(e.what)}`;
       return p;
     }));
   }
