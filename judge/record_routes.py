@@ -303,13 +303,13 @@ def _said(error: str, language: str) -> str:
 
 
 def _export_link(record: rec.Record, language: str) -> str:
-    """The rating platform's export: a download, or the reason there is none (in the
-    export's own words: the platform's format is English)."""
+    """The rating platform's export: a download, or the reason there is none, in the reader's
+    words (the platform's own messages too: each has its key)."""
     try:
         mafiaratings.export(record)
     except mafiaratings.ExportRefused as exc:
         return (f'<p id="export"><b>mafiaratings</b> '
-                f"{escape(i18n.t('form.export.refused', language, why=str(exc)))}</p>")
+                f"{escape(i18n.t('form.export.refused', language, why=exc.words))}</p>")
     return (f'<p id="export"><a href="/api/games/{escape(record.id)}/export/mafiaratings" '
             f"download>{escape(i18n.t('form.export', language))}</a></p>")
 
