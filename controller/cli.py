@@ -43,6 +43,10 @@ log = logging.getLogger("mafia-table")
 
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 EXAMPLE = Path("config") / "table.example.toml"
+#: docs/i18n.md, "The table's voice"
+VOICE_HELP = ("override [music] voice: the language the table speaks (ru, en) until a judge's "
+              "panel sets its own")
+
 
 def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """The table's subcommands, each with its handler as ``run``."""
@@ -56,6 +60,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
                      "simulated run's table (by default a simulation starts clean)")
     run.add_argument("--broker", metavar="HOST:PORT", help="override [broker] host and port")
     run.add_argument("--table", metavar="ID", help="override the table id")
+    run.add_argument("--voice", metavar="LANG", help=VOICE_HELP)
     run.add_argument("-v", "--verbose", action="store_true", help="debug logging")
 
     sim = sub.add_parser("sim", help="run a simulated table (run --sim), optionally in a window "
@@ -72,6 +77,7 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
                      help="when to take the screenshot (default 2 s)")
     sim.add_argument("--broker", metavar="HOST:PORT", help="override [broker] host and port")
     sim.add_argument("--table", metavar="ID", help="override the table id")
+    sim.add_argument("--voice", metavar="LANG", help=VOICE_HELP)
     sim.add_argument("-v", "--verbose", action="store_true", help="debug logging")
 
     state = sub.add_parser("state", help="show or reset what a table keeps between runs (day, "
@@ -277,7 +283,8 @@ def _run(args: argparse.Namespace) -> int:
         print("mafia-table run: --resume goes with --sim (a real table always goes on from "
               "its journal; `mafia-table state reset` starts it anew)", file=sys.stderr)
         return 2
-    overrides = config.Overrides(table=args.table, broker=args.broker, simulated=simulated)
+    overrides = config.Overrides(table=args.table, broker=args.broker, voice=args.voice,
+                                 simulated=simulated)
     cfg = config.load(args.config, overrides)
     setup_logging(args.verbose)
 

@@ -226,7 +226,7 @@ async def games_page(request: web.Request) -> web.Response:
         for r in games.store.listing())
     return web.Response(text=f"""<!doctype html><html lang="{language}"><head><meta charset="utf-8">
 <title>{t("games.title")}</title><link rel="stylesheet" href="/static/sheet.css"></head><body>
-<nav><a href="/">{t("games.panel")}</a> · {i18n_web.switch(language)}</nav>
+<nav><a href="/">{t("games.panel")}</a> {i18n_web.switch(language)}</nav>
 <h1>{t("games.title")}</h1>
 <table id="games"><thead><tr><th>{t("games.col.game")}</th><th>{t("games.col.started")}</th>
 <th>{t("games.col.status")}</th><th>{t("games.col.winner")}</th>
@@ -303,13 +303,13 @@ def _said(error: str, language: str) -> str:
 
 
 def _export_link(record: rec.Record, language: str) -> str:
-    """The rating platform's export: a download, or the reason there is none (in the
-    export's own words: the platform's format is English)."""
+    """The rating platform's export: a download, or the reason there is none, in the reader's
+    words (the platform's own messages too: each has its key)."""
     try:
         mafiaratings.export(record)
     except mafiaratings.ExportRefused as exc:
         return (f'<p id="export"><b>mafiaratings</b> '
-                f"{escape(i18n.t('form.export.refused', language, why=str(exc)))}</p>")
+                f"{escape(i18n.t('form.export.refused', language, why=exc.words))}</p>")
     return (f'<p id="export"><a href="/api/games/{escape(record.id)}/export/mafiaratings" '
             f"download>{escape(i18n.t('form.export', language))}</a></p>")
 

@@ -187,16 +187,16 @@ def protocol(record: Record, scores: list[PlayerScore], preset: i18n.Text,
 <title>{t("sheet.title", id=record.id)}</title>
 <link rel="stylesheet" href="/static/sheet.css">
 </head><body>
-<nav class="no-print"><a href="/games">{t("games.all")}</a> · <a href="/">{t("games.panel")}</a> ·
-<a href="/games/{e(record.id)}/results.csv">CSV</a> ·
-<a href="/api/games/{e(record.id)}">JSON</a> · <button onclick="print()">{t("sheet.print")}</button>
-· {i18n_web.switch(language)}</nav>
+<nav class="no-print"><a href="/games">{t("games.all")}</a> <a href="/">{t("games.panel")}</a>
+<a href="/games/{e(record.id)}/results.csv">CSV</a>
+<a href="/api/games/{e(record.id)}">JSON</a> <button onclick="print()">{t("sheet.print")}</button>
+{i18n_web.switch(language)}</nav>
 <h1>{t("sheet.heading")} <span id="game-id">{e(record.id)}</span></h1>
 <p class="meta">{t("sheet.meta", table=record.table,
                     rules=book.title if book is not None else record.rules,
                     started=when(record.started, language),
-                    ended=when(record.ended, language))} ·
-<span id="status" data-status="{record.status}">{e(status)}</span> ·
+                    ended=when(record.ended, language))}&nbsp;·
+<span id="status" data-status="{record.status}">{e(status)}</span>&nbsp;·
 {t("sheet.scores", preset=preset)}</p>
 <table id="players"><thead><tr>{heads}</tr>
 </thead><tbody>{''.join(rows)}</tbody></table>"""]

@@ -15,7 +15,8 @@ judge added it), votes when a ballot's voters do not add up to its count or an a
 in no ballot, shots when a night's victim is not every shooter's pick. ``docs/exports.md`` has
 the mapping field by field.
 
-An unfinished game is refused (``ExportRefused``) with the reason: the platform takes games
+An unfinished game is refused (``ExportRefused``) with the reason, as words a reader's language
+renders (the platform's own messages too, each by its key): the platform takes games
 with a winner only (``Game::create`` throws "Unknown result" otherwise). So is a game its format
 cannot hold, whatever book it was played by: the platform's game is ten players, each a don, a
 mafioso, the sheriff or a civilian, and red or black winning (a club's book with other cards,
@@ -31,9 +32,10 @@ from typing import Annotated
 
 import msgspec
 
+from kit.i18n import Words, joined
 from results.mafiaratings_check import check
 from results.mafiaratings_format import Death, Game, GameTime, Moderator, Player, Vote
-from results.record import Day, Departure, Foul, Night, Record, Speech, VoteRound
+from results.record import NEW_GAME, Day, Departure, Foul, Night, Record, Speech, VoteRound
 
 _ROLES = {"don": "don", "mafia": "maf", "sheriff": "sheriff", "civilian": "civ"}
 _WINNERS = {"red": "civ", "black": "maf"}
@@ -42,7 +44,13 @@ _ALL_FEATURES = "gsdutclhvknwr"
 
 
 class ExportRefused(ValueError):
-    """The record cannot be exported; the message says why (the panel shows it)."""
+    """The record cannot be exported: ``words`` say why (the sheet renders them in its reader's
+    language); ``str()`` is the English (the API's 409, the log, the command line)."""
+
+    def __init__(self, words: Words, said: str | None = None):
+        """``said``: the English when it is not ``words``' own (the platform's messages)."""
+        super().__init__(said if said is not None else str(words))
+        self.words = words
 
 
 Id = Annotated[int, msgspec.Meta(ge=1, le=2**31 - 1)]
@@ -86,9 +94,11 @@ def export(record: Record, options: Options | None = None) -> Game:
         game.moderator = Moderator(id=options.moderator_id)
     if options.language is not None:
         game.language = options.language
-    refusals = check(msgspec.to_builtins(game)).errors  # a corrected deck, say
-    if refusals:
-        raise ExportRefused(f"the rating platform would refuse this game: {'; '.join(refusals)}")
+    report = check(msgspec.to_builtins(game))  # a corrected deck, say
+    if report.errors:
+        raise ExportRefused(Words("refused.export.platform", errors=joined(report.reasons)),
+                            "the rating platform would refuse this game: "
+                            f"{'; '.join(report.errors)}")
     return game
 
 
@@ -99,26 +109,25 @@ def export_json(record: Record, options: Options | None = None) -> bytes:
 def _refuse_unfinished(record: Record) -> str:
     """The platform's winner of a finished game; ``ExportRefused`` for any other."""
     if record.status == "abandoned":
-        reason = f": {record.abandon_reason}" if record.abandon_reason else ""
-        raise ExportRefused(f"the game was abandoned{reason}; the rating platform takes "
-                            "finished games only")
+        if record.abandon_reason == NEW_GAME:  # the panel's own reason: the sheet's words
+            raise ExportRefused(Words("refused.export.abandoned.why",
+                                      reason=Words("sheet.new_game")))
+        if record.abandon_reason:
+            raise ExportRefused(Words("refused.export.abandoned.why",
+                                      reason=record.abandon_reason))
+        raise ExportRefused(Words("refused.export.abandoned"))
     if record.status != "finished" or record.winner is None:
-        raise ExportRefused("the game is not finished (no winner yet); the rating platform "
-                            "takes finished games only")
+        raise ExportRefused(Words("refused.export.unfinished"))
     others = sorted({p.role for p in record.players if p.role and p.role not in _ROLES})
     if others:
-        raise ExportRefused(f"cards the rating platform's format does not hold: "
-                            f"{', '.join(others)} (it knows FIIM's don, mafia, sheriff and "
-                            "civilian)")
+        raise ExportRefused(Words("refused.export.cards", cards=", ".join(others)))
     if len(record.players) != 10:
-        raise ExportRefused(f"the game has {len(record.players)} players; the platform's "
-                            "games have 10")
+        raise ExportRefused(Words("refused.export.players", players=len(record.players)))
     undealt = [p.seat for p in record.players if p.role not in _ROLES]
     if undealt:
-        raise ExportRefused(f"seats {undealt} have no role")
+        raise ExportRefused(Words("refused.export.undealt", seats=undealt))
     if record.winner not in _WINNERS:
-        raise ExportRefused(f"the winner is {record.winner!r}: the rating platform's format "
-                            "has red or black winning")
+        raise ExportRefused(Words("refused.export.winner", winner=record.winner))
     return _WINNERS[record.winner]
 
 

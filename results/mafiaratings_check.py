@@ -17,6 +17,10 @@ and ``get_night_kill``, ``check_gametime``, ``compare_gametimes`` with ``who_spe
 voted in its last voting round, ``voting_winners``). Added, from the field docs
 (``Game::feature_flags_help``): the letters of ``features`` are known, their dependencies hold,
 each detail present is one its letter declares, ``death`` has the shape the letters say.
+
+An error is kept twice: as the platform says it (``errors``, its English, as its PHP writes it:
+the tests compare them) and as words (``reasons``, a catalog key per message) for a reader of
+another language (the sheet's refusal, docs/i18n.md).
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from kit.i18n import Words
 from results.mafiaratings_format import (
     BONUS_TITLES,
     DEATH_TYPES,
@@ -44,10 +49,17 @@ _FIELD_LETTER = {"arranged": "a", "don": "g", "sheriff": "s", "death": "d", "leg
 
 @dataclass
 class Report:
-    """What the platform would say: ``errors`` it refuses on, ``issues`` it would fix away."""
+    """What the platform would say: ``errors`` it refuses on (``reasons``: the same as words,
+    one for one), ``issues`` it would fix away."""
 
     errors: list[str] = field(default_factory=list)
     issues: list[str] = field(default_factory=list)
+    reasons: list[Words] = field(default_factory=list)
+
+    def refuse(self, said: str, words: Words) -> None:
+        """An error: ``said`` as the platform says it, ``words`` for a reader."""
+        self.errors.append(said)
+        self.reasons.append(words)
 
     @property
     def accepted(self) -> bool:
@@ -59,10 +71,11 @@ def check(game: dict[str, Any]) -> Report:
     report = Report()
     players = game.get("players")
     if not isinstance(players, list) or len(players) != 10:
-        report.errors.append("Field players must be an array of size 10 in the game.")
+        report.refuse("Field players must be an array of size 10 in the game.",
+                      Words("refused.export.platform.players"))
         return report
     if not all(isinstance(p, dict) for p in players):
-        report.errors.append("every player must be an object")
+        report.refuse("every player must be an object", Words("refused.export.platform.object"))
         return report
     _Checker(game, report).run()
     return report
@@ -106,7 +119,8 @@ class _Checker:
             if self.has(letter) and not self.has(needed):
                 self.issue(f'features has "{letter}" without "{needed}".')
         if self.g.get("winner") not in ("civ", "maf", "tie"):
-            self.r.errors.append('winner must be "civ", "maf" or "tie".')
+            self.r.refuse('winner must be "civ", "maf" or "tie".',
+                          Words("refused.export.platform.winner"))
         for i, p in enumerate(self.p):
             for key, letter in _FIELD_LETTER.items():
                 if key in p and not self.has(letter) and not (key == "legacy" and self.has("i")):
@@ -135,8 +149,9 @@ class _Checker:
         for i, p in enumerate(self.p):
             role = p.get("role", "civ")
             if role not in counts:
-                self.r.errors.append(f'Player {i + 1} has invalid role "{role}". Role must be one '
-                                     'of: "civ", "sheriff", "maf", or "don".')
+                self.r.refuse(f'Player {i + 1} has invalid role "{role}". Role must be one '
+                              'of: "civ", "sheriff", "maf", or "don".',
+                              Words("refused.export.platform.role", seat=i + 1, role=str(role)))
                 return
             counts[role] += 1
             round_ = _death_round(p)
@@ -152,7 +167,12 @@ class _Checker:
             if counts[role] != want:
                 name = {"civ": "civilians", "sheriff": "sheriffs", "maf": "mafs",
                         "don": "dons"}[role]
-                self.r.errors.append(f"This game has {counts[role]} {name}. Must be {want}.")
+                key = {"civ": "refused.export.platform.civ",
+                       "sheriff": "refused.export.platform.sheriff",
+                       "maf": "refused.export.platform.maf",
+                       "don": "refused.export.platform.don"}[role]
+                self.r.refuse(f"This game has {counts[role]} {name}. Must be {want}.",
+                              Words(key, have=counts[role], want=want))
 
     def check_legacy(self, i: int, p: dict[str, Any]) -> None:
         if "death" not in p:
@@ -183,7 +203,8 @@ class _Checker:
             if round_ < 0 and self.has("u"):
                 self.issue(f"Death round is not set for player {i + 1}.")
             if kind is not None and kind not in DEATH_TYPES:
-                self.r.errors.append(f'Player {i + 1} has invalid death type "{kind}".')
+                self.r.refuse(f'Player {i + 1} has invalid death type "{kind}".',
+                              Words("refused.export.platform.death", seat=i + 1, kind=str(kind)))
             elif kind in ("giveUp", "kickOut", "teamKickOut"):
                 if moment is not None:
                     bad = gametime_issue(moment)

@@ -127,9 +127,13 @@ class PlayerScore(msgspec.Struct, kw_only=True):
 def load(path: str | Path) -> Preset:
     """A preset file, or a ``ConfigError`` naming the file and the bad key."""
     try:
-        preset = msgspec.convert(tomllib.loads(Path(path).read_text(encoding="utf-8")), Preset)
-    except (OSError, tomllib.TOMLDecodeError, msgspec.ValidationError) as exc:
+        raw = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        preset = msgspec.convert(raw, Preset)
+    except (OSError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(str(path), [str(exc)]) from None
+    except msgspec.ValidationError as exc:
+        raise ConfigError(str(path), i18n.title_was_name(raw, "a scoring preset's")
+                          or [str(exc)]) from None
     problems = i18n.text_problems([("title", preset.title)])
     if problems:
         raise ConfigError(str(path), problems)

@@ -6,7 +6,8 @@
 # --table-only (first argument): the simulated table alone, no panel (and so with --screenshot).
 # (--judge, which the panel once needed, is still taken.)
 # MAFIA_LANGUAGE=ru|en: the panel's language until the judge switches it, and the table's voice
-# (the panel tells the table; docs/i18n.md, "The table's voice") (default ru).
+# (the panel tells the table; docs/i18n.md, "The table's voice"; a table alone is started in
+# it, `sim --voice`) (default ru).
 # MAFIA_BROKER=HOST:PORT: the broker of both (default 127.0.0.1:1883; a private mosquitto is
 # started there when nothing listens).
 # The panel is on 127.0.0.1:8080, plain HTTP for this machine's browser. JUDGE_LISTEN=0.0.0.0:8443
@@ -15,23 +16,23 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
+language="${MAFIA_LANGUAGE:-ru}"
+case "$language" in
+    ru|en) ;;
+    *) echo "run-sim: MAFIA_LANGUAGE=$language: ru or en expected" >&2; exit 2 ;;
+esac
 if [ "${1:-}" = "--table-only" ]; then
     shift
-    exec .venv/bin/mafia-table sim --config config/table.example.toml "$@"
+    exec .venv/bin/mafia-table sim --config config/table.example.toml --voice "$language" "$@"
 fi
 case " $* " in  # a screenshot of the table is taken and done: no panel to leave running
-    *" --screenshot "*|*" --screenshot="*) exec .venv/bin/mafia-table sim --config config/table.example.toml "$@" ;;
+    *" --screenshot "*|*" --screenshot="*) exec .venv/bin/mafia-table sim --config config/table.example.toml --voice "$language" "$@" ;;
 esac
 [ "${1:-}" = "--judge" ] && shift
 broker="${MAFIA_BROKER:-127.0.0.1:1883}"
 if ! [[ "$broker" =~ ^[^:]+:[0-9]+$ ]]; then
     echo "run-sim: MAFIA_BROKER=$broker: HOST:PORT expected" >&2; exit 2
 fi
-language="${MAFIA_LANGUAGE:-ru}"
-case "$language" in
-    ru|en) ;;
-    *) echo "run-sim: MAFIA_LANGUAGE=$language: ru or en expected" >&2; exit 2 ;;
-esac
 dir="${XDG_STATE_HOME:-$HOME/.local/state}/mafia-table/judge-sim"
 mkdir -p "$dir"
 [ -s "$dir/judge.pass" ] || .venv/bin/python -c 'import secrets; print(secrets.token_urlsafe(9))' > "$dir/judge.pass"

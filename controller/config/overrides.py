@@ -1,4 +1,5 @@
-"""Command-line flags over the file: ``--table``, ``--broker``, ``--sim`` and another account.
+"""Command-line flags over the file: ``--table``, ``--broker``, ``--voice``, ``--sim`` and
+another account.
 
 The flags are checked alone first (``check_flags``), so their errors name the flag and not the
 config file; then ``apply_overrides`` writes them into the raw TOML, before the type check, so an
@@ -24,6 +25,7 @@ class Overrides(msgspec.Struct, frozen=True, kw_only=True):
 
     table: str | None = None
     broker: str | None = None  # HOST:PORT
+    voice: str | None = None  # [music] voice (checked as the file's is)
     simulated: bool = False
     # another broker account (tools: ``watch``, ``selftest``): the table's own password file
     # is then neither needed nor read
@@ -63,6 +65,11 @@ def apply_overrides(raw: dict[str, Any], overrides: Overrides, source: str) -> N
         broker.pop("password_file", None)
         if overrides.password_file is not None:  # absolute: it is not relative to the config
             broker["password_file"] = str(Path(overrides.password_file).resolve())
+    if overrides.voice is not None:
+        music = raw.setdefault("music", {})
+        if not isinstance(music, dict):
+            raise ConfigError(source, ["music: expected a table"])
+        music["voice"] = overrides.voice
     if overrides.simulated:
         backends = raw.setdefault("backends", {})
         if isinstance(backends, dict):

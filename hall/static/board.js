@@ -8,7 +8,7 @@ const $ = (id) => document.getElementById(id);
 const t = (key, params) => I18n.t(key, params);
 // a node's property (textContent, className, a dataset entry...) written only when it differs
 const put = (node, key, value) => { if (node[key] !== value) node[key] = value; };
-let socket = null, last = null, answer = null, live = false;
+let link = null, last = null, answer = null, live = false;
 let shownAlerts = "", shownRounds = "";  // what the alerts and the rounds' menu show now
 const COLUMNS = 10;
 
@@ -133,32 +133,21 @@ function redraw() {  // the language changed: every word again
   $("answer").textContent = answer ? I18n.words(answer) : "";
 }
 
-function connect() {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/live`);
-  socket.onopen = () => { live = true; drawLink(); };
-  socket.onmessage = (event) => {
-    const message = JSON.parse(event.data);
-    if (message.type === "board") draw(message);
-    else { answer = message.words; $("answer").textContent = I18n.words(answer); }
-  };
-  socket.onclose = () => {
-    live = false;
-    drawLink();
-    setTimeout(connect, 1000);
-  };
+function heard(message) {
+  if (message.type === "board") draw(message);
+  else { answer = message.words; $("answer").textContent = I18n.words(answer); }
 }
 
 $("seating-file").addEventListener("change", async (event) => {
   const file = event.target.files[0];
-  if (file) socket.send(JSON.stringify({action: "load_seating", csv: await file.text()}));
+  if (file) link.send({action: "load_seating", csv: await file.text()});
 });
 $("send-round").addEventListener("click", () => {
-  socket.send(JSON.stringify({action: "send_round", round: Number($("round").value)}));
+  link.send({action: "send_round", round: Number($("round").value)});
 });
 I18n.load().then(() => {
   I18n.translate();
   I18n.switcher($("languages"), redraw);
   drawLink();
-  connect();
+  link = Live.connect("/live", {message: heard, change: (up) => { live = up; drawLink(); }});
 });

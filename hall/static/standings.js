@@ -54,13 +54,7 @@ function draw(view) {
   }
 }
 
-function connect() {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/standings/live`);
-  socket.onmessage = (event) => draw(JSON.parse(event.data));
-  socket.onclose = () => setTimeout(connect, 1000);
-}
 I18n.load().then(() => {
   I18n.translate();
-  connect();
+  Live.connect("/standings/live", {message: draw});
 });

@@ -21,7 +21,7 @@ const TEXT = {
     if (!row) return "";
     const phase = row.phase === "idle" && row.day > 0 ? "day" : row.phase;
     return [row.online ? null : t("tournament.offline"), phase ? word(PHASES, phase) : null,
-      row.day ? t("tournament.day", {day: row.day}) : null].filter(Boolean).join(" · ");
+      row.day ? t("tournament.day", {day: row.day}) : null].filter(Boolean).join("\u00a0· ");
   },
 };
 
@@ -32,7 +32,7 @@ const scoringTitle = (presets, id) => {
   const found = presets.find((p) => p.id === id);
   return found ? I18n.text(found.title) : id;
 };
-let socket = null, last = null, live = false;
+let link = null, last = null, live = false;
 
 function cell(row, text, cls) {
   const td = row.insertCell();
@@ -42,7 +42,7 @@ function cell(row, text, cls) {
 }
 
 function send(message) {
-  socket.send(JSON.stringify(message));
+  link.send(message);
 }
 
 function drawCreate(view) {
@@ -80,7 +80,7 @@ function drawRounds(view, tables) {
       p.className = tb.done ? "done" : "waiting";
       p.dataset.table = tb.table;
       const state = r.sent === null ? "" : tb.done ? t("tournament.done")
-        : [t("tournament.playing"), TEXT.liveState(here[tb.table])].filter(Boolean).join(" · ");
+        : [t("tournament.playing"), TEXT.liveState(here[tb.table])].filter(Boolean).join("\u00a0· ");
       p.textContent = `${tb.table}${state ? ` (${state})` : ""}: ${tb.players.join(", ")}`;
       where.append(p);
     }
@@ -112,7 +112,7 @@ function drawGames(view) {
     history.className = "history";
     history.replaceChildren(...g.history.map((e) => {
       const p = document.createElement("p");
-      p.textContent = `${e.revision} · ${TEXT.at(e.received)} · ${I18n.words(e.what)}`;
+      p.textContent = `${e.revision}\u00a0· ${TEXT.at(e.received)}\u00a0· ${I18n.words(e.what)}`;
       return p;
     }));
   }
@@ -162,20 +162,9 @@ function drawLink() {
   $("link").className = live ? "up" : "down";
 }
 
-function connect() {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/live`);
-  socket.onopen = () => { live = true; drawLink(); };
-  socket.onmessage = (event) => {
-    const message = JSON.parse(event.data);
-    if (message.type === "board") draw(message);
-    else $("notice").textContent = message.words ? I18n.words(message.words) : message.message;
-  };
-  socket.onclose = () => {
-    live = false;
-    drawLink();
-    setTimeout(connect, 1000);
-  };
+function heard(message) {
+  if (message.type === "board") draw(message);
+  else $("notice").textContent = message.words ? I18n.words(message.words) : message.message;
 }
 
 $("create-form").addEventListener("submit", (event) => {
@@ -202,5 +191,5 @@ I18n.load().then(() => {
   I18n.translate();
   I18n.switcher($("languages"), () => { drawLink(); if (last) draw(last); });
   drawLink();
-  connect();
+  link = Live.connect("/live", {message: heard, change: (up) => { live = up; drawLink(); }});
 });

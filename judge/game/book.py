@@ -332,7 +332,8 @@ def load(path: str | Path) -> Book:
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(str(path), [str(exc)]) from None
     except msgspec.ValidationError as exc:
-        raise ConfigError(str(path), [validation.describe(str(exc))]) from None
+        raise ConfigError(str(path), i18n.title_was_name(raw, "a book's")
+                          or [validation.describe(str(exc))]) from None
     book = msgspec.structs.replace(book, path=str(path))
     problems = check(book)
     if problems:

@@ -154,23 +154,23 @@ function render(message) {
     g.speakers.length ? t(g.floor ? "panel.next_speakers" : "panel.next_speakers.first",
       { seats: g.speakers }) : "",
     g.nominees.length ? t("panel.nominated", { seats: g.nominees }) : ""].filter(Boolean);
-  const line = floor.join(" · ");  // no separator before the first part, which is capitalised
+  const line = floor.join("\u00a0· ");  // no separator before the first part, which is capitalised
   put($("floor"), "textContent", line.charAt(0).toLocaleUpperCase(I18n.language) + line.slice(1));
   const p = g.vote && g.vote.proposed;
   put($("vote"), "textContent", !g.vote ? "" : p ?
     t(p.candidate ? "panel.proposed" : "panel.proposed.question", { seat: p.candidate,
       count: p.count, voters: p.voters.length ? p.voters : t("panel.nobody") }) :
-    t("panel.voting", { seats: g.vote.candidates }) + (message.window ? ` · ${message.window.candidate
+    t("panel.voting", { seats: g.vote.candidates }) + (message.window ? `\u00a0· ${message.window.candidate
       ? t("panel.window", { seat: message.window.candidate }) : t("panel.window.question")}` : "") +
-    (g.vote.counts.length ? ` · ${g.vote.counts.map(([c, n]) => t("panel.count",
+    (g.vote.counts.length ? `\u00a0· ${g.vote.counts.map(([c, n]) => t("panel.count",
       { seat: c, count: n })).join(", ")}` : ""));
   put($("vote").dataset, "proposed", p ? `${p.candidate}:${p.count}` : "");
   const night = g.stage === "night" || g.stage === "night0";
   put($("night"), "textContent", !night ? "" : (g.night_step ?
     t("panel.night.running", { step: stepTitle(g, g.night_step) }) :
     g.night_steps.length ? t("panel.night.next", { step: stepTitle(g, g.night_steps[0]) }) :
-    t("panel.night.morning")) + g.tonight.map((a) => ` · ${I18n.words(a)}`).join("") +
-    (g.night_input === "count" ? ` · ${t("panel.night.count")}` : ""));
+    t("panel.night.morning")) + g.tonight.map((a) => `\u00a0· ${I18n.words(a)}`).join("") +
+    (g.night_input === "count" ? `\u00a0· ${t("panel.night.count")}` : ""));
   put($("night").dataset, "step", g.night_step || "");
   const consoles = tb.consoles.filter(Boolean).length;
   // a simulated table with no sound card, or sound off by configuration, is no fault: said
@@ -184,7 +184,7 @@ function render(message) {
       const part = document.createElement("span");
       part.textContent = text;
       if (kind) part.className = `sound ${kind}`;
-      return i ? [" · ", part] : [part];
+      return i ? ["\u00a0· ", part] : [part];
     }));
   }
   // the floor's clock, the first night's meeting, the table's discussion, or a night step's own

@@ -155,6 +155,17 @@ def text_problems(texts: Iterable[tuple[str, Text]]) -> list[str]:
     return problems
 
 
+def title_was_name(raw: object, whose: str) -> list[str]:
+    """A data file written before titles were per language names itself ``name = "..."`` at
+    its top (msgspec then says only "unknown field 'name'"): what to write instead, its own
+    name in each language, for ``whose`` ("a book's"); nothing for any other file."""
+    if not isinstance(raw, dict) or "name" not in raw:
+        return []
+    was = json.dumps(str(raw["name"]), ensure_ascii=False)
+    return [f"name: {whose} title is now per language: title = {{ "
+            + ", ".join(f"{code} = {was}" for code in languages()) + " }"]
+
+
 def language_or_default(wanted: str | None, default: str = DEFAULT) -> str:
     """``wanted`` when there is a catalog for it, else ``default``."""
     return wanted if wanted in languages() else default

@@ -39,6 +39,13 @@ def test_command_line_overrides_win_over_the_file(tmp_path):
     assert cfg.backends.consoles == "emulated"  # --sim emulates the consoles too
 
 
+def test_the_voice_override_wins_over_music_voice_and_is_checked_as_the_files_is(tmp_path):
+    assert config.load(write_config(tmp_path, BASE), config.Overrides(voice="en")).music.voice \
+        == "en"
+    [problem] = problems_of(tmp_path, BASE, config.Overrides(voice="uk"))
+    assert problem.startswith("music.voice:"), problem
+
+
 @pytest.mark.parametrize(("body", "expected"), [
     (BASE + "colour = 1\n", "object contains unknown field 'colour'"),
     (BASE + "[gpio]\ndebounce = 5\n", "gpio: object contains unknown field 'debounce'"),

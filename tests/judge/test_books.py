@@ -140,6 +140,18 @@ def test_a_bad_book_is_refused_naming_the_key(tmp_path, change, says):
     assert any(says in problem for problem in refused.value.problems), refused.value.problems
 
 
+def test_a_club_book_written_before_titles_were_per_language_is_told_what_to_write(tmp_path):
+    """Its ``name = "..."`` was the book's title; msgspec alone says only "unknown field"."""
+    path = club_book(tmp_path, "", 'roles = { don = 1, mafia = 2, sheriff = 1, civilian = 6 }')
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace('title = { ru = "ФИИМ", en = "FIIM" }', 'name = "Наш клуб"', 1),
+                    encoding="utf-8")
+    with pytest.raises(ConfigError) as refused:
+        load_rules(path)
+    assert refused.value.problems == [
+        'name: a book\'s title is now per language: title = { ru = "Наш клуб", en = "Наш клуб" }']
+
+
 def test_a_mechanism_listed_as_unbuilt_that_is_built_must_come_off_the_list(tmp_path):
     path = club_book(tmp_path, "", 'roles = { don = 1, mafia = 2, sheriff = 1, civilian = 6 }')
     path.write_text('unbuilt = ["kill"]\n' + path.read_text(encoding="utf-8"))

@@ -109,11 +109,12 @@ def test_the_cli_prints_a_game_or_says_why_not(tmp_path, capsys) -> None:
     assert "--game ID is needed" in capsys.readouterr().err
 
 
-async def sheet(panel: Panel) -> str:
+async def sheet(panel: Panel, language: str = "en") -> str:
     async with TestServer(make_app(panel)) as server, browser(server) as http:
         async with http.post(server.make_url("/login"), data={"password": PASSWORD}):
             pass
-        async with http.get(server.make_url(f"/games/{current_id(panel)}")) as page:
+        async with http.get(server.make_url(f"/games/{current_id(panel)}"),
+                            params={"lang": language}) as page:
             assert page.status == 200
             return await page.text()
 
@@ -126,3 +127,6 @@ def test_the_sheet_links_the_export_or_shows_why_not(tmp_path) -> None:
     halfway = panel_with(tmp_path / "halfway", whole_game().inputs[:60])
     assert ("<b>mafiaratings</b> export refused: the game is not finished (no winner yet); "
             "the rating platform takes finished games only") in asyncio.run(sheet(halfway))
+    assert ("<b>mafiaratings</b> экспорт невозможен: игра не окончена (победителя ещё нет); "
+            "рейтинговая платформа принимает только оконченные игры") in asyncio.run(
+                sheet(halfway, "ru"))

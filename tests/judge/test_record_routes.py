@@ -482,6 +482,7 @@ def test_the_protocol_sheet_prints_on_one_a4_page_in_russian_as_in_english(tmp_p
             pdf = page.pdf(format="A4")
             counted[language] = len(re.findall(rb"/Type\s*/Page(?!s)", pdf))
             page.emulate_media(media="screen")
+            fits(page)  # its nav on a phone too
             page.goto(f"{url}/games")  # the games list, in the language just chosen
             page.wait_for_selector(f'html[lang="{language}"] #games')
             assert foreign_words(page, language, also=[record.id]) == []

@@ -116,6 +116,21 @@ def test_the_csv_and_the_sheet_speak_the_readers_language_with_the_books_words()
     assert "Шериф (4) проверяет 2: чёрный" in page
 
 
+def test_the_csvs_english_headers_and_values_are_words_as_the_russian_ones_are():
+    """A person reads the header row and the status (also the games list's) in English as in
+    Russian: words, not the code's identifiers (``best_move``, ``in_progress``)."""
+    playing = msgspec.structs.replace(named(CYRILLIC), status="in_progress")
+    scores = scoring.score(playing, FIIM)
+    [header, first, *_] = csv.reader(io.StringIO(results_csv(playing, scores, "en"),
+                                                  newline=""))
+    assert header == ["game", "table", "date", "status", "winner", "seat", "name", "role",
+                      "side", "won", "fouls", "left", "win", "best move", "penalty",
+                      "compensation", "extra points", "total"]
+    assert first[3] == "in progress"
+    [russian, _, *_] = csv.reader(io.StringIO(results_csv(playing, scores, "ru"), newline=""))
+    assert russian[13] == "лучший ход"
+
+
 def test_a_schema_2_records_english_lines_read_as_they_were():
     """Before the catalogs a record's log was English sentences: kept, shown as they are."""
     doc = msgspec.to_builtins(WHOLE)

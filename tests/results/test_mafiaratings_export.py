@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from judge import record as rec
+from kit import i18n
 from results import mafiaratings as mr
 from results import mafiaratings_format as fmt
 from results.mafiaratings_check import check
@@ -219,6 +220,27 @@ def test_a_game_the_platform_would_throw_out_is_refused_with_its_words(game) -> 
         mr.export(out)
     assert str(refused.value) == ("the rating platform would refuse this game: This game has "
                                   "5 civilians. Must be 6.; This game has 3 mafs. Must be 2.")
+    # a Russian sheet reads it in Russian; the platform's own English stays the message's
+    assert i18n.render(refused.value.words, "ru") == (
+        "рейтинговая платформа не примет эту игру: мирных в игре: 5, а должно быть 6.; "
+        "мафиози в игре: 3, а должно быть 2.")
+    assert str(refused.value.words) == str(refused.value)
+
+
+def test_every_refusal_of_the_export_reads_in_the_readers_language() -> None:
+    halfway = built(whole_game().inputs[:60])
+    for record, russian in (
+            (halfway, "игра не окончена (победителя ещё нет); рейтинговая платформа принимает "
+                      "только оконченные игры"),
+            (edited(halfway, kind="abandon", reason="отключили свет"),
+             "игра прервана: отключили свет; рейтинговая платформа принимает только оконченные "
+             "игры"),
+            (edited(halfway, kind="abandon", reason=rec.NEW_GAME),
+             "игра прервана: начата новая игра; рейтинговая платформа принимает только "
+             "оконченные игры")):
+        with pytest.raises(mr.ExportRefused) as refused:
+            mr.export(record)
+        assert i18n.render(refused.value.words, "ru") == russian
 
 
 def test_a_seat_checked_twice_keeps_the_first_night(game: rec.Record) -> None:

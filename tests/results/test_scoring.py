@@ -104,6 +104,15 @@ def test_a_bad_preset_file_is_refused_naming_the_key(tmp_path, text, says):
         scoring.load(path)
 
 
+def test_a_preset_written_before_titles_were_per_language_is_told_what_to_write(tmp_path):
+    path = tmp_path / "old.toml"
+    path.write_text("name = 'Club'\n[win]\npoints = 1\n[best_move]\nguessed = [0, 0, 0, 0]\n")
+    with pytest.raises(ConfigError) as refused:
+        scoring.load(path)
+    assert refused.value.problems == [
+        'name: a scoring preset\'s title is now per language: title = { ru = "Club", en = "Club" }']
+
+
 records = st.builds(
     hand_made, st.sampled_from(["red", "black", None]), st.sampled_from([None, *range(1, 11)]),
     st.one_of(st.none(), st.lists(st.integers(1, 10), min_size=3, max_size=3, unique=True)),

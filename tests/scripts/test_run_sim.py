@@ -63,3 +63,21 @@ def test_run_sim_starts_the_table_and_the_panel_in_russian_and_prints_how_to_ope
         os.killpg(script.pid, signal.SIGTERM)
         script.wait(timeout=30)
     assert not is_listening("127.0.0.1", broker), "the private broker outlived the script"
+
+
+def test_run_sim_table_only_speaks_mafia_language_with_no_panel_to_tell_it(
+        tmp_path: Path, broker) -> None:
+    """Alone, the table is started in ``MAFIA_LANGUAGE`` (its config says ``ru``): its
+    retained state names the voice it speaks."""
+    table = Subscriber(broker.port, ["mafia/table-1/state"])
+    script = subprocess.Popen(
+        [str(REPO / "scripts" / "run-sim.sh"), "--table-only", "--broker",
+         f"127.0.0.1:{broker.port}"], cwd=REPO, start_new_session=True,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env={**os.environ, "XDG_STATE_HOME": str(tmp_path), "MAFIA_LANGUAGE": "en"})
+    try:
+        table.wait_for(with_json("mafia/table-1/state", voice="en"), timeout=120)
+    finally:
+        table.close()
+        os.killpg(script.pid, signal.SIGTERM)
+        script.wait(timeout=30)

@@ -13,11 +13,13 @@ import json
 import signal
 import subprocess
 import sys
+import threading
 import urllib.parse
 import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import IO
 
 import msgspec
 
@@ -83,7 +85,9 @@ path = "judge.db"
 
 
 class Judge:
-    """``mafia-table judge`` as a process: started, stopped, started again."""
+    """``mafia-table judge`` as a process: started, stopped, started again. Its output is read
+    all the while it runs (a thread drains the pipe), so a judge that logs a lot never stops on
+    a full pipe nobody reads; ``stop()`` gives what it said."""
 
     def __init__(self, config: Path):
         self.config = config
@@ -96,10 +100,28 @@ class Judge:
                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                         text=True)
         assert self.process.stdout is not None
-        for line in self.process.stdout:  # the address is printed once it listens
-            if line.startswith("judge panel:"):
-                return
-        raise AssertionError(f"the judge service did not start: {self.process.wait()}")
+        self._before: list[str] = []  # until it listens
+        self._said: list[str] = []  # since
+        self._listening = False
+        self._settled = threading.Event()  # it listens, or it ended first
+        self._reader = threading.Thread(target=self._drain, args=(self.process.stdout,),
+                                        daemon=True)
+        self._reader.start()
+        self._settled.wait()
+        if not self._listening:
+            raise AssertionError(f"the judge service did not start: {self.process.wait()}: "
+                                 f"{''.join(self._before)}")
+
+    def _drain(self, out: IO[str]) -> None:
+        for line in out:
+            if self._listening:
+                self._said.append(line)
+            else:
+                self._before.append(line)
+                if line.startswith("judge panel:"):  # the address is printed once it listens
+                    self._listening = True
+                    self._settled.set()
+        self._settled.set()
 
     def stop(self) -> str:
         """Stopped (again: nothing more); what it printed since it listened (its log)."""
@@ -109,8 +131,9 @@ class Judge:
         if self.process.returncode is not None:
             return ""
         self.process.send_signal(signal.SIGTERM)
-        said, _ = self.process.communicate(timeout=10)
-        return said
+        self.process.wait(timeout=10)
+        self._reader.join(timeout=10)  # the pipe's end: every line is in
+        return "".join(self._said)
 
 
 class Hands:

@@ -1,9 +1,10 @@
-"""Whether a page fits a screen (issue 28 item 3): what overflows its box, and which targets a
-finger cannot hit (under 48 CSS px), on a Playwright ``page`` at its present viewport.
+"""Whether a page fits a screen (issue 28 item 3): what overflows its box, which targets a
+finger cannot hit (under 48 CSS px), and which separator a wrapped line starts with, on a
+Playwright ``page`` at its present viewport.
 
     for size in VIEWPORTS:
         page.set_viewport_size(size)
-        assert overflowing(page) == [] and small_targets(page) == []
+        assert overflowing(page) == [] and small_targets(page) == [] and orphans(page) == []
 """
 
 from __future__ import annotations
@@ -49,6 +50,25 @@ _SMALL = """(least) => [...document.querySelectorAll("button, input, select, a, 
   .map(([e, r]) => `${e.id ? "#" + e.id : e.tagName.toLowerCase() + "." + e.className} ${
     Math.round(r.width)}x${Math.round(r.height)}`)"""
 
+_ORPHANS = """() => {
+  const found = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const box = n.parentElement.closest("nav, p, li, div, header, section, td, body");
+    if (!n.parentElement.checkVisibility() || !box) continue;
+    const edge = box.getBoundingClientRect().left + parseFloat(getComputedStyle(box).paddingLeft);
+    for (const m of n.data.matchAll(/·/g)) {
+      const r = document.createRange();
+      r.setStart(n, m.index);
+      r.setEnd(n, m.index + 1);
+      const at = r.getBoundingClientRect();
+      if (at.width > 0 && at.left - edge < 2) found.push(`${box.tagName.toLowerCase()}: ${
+        box.textContent.trim().slice(0, 40)}`);
+    }
+  }
+  return found;
+}"""
+
 
 def overflowing(page: Any) -> list[str]:
     """Every visible element whose content is wider than its box (an ellipsis or a scroll box
@@ -63,14 +83,22 @@ def small_targets(page: Any, least: int = TARGET) -> list[str]:
     return found
 
 
+def orphans(page: Any) -> list[str]:
+    """Every visible separator "·" that starts a line of its box (a nav wrapped on a phone):
+    it reads as a stray mark, separating nothing from what was before it."""
+    found: list[str] = page.evaluate(_ORPHANS)
+    return found
+
+
 def fits(page: Any, each: Callable[[], None] | None = None) -> None:
-    """The page now fits each of ``VIEWPORTS`` (nothing overflows, no target under 48 px),
-    and passes ``each`` (a check of what it shows) at each; the viewport is left as it was."""
+    """The page now fits each of ``VIEWPORTS`` (nothing overflows, no target under 48 px, no
+    line starts with a separator), and passes ``each`` (a check of what it shows) at each; the
+    viewport is left as it was."""
     was = page.viewport_size
     for size in VIEWPORTS:
         page.set_viewport_size(size)
-        found = overflowing(page), small_targets(page)
-        assert found == ([], []), (size, found)
+        found = overflowing(page), small_targets(page), orphans(page)
+        assert found == ([], [], []), (size, found)
         if each is not None:
             each()
     if was is not None:
