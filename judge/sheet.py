@@ -166,7 +166,9 @@ def protocol(record: Record, scores: list[PlayerScore], preset: i18n.Text,
         return e(i18n.t(key, language, **params))
 
     said = BookWords(book, language)
-    status = i18n.t(STATUS[record.status], language, winner=said.winner(record),
+    draw = record.status == "finished" and record.winner == "draw"  # no side wins a draw
+    status = i18n.t("sheet.status.finished.draw" if draw else STATUS[record.status], language,
+                    winner=said.winner(record),
                     reason=why(record.abandon_reason, language))
     rows = []
     for p, s in zip(record.players, scores, strict=True):

@@ -16,6 +16,7 @@ const POLICY_VIOLATION = 1008;  // the service's answer to a wrong or missing to
 const t = (key, params) => I18n.t(key, params);
 const STAGE = { setup: "stream.stage.setup", night0: "stream.stage.night0", day: "stream.stage.day",
   vote: "stream.stage.vote", defence: "stream.stage.defence", question: "stream.stage.question",
+  roulette: "stream.stage.roulette",
   last_words: "stream.stage.last_words", night: "stream.stage.night", over: "stream.stage.over" };
 const LEFT = { voted: "stream.left.voted", killed: "stream.left.killed", fouls: "stream.left.fouls" };
 const ANSWERS = { sheriff: "stream.answer.sheriff", "not the sheriff": "stream.answer.not_sheriff",
@@ -81,10 +82,10 @@ function render(view) {
     put(tile.querySelector(".card"), "className", "card" +
       (role ? (role === "mafia" || role === "don" ? " black" : " red") : ""));
   });
-  put($("stage"), "textContent", view.stage in STAGE ? t(STAGE[view.stage], { day: view.day,
-    night: view.night, winner: view.winner === "draw" ? t("stage.draw")
-      : view.winner_title ? I18n.text(view.winner_title) : "" })
-    : view.stage);
+  const drawn = view.stage === "over" && view.winner === "draw" ? "stream.stage.over.draw"
+    : STAGE[view.stage];
+  put($("stage"), "textContent", drawn ? t(drawn, { day: view.day, night: view.night,
+    winner: view.winner_title ? I18n.text(view.winner_title) : "" }) : view.stage);
   put($("stage").dataset, "stage", view.stage);
   put($("nominees"), "hidden", !view.nominees.length);
   put($("nominees"), "textContent", t("stream.nominated", { seats: view.nominees }));

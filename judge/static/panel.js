@@ -23,7 +23,7 @@ let shownHealth = "";  // the header's health parts drawn now
 let sent = 0;  // the refs of this page's actions: the panel answers each (done, or refused)
 
 const STAGES = { setup: "stage.setup", night0: "stage.night0", day: "stage.day",
-  vote: "stage.vote", defence: "stage.defence", question: "stage.question",
+  vote: "stage.vote", defence: "stage.defence", question: "stage.question", roulette: "stage.roulette",
   last_words: "stage.last_words", night: "stage.night", over: "stage.over" };
 const PARAMS = { seed: "panel.param.seed", add: "panel.param.add", reason: "panel.param.reason",
   name: "panel.param.name", value: "panel.param.value", mode: "panel.param.mode" };
@@ -141,14 +141,14 @@ function render(message) {
     tile.classList.toggle("victim", g.killed === s.seat && ["night", "night0"].includes(g.stage));
   });
   const winner = g.winner === "draw" ? t("stage.draw") : g.winner ? teamTitle(g, g.winner) : "";
-  put($("stage"), "textContent", g.stage in STAGES ? t(STAGES[g.stage], { day: g.day,
-    night: g.night, winner }) : g.stage);
+  const drawn = g.stage === "over" && g.winner === "draw" ? "stage.over.draw" : STAGES[g.stage];
+  put($("stage"), "textContent", drawn ? t(drawn, { day: g.day, night: g.night, winner }) : g.stage);
   put($("stage").dataset, "stage", g.stage);
   put($("book"), "textContent", I18n.text(g.book.title));
   const up = tb.broker && tb.status === "online";
   put($("table-status"), "textContent", !online ? t("panel.offline") : !tb.broker ?
-    t("panel.broker_offline") : tb.status !== "online" ? t("panel.table_status",
-      { status: tb.status }) : t("panel.table_online"));
+    t("panel.broker_offline") : tb.status === "offline" ? t("panel.table_offline") : tb.status !== "online" ?
+    t("panel.table_unknown") : t("panel.table_online"));
   put($("table-status"), "className", `status ${up && online ? "good" : "bad"}`);
   const floor = [g.floor ? t("panel.floor", { seat: g.floor }) : "",
     g.speakers.length ? t(g.floor ? "panel.next_speakers" : "panel.next_speakers.first",
