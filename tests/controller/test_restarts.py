@@ -34,13 +34,17 @@ def table_broker(workdir, *, autosave: str = SHIPPED_AUTOSAVE) -> LocalBroker:
 class Sender(Subscriber):
     """A rules core as docs/mqtt-api.md has it: an MQTT 5 session that never starts clean,
     an id on every command, and a command with no reply sent again, the same bytes, when the
-    table is back (its ``status`` turns ``online``)."""
+    table is back: its ``status`` *turns* ``online``, the first ``online`` since our own
+    (re)connect or an ``offline``. The retained copy our resubscription brings and the
+    controller's live one are one turn: sending again on each would queue every waiting
+    command three times over (seen: 188 copies behind 60 commands, and the queue full)."""
 
     def __init__(self, port: int, table: str):
         self.prefix = f"mafia/{table}/"
         self.sent: dict[str, tuple[str, bytes]] = {}
         self.answers: dict[str, list[dict]] = {}
         self.resent = 0
+        self._online = False  # whether the table's status is online since our last connect
         super().__init__(port, [self.prefix + "reply/#", self.prefix + "status"],
                          client_id="rules-core", persistent=True)
 
@@ -50,6 +54,11 @@ class Sender(Subscriber):
             self.sent[id] = (topic, payload)
         self.client.publish(topic, payload, qos=1)
 
+    def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
+        with self._arrived:
+            self._online = False
+        super()._on_connect(client, userdata, flags, reason_code, properties)
+
     def _on_message(self, client, userdata, message) -> None:
         super()._on_message(client, userdata, message)
         doc = json.loads(message.payload)
@@ -57,7 +66,9 @@ class Sender(Subscriber):
             if "/reply/" in message.topic:
                 self.answers.setdefault(doc["id"], []).append(doc)
                 return
-            if doc.get("state") != "online":
+            turned = doc.get("state") == "online" and not self._online
+            self._online = doc.get("state") == "online"
+            if not turned:
                 return
             waiting = [self.sent[id] for id in self.sent if id not in self.answers]
             self.resent += len(waiting)
