@@ -33,7 +33,9 @@ broker="${MAFIA_BROKER:-127.0.0.1:1883}"
 if ! [[ "$broker" =~ ^[^:]+:[0-9]+$ ]]; then
     echo "run-sim: MAFIA_BROKER=$broker: HOST:PORT expected" >&2; exit 2
 fi
-dir="${XDG_STATE_HOME:-$HOME/.local/state}/mafia-table/judge-sim"
+# one state folder per checkout: two clones run side by side keep their own games and password
+checkout="$(pwd -P)"
+dir="${XDG_STATE_HOME:-$HOME/.local/state}/mafia-table/judge-sim/$(basename "$checkout")-$(printf %s "$checkout" | sha1sum | cut -c1-8)"
 mkdir -p "$dir"
 [ -s "$dir/judge.pass" ] || .venv/bin/python -c 'import secrets; print(secrets.token_urlsafe(9))' > "$dir/judge.pass"
 listen="${JUDGE_LISTEN:-127.0.0.1:8080}"
