@@ -248,7 +248,7 @@ async def api_export_mafiaratings(request: web.Request) -> web.Response:
         raise _error(web.HTTPBadRequest, Words("games.refused.export_options", detail=str(exc)))\
             from None
     try:
-        data = mafiaratings.export_json(record, options)
+        data = mafiaratings.export_json(record, options, request.app[GAMES].book_for(record))
     except mafiaratings.ExportRefused as exc:
         raise _error(web.HTTPConflict, exc.words, str(exc)) from None
     return web.Response(body=data, content_type="application/json", headers={
@@ -322,6 +322,7 @@ def _controls(record: rec.Record, scoring_name: str, games: Games, error: str,
 <input name="reason" required placeholder="{t("form.why")}">
 <input name="by" placeholder="{t("form.judge")}">
 <button>{t("form.abandon.button")}</button></form>"""
+    export = _export_link(record, language, games.book_for(record))
     return f"""<div class="controls">
 <p class="error" id="error" role="alert">{escape(_said(error, language))}</p>
 <form method="get"><b>{t("form.scoring")}</b> <select name="scoring">{choices}</select>
@@ -338,7 +339,7 @@ def _controls(record: rec.Record, scoring_name: str, games: Games, error: str,
 <input name="value" required placeholder="{t("form.value")}">
 <input name="reason" required placeholder="{t("form.reason")}">
 <input name="by" placeholder="{t("form.judge")}">
-<button>{t("form.correct.button")}</button></form>{abandon}{_export_link(record, language)}
+<button>{t("form.correct.button")}</button></form>{abandon}{export}
 </div>"""
 
 
@@ -374,10 +375,15 @@ def _carried_words(given: Any, depth: int = 0) -> Words | None:
 
 
 def _carried_value(value: Any, depth: int) -> Any:
+    """A parameter carried: a number, a text, a book's text per language, a list of them or
+    words; ``None`` for anything else."""
     if isinstance(value, str | int | float):
         return value
-    if isinstance(value, list):
-        return [v for v in value if isinstance(v, str | int | float)]
+    if isinstance(value, list) and depth <= _NESTED:
+        return [v for v in (_carried_value(v, depth + 1) for v in value) if v is not None]
+    if isinstance(value, dict) and "key" not in value and \
+            all(isinstance(v, str) for v in value.values()):
+        return value  # a book's own words (a card's title), per language
     return _carried_words(value, depth + 1)
 
 
@@ -414,11 +420,11 @@ def _shortened(data: Any, room: int) -> Any:
     return data
 
 
-def _export_link(record: rec.Record, language: str) -> str:
+def _export_link(record: rec.Record, language: str, book: Book | None) -> str:
     """The rating platform's export: a download, or the reason there is none, in the reader's
-    words (the platform's own messages too: each has its key)."""
+    words (the platform's own messages too: each has its key; the cards by the book's)."""
     try:
-        mafiaratings.export(record)
+        mafiaratings.export(record, titles=book)
     except mafiaratings.ExportRefused as exc:
         return (f'<p id="export"><b>mafiaratings</b> '
                 f"{escape(i18n.t('form.export.refused', language, why=exc.words))}</p>")
