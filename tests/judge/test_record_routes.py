@@ -543,6 +543,22 @@ def test_the_panels_abandon_button_keeps_the_game_as_abandoned(tmp_path, chromiu
         served.close()
 
 
+@pytest.mark.timeout(120)
+def test_the_panels_abandon_refused_says_why_in_the_panels_language(tmp_path, chromium):
+    """The server's refusal carries words, and the panel shows them in its own language (the
+    button's code, run with no game being played: another tab abandoned it, say)."""
+    served = Served(lambda: played(tmp_path, Script()))
+    try:
+        page, url = served.logged_in(chromium)
+        page.goto(url + "/?lang=ru")
+        page.wait_for_selector('html[lang="ru"] #seats')
+        page.once("dialog", lambda dialog: dialog.accept("зал закрывается"))
+        page.evaluate("document.getElementById('abandon').onclick()")
+        page.wait_for_selector('#message:text("сейчас не идёт ни одна игра")')
+    finally:
+        served.close()
+
+
 def test_abandoning_the_current_game_when_there_is_none_is_a_409(tmp_path):
     panel = played(tmp_path, Script())
 
