@@ -203,7 +203,8 @@ def _words_of(exc: web.HTTPClientError) -> Words | None:
     of aiohttp's own; ``None`` for anything else (left as it is)."""
     if exc.content_type == "application/json" and exc.text:
         with contextlib.suppress(msgspec.DecodeError):
-            said = _carried_words(msgspec.json.decode(exc.text).get("words"))
+            given = msgspec.json.decode(exc.text)
+            said = _carried_words(given.get("words")) if isinstance(given, dict) else None
             if said is not None:
                 return said
     return Words("games.refused.page") if exc.status == 404 else None
@@ -399,12 +400,13 @@ def _carried(why: Words) -> str:
     the JSON, and a character is never split (a Python string is cut by code points, and
     the address escapes each one's UTF-8 whole)."""
     data = why.to_json()
-    for room in (200, 100, 50, 20, 8):
+    for room in (None, 200, 100, 50, 20, 8):
+        if room is not None:
+            data = _shortened(data, room)
         said = msgspec.json.encode(data).decode()
         if len(said) <= _CARRIED:
             return said
-        data = _shortened(data, room)
-    return msgspec.json.encode({"key": why.key, "params": {}}).decode()
+    return msgspec.json.encode({"key": why.key, "params": {}}).decode()  # a list too long
 
 
 def _shortened(data: Any, room: int) -> Any:
