@@ -215,9 +215,10 @@ class Desk:
         raise KeyError(Words("desk.no_standings", which=which,
                              stages=", ".join(tables.stages)))
 
-    def games_zip(self) -> bytes:
+    def games_zip(self, language: str) -> bytes:
         """The tournament's games as the platform's game JSON, a file each, and
-        ``not-exported.csv`` with the reason for each other game."""
+        ``not-exported.csv`` with the reason for each other game, in the reader's
+        ``language``."""
         if self.tournament is None:
             raise KeyError(Words("desk.none"))
         done = tm.exported(self.tournament, self.store.games())
@@ -225,5 +226,5 @@ class Desk:
         with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as archive:
             for name, data in sorted(done.files.items()):
                 archive.writestr(name, data)
-            archive.writestr("not-exported.csv", done.refused_csv())
+            archive.writestr("not-exported.csv", done.refused_csv(language))
         return out.getvalue()

@@ -27,6 +27,7 @@ import msgspec
 from hall import seating as seating_module
 from hall.seating import Seating
 from hall.store import Held, result_words
+from kit import i18n
 from kit.i18n import Words
 from results import mafiaratings, scoring, standings
 from results.standings import FINAL, MAIN
@@ -401,14 +402,22 @@ class Exported:
     be, and why each other one cannot."""
 
     files: dict[str, bytes] = field(default_factory=dict)  # file name -> JSON
-    refused: list[tuple[str, str, int | None, str]] = field(default_factory=list)
+    #: game, table, round, why
+    refused: list[tuple[str, str, int | None, Words | None]] = field(default_factory=list)
 
-    def refused_csv(self) -> str:
+    def refused_csv(self, language: str) -> str:
+        """``not-exported.csv``: each other game and why, in the reader's ``language`` (the
+        cards a refusal names are the books' identifiers: the hall holds no book)."""
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(("game", "table", "round", "why"))
-        writer.writerows(self.refused)
+        writer.writerow([i18n.t(key, language) for key in REFUSED_COLUMNS])
+        writer.writerows((game, table, round, "" if why is None else i18n.render(why, language))
+                         for game, table, round, why in self.refused)
         return out.getvalue()
+
+
+#: ``not-exported.csv``'s header, by the words of each column
+REFUSED_COLUMNS = ("csv.game", "csv.table", "tournament.col.round", "games.col.reason")
 
 
 def exported(tournament: Tournament, held: Sequence[Held]) -> Exported:
@@ -419,10 +428,10 @@ def exported(tournament: Tournament, held: Sequence[Held]) -> Exported:
         if message.tournament != tournament.id:
             continue
         if record is None or not g.counted:
-            done.refused.append((message.game, message.table, g.round, str(g.why or "")))
+            done.refused.append((message.game, message.table, g.round, g.why))
             continue
         try:
             done.files[f"{message.game}.mafiaratings.json"] = mafiaratings.export_json(record)
         except mafiaratings.ExportRefused as exc:
-            done.refused.append((message.game, message.table, g.round, str(exc)))
+            done.refused.append((message.game, message.table, g.round, exc.words))
     return done

@@ -29,6 +29,7 @@ from aiohttp import web
 
 from hall.desk import Desk
 from kit.i18n import Words
+from kit.i18n import web as i18n_web
 from kit.weblogin import WebLogin
 from kit.webpages import Pages
 
@@ -87,7 +88,7 @@ async def standings_csv(request: web.Request) -> web.Response:
 async def games_zip(request: web.Request) -> web.Response:
     request.app[GATE].require_page(request)
     try:
-        data = request.app[DESK].games_zip()
+        data = request.app[DESK].games_zip(i18n_web.language(request))
     except KeyError as exc:
         raise not_found(exc.args[0]) from None
     return web.Response(body=data, content_type="application/zip", headers={

@@ -23,13 +23,19 @@ a game that does not exist (404), abandoning a finished or archived game or corr
 being played (409), a correction the
 record's schema refuses (400, naming the field). A POST from another origin, or with no
 ``Origin`` at all, is refused (403) by the panel's guard (``kit.webguard``) before any of these
-routes runs; every answer carries ``Cache-Control: no-store``.
+routes runs; every answer carries ``Cache-Control: no-store``. A refusal is
+``{"error": English, "words": {"key", "params"}}`` for a script (the panel's Abandon renders
+``words``); a browser's page (``Accept: text/html``: a link followed, an address typed) gets a
+small page in its reader's language instead, with the way back to the panel and the games
+(``error_pages``; an address no route has too); a form posted from the sheet goes back to the
+sheet with why (``?error=``: the refusal's key and parameters, rendered there).
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import re
 import time
 from collections.abc import Callable
 from html import escape
@@ -65,7 +71,7 @@ B = TypeVar("B", bound=_Body)
 
 
 class ExtraIn(_Body, kw_only=True):
-    seat: Annotated[int, msgspec.Meta(ge=1, le=10)]
+    seat: Annotated[int, msgspec.Meta(ge=1)]  # up to the game's seat count: the record's check
     points: scoring.Points
 
 
@@ -101,14 +107,14 @@ class Games:
     def find(self, id: str) -> rec.Record:
         found = self.store.find(id)
         if found is None:
-            raise _error(web.HTTPNotFound, f"no game {id!r}")
+            raise _error(web.HTTPNotFound, Words("games.refused.no_game", id=id))
         return found
 
     def preset(self, request: web.Request) -> tuple[str, scoring.Preset]:
         name = request.query.get("scoring", "fiim")
         if name not in self.presets:
-            raise _error(web.HTTPBadRequest, f"no scoring preset {name!r} "
-                                             f"(there are: {', '.join(self.presets)})")
+            raise _error(web.HTTPBadRequest, Words("games.refused.scoring", name=name,
+                                                   names=list(self.presets)))
         return name, self.presets[name]
 
 
@@ -119,6 +125,7 @@ def register(app: web.Application, store: GameStore, abandon: Callable[[rec.Edit
              logged_in: Callable[[web.Request], bool], book: Book | None = None) -> None:
     """Add the games' routes to the panel's app (see ``Games`` for what they are given)."""
     app[GAMES] = Games(store, abandon, logged_in, book)
+    app.middlewares.append(error_pages)
     app.middlewares.append(_guard)
     app.router.add_get("/games", games_page)
     app.router.add_get("/games/{id}", sheet_page)
@@ -142,7 +149,7 @@ async def _guard(request: web.Request, handler):
         if not games.logged_in(request):
             if request.method == "GET" and request.path.startswith("/games"):
                 raise web.HTTPFound("/login")
-            raise _error(web.HTTPUnauthorized, "log in first")
+            raise _error(web.HTTPUnauthorized, Words("games.refused.login"))
         return await handler(request)
     except web.HTTPClientError as exc:
         log.warning("%s %s from %s refused (%d): %s", request.method, request.path,
@@ -150,9 +157,57 @@ async def _guard(request: web.Request, handler):
         raise
 
 
-def _error(kind: type[web.HTTPException], message: str) -> web.HTTPException:
-    return kind(text=msgspec.json.encode({"error": message}).decode(),
+def _error(kind: type[web.HTTPException], words: Words, english: str = "") -> web.HTTPException:
+    """A refusal for a script: ``error``, the English (``english`` when it says more than
+    ``words``: a validator's own detail), and ``words`` for a page to render."""
+    return kind(text=msgspec.json.encode({"error": english or str(words),
+                                          "words": words.to_json()}).decode(),
                 content_type="application/json")
+
+
+@web.middleware
+async def error_pages(request: web.Request, handler):
+    """A refusal a person reads in a browser (a GET asking for ``text/html``: a link, an
+    address typed) as a small page in their language, with the way back; a script keeps the
+    JSON (``_error``). An address no route has is told so the same way (aiohttp's own 404,
+    plain text, becomes ours)."""
+    try:
+        return await handler(request)
+    except web.HTTPClientError as exc:
+        words = _words_of(exc)
+        if words is None:
+            raise
+        if request.method not in ("GET", "HEAD") or \
+                "text/html" not in request.headers.get("Accept", ""):
+            if exc.content_type == "application/json":
+                raise
+            raise _error(web.HTTPNotFound, words) from None  # aiohttp's own 404, as ours
+        language = i18n_web.language(request)
+
+        def t(key: str, **params: Any) -> str:
+            return escape(i18n.t(key, language, **params))
+
+        return web.Response(status=exc.status, content_type="text/html", text=f"""\
+<!doctype html><html lang="{language}"><head><meta charset="utf-8">
+<title>{t("games.error", status=exc.status)}</title>
+<link rel="stylesheet" href="/static/sheet.css"></head><body>
+<nav><a href="/">{t("games.panel")}</a> <a href="/games">{t("games.all")}</a>
+{i18n_web.switch(language)}</nav>
+<h1>{t("games.error", status=exc.status)}</h1>
+<p class="error" id="error" role="alert">{escape(i18n.render(words, language))}</p>
+</body></html>""")
+
+
+def _words_of(exc: web.HTTPClientError) -> Words | None:
+    """Why ``exc`` refused, as words: its JSON's (``_error``), or "no such page" for a 404
+    of aiohttp's own; ``None`` for anything else (left as it is)."""
+    if exc.content_type == "application/json" and exc.text:
+        with contextlib.suppress(msgspec.DecodeError):
+            given = msgspec.json.decode(exc.text)
+            said = _carried_words(given.get("words")) if isinstance(given, dict) else None
+            if said is not None:
+                return said
+    return Words("games.refused.page") if exc.status == 404 else None
 
 
 def _json(value: Any) -> web.Response:
@@ -191,11 +246,12 @@ async def api_export_mafiaratings(request: web.Request) -> web.Response:
     try:
         options = mafiaratings.options_from_query(request.query)
     except msgspec.ValidationError as exc:
-        raise _error(web.HTTPBadRequest, f"export options: {exc}") from None
+        raise _error(web.HTTPBadRequest, Words("games.refused.export_options", detail=str(exc)))\
+            from None
     try:
-        data = mafiaratings.export_json(record, options)
+        data = mafiaratings.export_json(record, options, request.app[GAMES].book_for(record))
     except mafiaratings.ExportRefused as exc:
-        raise _error(web.HTTPConflict, str(exc)) from None
+        raise _error(web.HTTPConflict, exc.words, str(exc)) from None
     return web.Response(body=data, content_type="application/json", headers={
         "Content-Disposition": f'attachment; filename="{record.id}.mafiaratings.json"'})
 
@@ -239,8 +295,8 @@ async def sheet_page(request: web.Request) -> web.Response:
     if request.match_info["id"] == "current":  # the panel's link at game over
         current = games.store.current()
         if current is None:
-            raise _error(web.HTTPNotFound, "no game is being played")
-        raise web.HTTPSeeOther(f"/games/{current.id}")
+            raise _error(web.HTTPNotFound, Words("games.refused.current"))
+        raise web.HTTPSeeOther(str(request.rel_url.with_path(f"/games/{current.id}")))
     record = games.find(request.match_info["id"])
     name, preset = games.preset(request)
     error = request.query.get("error", "")
@@ -267,12 +323,14 @@ def _controls(record: rec.Record, scoring_name: str, games: Games, error: str,
 <input name="reason" required placeholder="{t("form.why")}">
 <input name="by" placeholder="{t("form.judge")}">
 <button>{t("form.abandon.button")}</button></form>"""
+    export = _export_link(record, language, games.book_for(record))
     return f"""<div class="controls">
 <p class="error" id="error" role="alert">{escape(_said(error, language))}</p>
 <form method="get"><b>{t("form.scoring")}</b> <select name="scoring">{choices}</select>
 <button>{t("form.show")}</button></form>
 <form method="post" action="{base}/extra" id="extra-form"><b>{t("sheet.extra")}</b>
-<input name="seat" type="number" min="1" max="10" required placeholder="{t("form.seat")}">
+<input name="seat" type="number" min="1" max="{len(record.players)}" required
+ placeholder="{t("form.seat")}">
 <input name="points" type="number" step="0.05" required placeholder="{t("form.points")}">
 <input name="reason" required placeholder="{t("form.reason")}">
 <input name="by" placeholder="{t("form.judge")}">
@@ -282,31 +340,93 @@ def _controls(record: rec.Record, scoring_name: str, games: Games, error: str,
 <input name="value" required placeholder="{t("form.value")}">
 <input name="reason" required placeholder="{t("form.reason")}">
 <input name="by" placeholder="{t("form.judge")}">
-<button>{t("form.correct.button")}</button></form>{abandon}{_export_link(record, language)}
+<button>{t("form.correct.button")}</button></form>{abandon}{export}
 </div>"""
 
 
 def _said(error: str, language: str) -> str:
-    """The refusal the sheet's form came back with (``?error=``): its words (``_refused``) in
-    the reader's language; anything else (an old link's text) as it is. Only a key and plain
-    parameters are taken from the address: nothing nested is rendered from it."""
+    """The refusal the sheet's form came back with (``?error=``): its words (``_carried``) in
+    the reader's language, nested words too; anything else (an old link's text) as it is."""
     try:
         given = msgspec.json.decode(error)
     except msgspec.DecodeError:
         return error
-    if not isinstance(given, dict) or not isinstance(given.get("key"), str):
-        return error
+    words = _carried_words(given)
+    return error if words is None else i18n.render(words, language)
+
+
+#: how deep words carried in an address may nest ("the game is {{status}}": one level)
+_NESTED = 4
+
+
+def _carried_words(given: Any, depth: int = 0) -> Words | None:
+    """``{"key", "params"}`` read back as words, each parameter a number, a text, a list of
+    them or words again (to ``_NESTED`` levels); anything else in it is left out. ``None``
+    when ``given`` is not words."""
+    if not isinstance(given, dict) or not isinstance(given.get("key"), str) \
+            or depth > _NESTED:
+        return None
     params = given.get("params")
-    params = params if isinstance(params, dict) else {}
-    return i18n.render(Words(given["key"], **{k: v for k, v in params.items()
-                                              if isinstance(v, str | int | float)}), language)
+    kept = {}
+    for name, value in (params.items() if isinstance(params, dict) else ()):
+        plain = _carried_value(value, depth)
+        if plain is not None:
+            kept[str(name)] = plain
+    return Words(given["key"], **kept)
 
 
-def _export_link(record: rec.Record, language: str) -> str:
+def _carried_value(value: Any, depth: int) -> Any:
+    """A parameter carried: a number, a text, a book's text per language, a list of them or
+    words; ``None`` for anything else."""
+    if isinstance(value, str | int | float):
+        return value
+    if isinstance(value, list) and depth <= _NESTED:
+        return [v for v in (_carried_value(v, depth + 1) for v in value) if v is not None]
+    if isinstance(value, dict) and "key" not in value and \
+            all(isinstance(v, str) for v in value.values()):
+        return value  # a book's own words (a card's title), per language
+    return _carried_words(value, depth + 1)
+
+
+#: the longest ``?error=`` (its JSON, before the address's escaping), well inside every
+#: browser's and aiohttp's limit for an address even when each character is Cyrillic
+_CARRIED = 600
+
+
+def _carried(why: Words) -> str:
+    """``why`` as the JSON ``?error=`` carries: its key and parameters, not its rendering, so
+    the sheet says it in its reader's language. Too long (a long path the judge typed): its
+    longest texts are cut, each at a space where one is near, with "…"; a cut never breaks
+    the JSON, and a character is never split (a Python string is cut by code points, and
+    the address escapes each one's UTF-8 whole)."""
+    data = why.to_json()
+    for room in (None, 200, 100, 50, 20, 8):
+        if room is not None:
+            data = _shortened(data, room)
+        said = msgspec.json.encode(data).decode()
+        if len(said) <= _CARRIED:
+            return said
+    return msgspec.json.encode({"key": why.key, "params": {}}).decode()  # a list too long
+
+
+def _shortened(data: Any, room: int) -> Any:
+    """``data`` with each text longer than ``room`` characters cut to fit, with "…"."""
+    if isinstance(data, str) and len(data) > room:
+        cut = data[:room - 1]
+        space = cut.rfind(" ")
+        return (cut[:space] if space > room // 2 else cut).rstrip() + "…"
+    if isinstance(data, list):
+        return [_shortened(v, room) for v in data]
+    if isinstance(data, dict):
+        return {k: v if k == "key" else _shortened(v, room) for k, v in data.items()}
+    return data
+
+
+def _export_link(record: rec.Record, language: str, book: Book | None) -> str:
     """The rating platform's export: a download, or the reason there is none, in the reader's
-    words (the platform's own messages too: each has its key)."""
+    words (the platform's own messages too: each has its key; the cards by the book's)."""
     try:
-        mafiaratings.export(record)
+        mafiaratings.export(record, titles=book)
     except mafiaratings.ExportRefused as exc:
         return (f'<p id="export"><b>mafiaratings</b> '
                 f"{escape(i18n.t('form.export.refused', language, why=exc.words))}</p>")
@@ -317,8 +437,28 @@ def _export_link(record: rec.Record, language: str) -> str:
 # ------------------------------------------------------------------ the judge's edits
 
 
+#: each field the sheet's forms post, by the words its box is labelled with
+_FIELDS = {"seat": "form.seat", "points": "form.points", "reason": "form.reason",
+           "by": "form.judge", "path": "form.path", "value": "form.value"}
+#: the field msgspec names in its message: "... - at `$.seat`", "... field `reason`"
+_AT = re.compile(r"at `\$\.(\w+)|missing required field `(\w+)`")
+
+
+def _bad_field(exc: Exception) -> Words:
+    """Why a body was refused, in words: which field (by its label on the sheet) is missing
+    or does not fit; a body not of these fields at all is told so."""
+    found = _AT.search(str(exc))
+    if found is None or (found.group(1) or found.group(2)) not in _FIELDS:
+        return Words("sheet.refused.form")
+    field = Words(_FIELDS[found.group(1) or found.group(2)])
+    return Words("sheet.refused.field" if found.group(1) else "sheet.refused.missing",
+                 field=field)
+
+
 async def _read(request: web.Request, kind: type[B]) -> B:
-    """The body as ``kind``: JSON, or the sheet's form (its ``value`` read as JSON if it can)."""
+    """The body as ``kind``: JSON, or the sheet's form (its ``value`` read as JSON if it can).
+    Refused: a script gets msgspec's English; the form goes back to the sheet, told which
+    field in its reader's words (``_bad_field``)."""
     try:
         if request.content_type == "application/json":
             return msgspec.json.decode(await request.read(), type=kind)
@@ -329,7 +469,8 @@ async def _read(request: web.Request, kind: type[B]) -> B:
         return msgspec.convert(form, kind, strict=False)
     except (msgspec.DecodeError, msgspec.ValidationError, ValueError, RecursionError) as exc:
         # RecursionError: a body (or a form's value) nested past msgspec's depth limit
-        raise _error(web.HTTPBadRequest, f"{kind.__name__[:-2].lower()}: {exc}") from None
+        raise _refused(request, request.match_info["id"], _bad_field(exc),
+                       english=f"{kind.__name__[:-2].lower()}: {exc}") from None
 
 
 def _done(request: web.Request, record: rec.Record) -> web.Response:
@@ -358,9 +499,8 @@ def _refused(request: web.Request, id: str, why: Words,
     english = english or str(why)
     if request.content_type != "application/json":
         log.warning("%s %s refused: %s", request.method, request.path, english)
-        said = msgspec.json.encode(why.to_json()).decode()
-        return web.HTTPSeeOther(f"/games/{id}?error={quote(said[:600])}")
-    return _error(kind, english)
+        return web.HTTPSeeOther(f"/games/{quote(id)}?error={quote(_carried(why))}")
+    return _error(kind, why, english)
 
 
 async def post_extra(request: web.Request) -> web.Response:
@@ -397,7 +537,7 @@ async def post_abandon(request: web.Request) -> web.Response:
     elif current is not None:
         record = current
     else:
-        raise _error(web.HTTPConflict, "no game is being played")
+        raise _error(web.HTTPConflict, Words("games.refused.current"))
     if current is None or current.id != record.id:
         raise _refused(request, record.id, Words("sheet.refused.not_current"), web.HTTPConflict)
     if record.status != "in_progress":

@@ -28,11 +28,11 @@ correction made other than FIIM's, say).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated
+from typing import Annotated, Protocol
 
 import msgspec
 
-from kit.i18n import Words, joined
+from kit.i18n import Text, Words, joined
 from results.mafiaratings_check import check
 from results.mafiaratings_format import Death, Game, GameTime, Moderator, Player, Vote
 from results.record import NEW_GAME, Day, Departure, Foul, Night, Record, Speech, VoteRound
@@ -56,6 +56,15 @@ class ExportRefused(ValueError):
 Id = Annotated[int, msgspec.Meta(ge=1, le=2**31 - 1)]
 
 
+class Titles(Protocol):
+    """What names a book's cards and sides in each language (``judge.game.book.Book`` does):
+    a refusal naming a card or a side says it in the reader's words, not its identifier."""
+
+    def role_title(self, role: str) -> Text: ...
+
+    def team_title(self, team: str) -> Text: ...
+
+
 class Options(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """What the platform identifies a game by and the record does not know (all optional: the
     platform finds the event by the game's time within the club). Read from a query string by
@@ -75,9 +84,11 @@ def options_from_query(query: Mapping[str, str]) -> Options:
     return msgspec.convert(dict(query), Options, strict=False)
 
 
-def export(record: Record, options: Options | None = None) -> Game:
-    """The record as the platform's game; ``ExportRefused`` names what stops it."""
-    winner = _refuse_unfinished(record)
+def export(record: Record, options: Options | None = None,
+           titles: Titles | None = None) -> Game:
+    """The record as the platform's game; ``ExportRefused`` names what stops it (its cards and
+    sides by ``titles``, the record's book, when the caller has it; else by identifier)."""
+    winner = _refuse_unfinished(record, titles)
     options = options or Options()
     features = _features(record)
     players = [_player(record, seat, features) for seat in range(1, 11)]
@@ -102,11 +113,12 @@ def export(record: Record, options: Options | None = None) -> Game:
     return game
 
 
-def export_json(record: Record, options: Options | None = None) -> bytes:
-    return msgspec.json.encode(export(record, options))
+def export_json(record: Record, options: Options | None = None,
+                titles: Titles | None = None) -> bytes:
+    return msgspec.json.encode(export(record, options, titles))
 
 
-def _refuse_unfinished(record: Record) -> str:
+def _refuse_unfinished(record: Record, titles: Titles | None) -> str:
     """The platform's winner of a finished game; ``ExportRefused`` for any other."""
     if record.status == "abandoned":
         if record.abandon_reason == NEW_GAME:  # the panel's own reason: the sheet's words
@@ -120,14 +132,16 @@ def _refuse_unfinished(record: Record) -> str:
         raise ExportRefused(Words("refused.export.unfinished"))
     others = sorted({p.role for p in record.players if p.role and p.role not in _ROLES})
     if others:
-        raise ExportRefused(Words("refused.export.cards", cards=", ".join(others)))
+        raise ExportRefused(Words("refused.export.cards", cards=[
+            titles.role_title(role) if titles else role for role in others]))
     if len(record.players) != 10:
         raise ExportRefused(Words("refused.export.players", players=len(record.players)))
     undealt = [p.seat for p in record.players if p.role not in _ROLES]
     if undealt:
         raise ExportRefused(Words("refused.export.undealt", seats=undealt))
     if record.winner not in _WINNERS:
-        raise ExportRefused(Words("refused.export.winner", winner=record.winner))
+        raise ExportRefused(Words("refused.export.winner", winner=titles.team_title(
+            record.winner) if titles else record.winner))
     return _WINNERS[record.winner]
 
 

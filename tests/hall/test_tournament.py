@@ -157,6 +157,23 @@ def test_the_exports_a_csv_of_each_table_and_a_platform_game_for_each_counted_ga
     assert done.refused == []  # the other tournament's game is not this one's to export
 
 
+def test_the_games_not_exported_are_listed_with_why_in_the_readers_language(seated):
+    """``not-exported.csv``: its header and each reason in the organiser's language."""
+    fewer_tables = msgspec.structs.replace(seated, rounds=[
+        msgspec.structs.replace(r, seating={"table-2": r.seating["table-2"]})
+        if r.number == 1 else r for r in seated.rounds])
+    elsewhere = played(seated, 1, "table-1")  # its table plays no round 1 now
+    done = tm.exported(fewer_tables, [elsewhere, played(seated, 1, "table-2")])
+    assert sorted(done.files) == ["table-2-r1.mafiaratings.json"]
+    russian = list(csv.reader(io.StringIO(done.refused_csv("ru"))))
+    english = list(csv.reader(io.StringIO(done.refused_csv("en"))))
+    assert russian[0] == ["игра", "стол", "тур", "причина"]
+    assert english[0] == ["game", "table", "round", "reason"]
+    assert russian[1][:3] == english[1][:3] == ["table-1-r1", "table-1", "1"]
+    assert russian[1][3] == render(tm.games(fewer_tables, [elsewhere])[0].why, "ru")
+    assert russian[1][3] != english[1][3] and len(russian) == 2
+
+
 def test_the_public_view_holds_standings_and_progress_and_nothing_of_any_game(seated):
     running = tm.sent(seated, 1, 1.0)
     games = [played(running, 1, "table-1")]

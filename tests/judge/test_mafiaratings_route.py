@@ -56,7 +56,8 @@ def test_a_finished_game_exports_behind_the_login(tmp_path) -> None:
     id = current_id(panel)
     path = f"/api/games/{id}/export/mafiaratings"
     [(refused, body, _)] = asyncio.run(fetch(panel, [path], login=False))
-    assert (refused, body) == (401, {"error": "log in first"})
+    assert (refused, body) == (401, {"error": "log in first",
+                                     "words": {"key": "games.refused.login", "params": {}}})
     [(status, game, disposition), (with_ids, named, _)] = asyncio.run(fetch(panel, [
         path, path + "?club=1&event=7854&moderator=138&language=en"]))
     expected = json.loads(mr.export_json(built(inputs)))
@@ -73,7 +74,8 @@ def test_an_unfinished_game_is_refused_with_the_reason(tmp_path) -> None:
     [(status, body, _)] = asyncio.run(fetch(panel, [path]))
     assert status == 409
     assert body == {"error": "the game is not finished (no winner yet); the rating platform "
-                             "takes finished games only"}
+                             "takes finished games only",
+                    "words": {"key": "refused.export.unfinished", "params": {}}}
 
 
 def test_bad_options_and_unknown_games_get_a_clear_4xx(tmp_path) -> None:

@@ -19,6 +19,7 @@ from judge.game import Action, Game, Refused, TableEvent, load_rules, new_game
 from judge.game.book import BOOKS, preset_path
 from judge.game.offers import offered
 from judge.game.table import NO, YES
+from kit import i18n
 from results import mafiaratings, scoring
 from tests.support.judge_game import run, tap
 from tests.support.night_privacy import Night, private_night
@@ -598,3 +599,9 @@ def test_online_003_the_mafiaratings_export_is_refused_naming_the_cards_it_canno
             "cards the rating platform's format does not hold: boss, commissar, doctor, "
             "honest, journalist, kamikaze, maniac, sergeant")):
         mafiaratings.export(record)
+    # by the book's own words in the reader's language (the sheet's), not by identifier
+    with pytest.raises(mafiaratings.ExportRefused) as refused:
+        mafiaratings.export(record, titles=RULES.book)
+    said = i18n.render(refused.value.words, "ru")
+    assert said.startswith("карты, которых нет в формате рейтинговой платформы: "), said
+    assert "комиссар, " in said and "commissar" not in said and "kamikaze" not in said

@@ -206,6 +206,128 @@ def test_a_bad_correction_from_the_sheets_form_goes_back_to_the_sheet_with_why(t
     assert panel.games.current() == before
 
 
+@pytest.mark.parametrize(("body", "english", "russian"), [
+    ({"seat": "4", "points": "lots", "reason": "r"}, "points: this value does not fit",
+     "баллы: это значение не подходит"),
+    ({"seat": "0", "points": "1", "reason": "r"}, "seat: this value does not fit",
+     "место: это значение не подходит"),
+    ({"seat": "4", "points": "1"}, "reason: not filled in", "причина: не заполнено"),
+    ({"seat": "11", "points": "1", "reason": "r"}, "extra points: there is no seat 11",
+     "дополнительные баллы: игрока 11 нет")])
+def test_a_bad_field_in_the_sheets_form_goes_back_to_the_sheet_in_its_readers_words(
+        tmp_path, body, english, russian):
+    """The form's refusal is the sheet again, why in words (the field by its box's label),
+    never a JSON page; the record is unchanged."""
+    panel = played(tmp_path)
+    before = panel.games.current()
+
+    async def scenario(server, http) -> None:
+        async with http.post(server.make_url(f"/api/games/{before.id}/extra"), data=body,
+                             allow_redirects=False) as r:
+            assert r.status == 303
+            where = r.headers["Location"]
+        assert where.startswith(f"/games/{before.id}?error=")
+        async with http.get(server.make_url(where + "&lang=en")) as sheet:
+            assert sheet.content_type == "text/html" and english in await sheet.text()
+        async with http.get(server.make_url(where + "&lang=ru")) as sheet:
+            assert russian in await sheet.text()
+
+    run(panel, scenario)
+    assert panel.games.current() == before
+
+
+def test_extra_points_reach_every_seat_of_a_bigger_table_and_no_further(tmp_path):
+    """A 13-seat game (the online variant's): seat 13 takes extra points, 14 is no seat; the
+    sheet's box goes up to 13."""
+    panel = Panel(judge_config.load(write(tmp_path, GOOD + '[game]\nbook = "online-003"\n'
+                                                          "seats = 13\n")))
+    for given, _ in Script().event("state", day=0).tap("deal", seed=1).tap("start").inputs:
+        panel.apply(given)
+    id = panel.games.current().id
+
+    async def scenario(server, http) -> None:
+        api = server.make_url(f"/api/games/{id}/extra")
+        async with http.post(api, json={"seat": 13, "points": 0.5, "reason": "r"}) as r:
+            assert r.status == 200
+        async with http.post(api, json={"seat": 14, "points": 0.5, "reason": "r"}) as r:
+            assert r.status == 400 and (await r.json())["words"] == {
+                "key": "refused.record.extra_seat", "params": {"seat": 14}}
+        async with http.get(server.make_url(f"/games/{id}")) as r:
+            assert 'name="seat" type="number" min="1" max="13"' in await r.text()
+
+    run(panel, scenario)
+    assert [p.seat for p in panel.games.current().extra_points] == [13]
+
+
+def test_a_refusal_nesting_words_reads_whole_in_either_language(tmp_path):
+    """Abandoning a finished game from the sheet's form: "the game is {{status}}", the status
+    itself words, rendered in the sheet's language."""
+    panel = played(tmp_path)
+    id = panel.games.current().id
+
+    async def scenario(server, http) -> None:
+        async with http.post(server.make_url(f"/api/games/{id}/abandon"),
+                             data={"reason": "r"}, allow_redirects=False) as r:
+            where = r.headers["Location"]
+        for language, said in (("ru", "игра окончена: прервать её нельзя"),
+                               ("en", "the game is finished: it cannot be abandoned")):
+            async with http.get(server.make_url(f"{where}&lang={language}")) as sheet:
+                assert said in await sheet.text()
+
+    run(panel, scenario)
+
+
+def test_a_long_refusal_is_cut_between_words_and_still_read(tmp_path):
+    """What ``?error=`` carries is the refusal's key and parameters, never longer than 600
+    characters: a parameter too long is cut at a space, with "…", and the JSON stays whole."""
+    from urllib.parse import quote
+
+    from judge.record_routes import _carried
+    from kit.i18n import Words
+
+    path = "/players/1/" + "очень длинное имя поля " * 40
+    carried = _carried(Words("refused.record.no_field", path=path))
+    assert len(carried) <= 600
+    panel = played(tmp_path)
+    id = panel.games.current().id
+
+    async def scenario(server, http) -> None:
+        async with http.get(server.make_url(f"/games/{id}?error={quote(carried)}&lang=ru")) \
+                as sheet:
+            said = re.search(r'<p class="error" id="error" role="alert">([^<]*)</p>',
+                             await sheet.text()).group(1)
+        assert said.startswith("/players/1/очень длинное имя поля") and \
+            said.endswith("поля…: такого поля нет")
+
+    run(panel, scenario)
+
+
+@pytest.mark.parametrize(("path", "russian", "status"), [
+    ("/games/current", "сейчас не идёт ни одна игра", 404),
+    ("/games/table-1-nope", "игры «table-1-nope» нет", 404),
+    ("/games/{id}?scoring=vegas", "нет системы подсчёта «vegas» (есть: ", 400),
+    ("/no/such/page", "такой страницы нет", 404)])
+def test_a_refusal_a_browser_reads_is_a_page_in_its_language(tmp_path, path, russian, status):
+    """A browser (``Accept: text/html``) gets a small page with why, in its reader's
+    language, and the way back; a script asking the same keeps the JSON, with words."""
+    panel = played(tmp_path, Script() if path == "/games/current" else None)
+    address = path.format(id=getattr(panel.games.current(), "id", ""))
+    html = {"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"}
+
+    async def scenario(server, http) -> None:
+        sep = "&" if "?" in address else "?"
+        async with http.get(server.make_url(f"{address}{sep}lang=ru"), headers=html) as r:
+            assert (r.status, r.content_type) == (status, "text/html")
+            page = await r.text()
+            assert russian in page and '<html lang="ru">' in page
+            assert '<a href="/">Пульт</a>' in page and '<a href="/games">Все игры</a>' in page
+        async with http.get(server.make_url(address)) as r:  # a script
+            assert r.status == status and r.content_type == "application/json"
+            assert set(await r.json()) == {"error", "words"}
+
+    run(panel, scenario)
+
+
 def test_an_edit_from_another_origin_is_refused(tmp_path):
     panel = played(tmp_path)
     id = panel.games.current().id
@@ -421,13 +543,31 @@ def test_the_panels_abandon_button_keeps_the_game_as_abandoned(tmp_path, chromiu
         served.close()
 
 
+@pytest.mark.timeout(120)
+def test_the_panels_abandon_refused_says_why_in_the_panels_language(tmp_path, chromium):
+    """The server's refusal carries words, and the panel shows them in its own language (the
+    button's code, run with no game being played: another tab abandoned it, say)."""
+    served = Served(lambda: played(tmp_path, Script()))
+    try:
+        page, url = served.logged_in(chromium)
+        page.goto(url + "/?lang=ru")
+        page.wait_for_selector('html[lang="ru"] #seats')
+        page.once("dialog", lambda dialog: dialog.accept("зал закрывается"))
+        page.evaluate("document.getElementById('abandon').onclick()")
+        page.wait_for_selector('#message:text("сейчас не идёт ни одна игра")')
+    finally:
+        served.close()
+
+
 def test_abandoning_the_current_game_when_there_is_none_is_a_409(tmp_path):
     panel = played(tmp_path, Script())
 
     async def scenario(server, http) -> None:
         async with http.post(server.make_url("/api/games/current/abandon"),
                              json={"reason": "r"}) as r:
-            assert r.status == 409 and "no game" in (await r.json())["error"]
+            refused = await r.json()
+            assert r.status == 409 and "no game" in refused["error"]
+            assert refused["words"] == {"key": "games.refused.current", "params": {}}
         async with http.get(server.make_url("/api/games")) as r:
             assert (await r.json())["games"] == []
 
