@@ -17,6 +17,9 @@ import time
 from html import escape
 
 from judge.game.book import Book
+from judge.game.mechanisms import MECHANISMS
+from judge.game.votes import PROCEDURES
+from judge.game.votes.base import OUTCOMES, Procedure
 from kit import i18n
 from kit.i18n import Words
 from kit.i18n import web as i18n_web
@@ -26,6 +29,7 @@ from results.record import (
     Departure,
     Foul,
     Night,
+    NightAction,
     Nomination,
     Record,
     VoteRound,
@@ -126,16 +130,52 @@ class BookWords:
             next((s for s in self.book.night.steps if s.name == step), None)
         return step if found is None else i18n.text(found.words, self.language)
 
+    def act(self, action: NightAction) -> str:
+        """What a night step did, in its mechanism's words and the book's ("убит 10", "3:
+        мафия"); without the book (or the step in it), the record's outcome as it is."""
+        outcome, book = action.outcome or "", self.book
+        step = None if book is None else \
+            next((s for s in book.night.steps if s.name == action.step), None)
+        if book is None or step is None or action.mechanism not in MECHANISMS:
+            return f"{outcome} {seats(action.targets)}"
+        words = MECHANISMS[action.mechanism].written(book, step, outcome, action.targets)
+        return i18n.render(words, self.language)
+
+    def vote(self, kind: str, number: int) -> str:
+        """A vote round's title: the book's procedure's own for its kind (the online book's
+        verdict, the Crow Club's top), else the day's "Vote", then "Re-vote n"."""
+        titles = self._procedure().titles
+        if kind in titles:
+            return i18n.t(titles[kind], self.language)
+        if number == 1:
+            return i18n.t("sheet.vote", self.language)
+        return i18n.t("sheet.revote", self.language, n=number - 1)
+
+    def result(self, kind: str, outcome: str) -> str | None:
+        """The procedure's own words for a vote kind's outcome (``Procedure.results``)."""
+        return self._procedure().results.get(kind, {}).get(outcome)
+
+    def _procedure(self) -> Procedure:
+        book = self.book
+        return PROCEDURES.get("" if book is None else book.vote.procedure, Procedure())
+
     def winner(self, record: Record) -> str:
         if record.winner == "draw":
             return i18n.t("stage.draw", self.language)
         return self.team(record.winner or "")
 
 
+#: the CSV opens with the byte order mark: a spreadsheet (Excel) then reads it as UTF-8, so
+#: its Cyrillic headers and names are not mojibake (the rating platform's JSON has none)
+BOM = "\ufeff"
+
+
 def results_csv(record: Record, scores: list[PlayerScore], language: str = i18n.DEFAULT,
                 book: Book | None = None) -> str:
-    """One line per player: who, their side, how they left, their points by part."""
+    """One line per player: who, their side, how they left, their points by part; after
+    ``BOM``."""
     out = io.StringIO()
+    out.write(BOM)
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow([i18n.t(CSV_HEADERS[c], language) for c in CSV_COLUMNS])
     said = BookWords(book, language)
@@ -194,7 +234,8 @@ def protocol(record: Record, scores: list[PlayerScore], preset: i18n.Text,
 <a href="/api/games/{e(record.id)}">JSON</a> <button onclick="print()">{t("sheet.print")}</button>
 {i18n_web.switch(language)}</nav>
 <h1>{t("sheet.heading")} <span id="game-id">{e(record.id)}</span></h1>
-<p class="meta">{t("sheet.meta", table=record.table,
+<p class="meta">{t("sheet.meta" if record.ended is not None else "sheet.meta.playing",
+                    table=record.table,
                     rules=book.title if book is not None else record.rules,
                     started=when(record.started, language),
                     ended=when(record.ended, language))}&nbsp;·
@@ -205,7 +246,7 @@ def protocol(record: Record, scores: list[PlayerScore], preset: i18n.Text,
     parts.append('<div class="rounds">')
     nights = {n.number: n for n in record.nights}
     for day in record.days:
-        parts.append(_day(day.number, day.opener, day.nominations, day.votes, language))
+        parts.append(_day(day.number, day.opener, day.nominations, day.votes, said))
         if day.number in nights:
             parts.append(_night(nights.pop(day.number), said))
     for night in nights.values():  # a night after the last day
@@ -238,7 +279,9 @@ def _signed(value: float, language: str) -> str:
 
 
 def _day(number: int, opener: int, nominations: list[Nomination], votes: list[VoteRound],
-         language: str) -> str:
+         said: BookWords) -> str:
+    language = said.language
+
     def t(key: str, **params: object) -> str:
         return escape(i18n.t(key, language, **params))
 
@@ -252,35 +295,41 @@ def _day(number: int, opener: int, nominations: list[Nomination], votes: list[Vo
     for v in votes:
         ballots = "".join(
             f'<li class="ballot">{_candidate(b.candidate, v, language)}: '
-            f"<b>{b.count}</b> ({seats(b.voters)}"
-            f"{t('sheet.leftover', seats=seats(b.leftover)) if b.leftover else ''})"
+            f"<b>{b.count}</b> ({_voters(b.voters, b.leftover, language)})"
             f"{t('sheet.rejected', count=b.rejected) if b.rejected else ''}"
             f"{t('sheet.corrected', reason=b.reason or '') if b.by == 'correction' else ''}</li>"
             for b in v.ballots)
         outcome = v.outcome or ""
-        result = t(OUTCOMES[outcome]) if outcome in OUTCOMES else escape(outcome or "—")
-        if v.eliminated:
-            result += t("sheet.result.leave", seats=seats(v.eliminated))
-        elif v.tied:
-            result += f": {seats(v.tied)}"
+        own = said.result(v.kind, outcome)
+        if own is not None:
+            result = t(own, seats=seats(v.eliminated or v.candidates))
+        else:
+            result = t(OUTCOMES[outcome]) if outcome in OUTCOMES else escape(outcome or "—")
+            if v.eliminated:
+                result += t("sheet.result.leave", seats=seats(v.eliminated),
+                            count=len(v.eliminated))
+            elif v.tied:
+                result += f": {seats(v.tied)}"
         if v.yes_count is not None:
             result += t("sheet.result.of", yes=v.yes_count, voters=v.voters_count or 0)
         if v.kind == "question":  # its own words: "All leave? 5, 6:", no "on"
             on = t("sheet.vote.question.on", seats=seats(v.candidates))
         else:
-            title = t("sheet.vote") if v.round == 1 else t("sheet.revote", n=v.round - 1)
-            on = t("sheet.vote.on", vote=title, seats=seats(v.candidates))
+            on = t("sheet.vote.on", vote=said.vote(v.kind, v.round), seats=seats(v.candidates))
         lines.append(f"<p>{on}</p>"
                      f"<ul>{ballots}</ul><p>{t('sheet.result', result='')}{result}</p>")
     lines.append("</section>")
     return "".join(lines)
 
 
-#: a vote's outcome in words (the table's, contract.events: eliminated, tie, yes, no, ...)
-OUTCOMES = {"eliminated": "sheet.outcome.eliminated", "tie": "sheet.outcome.tie",
-            "yes": "sheet.outcome.yes", "no": "sheet.outcome.no",
-            "no_vote": "sheet.outcome.no_vote", "night": "sheet.outcome.night",
-            "fork": "sheet.outcome.fork", "against_all": "sheet.outcome.against_all"}
+def _voters(voters: list[int], leftover: list[int], language: str) -> str:
+    """A ballot's voters, then the seats whose left-over votes it took (the Crow Club's "the
+    last votes go to the last nominee"): those alone when no one raised a hand for him."""
+    if not leftover:
+        return escape(seats(voters))
+    if not voters:
+        return escape(i18n.t("sheet.leftover.only", language, seats=seats(leftover)))
+    return escape(seats(voters) + i18n.t("sheet.leftover", language, seats=seats(leftover)))
 
 
 def _candidate(candidate: int, vote: VoteRound, language: str) -> str:
@@ -323,8 +372,7 @@ def _night(night: Night, said: BookWords) -> str:
         picks = "; ".join(f"{p.actor} → {seats(p.picks)}{_miss(p.miss, language)}"
                           for p in action.picks) or i18n.t("sheet.no_pick", language)
         entered = t("sheet.entered", seats=seats(action.entered)) if action.entered else ""
-        outcome = f"{action.outcome} {seats(action.targets)}".strip() if action.outcome \
-            else i18n.t("sheet.nothing", language)
+        outcome = said.act(action) if action.outcome else i18n.t("sheet.nothing", language)
         lines.append(f"<p>{escape(said.step(action.step))}: {escape(picks)}{entered}. "
                      f"<b>{escape(outcome)}</b></p>")
     if not fiim and night.killed is not None:

@@ -71,9 +71,10 @@ def new_day(game: Game) -> Result:
     game = replace(game, stage="day", day=day, table_day=table_day, opener=opener, round=0,
                    floor=None, nominees=(), vote=None, previous_tie=(), discussing=False)
     game = replace(game, speakers=_speakers(game, opener, 0))
-    return Result(game, [table.day_start(table_day)], [
-        Line(game.rules.cite("day"), "line.day", day=day, seat=opener,
-             opener=game.rules.cite("opener"))])
+    cite, opener_cite = game.rules.cite("day"), game.rules.cite("opener")
+    said = Line(cite, "line.day", day=day, seat=opener, opener=opener_cite) \
+        if opener_cite != cite else Line(cite, "line.day.one_rule", day=day, seat=opener)
+    return Result(game, [table.day_start(table_day)], [said])
 
 
 def _next_round(game: Game) -> Result:

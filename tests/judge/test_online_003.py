@@ -568,7 +568,7 @@ def test_online_003_the_sheet_and_the_csv_show_its_cards_its_moves_and_against_a
     html = sheet.protocol(record, scoring.score(record, scoring.presets()["online-003"]),
                           scoring.presets()["online-003"].title, language="en")
     assert "<li class=\"ballot\">against all: <b>2</b> (7, 8)</li>" in html
-    assert "Result: eliminated: 3 leave" in html
+    assert "Result: eliminated: 3 leaves" in html
     played = rec.build(whole_game(), "table-1", rules=RULES, seats=10)
     html = sheet.protocol(played, scoring.score(played, scoring.presets()["online-003"]),
                           scoring.presets()["online-003"].title, language="en")

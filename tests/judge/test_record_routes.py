@@ -467,7 +467,8 @@ def test_the_protocol_sheet_prints_on_a4_with_every_vote_shot_and_foul(tmp_path,
             for vote in day.votes:
                 for b in vote.ballots:
                     head = "yes" if b.candidate == 0 else str(b.candidate)
-                    voters = ", ".join(map(str, b.voters)) or "—"
+                    voters = ", ".join(map(str, b.voters)) or (
+                        "left over" if b.leftover else "—")  # the last nominee's alone
                     assert f"{head}: {b.count} ({voters}" in text
             for n in day.nominations:
                 assert f"{n.seat} (by {n.by})" in text

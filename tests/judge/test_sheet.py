@@ -15,7 +15,7 @@ from hypothesis import example, given, settings
 
 from judge import record as rec
 from judge.game import load_rules
-from judge.sheet import moment, protocol, results_csv
+from judge.sheet import BOM, moment, protocol, results_csv
 from kit import i18n
 from results import mafiaratings, scoring
 from tests.support.record_edits import WHOLE, paths, values
@@ -121,8 +121,9 @@ def test_the_csvs_english_headers_and_values_are_words_as_the_russian_ones_are()
     Russian: words, not the code's identifiers (``best_move``, ``in_progress``)."""
     playing = msgspec.structs.replace(named(CYRILLIC), status="in_progress")
     scores = scoring.score(playing, FIIM)
-    [header, first, *_] = csv.reader(io.StringIO(results_csv(playing, scores, "en"),
-                                                  newline=""))
+    english = results_csv(playing, scores, "en")
+    assert english.startswith(BOM + "game,")  # a spreadsheet reads it as UTF-8
+    [header, first, *_] = csv.reader(io.StringIO(english.removeprefix(BOM), newline=""))
     assert header == ["game", "table", "date", "status", "winner", "seat", "name", "role",
                       "side", "won", "fouls", "left", "win", "best move", "penalty",
                       "compensation", "extra points", "total"]
@@ -142,3 +143,49 @@ def test_a_schema_2_records_english_lines_read_as_they_were():
     assert rec.decode(rec.encode(record)) == record
     kept = WHOLE.log[0]
     assert kept.key and kept.render("ru") != kept.render("en")
+
+
+def test_excel_reads_the_russian_csv_as_utf_8_by_its_byte_order_mark():
+    """Excel opens a CSV without a BOM in the machine's code page: «Мирный Житель» becomes
+    mojibake. The rating platform's export is JSON, compared byte for byte: no BOM there."""
+    record = named(CYRILLIC)
+    data = results_csv(record, scoring.score(record, FIIM), "ru").encode("utf-8")
+    assert data.startswith(b"\xef\xbb\xbf") and data.decode("utf-8-sig").startswith("игра,")
+    assert mafiaratings.export_json(record).startswith(b"{")
+
+
+def test_the_result_line_says_leaves_for_one_and_leave_for_more():
+    """«1 покидает стол», «2 покидают стол»: the plural is the catalog's (docs/i18n.md)."""
+    record = named({})
+    [one] = [v for d in record.days for v in d.votes if len(v.eliminated) == 1][:1]
+    day = next(d for d in record.days if one in d.votes)
+    two = msgspec.structs.replace(one, eliminated=[5, 6])
+    edited = msgspec.structs.replace(record, days=[msgspec.structs.replace(
+        day, votes=[one, two])])
+    page = protocol(edited, scoring.score(edited, FIIM), FIIM.title, language="ru")
+    assert f"Итог: заголосован: {one.eliminated[0]} покидает стол" in page
+    assert "Итог: заголосован: 5, 6 покидают стол" in page
+    english = protocol(edited, scoring.score(edited, FIIM), FIIM.title, language="en")
+    assert f"eliminated: {one.eliminated[0]} leaves" in english and "5, 6 leave" in english
+
+
+def test_a_game_still_playing_has_no_end_on_its_sheet():
+    """No «конец ·» hanging with nothing after it while the game goes on."""
+    playing = msgspec.structs.replace(named({}), status="in_progress", ended=None)
+    page = protocol(playing, scoring.score(playing, FIIM), FIIM.title, language="ru")
+    meta = page[page.index('<p class="meta">'):page.index('<span id="status"')]
+    assert "начало" in meta and "конец" not in meta
+
+
+def test_a_ballot_of_left_over_votes_only_names_them_so():
+    """The Crow Club's last nominee may hold left-over votes alone: «(неотданные: 8, 9)»,
+    not a dash for his voters before them."""
+    record = named({})
+    vote = next(v for d in record.days for v in d.votes if v.ballots)
+    ballot = msgspec.structs.replace(vote.ballots[0], voters=[], leftover=[8, 9], count=2)
+    days = [msgspec.structs.replace(d, votes=[msgspec.structs.replace(v, ballots=[ballot])
+                                              if v is vote else v for v in d.votes])
+            for d in record.days]
+    edited = msgspec.structs.replace(record, days=days)
+    page = protocol(edited, scoring.score(edited, FIIM), FIIM.title, language="ru")
+    assert f"{ballot.candidate}: <b>2</b> (неотданные: 8, 9)" in page

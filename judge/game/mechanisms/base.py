@@ -77,6 +77,9 @@ class Mechanism:
     Options: ClassVar[type[msgspec.Struct]] = NoOptions
     #: the book's ``[cite]`` keys it cites (a trait, which has no step and so no ``rule``)
     cites: ClassVar[tuple[str, ...]] = ()
+    #: each ``Act.outcome`` its acts record and the protocol sheet's words for it (its seats
+    #: the message's ``seats``): what a person reads instead of the record's identifier
+    outcomes: ClassVar[dict[str, str]] = {"picked": "sheet.act.picked"}
 
     def check(self, book: Book, step: Step) -> list[str]:
         """What the options' types cannot say (a role or a step that the book does not have),
@@ -120,6 +123,15 @@ class Mechanism:
         """The act in a few words for the judge's screen (default: the step and its seats)."""
         return Words("act.picked", step=game.book.step(act.step).words,
                      seats=list(act.targets))
+
+    def written(self, book: Book, step: Step, outcome: str, seats: list[int]) -> Words:
+        """What a recorded act did, as the protocol sheet writes it: from the record and the
+        book alone (the sheet has no game), in ``outcomes``' words; an outcome a newer or
+        older version recorded is named as it was (``sheet.act.other``)."""
+        key = self.outcomes.get(outcome)
+        if key is None:
+            return Words("sheet.act.other", outcome=outcome, seats=seats)
+        return Words(key, seats=seats)
 
     def announce(self, game: Game, act: Act) -> Words | None:
         """What the judge says of ``act`` at morning, to the whole table (the online book's

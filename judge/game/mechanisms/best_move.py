@@ -4,6 +4,8 @@ the seats named are recorded (and scored by the scoring preset), nothing else fo
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import msgspec
 
 from judge.game.book import Book, Name, Step
@@ -18,6 +20,7 @@ class BestMoveOptions(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
 
 class BestMove(Mechanism):
     name = "best_move"
+    outcomes: ClassVar[dict[str, str]] = {"named": "sheet.act.best_move"}
     Options = BestMoveOptions
 
     def check(self, book: Book, step: Step) -> list[str]:

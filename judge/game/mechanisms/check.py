@@ -66,6 +66,10 @@ class Check(Mechanism):
         options: CheckOptions = step.options
         return answers(game, options.yes, seat)
 
+    def written(self, book: Book, step: Step, outcome: str, seats: list[int]) -> Words:
+        """The checked seat and the book's own answer ("3: мафия")."""
+        return Words("sheet.act.check", seats=seats, answer=self.says(step, outcome == "yes"))
+
     def says(self, step: Step, yes: bool) -> Local:
         options: CheckOptions = step.options
         return options.says.yes if yes else options.says.no

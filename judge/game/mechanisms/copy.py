@@ -15,7 +15,7 @@ nothing: a thief of his own card's side.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import msgspec
 
@@ -41,6 +41,8 @@ class CopyOptions(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
 
 class Copy(Mechanism):
     name = "copy"
+    outcomes: ClassVar[dict[str, str]] = {"copied": "sheet.act.copied", "kept": "sheet.act.kept",
+                                          "turned": "sheet.act.turned"}
     Options = CopyOptions
 
     def check(self, book: Book, step: Step) -> list[str]:

@@ -20,6 +20,8 @@ counted; and never three nights running on the healers themselves ("в трет�
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import msgspec
 
 from judge.game.book import Book, Local, Name, Step, local_problems
@@ -38,6 +40,7 @@ class HealOptions(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
 
 class Heal(Mechanism):
     name = "heal"
+    outcomes: ClassVar[dict[str, str]] = {"heal": "sheet.act.heal"}
     Options = HealOptions
 
     def check(self, book: Book, step: Step) -> list[str]:

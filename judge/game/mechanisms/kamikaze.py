@@ -16,6 +16,8 @@ him when the one he named leaves ("камикадзе: убит игрок 5", a
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import msgspec
 
 from judge.game.book import Book, Local, Step, local_problems
@@ -33,6 +35,7 @@ class KamikazeOptions(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
 
 class Kamikaze(Mechanism):
     name = "kamikaze"
+    outcomes: ClassVar[dict[str, str]] = {"kamikaze": "sheet.act.kamikaze"}
     Options = KamikazeOptions
 
     def check(self, book: Book, step: Step) -> list[str]:

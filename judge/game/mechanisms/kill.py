@@ -26,7 +26,7 @@ killers' own side leaves without last words («Дон Мафии»: "Отстр�
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 import msgspec
 
@@ -50,6 +50,7 @@ class KillOptions(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
 
 class Kill(Mechanism):
     name = "kill"
+    outcomes: ClassVar[dict[str, str]] = {"kill": "sheet.act.kill", "miss": "sheet.act.miss"}
     Options = KillOptions
 
     def act(self, game: Game, step: Step, picks: Picks) -> Acted:

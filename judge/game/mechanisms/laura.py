@@ -22,7 +22,7 @@ is also her search for the Right Hand; found, she may go over to the family.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import msgspec
 
@@ -57,6 +57,7 @@ class LauraOptions(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
 
 class Laura(Mark):
     name = "laura"
+    outcomes: ClassVar[dict[str, str]] = {**Mark.outcomes, "found": "sheet.act.found"}
     Options = LauraOptions  # type: ignore[assignment]
 
     def check(self, book: Book, step: Step) -> list[str]:

@@ -11,7 +11,7 @@ Laura's search for the Right Hand) is its own mechanism, which may build on this
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 import msgspec
 
@@ -27,6 +27,8 @@ class MarkOptions(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
 
 class Mark(Mechanism):
     name = "mark"
+    outcomes: ClassVar[dict[str, str]] = {"frozen": "sheet.act.frozen",
+                                          "silenced": "sheet.act.silenced"}
     Options = MarkOptions
 
     def act(self, game: Game, step: Step, picks: Picks) -> Acted:

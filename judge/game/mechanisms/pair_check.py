@@ -55,6 +55,10 @@ class PairCheck(Mechanism):
                      lines=(Line(step.rule, "line.pair_check", step=step.words, seats=list(pair),
                                  answer=self.says(step, same)),))
 
+    def written(self, book: Book, step: Step, outcome: str, seats: list[int]) -> Words:
+        """The two seats and the book's own answer ("2, 4: разные стороны")."""
+        return Words("sheet.act.check", seats=seats, answer=self.says(step, outcome == "same"))
+
     def says(self, step: Step, same: bool) -> Local:
         options: PairCheckOptions = step.options
         return options.says.yes if same else options.says.no

@@ -12,6 +12,8 @@ poison took.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from judge.game.book import Step
 from judge.game.mechanisms.base import Acted, Fate, Mechanism, holders, lead, own
 from judge.game.state import Act, Game, Picks
@@ -20,6 +22,7 @@ from kit.i18n import Line, Words
 
 class Poison(Mechanism):
     name = "poison"
+    outcomes: ClassVar[dict[str, str]] = {"poison": "sheet.act.poison"}
 
     def actors(self, game: Game, step: Step) -> tuple[int, ...]:
         """The step's holders whose poison is unused ("один раз за всю игру", each)."""

@@ -16,7 +16,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, ClassVar
 
 import msgspec
 
@@ -37,6 +37,7 @@ class RevengeOptions(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
 
 class Revenge(Mechanism):
     name = "revenge"
+    outcomes: ClassVar[dict[str, str]] = {"takes": "sheet.act.takes"}
     Options = RevengeOptions
 
     def actors(self, game: Game, step: Step) -> tuple[int, ...]:

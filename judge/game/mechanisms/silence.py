@@ -15,6 +15,7 @@ for no one else. Fewer names than asked are taken as named.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import ClassVar
 
 import msgspec
 
@@ -34,6 +35,8 @@ class SilenceOptions(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
 
 class Silence(Mechanism):
     name = "silence"
+    outcomes: ClassVar[dict[str, str]] = {"silenced": "sheet.act.silenced",
+                                          LAST: "sheet.act.silenced_last"}
     Options = SilenceOptions
 
     def actors(self, game: Game, step: Step) -> tuple[int, ...]:

@@ -15,7 +15,7 @@ or the judge's removal, which takes his testament too (the digest's reading).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import msgspec
 
@@ -35,6 +35,7 @@ class SuccessionOptions(msgspec.Struct, forbid_unknown_fields=True, frozen=True)
 
 class Succession(Mechanism):
     name = "succession"
+    outcomes: ClassVar[dict[str, str]] = {"named": "sheet.act.succession"}
     Options = SuccessionOptions
 
     def check(self, book: Book, step: Step) -> list[str]:

@@ -34,7 +34,7 @@ and the level candidates speak in stage ``defence`` (``Vote.kind`` ``accused``, 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, ClassVar
 
 import msgspec
 
@@ -44,7 +44,7 @@ from judge.game.actions import Offer, Param
 from judge.game.book import Book, Name
 from judge.game.leaving import last_words
 from judge.game.state import Game, Go, Refused, Result, Vote, with_note
-from judge.game.votes.base import Counted, Procedure
+from judge.game.votes.base import Counted, Procedure, ended
 from kit.i18n import Line, Words
 
 #: the note that holds the deciding voter while the deciding vote waits for the judge
@@ -66,6 +66,11 @@ class AccuseOptions(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
 class Accuse(Procedure):
     name = "accuse"
     Options = AccuseOptions
+    titles: ClassVar[dict[str, str]] = {"verdict": "sheet.vote.verdict",
+                                        "second_round": "sheet.vote.second_round"}
+    results: ClassVar[dict[str, dict[str, str]]] = {
+        "accuse": {"eliminated": "sheet.outcome.accused"},
+        "verdict": {"yes": "sheet.outcome.jailed", "no": "sheet.outcome.acquitted"}}
     cites = ("vote", "accused", "verdict", "second_round", "deciding")
 
     def check(self, book: Book, options: Any) -> list[str]:
@@ -136,7 +141,7 @@ class Accuse(Procedure):
                 seconds=game.timings.defence))
         if result.outcome == "night":
             return _night(game, Line(cite("vote"), "line.accuse.night"))
-        return _night(game, Line(None, "line.vote.ends", outcome=result.outcome))
+        return _night(game, ended(result.outcome))
 
     def _verdict(self, game: Game, seat: int, result: events.VoteResult) -> Result:
         cite = game.rules.cite
@@ -156,7 +161,7 @@ class Accuse(Procedure):
                "against_all": "line.accuse.second_round.against_all",
                "night": "line.accuse.second_round.night"}.get(result.outcome)
         if why is None:
-            return _night(game, Line(None, "line.vote.ends", outcome=result.outcome))
+            return _night(game, ended(result.outcome))
         return _night(game, Line(cite("second_round"), why))
 
     def counted(self, game: Game, count: events.VoteProposed | events.VoteConfirmed

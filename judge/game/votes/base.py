@@ -20,7 +20,21 @@ from contract import events
 from judge.game.actions import Offer
 from judge.game.book import Book, NoOptions
 from judge.game.state import Game, Refused, Result
-from kit.i18n import Line
+from kit.i18n import Line, Words
+
+#: a vote's outcome (the table's, ``contract.events.VoteOutcome``) in words: the sheet's result
+#: line and the record line of a vote that ends where its procedure has no rule's own words
+OUTCOMES = {"eliminated": "sheet.outcome.eliminated", "tie": "sheet.outcome.tie",
+            "yes": "sheet.outcome.yes", "no": "sheet.outcome.no",
+            "no_vote": "sheet.outcome.no_vote", "night": "sheet.outcome.night",
+            "fork": "sheet.outcome.fork", "against_all": "sheet.outcome.against_all"}
+
+
+def ended(outcome: str) -> Line:
+    """The record line of a vote that ends on ``outcome`` where the procedure has no rule's
+    words for it ("the vote ends: a tie"); an outcome the contract does not know, as it is."""
+    key = OUTCOMES.get(outcome)
+    return Line(None, "line.vote.ends", outcome=outcome if key is None else Words(key))
 
 
 @dataclass(frozen=True)
@@ -42,6 +56,13 @@ class Procedure:
     #: the book's ``[cite]`` keys the procedure cites (the book must give them)
     cites: ClassVar[tuple[str, ...]] = ()
     stages: ClassVar[tuple[str, ...]] = ("vote", "question")
+    #: the protocol sheet's title for each of its own ``Vote.kind`` (the verdict, the top...);
+    #: a kind not named is the day's "Vote", then "Re-vote n"
+    titles: ClassVar[dict[str, str]] = {}
+    #: the sheet's words for an outcome of one of its kinds where the table's would mislead
+    #: (kind -> outcome -> key, its seats the message's ``seats``): the online book's first
+    #: vote "eliminated" only sends the seat to the bench
+    results: ClassVar[dict[str, dict[str, str]]] = {}
 
     def start(self, game: Game) -> Result:
         raise NotImplementedError

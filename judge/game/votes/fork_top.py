@@ -29,13 +29,14 @@ in the game's notes while the level ones are voted.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import ClassVar
 
 from contract import events
 from judge.game import table
 from judge.game.end import at_nightfall
 from judge.game.leaving import last_words
 from judge.game.state import Game, Go, Result, Vote, with_note
-from judge.game.votes.base import Procedure
+from judge.game.votes.base import Procedure, ended
 from kit.i18n import Line
 
 #: the top's leader, while the level ones below him are voted
@@ -44,6 +45,8 @@ TOP = "fork_top.top"
 
 class ForkTop(Procedure):
     name = "fork_top"
+    titles: ClassVar[dict[str, str]] = {"fork": "sheet.vote.fork", "top": "sheet.vote.top",
+                                        "final": "sheet.vote.final", "guess": "sheet.vote.guess"}
     cites = ("no_nominees", "one_nominee", "vote", "most_votes", "fork", "top", "revote",
              "question")
 
@@ -111,7 +114,7 @@ class ForkTop(Procedure):
             return _night(game, Line(cite("question"), "line.vote.all_stay"))
         if outcome == "no_vote":
             return _night(game, Line(cite("one_nominee"), "line.vote.no_vote"))
-        return _night(game, Line(None, "line.vote.ends", outcome=outcome))
+        return _night(game, ended(outcome))
 
     def _fork(self, game: Game, tied: tuple[int, ...], counts: dict[int, int]) -> Result:
         """The first vote's fork: a top when one leads and the rest are level below him."""

@@ -20,7 +20,7 @@ from contract import events
 from judge.game import table
 from judge.game.leaving import last_words
 from judge.game.state import Game, Go, Result, Vote
-from judge.game.votes.base import Procedure
+from judge.game.votes.base import Procedure, ended
 from kit.i18n import Line
 
 
@@ -76,7 +76,7 @@ class Nominees(Procedure):
             return self._night(game, Line(cite("question"), "line.vote.all_stay"))
         if outcome == "no_vote":
             return self._night(game, Line(cite("one_nominee"), "line.vote.no_vote"))
-        return self._night(game, Line(None, "line.vote.ends", outcome=outcome))
+        return self._night(game, ended(outcome))
 
     def _night(self, game: Game, why: Line) -> Result:
         return Result(game, [], [], Go("nightfall", why))

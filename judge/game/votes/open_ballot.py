@@ -38,7 +38,7 @@ from judge.game.actions import Offer, Param
 from judge.game.book import Name
 from judge.game.leaving import last_words
 from judge.game.state import Game, Go, Refused, Result, Vote, with_note
-from judge.game.votes.base import Counted, Procedure
+from judge.game.votes.base import Counted, Procedure, ended
 from kit.i18n import Line, Words
 
 #: the notes the vote keeps: the seat the judge's order starts from; the roulette's tied
@@ -121,7 +121,7 @@ class OpenBallot(Procedure):
             return Result(game, [], [Line(cite("roulette"), "line.roulette",
                                           seats=list(tied), numbers=self._numbers(game))])
         why = Line(cite("no_votes"), "line.open_ballot.none") if result.outcome == "tie" \
-            else Line(None, "line.vote.ends", outcome=result.outcome)
+            else ended(result.outcome)
         return Result(game, [], [], Go("nightfall", why))
 
     # ------------------------------------------------------------------ the judge's choices
