@@ -69,9 +69,10 @@ def overlay_view(history: History, now: float, *, delay: float, secrets: bool,
         "winner_title": None if game.winner in (None, "draw") else dict(
             game.book.team_title(game.winner)),
         "floor": game.floor,
-        "speakers": public["speakers"], "nominees": public["nominees"],
+        "speakers": public["speakers"], "nominees": public["nominees"], "tied": public["tied"],
         "seats": [{**seat, "floor": game.floor == seat["seat"],
                    "nominated": seat["seat"] in game.nominees, "down": seat["seat"] in fists,
+                   "tied": seat["seat"] in public["tied"],
                    "left": departures.get(seat["seat"])} for seat in public["seats"]],
         "timer": _timer(game, timer, now - timer_at),
         "vote": None if vote is None else {

@@ -79,6 +79,7 @@ function render(view) {
     tile.classList.toggle("out", !s.in_game);
     tile.classList.toggle("floor", s.floor);
     tile.classList.toggle("nominee", s.nominated);
+    tile.classList.toggle("tied", s.tied);
     tile.classList.toggle("down", s.down);
     tile.classList.toggle("leaving", leaving.has(s.seat));
     const role = secrets && secrets.roles.length ? secrets.roles[i] : "";

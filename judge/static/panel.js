@@ -147,6 +147,7 @@ function render(message) {
     tile.classList.toggle("out", !s.in_game);
     tile.classList.toggle("floor", g.floor === s.seat);
     tile.classList.toggle("nominee", g.nominees.includes(s.seat));
+    tile.classList.toggle("tied", g.tied.includes(s.seat));
     tile.classList.toggle("voted", voted.has(s.seat));
     tile.classList.toggle("down", down.has(s.seat));
     tile.classList.toggle("victim", g.killed === s.seat && ["night", "night0"].includes(g.stage));

@@ -1,7 +1,7 @@
 """The judge's panel and the stream overlay playing another book than FIIM's, in a real headless
 Chromium against the simulated table over a real mosquitto (issue 28's review of the other
 books): the online variant (003, docs/rules/online-003.md) at seven seats, up to its first
-night's check.
+night's check, and the classic club's (000) to its first day's roulette.
 
 What it holds the pages to: the setup's optional cards and their button fit each screen, with
 targets a finger hits; hiding the roles hides every secret, the log's too, and showing brings
@@ -9,7 +9,10 @@ them back; the clock's longest words («обсуждение: 300 с») fit the 
 («голосуют ЗА или ПРОТИВ», the question's vote of this book) is named as the book's, not as
 FIIM's "all leave?", on the panel and the overlay, in Russian and English; and the organiser's
 delayed overlay names the commissar's check as the commissar's, with the book's answer, and
-colours the boss as the mafia he plays for.
+colours the boss as the mafia he plays for; in the classic club's game the roulette's tied
+players are marked on both pages while it lasts, the delayed cards are coloured by their sides
+(the Godfather the family's, not the town's), and the one who called the judge's number is
+named as the roulette's loser on the overlay, in each language.
 """
 
 from __future__ import annotations
@@ -18,7 +21,14 @@ import re
 
 import pytest
 
-from tests.support.judge_panel import Panel, book_game, book_game_at, night_step, vote
+from tests.support.judge_panel import (
+    Panel,
+    book_game,
+    book_game_at,
+    night_step,
+    table_config,
+    vote,
+)
 from tests.support.online_003 import ADDED, ROLES, table_of_seven
 from tests.support.page_layout import VIEWPORTS, overflowing, small_targets
 
@@ -164,4 +174,70 @@ def test_online_003_on_the_panel_and_overlay_in_its_own_words(tmp_path, broker, 
                                               "getComputedStyle(c).color)")
         mafia, boss, commissar, doctor, maniac = colour[:5]
         assert boss == mafia != commissar == doctor and maniac not in (mafia, commissar)
+        overlay.close()
+
+
+#: the classic club's deal (tests/e2e/test_judge_classic_000.py's): 1 the Godfather, 2 the
+#: Right Hand, 3 family, 4 the joker, 5 the chief, 6 the detective, 7 the doctor, 8 the maniac,
+#: 9 Laura, 10 a civilian
+CLASSIC = ["godfather", "right_hand", "family", "joker", "chief", "detective", "doctor",
+           "maniac", "laura", "civilian"]
+
+
+@pytest.mark.timeout(180)
+def test_classic_000_roulette_and_cards_on_the_panel_and_overlay(tmp_path, broker, chromium):
+    (tmp_path / "overlay.token").write_text(TOKEN + "\n")
+    with book_game_at(tmp_path, broker.port, chromium,
+                      table_config(tmp_path, broker.port, rules="classic-000"),
+                      book_game("classic-000") + SECRETS) as (panel, hands):
+        page = panel.page
+        for seat, role in enumerate(CLASSIC, start=1):
+            page.select_option(f'.seat[data-seat="{seat}"] .deal', role)
+        page.select_option("#deal-typed-add", ["joker", "detective", "maniac", "laura"])
+        panel.tap("#deal-typed")
+        panel.tap("#start")
+        panel.stage("night0")
+        panel.next()
+        panel.stage("day")
+        panel.next()  # «3. Обсуждение»: the whole table's clock, its longest words
+        page.wait_for_selector('#remaining:text("discussion: ")')
+        clock_fits(panel)
+        panel.next()
+        panel.next(10)
+        # «5. Голосование»: 1 and 2 two votes each, nobody else any: «Русская рулетка»
+        vote(panel, hands, [(1, [3, 4], "confirm"), (2, [5, 6], "confirm"),
+                            *((seat, [], "confirm") for seat in range(3, 11))])
+        panel.stage("roulette")
+        page.wait_for_selector('.seat.tied[data-seat="1"]')
+        assert page.eval_on_selector_all(".seat.tied", "(t) => t.map((s) => +s.dataset.seat)") \
+            == [1, 2]
+        at = page.url.rstrip("/") + "/overlay#token=" + TOKEN
+        overlay = chromium.new_page(viewport={"width": 1920, "height": 1080})
+        overlay.set_default_timeout(20_000)
+        overlay.goto(at + "&lang=en")
+        overlay.wait_for_selector('.seat.tied[data-seat="2"]')
+        assert overlay.eval_on_selector_all(".seat.tied",
+                                            "(t) => t.map((s) => +s.dataset.seat)") == [1, 2]
+        # the delayed cards by their sides: the Godfather the family's, the chief the town's,
+        # the joker his own
+        overlay.wait_for_selector('.seat[data-seat="1"] .card:text-is("Godfather")')
+        colour = overlay.eval_on_selector_all(".seat .card", "(cards) => cards.map((c) => "
+                                              "getComputedStyle(c).color)")
+        godfather, right_hand, _, joker, chief = colour[:5]
+        assert godfather == right_hand != chief and joker not in (godfather, chief)
+
+        page.select_option("#roulette-number-value", "3")
+        panel.tap("#roulette-number")
+        page.select_option("#roulette-call-value", "3")  # 1 calls the judge's number
+        panel.tap("#roulette-call")
+        panel.stage("last_words")
+        while page.get_attribute("#stage", "data-stage") == "last_words":
+            panel.next()
+        page.wait_for_selector('.seat.out[data-seat="1"]')
+        assert page.eval_on_selector_all(".seat.tied", "(t) => t.length") == 0
+        for language, said in (("en", "lost the roulette · day 1"),
+                               ("ru", "погиб в «Русской рулетке» · день 1")):
+            overlay.goto(f"{at}&lang={language}")
+            overlay.reload()
+            overlay.wait_for_selector(f'.seat[data-seat="1"] .left:text-is("{said}")')
         overlay.close()
