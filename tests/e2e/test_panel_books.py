@@ -84,19 +84,21 @@ DISCUSSION = """() => {
   remaining.textContent = I18n.t("panel.clock", { who: I18n.t("panel.clock.discussion"),
     seconds: 300 });
   return [remaining.textContent, remaining.scrollWidth, remaining.clientWidth,
-    remaining.getBoundingClientRect().right, innerWidth];
+    remaining.getBoundingClientRect().right, innerWidth,
+    parseFloat(getComputedStyle(remaining).fontSize)];
 }"""
 
 
 def clock_fits(panel: Panel) -> None:
-    """The clock's longest words fit its box at each screen (written and measured in one go,
-    between two of the page's ticks)."""
+    """The clock's longest words fit its box at each screen, in figures read across the table
+    (written and measured in one go, between two of the page's ticks)."""
     page = panel.page
     page.wait_for_selector("#clock:not([hidden])")
     for size in VIEWPORTS:
         page.set_viewport_size(size)
-        said, wide, box, right, screen = page.evaluate(DISCUSSION)
+        said, wide, box, right, screen, font = page.evaluate(DISCUSSION)
         assert "300" in said and wide <= box + 1 and right <= screen + 1, (size, said, wide, box)
+        assert font >= 56, (size, font)  # still read across the table
     page.set_viewport_size(VIEWPORTS[0])
 
 
