@@ -195,7 +195,10 @@ def test_classic_000_roulette_and_cards_on_the_panel_and_overlay(tmp_path, broke
         page = panel.page
         for seat, role in enumerate(CLASSIC, start=1):
             page.select_option(f'.seat[data-seat="{seat}"] .deal', role)
-        page.select_option("#deal-typed-add", ["joker", "detective", "maniac", "laura"])
+        for language in ("ru", "en"):  # the list drawn again in each language
+            switch(panel, language)
+            page.select_option("#deal-typed-add", ["joker", "detective", "maniac", "laura"])
+            setup_fits(panel)
         panel.tap("#deal-typed")
         panel.tap("#start")
         panel.stage("night0")
