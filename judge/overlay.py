@@ -8,8 +8,9 @@ shows:
 - **live**, from the newest game through ``judge.views.public_view`` (built without roles, night
   picks or checks): seats, names, fouls, who has the floor and the time left, nominations, the
   vote's counts and the fists raised now, who is leaving and who left and how, the winner;
-- **late**, only with ``secrets`` on: roles, the mafia's shots, the Don's and the Sheriff's checks
-  and the best move, taken from the newest game at least ``delay`` seconds old (``now - delay``).
+- **late**, only with ``secrets`` on: roles (with their sides), the shots, every check (in the
+  book's words: its step's and its answer's) and the best move, taken from the newest game at
+  least ``delay`` seconds old (``now - delay``).
   A secret first known at ``t`` is in no view before ``t + delay``: the entries after the cutoff
   are never read for a secret. ``delay`` must be above zero: a secret is never shown live.
 
@@ -24,6 +25,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from judge.game import Game
+from judge.game.mechanisms.check import MECHANISM as CHECK
 from judge.views import public_view
 
 History = tuple[tuple[float, Game], ...]
@@ -67,9 +69,10 @@ def overlay_view(history: History, now: float, *, delay: float, secrets: bool,
         "winner_title": None if game.winner in (None, "draw") else dict(
             game.book.team_title(game.winner)),
         "floor": game.floor,
-        "speakers": public["speakers"], "nominees": public["nominees"],
+        "speakers": public["speakers"], "nominees": public["nominees"], "tied": public["tied"],
         "seats": [{**seat, "floor": game.floor == seat["seat"],
                    "nominated": seat["seat"] in game.nominees, "down": seat["seat"] in fists,
+                   "tied": seat["seat"] in public["tied"],
                    "left": departures.get(seat["seat"])} for seat in public["seats"]],
         "timer": _timer(game, timer, now - timer_at),
         "vote": None if vote is None else {
@@ -105,24 +108,30 @@ def _timer(game: Game, timer: Mapping[str, Any] | None, age: float) -> dict[str,
 
 
 def _departures(history: History) -> dict[int, dict[str, Any]]:
-    """Who left, how and when, from the public fields alone: a seat leaving after last words
-    given in the morning was killed at night (4.5.4), after a vote's last words voted out
-    (4.4.13); a seat with four fouls went on fouls."""
+    """Who left, how and when, as the table heard it: killed at night (4.5.4), voted out
+    (4.4.13; jailed, in the online book), out on fouls (or disqualified), or lost the classic
+    club's roulette (the tied player who called the judge's number: voted out, by the roulette's
+    stage he left from, with his last words or at once)."""
     gone: dict[int, dict[str, Any]] = {}
+    came: dict[int, str] = {}  # the stage each leaver was in before he was leaving
     before: Game | None = None
     for _, game in history:
+        for seat in game.leaving:
+            if before is not None:
+                came.setdefault(seat, before.stage)
         for player in game.players:
             if player.in_game or player.seat in gone or before is None:
                 continue
-            if player.seat in before.leaving and player.fouls < 4:
-                killed = before.after_last_words == "day"
-                gone[player.seat] = {"how": "killed", "night": before.night} if killed else \
-                    {"how": "voted", "day": before.day}
-            else:  # the fourth foul (in last words too: the fouls, not the vote, took them)
+            if player.left in ("fouls", "disqualified"):  # in last words too: not the vote
                 by_night = before.stage in ("night0", "night")
-                gone[player.seat] = {"how": "fouls",
-                                     **({"night": before.night} if by_night
-                                        else {"day": before.day})}
+                how: dict[str, Any] = {"how": "fouls", **({"night": before.night} if by_night
+                                                           else {"day": before.day})}
+            elif player.left == "shot":
+                how = {"how": "killed", "night": before.night}
+            else:
+                roulette = "roulette" in (before.stage, came.get(player.seat))
+                how = {"how": "roulette" if roulette else "voted", "day": before.day}
+            gone[player.seat] = how
         before = game
     latest = history[-1][1]  # an undone fourth foul brings a seat back
     return {seat: how for seat, how in gone.items() if not latest.player(seat).in_game}
@@ -132,7 +141,8 @@ def _secrets(history: History, cutoff: float) -> dict[str, Any]:
     """The secrets as the games up to ``cutoff`` knew them; nothing later is read."""
     known = [game for at, game in history if at <= cutoff]
     if not known:
-        return {"roles": [], "titles": {}, "shots": [], "checks": [], "best_move": []}
+        return {"roles": [], "titles": {}, "teams": {}, "shots": [], "checks": [],
+                "best_move": []}
     last = known[-1]
     dealt = all(p.role for p in last.players)
     shots = sorted({(g.night, g.killed) for g in known if g.killed is not None})
@@ -141,10 +151,19 @@ def _secrets(history: History, cutoff: float) -> dict[str, Any]:
         # the book's words for the cards, per language (the page shows the viewer's)
         "titles": {role: dict(info.title) for role, info in last.book.roles.items()},
         "shots": [{"night": night, "seat": seat} for night, seat in shots],
-        "checks": [{"by": "don" if step == "don_check" else "sheriff", "night": night,
-                    "seat": seat,
-                    "answer": ("sheriff" if answer else "not the sheriff")
-                    if step == "don_check" else ("black" if answer else "red")}
+        "checks": [_check(last, step, night, seat, answer)
                    for step, night, seat, answer in last.checks],
+        # each card's side, for its colour on the overlay (the book's, not FIIM's two)
+        "teams": {role: info.team for role, info in last.book.roles.items()},
         "best_move": list(last.best_move),
     }
+
+
+def _check(game: Game, step: str, night: int, seat: int, answer: bool) -> dict[str, Any]:
+    """A check in the book's words, per language: who checked (the card of the step's actors,
+    the Sheriff or the commissar; the step's label when no card acts) and the answer as the step
+    says it ("красные", "не мафия")."""
+    made = game.book.step(step)
+    by = game.book.role_title(made.roles[0]) if made.roles else made.words
+    return {"step": step, "by": dict(by), "night": night, "seat": seat,
+            "answer": dict(CHECK.says(made, answer))}

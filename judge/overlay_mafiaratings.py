@@ -48,7 +48,7 @@ def current_game(view: dict[str, Any], club: str = "") -> dict[str, Any]:
         for player, role in zip(players, secrets["roles"], strict=False):
             player["role"] = ROLE[role]
         for check in secrets["checks"]:
-            key = "checkedByDon" if check["by"] == "don" else "checkedBySheriff"
+            key = "checkedByDon" if check["step"] == "don_check" else "checkedBySheriff"
             players[check["seat"] - 1].setdefault(key, check["night"])
         if secrets["best_move"]:
             game["legacy"] = list(secrets["best_move"])

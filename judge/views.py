@@ -25,6 +25,7 @@ from judge.game import Game
 from judge.game.actions import Offer
 from judge.game.mechanisms import mechanism
 from judge.game.offers import offered
+from judge.game.votes import procedure
 from kit import i18n
 from kit.i18n import Line, Words
 
@@ -76,6 +77,7 @@ class PublicGame(_View, kw_only=True):
     discussing: bool  # the whole table has the floor (a club's discussion round: no seat)
     speakers: list[int]
     nominees: list[int]
+    tied: list[int]  # a tie decided outside a vote (the classic club's roulette's players)
     vote: VoteView | None
     leaving: list[int]
     winner: str | None
@@ -155,6 +157,7 @@ def _public(game: Game) -> PublicGame:
                       seats=seats, floor=game.floor, discussing=game.discussing,
                       speakers=list(game.speakers),
                       nominees=[] if game.stage == "over" else list(game.nominees),
+                      tied=list(procedure(game).tied(game)),
                       vote=vote, leaving=list(game.leaving),
                       winner=game.winner, can_undo=bool(game.undo))
 

@@ -15,13 +15,18 @@ const token = new URLSearchParams(location.hash.slice(1)).get("token");
 const POLICY_VIOLATION = 1008;  // the service's answer to a wrong or missing token
 const t = (key, params) => I18n.t(key, params);
 const STAGE = { setup: "stream.stage.setup", night0: "stream.stage.night0", day: "stream.stage.day",
-  vote: "stream.stage.vote", defence: "stream.stage.defence", question: "stream.stage.question",
+  vote: "stream.stage.vote", defence: "stream.stage.defence",
   roulette: "stream.stage.roulette",
   last_words: "stream.stage.last_words", night: "stream.stage.night", over: "stream.stage.over" };
-const LEFT = { voted: "stream.left.voted", killed: "stream.left.killed", fouls: "stream.left.fouls" };
-const ANSWERS = { sheriff: "stream.answer.sheriff", "not the sheriff": "stream.answer.not_sheriff",
-  black: "stream.answer.black", red: "stream.answer.red" };
-const CHECKERS = { don: "stream.check.don", sheriff: "stream.check.sheriff" };
+const LEFT = { voted: "stream.left.voted", killed: "stream.left.killed", fouls: "stream.left.fouls",
+  roulette: "stream.left.roulette" };
+// candidate 0 of a vote, by the vote's kind (its book's procedure): FIIM's and the Crow Club's
+// "all leave?", the online book's verdict «ЗА» or its second round's «против всех»
+const ASKED = {
+  question: { stage: "stream.stage.question", all: "stream.all" },
+  verdict: { stage: "stream.stage.question.verdict", all: "stream.all.verdict" },
+  second_round: { all: "stream.all.second_round" } };
+const asked = (part, vote) => ((vote && ASKED[vote.kind]) || ASKED.question)[part];
 let clock = null, retry = 500, shownSecrets = "";
 
 function connect() {
@@ -74,16 +79,19 @@ function render(view) {
     tile.classList.toggle("out", !s.in_game);
     tile.classList.toggle("floor", s.floor);
     tile.classList.toggle("nominee", s.nominated);
+    tile.classList.toggle("tied", s.tied);
     tile.classList.toggle("down", s.down);
     tile.classList.toggle("leaving", leaving.has(s.seat));
     const role = secrets && secrets.roles.length ? secrets.roles[i] : "";
     put(tile.querySelector(".card"), "textContent", role && secrets.titles &&
       secrets.titles[role] ? I18n.text(secrets.titles[role]) : role);
+    // coloured by the card's side in the book (overlay.css: the mafia's sides, the city's, the
+    // loners')
     put(tile.querySelector(".card"), "className", "card" +
-      (role ? (role === "mafia" || role === "don" ? " black" : " red") : ""));
+      (role && secrets.teams[role] ? ` team-${secrets.teams[role]}` : ""));
   });
   const drawn = view.stage === "over" && view.winner === "draw" ? "stream.stage.over.draw"
-    : STAGE[view.stage];
+    : view.stage === "question" ? asked("stage", view.vote) : STAGE[view.stage];
   put($("stage"), "textContent", drawn ? t(drawn, { day: view.day, night: view.night,
     winner: view.winner_title ? I18n.text(view.winner_title) : "" }) : view.stage);
   put($("stage").dataset, "stage", view.stage);
@@ -92,9 +100,9 @@ function render(view) {
   const vote = view.vote;
   put($("votes"), "hidden", !vote);
   if (vote) {
-    const all = t("stream.all");
-    const counts = vote.counts.map(([c, n]) => `${c || all}: ${n}`);
-    if (vote.proposed) counts.push(`${vote.proposed.candidate || all}: ${vote.proposed.count}…`);
+    const named = (c) => c || t(asked("all", vote));  // candidate 0: the kind's words
+    const counts = vote.counts.map(([c, n]) => `${named(c)}: ${n}`);
+    if (vote.proposed) counts.push(`${named(vote.proposed.candidate)}: ${vote.proposed.count}…`);
     put($("votes"), "textContent", t("stream.votes", { counts: counts.join(" · ") || "—" }) +
       (vote.fists.length ? ` · ${t("stream.hands", { count: vote.fists.length })}` : ""));
   }
@@ -108,8 +116,7 @@ function renderSecrets(secrets) {  // only ever late: the service holds each for
   const lines = !secrets ? [] : [
     ...secrets.shots.map((s) => t("stream.shot", { night: s.night, seat: s.seat })),
     ...secrets.checks.map((c) => t("stream.checked", { night: c.night, seat: c.seat,
-      by: CHECKERS[c.by] ? t(CHECKERS[c.by]) : c.by,
-      answer: ANSWERS[c.answer] ? t(ANSWERS[c.answer]) : c.answer })),
+      by: I18n.text(c.by), answer: I18n.text(c.answer) })),
     ...(secrets.best_move.length ? [t("stream.best_move", { seats: secrets.best_move })] : [])];
   put($("secret"), "hidden", !lines.length);
   if (JSON.stringify(lines) === shownSecrets) return;  // drawn again only when they changed

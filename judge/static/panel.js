@@ -23,10 +23,21 @@ let shownHealth = "";  // the header's health parts drawn now
 let sent = 0;  // the refs of this page's actions: the panel answers each (done, or refused)
 
 const STAGES = { setup: "stage.setup", night0: "stage.night0", day: "stage.day",
-  vote: "stage.vote", defence: "stage.defence", question: "stage.question", roulette: "stage.roulette",
+  vote: "stage.vote", defence: "stage.defence", roulette: "stage.roulette",
   last_words: "stage.last_words", night: "stage.night", over: "stage.over" };
 const PARAMS = { seed: "panel.param.seed", add: "panel.param.add", reason: "panel.param.reason",
   name: "panel.param.name", value: "panel.param.value", mode: "panel.param.mode" };
+
+// candidate 0 of a vote, by the vote's kind (its book's procedure, in the view): FIIM's and the
+// Crow Club's "all leave?", the online book's verdict «ЗА» or its second round's «против всех»
+const ASKED = {
+  question: { stage: "stage.question", proposed: "panel.proposed.question",
+    window: "panel.window.question" },
+  verdict: { stage: "stage.question.verdict", proposed: "panel.proposed.question.verdict",
+    window: "panel.window.question.verdict" },
+  second_round: { proposed: "panel.proposed.question.second_round",
+    window: "panel.window.question.second_round" } };
+const asked = (part, vote) => ((vote && ASKED[vote.kind]) || ASKED.question)[part];
 
 const SOUNDS = { fault: "panel.speaker_fault", silent: "panel.no_sound", off: "panel.sound_off" };
 
@@ -136,12 +147,14 @@ function render(message) {
     tile.classList.toggle("out", !s.in_game);
     tile.classList.toggle("floor", g.floor === s.seat);
     tile.classList.toggle("nominee", g.nominees.includes(s.seat));
+    tile.classList.toggle("tied", g.tied.includes(s.seat));
     tile.classList.toggle("voted", voted.has(s.seat));
     tile.classList.toggle("down", down.has(s.seat));
     tile.classList.toggle("victim", g.killed === s.seat && ["night", "night0"].includes(g.stage));
   });
   const winner = g.winner === "draw" ? t("stage.draw") : g.winner ? teamTitle(g, g.winner) : "";
-  const drawn = g.stage === "over" && g.winner === "draw" ? "stage.over.draw" : STAGES[g.stage];
+  const drawn = g.stage === "over" && g.winner === "draw" ? "stage.over.draw"
+    : g.stage === "question" ? asked("stage", g.vote) : STAGES[g.stage];
   put($("stage"), "textContent", drawn ? t(drawn, { day: g.day, night: g.night, winner }) : g.stage);
   put($("stage").dataset, "stage", g.stage);
   put($("book"), "textContent", I18n.text(g.book.title));
@@ -158,10 +171,11 @@ function render(message) {
   put($("floor"), "textContent", line.charAt(0).toLocaleUpperCase(I18n.language) + line.slice(1));
   const p = g.vote && g.vote.proposed;
   put($("vote"), "textContent", !g.vote ? "" : p ?
-    t(p.candidate ? "panel.proposed" : "panel.proposed.question", { seat: p.candidate,
+    t(p.candidate ? "panel.proposed" : asked("proposed", g.vote), { seat: p.candidate,
       count: p.count, voters: p.voters.length ? p.voters : t("panel.nobody") }) :
     t("panel.voting", { seats: g.vote.candidates }) + (message.window ? `\u00a0· ${message.window.candidate
-      ? t("panel.window", { seat: message.window.candidate }) : t("panel.window.question")}` : "") +
+      ? t("panel.window", { seat: message.window.candidate })
+      : t(asked("window", g.vote))}` : "") +
     (g.vote.counts.length ? `\u00a0· ${g.vote.counts.map(([c, n]) => t("panel.count",
       { seat: c, count: n })).join(", ")}` : ""));
   put($("vote").dataset, "proposed", p ? `${p.candidate}:${p.count}` : "");

@@ -94,6 +94,12 @@ class Procedure:
                             else "line.votes.question", seat=count.candidate,
                             count=count.count))
 
+    def tied(self, game: Game) -> tuple[int, ...]:
+        """The players in the game a tie left to be decided among now, outside a vote (the
+        classic club's roulette: the tied who call numbers); shown to everyone, as the table
+        hears it. Default: none."""
+        return ()
+
     def offers(self, game: Game) -> list[Offer]:
         """The judge's decisions the procedure asks for now (``choose`` offers with ``args``
         ``{"of": "vote"}``: the classic club's hidden roulette number...). Default: none."""

@@ -143,6 +143,11 @@ class OpenBallot(Procedure):
         after = order.index(callers[-1])
         return next(s for s in (*order[after + 1:], *order[:after + 1]) if s in tied)
 
+    def tied(self, game: Game) -> tuple[int, ...]:
+        """The roulette's players still in the game, in their calling order."""
+        return tuple(s for s in game.note(TIED) if s in game.alive) \
+            if game.stage == "roulette" else ()
+
     def offers(self, game: Game) -> list[Offer]:
         if game.stage == "day":
             return [Offer(action="choose", key="vote-first", group="vote",
