@@ -15,12 +15,8 @@ engine (tests/judge/test_online_003.py).
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-
 import pytest
 
-from controller import config as config_module
 from tests.support.judge_panel import (
     TABLE,
     Panel,
@@ -28,11 +24,10 @@ from tests.support.judge_panel import (
     book_game_at,
     night_in_order,
     night_step,
-    table_config,
+    table_of_24,
+    table_of_seven,
     vote,
 )
-from tests.support.paths import EXAMPLE_CONFIG
-from tests.support.table_configs import strip_table
 
 SEATS = 7
 #: 1 and 2 the mafia (2 the boss), 3 the commissar, 4 the doctor, 5 the maniac, 6 the kamikaze,
@@ -45,30 +40,6 @@ ADDED = ["boss", "doctor", "journalist", "kamikaze", "maniac"]
 ROLES_24 = ["boss", *["mafia"] * 6, "commissar", "sergeant", "doctor", "maniac", "kamikaze",
             "journalist", *["honest"] * 11]
 ADDED_24 = ["boss", "doctor", "journalist", "kamikaze", "maniac", "sergeant"]
-
-
-def table_of_seven(tmp_path: Path, port: int) -> config_module.Config:
-    """The example table cut to seven seats, playing the online book's table preset."""
-    text = EXAMPLE_CONFIG.read_text(encoding="utf-8")
-    for seat in range(8, 11):  # the wiring of the seats cut, and their console
-        text = re.sub(rf"\[\[gpio\.seat\]\]\nseat = {seat}\n(\w+ = .*\n)*\n?", "", text)
-    text = text.replace(f"seats = {list(range(1, 11))}", f"seats = {list(range(1, 8))}")
-    return playing_online(tmp_path, port, text.replace("seats = 10\n", "seats = 7\n"), 7)
-
-
-def table_of_24(tmp_path: Path, port: int) -> config_module.Config:
-    """The 24-seat example table (its buttons on two expanders) as table-1, with a keypad
-    console for every seat, playing the online book's table preset."""
-    return playing_online(tmp_path, port, strip_table(24), 24)
-
-
-def playing_online(tmp_path: Path, port: int, text: str, seats: int) -> config_module.Config:
-    """The table config ``text`` of ``seats`` seats with the online book's preset
-    (``judge_panel.table_config``)."""
-    cfg = table_config(tmp_path, port, "online-003", text)
-    assert cfg.seats == seats and cfg.vote.leftover == "abstain"
-    assert [list(c.seats) for c in cfg.console] == [list(range(1, seats + 1))]
-    return cfg
 
 
 def deal(panel: Panel, roles: list[str], added: list[str]) -> None:

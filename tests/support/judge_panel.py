@@ -10,6 +10,7 @@ a whole night, checked for what it shows in public.
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -29,6 +30,7 @@ from tests.support.mqtt import Received, Subscriber
 from tests.support.page_layout import fits
 from tests.support.paths import EXAMPLE_CONFIG
 from tests.support.running import Running
+from tests.support.table_configs import strip_table
 
 PASSWORD = "fist-on-the-table"
 TABLE = "mafia/table-1/"
@@ -51,6 +53,30 @@ def table_config(tmp_path: Path, port: int, rules: str = "fiim",
         cfg, vote=msgspec.structs.replace(cfg.vote, window=1.2, gap=0.2),
         store=msgspec.structs.replace(cfg.store, path=str(tmp_path / "table.db")),
         backends=msgspec.structs.replace(cfg.backends, audio="off"))
+
+
+def table_of_seven(tmp_path: Path, port: int) -> config_module.Config:
+    """The example table cut to seven seats, playing the online book's table preset."""
+    text = EXAMPLE_CONFIG.read_text(encoding="utf-8")
+    for seat in range(8, 11):  # the wiring of the seats cut, and their console
+        text = re.sub(rf"\[\[gpio\.seat\]\]\nseat = {seat}\n(\w+ = .*\n)*\n?", "", text)
+    text = text.replace(f"seats = {list(range(1, 11))}", f"seats = {list(range(1, 8))}")
+    return playing_online(tmp_path, port, text.replace("seats = 10\n", "seats = 7\n"), 7)
+
+
+def table_of_24(tmp_path: Path, port: int) -> config_module.Config:
+    """The 24-seat example table (its buttons on two expanders) as table-1, with a keypad
+    console for every seat, playing the online book's table preset."""
+    return playing_online(tmp_path, port, strip_table(24), 24)
+
+
+def playing_online(tmp_path: Path, port: int, text: str, seats: int) -> config_module.Config:
+    """The table config ``text`` of ``seats`` seats with the online book's preset
+    (``judge_panel.table_config``)."""
+    cfg = table_config(tmp_path, port, "online-003", text)
+    assert cfg.seats == seats and cfg.vote.leftover == "abstain"
+    assert [list(c.seats) for c in cfg.console] == [list(range(1, seats + 1))]
+    return cfg
 
 
 #: the panel's game for the end-to-end tests: FIIM's book, short night steps
