@@ -33,7 +33,6 @@ from judge.game.book import BOOKS
 from kit import i18n
 from kit.local_broker import free_port
 from tests.support.judge_panel import (
-    FIIM_GAME,
     PASSWORD,
     Hands,
     Judge,
@@ -56,6 +55,8 @@ NAMES = {"ru": {1: "Анна", 2: "Борис Ёлкин", 4: "Dmitry"},
          "en": {1: "Anna", 2: "Борис Ёлкин", 4: "Dmitry"}}
 SHOTS = Path(os.environ["MAFIA_SCREENSHOTS"]) if os.environ.get("MAFIA_SCREENSHOTS") else None
 OTHER = {"ru": "en", "en": "ru"}
+#: a night step's seconds in the walk: its screen is looked at (three sizes) while it runs
+STEP = 2.0
 DON = {"ru": "Дон", "en": "Don"}  # the book's title of the card (config/books/fiim.toml)
 
 
@@ -152,13 +153,22 @@ class Screens:
         self.look()
 
     def night(self, steps: dict[str, dict[int, str]]) -> None:
-        """A night of ``steps`` in order, each act's screen looked at while it runs, the
+        """A night of ``steps`` in order, each act's screen looked at while it runs (the keys
+        typed first: a step lasts its seconds, the look must not outlast its picks), the
         overlay framed after the first."""
         for i, (step, keys) in enumerate(steps.items()):
-            night_step(self.panel, self.hands, step, keys, during=self.look)
+            self.act(step, keys)
             if i == 0:
                 self.frame()
         self.look()
+
+    def act(self, step: str, keys: dict[int, str]) -> None:
+        """One night act: the step opened, its actors' ``keys`` typed, its screen looked at."""
+        def typed_then_look() -> None:
+            for seat, typed in keys.items():
+                self.hands.key(seat, typed)
+            self.look()
+        night_step(self.panel, self.hands, step, {}, during=typed_then_look)
 
 
 def play_fiim(s: Screens, chromium, url: str) -> None:
@@ -276,14 +286,13 @@ def play_fiim(s: Screens, chromium, url: str) -> None:
     panel.stage("night")
 
     # ---------------------------------------------------------- night 1
-    night_step(panel, hands, "mafia_shot", {1: "7#", 2: "7#", 3: "7#"},
-               during=s.look)  # a step running, its countdown
+    s.act("mafia_shot", {1: "7#", 2: "7#", 3: "7#"})  # a step running, its countdown
     page.wait_for_selector('.seat.victim[data-seat="7"]')
-    night_step(panel, hands, "don_check", {1: "4#"}, during=s.look)
-    night_step(panel, hands, "sheriff_check", {4: "2#"}, during=s.look)
+    s.act("don_check", {1: "4#"})
+    s.act("sheriff_check", {4: "2#"})
     panel.shot("night")
     s.frame()
-    night_step(panel, hands, "best_move", {7: "1#2#3#"}, during=s.look)
+    s.act("best_move", {7: "1#2#3#"})
     panel.next()  # morning: 7's last minute
     panel.stage("last_words")
     s.look()
@@ -447,7 +456,9 @@ def test_every_screen_of_a_whole_game_reads_in_its_language_and_fits(
     hands = Hands(broker.port)
     table_of, play = GAMES[book]
     table = Running(table_of(tmp_path, broker.port))
-    game = FIIM_GAME if book == "fiim" else book_game(book, 7 if book == "online-003" else 10)
+    # every night step lasts its seconds: long enough for its screen's look (three sizes)
+    game = f"[timings]\nnight_step = {STEP}\nbest_move = {STEP}\n" if book == "fiim" \
+        else book_game(book, 7 if book == "online-003" else 10, STEP)
     judge = Judge(judge_config(tmp_path, broker.port, listen, language=language, game=game))
     names = NAMES[language]
     walk = Walk(language, [*names.values(), *quotes(book)])
@@ -518,11 +529,13 @@ def test_every_screen_of_a_whole_game_reads_in_its_language_and_fits(
 
 
 def quotes(book: str) -> list[str]:
-    """The headings ``book``'s file quotes («5. Голосование»): its citations name the book's
-    own sections, in the book's language, on a page in any language (a heading the book gives
-    in two languages, «Крестный Отец \\ Godfather», is no such quote: each page shows its own)."""
+    """The headings ``book``'s file quotes («5. Голосование») in its strings that read the same
+    in every language: its citations name the book's own sections, in the book's language, on
+    a page in any language (a heading the book gives in two, or a reading of ours, is a
+    ``{ ru = …, en = … }`` table: each page shows its own, and the scan reads it)."""
     text = (BOOKS / f"{book}.toml").read_text(encoding="utf-8")
-    return [q for q in re.findall(r"«[^»]*»", text) if "\\" not in q]
+    same = re.findall(r'(?<![{,] ru = )(?<![{,] en = )"([^"\n]*)"', text)
+    return [q for string in same for q in re.findall(r"«[^»]*»", string)]
 
 
 def sample(key: str, language: str) -> dict:
