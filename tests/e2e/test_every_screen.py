@@ -1,20 +1,22 @@
-"""Every screen of a whole FIIM game in each language, in a real headless Chromium against the
-simulated table (issue 28's first "Done when"): the login (and a wrong password), setup,
-night 0, a day of speeches with nominations, a foul and the roles hidden, a vote that ties
-(the split), the defence speeches, the re-vote that ties again, the "all leave?" question, a
-night (the shot, the Don's and the Sheriff's checks, the best move), a refused tap, a second
-day to the game's end, the game-over screen, the games list, the protocol sheet with extra
-points, a correction refused and one taken, and the stream overlay.
+"""Every screen of a whole game of each shipped book in each language, in a real headless
+Chromium against the simulated table (issue 28's first "Done when"): the login (and a wrong
+password), setup, night 0, the book's day (FIIM's speeches with nominations, a foul and the
+roles hidden; the classic club's discussion, open ballot and roulette; the Crow Club's zero
+round; the online variant's accusation and verdict), its votes and questions, each role's
+night act while it runs, the game-over screen, the games list, the protocol sheet with extra
+points, a correction refused and one taken, and the stream overlay (``GAMES``: each book's
+table and game; ``Screens``: what they share). FIIM's walk adds the split and the re-vote,
+"all leave?", a refused tap, the clock, a selected tile and the language switch.
 
 At each screen (``Walk.look``): no word of the other language's script (Latin on a Russian
-page, Cyrillic on an English one, but the players' names) and no raw identifier or catalog key
+page, Cyrillic on an English one, but the players' names and the book's own headings its
+citations quote, ``quotes``) and no raw identifier or catalog key
 (tests/support/page_words.py), no catalog key the page's renderer found in no catalog (it says
 so on the console), and the screen fits a tablet either way and a phone with no target under
 48 px (tests/support/page_layout.py); the overlay, a 1920x1080 layer for the streaming
-program, is measured on that canvas. On the way: the clock, a selected tile, the language
-switch (remembered across a reload and the whole site); and the pages' renderer
+program, is measured on that canvas. And the pages' renderer
 (kit/i18n/i18n.js) writes every message of both catalogs as the server's (kit/i18n) does.
-``MAFIA_SCREENSHOTS=docs`` saves the panel's screens there in each language for docs/judge.md.
+``MAFIA_SCREENSHOTS=docs`` saves FIIM's panel screens there in each language for docs/judge.md.
 """
 
 from __future__ import annotations
