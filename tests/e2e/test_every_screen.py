@@ -566,6 +566,9 @@ def test_the_pages_renderer_writes_every_message_as_the_server_does(tmp_path, br
             page.wait_for_function(f"I18n.language === {language!r}")
             keys = sorted({i18n.base_key(k) for k in i18n.catalog(language)})
             words = [{"key": k, "params": sample(k, language)} for k in keys]
+            # and a line citing a heading the book gives in each language, as the reader's
+            words.append({"key": "line.deal", "params": {},
+                          "cite": {"ru": "«Шеф Полиции»", "en": "«Police Chief»"}})
             drawn = page.evaluate("(all) => all.map((w) => I18n.words(w))", words)
             served = [i18n.render(w, language) for w in words]
             assert drawn == served
