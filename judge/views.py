@@ -231,7 +231,7 @@ def words_schema(kind: type) -> dict[str, Any]:
                                "``cite``: a record line's paragraph; ``text``: the words in "
                                "the panel's language.",
                 "properties": {"key": {"type": "string"}, "params": {"type": "object"},
-                               "cite": {"type": ["string", "null"]},
+                               "cite": {"type": ["string", "object", "null"]},
                                "text": {"type": "string"}},
                 "required": ["key", "params", "text"]}
     raise NotImplementedError(f"no schema for {kind.__name__}")

@@ -217,7 +217,7 @@ class LogLine(_Struct, kw_only=True, omit_defaults=True):
     words as they were (``text``, no key)."""
 
     at: Time
-    cite: str | None = None
+    cite: str | dict[str, str] | None = None  # kit.i18n.Line's: one, or in each language
     key: str = ""
     params: dict[str, Any] = {}
     text: str = ""

@@ -38,8 +38,13 @@ PRESETS = REPO / "config" / "rules"
 
 #: an identifier in a book: a role, a team, a step, a timing (lower case, digits, underscores)
 Name = Annotated[str, msgspec.Meta(pattern="^[a-z][a-z0-9_]{0,31}$(?!\n)")]
-#: what a decision cites: FIIM's paragraph ("4.4.12.3") or a club book's section («Голосование»)
-Cite = Annotated[str, msgspec.Meta(min_length=1, max_length=160)]
+#: what a decision cites: FIIM's paragraph ("4.4.12.3") or a club book's section («Голосование»);
+#: a heading the book gives in several languages, or the table's reading of a section, in each
+#: (``{ ru = "«Шеф Полиции»", en = "«Police Chief»" }``: each screen shows its own,
+#: ``kit.i18n.Line``)
+Cite = Annotated[str, msgspec.Meta(min_length=1, max_length=160)] | dict[
+    Annotated[str, msgspec.Meta(pattern="^[a-z]{2,3}$")],
+    Annotated[str, msgspec.Meta(min_length=1, max_length=160)]]
 Players = Annotated[int, msgspec.Meta(ge=4, le=MAX_SEATS)]
 Seconds = Annotated[float, msgspec.Meta(gt=0, le=600)]
 #: a book's own words in each language (``title = { ru = "Дон", en = "Don" }``): English is

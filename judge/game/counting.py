@@ -14,7 +14,7 @@ from contract import events
 from judge.game import table
 from judge.game.state import Game, Refused, Result
 from judge.game.votes import procedure
-from kit.i18n import Line
+from kit.i18n import Line, cited
 
 
 def decide(game: Game, verb: Literal["confirm", "reject", "correct"],
@@ -37,7 +37,7 @@ def decide(game: Game, verb: Literal["confirm", "reject", "correct"],
         if booked.voters is not None and booked.why is not None:
             # the book counts these: the table is told as a correction
             voters, verb = booked.voters, "correct"
-            reason = booked.why.cite or "the book's count"
+            reason = cited(booked.why.cite, "en") if booked.why.cite else "the book's count"
             lines = [Line(count, _DECIDED[verb], seat=candidate), booked.why]
     # the count is decided: a second tap (another tab's) finds nothing proposed
     return Result(replace(game, vote=replace(game.vote, proposed=None)),

@@ -103,7 +103,7 @@ class Rules:
     timings: Timings
     night_input: str = "keypad"
 
-    def cite(self, decision: str) -> str:
+    def cite(self, decision: str) -> str | dict[str, str]:
         """The paragraph or section the book cites for ``decision`` (``book.cite``)."""
         return self.book.cite[decision]
 

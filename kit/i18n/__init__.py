@@ -88,11 +88,13 @@ class Words:
 class Line(Words):
     """A record line: words after the rule book's paragraph or section they rest on (``cite``:
     "4.4.2", «Голосование»; ``None``: the panel's own, citing nothing). The citation is the
-    book's and is never translated."""
+    book's and is never translated; a book that gives its heading (or its reading of a
+    section) in several languages cites it in each (``{"ru": "«Шеф Полиции»", "en": "«Police
+    Chief»"}``), and each reader sees its own (``text``)."""
 
     __slots__ = ("cite",)
 
-    def __init__(self, cite: str | None, key: str, /, **params: Any):
+    def __init__(self, cite: str | Text | None, key: str, /, **params: Any):
         super().__init__(key, **params)
         self.cite = cite
 
@@ -224,6 +226,11 @@ def text(value: Text, language: str) -> str:
     return next(iter(value.values()), "")
 
 
+def cited(cite: str | Text, language: str) -> str:
+    """A citation (``Line``'s) as a reader in ``language`` sees it."""
+    return cite if isinstance(cite, str) else text(cite, language)
+
+
 def render(words: Words | Mapping[str, Any], language: str) -> str:
     """``words`` (or their JSON form) in ``language``; a ``Line`` after its citation."""
     if not isinstance(words, Words):
@@ -234,7 +241,7 @@ def render(words: Words | Mapping[str, Any], language: str) -> str:
         else None
     said = fill(template(words.key, language, counted), params, language)
     if isinstance(words, Line) and words.cite:
-        return f"{words.cite}: {said}"
+        return f"{cited(words.cite, language)}: {said}"
     return said
 
 

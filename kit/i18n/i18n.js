@@ -78,7 +78,8 @@ const I18n = (() => {
   function words(w) {
     const params = w.params || {};
     const said = fill(template(w.key, params.count), params);
-    return w.cite ? `${w.cite}: ${said}` : said;
+    const cite = w.cite && typeof w.cite === "object" ? text(w.cite) : w.cite;  // Line's cited
+    return cite ? `${cite}: ${said}` : said;
   }
 
   function t(key, params = {}) { return words({ key, params }); }

@@ -1,30 +1,37 @@
-"""Every screen of a whole FIIM game in each language, in a real headless Chromium against the
-simulated table (issue 28's first "Done when"): the login (and a wrong password), setup,
-night 0, a day of speeches with nominations, a foul and the roles hidden, a vote that ties
-(the split), the defence speeches, the re-vote that ties again, the "all leave?" question, a
-night (the shot, the Don's and the Sheriff's checks, the best move), a refused tap, a second
-day to the game's end, the game-over screen, the games list, the protocol sheet with extra
-points, a correction refused and one taken, and the stream overlay.
+"""Every screen of a whole game of each shipped book in each language, in a real headless
+Chromium against the simulated table (issue 28's first "Done when"): the login (and a wrong
+password), setup, night 0, the book's day (FIIM's speeches with nominations, a foul and the
+roles hidden; the classic club's discussion, open ballot and roulette; the Crow Club's zero
+round; the online variant's accusation and verdict), its votes and questions, each role's
+night act while it runs, the game-over screen, the games list, the protocol sheet with extra
+points, a correction refused and one taken, and the stream overlay (``GAMES``: each book's
+table and game; ``Screens``: what they share). FIIM's walk adds the split and the re-vote,
+"all leave?", a refused tap, the clock, a selected tile and the language switch.
 
 At each screen (``Walk.look``): no word of the other language's script (Latin on a Russian
-page, Cyrillic on an English one, but the players' names) and no raw identifier or catalog key
+page, Cyrillic on an English one, but the players' names and the book's own headings its
+citations quote, ``quotes``) and no raw identifier or catalog key
 (tests/support/page_words.py), no catalog key the page's renderer found in no catalog (it says
 so on the console), and the screen fits a tablet either way and a phone with no target under
 48 px (tests/support/page_layout.py); the overlay, a 1920x1080 layer for the streaming
-program, is measured on that canvas. On the way: the clock, a selected tile, the language
-switch (remembered across a reload and the whole site); and the pages' renderer
+program, is measured on that canvas. And the pages' renderer
 (kit/i18n/i18n.js) writes every message of both catalogs as the server's (kit/i18n) does.
-``MAFIA_SCREENSHOTS=docs`` saves the panel's screens there in each language for docs/judge.md.
+``MAFIA_SCREENSHOTS=docs`` saves FIIM's panel screens there in each language for docs/judge.md.
 """
 
 from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from judge.game.book import BOOKS
 from kit import i18n
 from kit.local_broker import free_port
 from tests.support.judge_panel import (
@@ -32,11 +39,13 @@ from tests.support.judge_panel import (
     Hands,
     Judge,
     Panel,
+    book_game,
     judge_config,
     night_step,
     table_config,
     vote,
 )
+from tests.support.online_003 import table_of_seven
 from tests.support.page_layout import fits, overflowing
 from tests.support.page_words import foreign_words, page_texts
 from tests.support.record_game import ROLES
@@ -48,6 +57,8 @@ NAMES = {"ru": {1: "Анна", 2: "Борис Ёлкин", 4: "Dmitry"},
          "en": {1: "Anna", 2: "Борис Ёлкин", 4: "Dmitry"}}
 SHOTS = Path(os.environ["MAFIA_SCREENSHOTS"]) if os.environ.get("MAFIA_SCREENSHOTS") else None
 OTHER = {"ru": "en", "en": "ru"}
+#: a night step's seconds in the walk: its screen is looked at (three sizes) while it runs
+STEP = 2.0
 DON = {"ru": "Дон", "en": "Don"}  # the book's title of the card (config/books/fiim.toml)
 
 
@@ -69,7 +80,7 @@ class Walk:
     def words(self, page) -> None:
         """No foreign word or identifier on ``page``, no key the renderer could not find."""
         assert len(page_texts(page)) > 3  # the scan sees the screen
-        found = foreign_words(page, self.language, names=self.names, also=["FIIM"])
+        found = foreign_words(page, self.language, names=self.names)
         assert found == [], found
         assert self.missing == [], self.missing
 
@@ -85,23 +96,380 @@ class Walk:
         assert overflowing(overlay) == [], overflowing(overlay)
 
 
+@dataclass
+class Screens:
+    """One walk's parts: the panel's page, the overlay's, the players' hands, and ``look``,
+    ``words`` and ``frame`` of ``Walk`` on them; ``t`` the page language's catalog."""
+
+    walk: Walk
+    panel: Panel
+    hands: Hands
+    overlay: Any = None
+
+    @property
+    def page(self):
+        return self.panel.page
+
+    def t(self, key: str, **params) -> str:
+        return i18n.t(key, self.walk.language, **params)
+
+    def look(self) -> None:
+        self.walk.look(self.page)
+
+    def words(self) -> None:
+        self.walk.words(self.page)
+
+    def frame(self) -> None:
+        self.walk.frame(self.overlay)
+
+    def stage_is(self) -> str:
+        return self.page.get_attribute("#stage", "data-stage") or ""
+
+    def through(self, *stages: str) -> None:
+        """Next while the stage is one of ``stages``, each new screen looked at."""
+        while self.stage_is() in stages:
+            self.panel.next()
+            self.look()
+
+    def deal(self, roles: list[str], added: tuple[str, ...] = ()) -> None:
+        """Setup: the names typed, the cards chosen with the ``added`` optional ones, looked
+        at, dealt; the overlay opened (the stream PC: no cookie, the panel's language)."""
+        self.panel.name_and_deal(NAMES[self.walk.language], roles)
+        if added:
+            self.page.select_option("#deal-typed-add", list(added))
+        self.look()
+        self.panel.tap("#deal-typed")
+        self.panel.shot("setup")
+
+    def start(self, chromium, url: str) -> None:
+        """The overlay opened, the game started, night 0 looked at, then day 1."""
+        self.overlay = self.walk.watch(chromium.new_page(viewport={"width": 1920,
+                                                                   "height": 1080}))
+        self.overlay.goto(url + "/overlay")
+        self.overlay.wait_for_selector('#stage[data-stage="setup"]')
+        self.panel.tap("#start")
+        self.panel.stage("night0")
+        self.look()
+        self.panel.next()
+        self.panel.stage("day")
+        self.look()
+
+    def night(self, steps: dict[str, dict[int, str]]) -> None:
+        """A night of ``steps`` in order, each act's screen looked at while it runs (the keys
+        typed first: a step lasts its seconds, the look must not outlast its picks), the
+        overlay framed after the first."""
+        for i, (step, keys) in enumerate(steps.items()):
+            self.act(step, keys)
+            if i == 0:
+                self.frame()
+        self.look()
+
+    def act(self, step: str, keys: dict[int, str]) -> None:
+        """One night act: the step opened, its actors' ``keys`` typed, its screen looked at."""
+        def typed_then_look() -> None:
+            for seat, typed in keys.items():
+                self.hands.key(seat, typed)
+            self.look()
+        night_step(self.panel, self.hands, step, {}, during=typed_then_look)
+
+
+def play_fiim(s: Screens, chromium, url: str) -> None:
+    """FIIM's game: speeches with nominations, the clock, a selected tile, a foul, the roles
+    hidden, a split, the defence, the re-vote that ties again, "all leave?", a night of the
+    shot, both checks and the best move, a refused withdrawal, a second day to black's win;
+    on the way the language switch (remembered across a reload and the whole site)."""
+    page, panel, hands, t, walk = s.page, s.panel, s.hands, s.t, s.walk
+    language = walk.language
+    s.deal(ROLES)
+    page.wait_for_selector(f'.seat[data-seat="1"] .role:text("{DON[language]}")')
+    s.start(chromium, url)
+    assert page.text_content("#stage") == t("stage.day", day=1)
+    assert page.is_disabled("#withdraw")  # nobody to withdraw yet: shown, not enabled
+    # in the game a seat shows its name, and no empty name field where there is none
+    assert page.locator('.seat[data-seat="3"] .name').is_hidden()
+    assert page.input_value('.seat[data-seat="2"] .name') == "Борис Ёлкин"
+
+    # ---------------------------------------------------------- day 1: speeches
+    for speaker, nominee in ((1, 5), (2, 6)):
+        panel.next()
+        page.wait_for_selector(f'.seat.floor[data-seat="{speaker}"]')
+        if speaker == 1:  # the clock: Pause while it runs, Resume while paused, read afar
+            page.wait_for_selector("#pause:visible")
+            assert page.locator("#resume").is_hidden()
+            size = page.eval_on_selector("#remaining", "e => getComputedStyle(e).fontSize")
+            assert float(size.removesuffix("px")) >= 56, size
+            page.click("#pause")  # the table's clock, not the game: no new version
+            page.wait_for_selector("#resume:visible")
+            assert page.locator("#pause").is_hidden()
+            s.words()
+            page.click("#resume")
+            page.wait_for_selector("#pause:visible")
+        hands.key(speaker, f"{nominee}#")
+        page.wait_for_selector(f'.seat.nominee[data-seat="{nominee}"]')
+    # a selected tile is filled and ticked, unlike a frame of the floor (2) or a nominee (5)
+    page.click('.seat[data-seat="3"] .num')
+    look = page.evaluate("""() => Object.fromEntries([2, 3, 4, 5].map((seat) => {
+      const tile = document.querySelector(`.seat[data-seat="${seat}"]`);
+      const s = getComputedStyle(tile);
+      return [seat, [s.borderTopColor, s.boxShadow, s.backgroundColor,
+                     getComputedStyle(tile, "::after").content]];
+    }))""")
+    floor, selected, plain, nominee = (look[k] for k in ("2", "3", "4", "5"))
+    assert selected[:2] == plain[:2] and selected[2] not in (plain[2], floor[2], nominee[2])
+    assert selected[3] == '"✓"' and floor[:2] != plain[:2] and nominee[:2] != plain[:2]
+    page.click('.seat[data-seat="3"] .num')  # and a second tap lets it go
+    page.wait_for_selector('.seat[data-seat="3"]:not(.selected)')
+    panel.seat(9, "foul")
+    page.wait_for_selector(f'#log li:text("{t("line.foul", seat=9, n=1)}")')
+    page.click("#hide-roles")  # one tap hides the roles from a glancing player
+    page.wait_for_selector(f'#hide-roles:text("{t("panel.show_roles")}")')
+    s.look()
+    page.click("#hide-roles")
+    page.wait_for_selector(f'#hide-roles:text("{t("panel.hide_roles")}")')
+    panel.shot("day")
+    s.frame()
+    panel.next(8)
+
+    # ---------------------------------------------------------- the vote splits
+    opened = hands.upcoming("event/vote/window", state="opened", candidate=5)
+    panel.tap("#next")
+    opened()
+    page.wait_for_selector(f'#vote:text("{t("panel.window", seat=5)}")')  # no count
+    s.look()
+    rest = hands.upcoming("event/vote/window", state="opened", candidate=6)
+    hands.fists([1, 2, 3, 4, 7])
+    page.wait_for_selector('#vote[data-proposed="5:5"]')
+    # nobody has the floor: the nominees alone, no stray separator; no Nominate in a vote
+    nominated = t("panel.nominated", seats=[5, 6])
+    assert page.text_content("#floor") == nominated[0].upper() + nominated[1:]
+    assert page.locator("#nominate").is_hidden() and page.locator("#withdraw").is_hidden()
+    voters = ", ".join(map(str, [1, 2, 3, 4, 7]))
+    assert page.text_content("#vote") == t("panel.proposed", seat=5, count=5, voters=voters)
+    panel.shot("vote")
+    panel.tap("#confirm")
+    rest()
+    hands.fists([])  # the other five are left over to 6 (4.4.8): five each
+    page.wait_for_selector('#vote[data-proposed^="6:"]')
+    panel.tap("#confirm")
+    panel.stage("defence")
+    tie = t("line.votes", seat=5, count=5)
+    page.wait_for_selector(f'#log li:text("{tie}")')
+    s.look()
+    s.frame()
+
+    # the switch: the same game, the log too, in the other language; remembered for the
+    # session and the whole site; the server's ?lang= switch sets the same cookie
+    other = OTHER[language]
+    page.click(f'#languages button[lang="{other}"]')
+    page.wait_for_selector(f'#log li:text("{i18n.t("line.votes", other, seat=5, count=5)}")')
+    assert page.text_content("#stage") == i18n.t("stage.defence", other)
+    page.reload()
+    page.wait_for_selector(f'html[lang="{other}"] #stage[data-stage="defence"]')
+    assert page.text_content("#stage") == i18n.t("stage.defence", other)
+    page.goto(f"{url}/games")
+    page.wait_for_selector(f'html[lang="{other}"]')
+    page.goto(f"{url}/games?lang={language}")
+    page.wait_for_selector(f'html[lang="{language}"]')
+    assert page.url == f"{url}/games"
+    page.goto(url + "/")
+    page.wait_for_selector(f'#log li:text("{tie}")')
+    assert page.text_content("#stage") == t("stage.defence")
+    s.words()
+
+    # ---------------------------------------------------------- the re-vote, the question
+    panel.next(2)  # 5's and 6's defence
+    vote(panel, hands, [(5, [1, 2, 3, 4, 7], "confirm"), (6, [], "confirm"),
+                        (0, [1, 2, 3, 4, 7, 8], "shot")])  # 6 of 10: they all leave
+    panel.stage("last_words")
+    s.look()
+    s.overlay.wait_for_selector('.seat.leaving[data-seat="6"]')
+    s.frame()
+    panel.next(3)  # 5's and 6's last words; they leave, night falls
+    panel.stage("night")
+
+    # ---------------------------------------------------------- night 1
+    s.act("mafia_shot", {1: "7#", 2: "7#", 3: "7#"})  # a step running, its countdown
+    page.wait_for_selector('.seat.victim[data-seat="7"]')
+    s.act("don_check", {1: "4#"})
+    s.act("sheriff_check", {4: "2#"})
+    panel.shot("night")
+    s.frame()
+    s.act("best_move", {7: "1#2#3#"})
+    panel.next()  # morning: 7's last minute
+    panel.stage("last_words")
+    s.look()
+    panel.next(2)
+
+    # ---------------------------------------------------------- day 2: black wins
+    panel.stage("day")
+    page.evaluate("act('withdraw', { seat: 3 })")  # refused, with the paragraph and why
+    page.wait_for_selector('#message:not([hidden]):text("4.4.2")')
+    s.look()
+    panel.next()  # 2 opens (after 1: 4.3.2)
+    page.wait_for_selector('.seat.floor[data-seat="2"]')
+    hands.key(2, "4#")
+    page.wait_for_selector('.seat.nominee[data-seat="4"]')
+    panel.next(6)  # 3, 4, 8, 9, 10, 1
+    vote(panel, hands, [(4, [], "confirm")])  # every vote left over to 4 (4.4.8)
+    panel.stage("last_words")
+    panel.next(2)  # 4's last words, then out: three black, three red (1.4)
+    panel.stage("over")
+    assert page.locator(".seat.nominee, .seat.floor").count() == 0
+
+
+def play_classic(s: Screens, chromium, url: str) -> None:
+    """The classic club's game (tests/e2e/test_judge_classic_000.py): the organiser's four
+    cards, the whole table's discussion, the accusation's speeches, the open ballot (the
+    detective's vote the chief's), a night of every role and Laura's question, a tie to the
+    Russian roulette, the chief's kill, red's win."""
+    page, panel, hands = s.page, s.panel, s.hands
+    s.deal(["godfather", "right_hand", "family", "joker", "chief", "detective", "doctor",
+            "maniac", "laura", "civilian"], ("joker", "detective", "maniac", "laura"))
+    s.start(chromium, url)
+    panel.next()  # «3. Обсуждение»: the whole table's five minutes
+    s.look()
+    s.frame()
+    panel.next()  # its end; then 30 s each, no nominations
+    s.look()
+    panel.next(10)
+    vote(panel, hands, [(1, [3, 4, 5, 7, 8, 9], "shot")])
+    panel.stage("last_words")
+    s.look()
+    s.through("last_words")
+    panel.stage("night")
+    s.night({"family_kill": {2: "10#"}, "chief_check": {5: "3#"}, "doctor": {7: "5#"},
+             "maniac_kill": {8: "2#"}, "laura": {9: "2#"}})  # her freeze on the Right Hand
+    panel.tap("#laura-stays")  # the judge asks her side; she plays on for the town
+    s.look()
+    panel.next()  # morning: 10 and 2 were killed
+    s.look()
+    s.through("last_words")
+    panel.stage("day")
+    panel.next(2)
+    panel.next(7)  # 3..9 speak
+    panel.seat(4, "vote-first")  # "Порядок голосования определяет ведущий"
+    s.look()
+    vote(panel, hands, [(4, [3, 5, 6], "confirm"), (5, [], "confirm"), (6, [], "confirm"),
+                        (7, [], "confirm"), (8, [4, 7, 9], "confirm"), (9, [], "confirm"),
+                        (3, [], "confirm")])
+    panel.stage("roulette")  # «Русскую рулетку»: 4 and 8 tied
+    s.look()
+    page.select_option("#roulette-number-value", "3")
+    panel.tap("#roulette-number")  # the judge's hidden number
+    for number in ("1", "2", "3"):  # 4 calls 1, 8 calls 2, 4 calls 3: 4 «погибает»
+        page.select_option("#roulette-call-value", number)
+        panel.tap("#roulette-call")
+        s.look()
+    s.through("last_words")
+    panel.stage("night")
+    s.night({"family_kill": {3: "9#"}, "chief_kill": {5: "3#"}, "doctor": {7: "6#"},
+             "maniac_kill": {}, "laura": {9: "7#"}})
+    panel.next()  # morning: 3 and 9 were killed; no black is left
+    s.look()
+    s.through("last_words")
+    panel.stage("over")
+
+
+def play_crow(s: Screens, chromium, url: str) -> None:
+    """The Crow Club's game (tests/e2e/test_judge_crow_club.py): the zero round, a night of
+    the mafia, the doctor's heal and poison, the sheriff and the paranoid, the Don voted out
+    on day 2: red's win."""
+    page, panel, hands = s.page, s.panel, s.hands
+    s.deal(["don", "mafia", "mafia", "sheriff", "doctor", "paranoid", *["civilian"] * 4])
+    s.start(chromium, url)
+    s.frame()
+    s.through("day")  # «Нулевым кругом…», then a round nobody nominates in
+    panel.stage("night")
+    s.night({"mafia_shot": {1: "6#", 2: "6#", 3: "6#"}, "doctor": {5: "7#"},
+             "doctor_poison": {5: "3#"}, "sheriff_check": {4: "2#"}, "paranoid": {6: "2#"}})
+    s.through("night", "last_words")  # morning, the testaments
+    panel.stage("day")
+    while s.stage_is() == "day" and not page.query_selector(".seat.floor"):
+        panel.next()  # the day opens
+    speaker = page.eval_on_selector(".seat.floor", "e => +e.dataset.seat")
+    hands.key(speaker, "1#")  # the first speaker nominates the Don
+    page.wait_for_selector('.seat.nominee[data-seat="1"]')
+    s.look()
+    while s.stage_is() == "day":
+        panel.next()  # the others speak; after the last, the vote on the Don begins
+    panel.stage("vote")
+    hands.upcoming("event/vote/window", state="opened", candidate=1)
+    page.wait_for_selector('#vote[data-proposed^="1:"]')  # every vote left over to him
+    panel.shot("vote")
+    panel.tap("#confirm")
+    panel.stage("last_words")
+    s.look()
+    s.through("last_words")
+    panel.stage("over")
+
+
+def play_online(s: Screens, chromium, url: str) -> None:
+    """The online variant's game at seven (tests/e2e/test_judge_online_003.py): day 1's
+    accusation and the verdict against, a night of every role, day 2's jail, the kamikaze's
+    night: the honest win."""
+    page, panel, hands = s.page, s.panel, s.hands
+    s.deal(["mafia", "boss", "commissar", "doctor", "maniac", "kamikaze", "journalist"],
+           ("boss", "doctor", "journalist", "kamikaze", "maniac"))
+    s.start(chromium, url)
+    s.frame()
+    panel.next(7)  # every speech in seat order
+    vote(panel, hands, [(1, [3, 4, 5, 6], "shot")])
+    panel.stage("defence")
+    s.look()
+    panel.next()  # seat 1's last word
+    page.wait_for_selector('.seat.floor[data-seat="1"]')
+    vote(panel, hands, [(0, [1, 2], "shot")])  # the verdict: no majority
+    panel.stage("night")
+    s.night({"maniac_kill": {5: "3#"}, "mafia_kill": {1: "4#"}, "boss": {2: "7#"},
+             "kamikaze": {}, "doctor": {4: "3#"}, "commissar_check": {3: "1#"},
+             "journalist": {7: "1#2#"}})
+    panel.next()  # morning: the mafia killed 4; 7 frozen
+    panel.stage("day")
+    s.look()
+    panel.next(5)  # 1, 2, 3, 5, 6 speak; 7 is frozen
+    vote(panel, hands, [(1, [3, 5, 6], "confirm")])
+    panel.stage("defence")
+    panel.next()
+    vote(panel, hands, [(0, [3, 5, 6], "confirm")])  # for: seat 1 jailed, card shown
+    panel.stage("night")
+    s.night({"maniac_kill": {5: "2#"}, "boss": {}, "kamikaze": {6: "5#"},
+             "commissar_check": {}, "journalist": {}})
+    panel.next()  # morning: 2, 5 and 6 leave: the honest win
+    panel.stage("over")
+
+
+#: each shipped book's walk: its table (``table_config``'s preset, or the online book's table
+#: of seven) and its game
+GAMES: dict[str, tuple[Callable[..., Any], Callable[[Screens, Any, str], None]]] = {
+    "fiim": (table_config, play_fiim),
+    "classic-000": (partial(table_config, rules="classic-000"), play_classic),
+    "crow-club": (table_config, play_crow),
+    "online-003": (table_of_seven, play_online),
+}
+
+
 @pytest.mark.timeout(240)
 @pytest.mark.parametrize("language", ["ru", "en"])
+@pytest.mark.parametrize("book", list(GAMES))
 def test_every_screen_of_a_whole_game_reads_in_its_language_and_fits(
-        language, tmp_path, broker, chromium):
+        book, language, tmp_path, broker, chromium):
     listen = f"127.0.0.1:{free_port()}"
     url = f"http://{listen}"
     hands = Hands(broker.port)
-    table = Running(table_config(tmp_path, broker.port))
-    judge = Judge(judge_config(tmp_path, broker.port, listen, language=language))
+    table_of, play = GAMES[book]
+    table = Running(table_of(tmp_path, broker.port))
+    # every night step lasts its seconds: long enough for its screen's look (three sizes)
+    game = f"[timings]\nnight_step = {STEP}\nbest_move = {STEP}\n" if book == "fiim" \
+        else book_game(book, 7 if book == "online-003" else 10, STEP)
+    judge = Judge(judge_config(tmp_path, broker.port, listen, language=language, game=game))
     names = NAMES[language]
-    walk = Walk(language, list(names.values()))
+    walk = Walk(language, [*names.values(), *quotes(book)])
 
     def t(key: str, **params) -> str:
         return i18n.t(key, language, **params)
 
     try:
-        # ---------------------------------------------------------- login, setup, night 0
+        # ---------------------------------------------------------- login
         page = walk.watch(chromium.new_page(viewport={"width": 1280, "height": 800}))
         page.goto(url + "/")
         assert page.text_content("#login") == t("login.button")
@@ -112,160 +480,20 @@ def test_every_screen_of_a_whole_game_reads_in_its_language_and_fits(
         walk.look(page)
         page.fill("#password", PASSWORD)
         page.click("#login")
-        panel = Panel(page, SHOTS, "" if language == "en" else f"{language}-",
+        # the docs' screenshots are FIIM's (docs/judge.md)
+        panel = Panel(page, SHOTS if book == "fiim" else None,
+                      "" if language == "en" else f"{language}-",
                       look=lambda: walk.words(page))
         panel.stage("setup")
         page.wait_for_selector("#table-status.good")
-        panel.name_and_deal(names, ROLES)
-        walk.look(page)
-        panel.tap("#deal-typed")
-        page.wait_for_selector(f'.seat[data-seat="1"] .role:text("{DON[language]}")')
-        panel.shot("setup")
-        overlay = walk.watch(chromium.new_page(viewport={"width": 1920, "height": 1080}))
-        overlay.goto(url + "/overlay")  # the stream PC: no cookie, the panel's language
-        overlay.wait_for_selector('#stage[data-stage="setup"]')
-        panel.tap("#start")
-        panel.stage("night0")
-        walk.look(page)
-        panel.next()
-        panel.stage("day")
-        assert page.text_content("#stage") == t("stage.day", day=1)
-        assert page.is_disabled("#withdraw")  # nobody to withdraw yet: shown, not enabled
-        # in the game a seat shows its name, and no empty name field where there is none
-        assert page.locator('.seat[data-seat="3"] .name').is_hidden()
-        assert page.input_value('.seat[data-seat="2"] .name') == "Борис Ёлкин"
+        screens = Screens(walk, panel, hands)
 
-        # ---------------------------------------------------------- day 1: speeches
-        for speaker, nominee in ((1, 5), (2, 6)):
-            panel.next()
-            page.wait_for_selector(f'.seat.floor[data-seat="{speaker}"]')
-            if speaker == 1:  # the clock: Pause while it runs, Resume while paused, read afar
-                page.wait_for_selector("#pause:visible")
-                assert page.locator("#resume").is_hidden()
-                size = page.eval_on_selector("#remaining", "e => getComputedStyle(e).fontSize")
-                assert float(size.removesuffix("px")) >= 56, size
-                page.click("#pause")  # the table's clock, not the game: no new version
-                page.wait_for_selector("#resume:visible")
-                assert page.locator("#pause").is_hidden()
-                walk.words(page)
-                page.click("#resume")
-                page.wait_for_selector("#pause:visible")
-            hands.key(speaker, f"{nominee}#")
-            page.wait_for_selector(f'.seat.nominee[data-seat="{nominee}"]')
-        # a selected tile is filled and ticked, unlike a frame of the floor (2) or a nominee (5)
-        page.click('.seat[data-seat="3"] .num')
-        look = page.evaluate("""() => Object.fromEntries([2, 3, 4, 5].map((seat) => {
-          const tile = document.querySelector(`.seat[data-seat="${seat}"]`);
-          const s = getComputedStyle(tile);
-          return [seat, [s.borderTopColor, s.boxShadow, s.backgroundColor,
-                         getComputedStyle(tile, "::after").content]];
-        }))""")
-        floor, selected, plain, nominee = (look[k] for k in ("2", "3", "4", "5"))
-        assert selected[:2] == plain[:2] and selected[2] not in (plain[2], floor[2], nominee[2])
-        assert selected[3] == '"✓"' and floor[:2] != plain[:2] and nominee[:2] != plain[:2]
-        page.click('.seat[data-seat="3"] .num')  # and a second tap lets it go
-        page.wait_for_selector('.seat[data-seat="3"]:not(.selected)')
-        panel.seat(9, "foul")
-        page.wait_for_selector(f'#log li:text("{t("line.foul", seat=9, n=1)}")')
-        page.click("#hide-roles")  # one tap hides the roles from a glancing player
-        page.wait_for_selector(f'#hide-roles:text("{t("panel.show_roles")}")')
-        walk.look(page)
-        page.click("#hide-roles")
-        page.wait_for_selector(f'#hide-roles:text("{t("panel.hide_roles")}")')
-        panel.shot("day")
-        walk.frame(overlay)
-        panel.next(8)
-
-        # ---------------------------------------------------------- the vote splits
-        opened = hands.upcoming("event/vote/window", state="opened", candidate=5)
-        panel.tap("#next")
-        opened()
-        page.wait_for_selector(f'#vote:text("{t("panel.window", seat=5)}")')  # no count
-        walk.look(page)
-        rest = hands.upcoming("event/vote/window", state="opened", candidate=6)
-        hands.fists([1, 2, 3, 4, 7])
-        page.wait_for_selector('#vote[data-proposed="5:5"]')
-        # nobody has the floor: the nominees alone, no stray separator; no Nominate in a vote
-        nominated = t("panel.nominated", seats=[5, 6])
-        assert page.text_content("#floor") == nominated[0].upper() + nominated[1:]
-        assert page.locator("#nominate").is_hidden() and page.locator("#withdraw").is_hidden()
-        voters = ", ".join(map(str, [1, 2, 3, 4, 7]))
-        assert page.text_content("#vote") == t("panel.proposed", seat=5, count=5, voters=voters)
-        panel.shot("vote")
-        panel.tap("#confirm")
-        rest()
-        hands.fists([])  # the other five are left over to 6 (4.4.8): five each
-        page.wait_for_selector('#vote[data-proposed^="6:"]')
-        panel.tap("#confirm")
-        panel.stage("defence")
-        tie = t("line.votes", seat=5, count=5)
-        page.wait_for_selector(f'#log li:text("{tie}")')
-        walk.look(page)
-        walk.frame(overlay)
-
-        # the switch: the same game, the log too, in the other language; remembered for the
-        # session and the whole site; the server's ?lang= switch sets the same cookie
-        other = OTHER[language]
-        page.click(f'#languages button[lang="{other}"]')
-        page.wait_for_selector(f'#log li:text("{i18n.t("line.votes", other, seat=5, count=5)}")')
-        assert page.text_content("#stage") == i18n.t("stage.defence", other)
-        page.reload()
-        page.wait_for_selector(f'html[lang="{other}"] #stage[data-stage="defence"]')
-        assert page.text_content("#stage") == i18n.t("stage.defence", other)
-        page.goto(f"{url}/games")
-        page.wait_for_selector(f'html[lang="{other}"]')
-        page.goto(f"{url}/games?lang={language}")
-        page.wait_for_selector(f'html[lang="{language}"]')
-        assert page.url == f"{url}/games"
-        page.goto(url + "/")
-        page.wait_for_selector(f'#log li:text("{tie}")')
-        assert page.text_content("#stage") == t("stage.defence")
-        walk.words(page)
-
-        # ---------------------------------------------------------- the re-vote, the question
-        panel.next(2)  # 5's and 6's defence
-        vote(panel, hands, [(5, [1, 2, 3, 4, 7], "confirm"), (6, [], "confirm"),
-                            (0, [1, 2, 3, 4, 7, 8], "shot")])  # 6 of 10: they all leave
-        panel.stage("last_words")
-        walk.look(page)
-        overlay.wait_for_selector('.seat.leaving[data-seat="6"]')
-        walk.frame(overlay)
-        panel.next(3)  # 5's and 6's last words; they leave, night falls
-        panel.stage("night")
-
-        # ---------------------------------------------------------- night 1
-        night_step(panel, hands, "mafia_shot", {1: "7#", 2: "7#", 3: "7#"},
-                   during=lambda: walk.look(page))  # a step running, its countdown
-        page.wait_for_selector('.seat.victim[data-seat="7"]')
-        night_step(panel, hands, "don_check", {1: "4#"})
-        night_step(panel, hands, "sheriff_check", {4: "2#"})
-        panel.shot("night")
-        walk.frame(overlay)
-        night_step(panel, hands, "best_move", {7: "1#2#3#"}, during=lambda: walk.words(page))
-        panel.next()  # morning: 7's last minute
-        panel.stage("last_words")
-        walk.words(page)
-        panel.next(2)
-
-        # ---------------------------------------------------------- day 2: black wins
-        panel.stage("day")
-        page.evaluate("act('withdraw', { seat: 3 })")  # refused, with the paragraph and why
-        page.wait_for_selector('#message:not([hidden]):text("4.4.2")')
-        walk.look(page)
-        panel.next()  # 2 opens (after 1: 4.3.2)
-        page.wait_for_selector('.seat.floor[data-seat="2"]')
-        hands.key(2, "4#")
-        page.wait_for_selector('.seat.nominee[data-seat="4"]')
-        panel.next(6)  # 3, 4, 8, 9, 10, 1
-        vote(panel, hands, [(4, [], "confirm")])  # every vote left over to 4 (4.4.8)
-        panel.stage("last_words")
-        panel.next(2)  # 4's last words, then out: three black, three red (1.4)
-        panel.stage("over")
-        assert page.locator(".seat.nominee, .seat.floor").count() == 0
+        # ---------------------------------------------------------- the book's game
+        play(screens, chromium, url)
         panel.shot("over")
-        overlay.wait_for_selector('#stage[data-stage="over"]')
-        walk.frame(overlay)
-        overlay.close()
+        screens.overlay.wait_for_selector('#stage[data-stage="over"]')
+        screens.frame()
+        screens.overlay.close()
 
         # ---------------------------------------------------------- the games list, the sheet
         with page.context.expect_page() as opened_tab:
@@ -302,6 +530,16 @@ def test_every_screen_of_a_whole_game_reads_in_its_language_and_fits(
         hands.record.close()
 
 
+def quotes(book: str) -> list[str]:
+    """The headings ``book``'s file quotes («5. Голосование») in its strings that read the same
+    in every language: its citations name the book's own sections, in the book's language, on
+    a page in any language (a heading the book gives in two, or a reading of ours, is a
+    ``{ ru = …, en = … }`` table: each page shows its own, and the scan reads it)."""
+    text = (BOOKS / f"{book}.toml").read_text(encoding="utf-8")
+    same = re.findall(r'(?<![{,] ru = )(?<![{,] en = )"([^"\n]*)"', text)
+    return [q for string in same for q in re.findall(r"«[^»]*»", string)]
+
+
 def sample(key: str, language: str) -> dict:
     """Parameters for every placeholder a key's texts name: numbers, a list, a book's text."""
     params: dict = {}
@@ -328,6 +566,9 @@ def test_the_pages_renderer_writes_every_message_as_the_server_does(tmp_path, br
             page.wait_for_function(f"I18n.language === {language!r}")
             keys = sorted({i18n.base_key(k) for k in i18n.catalog(language)})
             words = [{"key": k, "params": sample(k, language)} for k in keys]
+            # and a line citing a heading the book gives in each language, as the reader's
+            words.append({"key": "line.deal", "params": {},
+                          "cite": {"ru": "«Шеф Полиции»", "en": "«Police Chief»"}})
             drawn = page.evaluate("(all) => all.map((w) => I18n.words(w))", words)
             served = [i18n.render(w, language) for w in words]
             assert drawn == served

@@ -136,6 +136,15 @@ def test_names_and_book_words_are_rendered_exactly_and_in_the_readers_language()
     assert render(first, "ru") == "4.2.1: договорка (60 с)"
 
 
+def test_a_citation_in_each_language_reads_as_the_readers_and_keeps_its_form():
+    """A heading the book gives in two languages (classic's «Шеф Полиции \\ Police Chief»):
+    each reader its own, through the record's JSON too."""
+    line = Line({"ru": "«Шеф Полиции»", "en": "«Police Chief»"}, "line.deal")
+    assert render(line, "ru").startswith("«Шеф Полиции»: ")
+    assert render(line, "en").startswith("«Police Chief»: ")
+    assert Line.from_json(line.to_json()) == line
+
+
 def test_words_keep_their_form_through_json_and_compare_by_it():
     line = Line("4.4.2", "line.nominate", by=1, seat=5)
     again = Line.from_json(line.to_json())

@@ -57,10 +57,10 @@ def table_config(tmp_path: Path, port: int, rules: str = "fiim",
 FIIM_GAME = "[timings]\nnight_step = 1.0\nbest_move = 2.0\n"
 
 
-def book_game(book: str, seats: int = 10) -> str:
-    """A ``[game]`` playing ``book`` at ``seats``, its night steps short (``judge_config``'s
-    ``game``)."""
-    return f'[game]\nbook = "{book}"\nseats = {seats}\n[timings]\nnight_step = 1.0\n'
+def book_game(book: str, seats: int = 10, night_step: float = 1.0) -> str:
+    """A ``[game]`` playing ``book`` at ``seats``, its night steps ``night_step`` seconds
+    (short: every step lasts its time; ``judge_config``'s ``game``)."""
+    return f'[game]\nbook = "{book}"\nseats = {seats}\n[timings]\nnight_step = {night_step}\n'
 
 
 def judge_config(tmp_path: Path, broker_port: int, listen: str, language: str = "en",

@@ -28,6 +28,7 @@ in the game's notes while the level ones are voted.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import ClassVar
 
@@ -148,7 +149,7 @@ def _night(game: Game, why: Line) -> Result:
     return Result(game, [], [], Go("nightfall", why))
 
 
-def _guess(game: Game) -> str | None:
+def _guess(game: Game) -> str | Mapping[str, str] | None:
     """The rule of the day the book plays instead of a night (the «угадайка»), when today is
     that day; else ``None``."""
     ending = at_nightfall(game)
