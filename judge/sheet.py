@@ -17,6 +17,7 @@ import time
 from html import escape
 
 from judge.game.book import Book
+from judge.game.counting import BOOKS_COUNT, JUDGES_COUNT
 from judge.game.mechanisms import MECHANISMS
 from judge.game.votes import PROCEDURES
 from judge.game.votes.base import OUTCOMES, Procedure
@@ -53,6 +54,7 @@ STATUS_SHORT = {"finished": "csv.status.finished", "in_progress": "csv.status.in
                 "abandoned": "csv.status.abandoned"}
 LEFT = {"voted_out": "sheet.left.voted_out", "shot": "sheet.left.shot",
         "fouls": "sheet.left.fouls", "disqualified": "sheet.left.disqualified"}
+COUNT_REASONS = {JUDGES_COUNT: "sheet.reason.judge", BOOKS_COUNT: "sheet.reason.book"}
 EDITS = {"correction": "sheet.edit.correction", "extra_points": "sheet.edit.extra_points",
          "abandon": "sheet.edit.abandon"}
 #: a foul's moment: D2 (day 2), V2 (day 2's vote), N1 (night 1), in the language's letters
@@ -140,6 +142,19 @@ class BookWords:
             return f"{outcome} {seats(action.targets)}"
         words = MECHANISMS[action.mechanism].written(book, step, outcome, action.targets)
         return i18n.render(words, self.language)
+
+    def reason(self, reason: str | None) -> str:
+        """Why a count was corrected, in the reader's words: the table keeps the reason the
+        judge's engine gave it in English (``judge.game.counting``), so the engine's own two
+        and a citation of the book are given back in this language; a judge's typed reason
+        stays as typed."""
+        if reason in COUNT_REASONS:
+            return i18n.t(COUNT_REASONS[reason], self.language)
+        if reason and self.book is not None:
+            for cite in self.book.cite.values():
+                if not isinstance(cite, str) and i18n.cited(cite, "en") == reason:
+                    return i18n.cited(cite, self.language)
+        return reason or ""
 
     def vote(self, kind: str, number: int) -> str:
         """A vote round's title: the book's procedure's own for its kind (the online book's
@@ -297,7 +312,8 @@ def _day(number: int, opener: int, nominations: list[Nomination], votes: list[Vo
             f'<li class="ballot">{_candidate(b.candidate, v, language)}: '
             f"<b>{b.count}</b> ({_voters(b.voters, b.leftover, language)})"
             f"{t('sheet.rejected', count=b.rejected) if b.rejected else ''}"
-            f"{t('sheet.corrected', reason=b.reason or '') if b.by == 'correction' else ''}</li>"
+            f"{t('sheet.corrected', reason=said.reason(b.reason)) if b.by == 'correction' else ''}"
+            "</li>"
             for b in v.ballots)
         outcome = v.outcome or ""
         own = said.result(v.kind, outcome)

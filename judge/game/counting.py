@@ -16,6 +16,10 @@ from judge.game.state import Game, Refused, Result
 from judge.game.votes import procedure
 from kit.i18n import Line, cited
 
+#: the reasons the table keeps for a count the judge corrected without one, and for one the book
+#: counted without a citation (the sheet gives them back in its reader's words)
+JUDGES_COUNT, BOOKS_COUNT = "judge's count", "the book's count"
+
 
 def decide(game: Game, verb: Literal["confirm", "reject", "correct"],
            voters: tuple[int, ...] = (), reason: str = "") -> Result:
@@ -29,7 +33,7 @@ def decide(game: Game, verb: Literal["confirm", "reject", "correct"],
         bad = [v for v in chosen if v not in game.alive]
         if bad:
             raise Refused(Line(game.rules.cite("voters"), "refused.count.out", seats=bad))
-        voters, reason = tuple(chosen), reason or "judge's count"
+        voters, reason = tuple(chosen), reason or JUDGES_COUNT
     candidate = game.vote.proposed.candidate
     lines = [Line(count, _DECIDED[verb], seat=candidate)]
     if verb == "confirm":
@@ -37,7 +41,7 @@ def decide(game: Game, verb: Literal["confirm", "reject", "correct"],
         if booked.voters is not None and booked.why is not None:
             # the book counts these: the table is told as a correction
             voters, verb = booked.voters, "correct"
-            reason = cited(booked.why.cite, "en") if booked.why.cite else "the book's count"
+            reason = cited(booked.why.cite, "en") if booked.why.cite else BOOKS_COUNT
             lines = [Line(count, _DECIDED[verb], seat=candidate), booked.why]
     # the count is decided: a second tap (another tab's) finds nothing proposed
     return Result(replace(game, vote=replace(game.vote, proposed=None)),

@@ -15,6 +15,7 @@ from hypothesis import example, given, settings
 
 from judge import record as rec
 from judge.game import load_rules
+from judge.game.book import book_path, load
 from judge.sheet import BOM, moment, protocol, results_csv
 from kit import i18n
 from results import mafiaratings, scoring
@@ -189,3 +190,25 @@ def test_a_ballot_of_left_over_votes_only_names_them_so():
     edited = msgspec.structs.replace(record, days=days)
     page = protocol(edited, scoring.score(edited, FIIM), FIIM.title, language="ru")
     assert f"{ballot.candidate}: <b>2</b> (неотданные: 8, 9)" in page
+
+
+def test_a_count_corrected_by_the_book_or_the_judge_says_why_in_the_readers_words():
+    """The table keeps a corrected count's reason as the engine gave it, in English: the
+    classic club's detective counted as the chief votes («Детектив», classic-000 «5.
+    Голосование») and the judge's own count read in the sheet's language; a reason the judge
+    typed stays as typed."""
+    book = load(book_path("classic-000"))
+    record = named({})
+    vote = next(v for d in record.days for v in d.votes if v.ballots)
+    reasons = ["«Detective»", "judge's count", "пересчитал по видео"]
+    ballots = [msgspec.structs.replace(vote.ballots[0], by="correction", reason=r)
+               for r in reasons]
+    days = [msgspec.structs.replace(d, votes=[msgspec.structs.replace(v, ballots=ballots)
+                                              if v is vote else v for v in d.votes])
+            for d in record.days]
+    edited = msgspec.structs.replace(record, days=days)
+    ru = protocol(edited, scoring.score(edited, FIIM), FIIM.title, language="ru", book=book)
+    en = protocol(edited, scoring.score(edited, FIIM), FIIM.title, language="en", book=book)
+    assert "исправлено: «Детектив»" in ru and "исправлено: счёт судьи" in ru
+    assert "corrected: «Detective»" in en and escape("corrected: the judge's count") in en
+    assert "исправлено: пересчитал по видео" in ru and "corrected: пересчитал по видео" in en
