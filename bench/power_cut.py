@@ -82,6 +82,9 @@ def one_cut(work: Path, synchronous: str, *, after: float, pace: float, kill_onl
         child = subprocess.Popen([sys.executable, "-m", "bench.power_cut", "--writer",
                                   str(journal), "--sync", synchronous, "--pace", str(pace)],
                                  stdout=subprocess.PIPE)
+        started = time.monotonic()  # the cut comes ``after`` the writer has its journal
+        while not journal.exists() and time.monotonic() - started < 60:
+            time.sleep(0.001)
         time.sleep(after)
         if kill_only:
             child.kill()

@@ -20,6 +20,7 @@ wait per button: a hand cannot keep up with a flood, and the ones beyond are dro
 from __future__ import annotations
 
 import logging
+from collections import deque
 from collections.abc import Callable
 from functools import partial
 from typing import Protocol
@@ -65,9 +66,9 @@ class SimulatedHand:
         self._now = now
         self._call_soon = call_soon
         self._call_at = call_at
-        # loop thread only: when each button may move next, and how many drives wait for it
+        # loop thread only: when each button may move next, and the drives that wait for it
         self._free_at: dict[Button, float] = {}
-        self._waiting: dict[Button, int] = {}
+        self._waiting: dict[Button, deque[bool]] = {}
         self.dropped = 0
 
     def press(self, button: Button, pressed: bool) -> None:
@@ -76,24 +77,31 @@ class SimulatedHand:
         self._call_soon(partial(self._in_turn, button, pressed))
 
     def _in_turn(self, button: Button, pressed: bool) -> None:
-        now = self._now()
-        at = max(now, self._free_at.get(button, now))
-        if at <= now:
-            self._drive(button, pressed)
-        elif self._waiting.get(button, 0) >= MAX_WAITING:
+        waiting = self._waiting.setdefault(button, deque())
+        if not waiting and self._now() >= self._free_at.get(button, 0.0):
+            self._drive_now(button, pressed)
+        elif len(waiting) >= MAX_WAITING:
             self.dropped += 1
             if self.dropped == 1 or self.dropped % 1000 == 0:
                 log.warning("simulated hand: %s asked to move faster than it is read; %d "
                             "drives dropped so far", button, self.dropped)
-            return
         else:
-            self._waiting[button] = self._waiting.get(button, 0) + 1
-            self._call_at(at, partial(self._waited, button, pressed))
-        self._free_at[button] = at + self._spacing
+            waiting.append(pressed)
+            if len(waiting) == 1:
+                self._call_at(self._free_at[button], partial(self._next, button))
 
-    def _waited(self, button: Button, pressed: bool) -> None:
-        self._waiting[button] -= 1
+    def _next(self, button: Button) -> None:
+        """The first waiting drive of ``button``, then the next one ``spacing`` after it: each
+        spaced from when the last one was really made (a timer that fired late on a busy
+        machine must not bring the next drive closer than the lockout)."""
+        waiting = self._waiting[button]
+        self._drive_now(button, waiting.popleft())
+        if waiting:
+            self._call_at(self._free_at[button], partial(self._next, button))
+
+    def _drive_now(self, button: Button, pressed: bool) -> None:
         self._drive(button, pressed)
+        self._free_at[button] = self._now() + self._spacing
 
     def _drive(self, button: Button, pressed: bool) -> None:
         for reach in HANDS.values():
