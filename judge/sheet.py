@@ -18,6 +18,7 @@ from html import escape
 
 from judge.game.book import Book
 from judge.game.mechanisms import MECHANISMS
+from judge.game.mechanisms.check import Says
 from judge.game.votes import PROCEDURES
 from judge.game.votes.base import OUTCOMES, Procedure
 from kit import i18n
@@ -140,6 +141,24 @@ class BookWords:
             return f"{outcome} {seats(action.targets)}"
         words = MECHANISMS[action.mechanism].written(book, step, outcome, action.targets)
         return i18n.render(words, self.language)
+
+    def nominates(self, day: int) -> bool:
+        """Whether ``day`` holds nominations by the book: a round of it takes them (the online
+        book's vote is its nomination: no line of nominees); without the book, it does."""
+        if self.book is None:
+            return True
+        held = ("all", "first") if day == 1 else ("all", "later")
+        return any(r.nominations and r.days in held for r in self.book.day.rounds)
+
+    def answer(self, step: str, yes: bool) -> str | None:
+        """A check's answer in the book's own words (its step's ``says``: the Crow Club's
+        «чёрные»); ``None`` when the book has no such check step or gives no words for it."""
+        found = None if self.book is None else \
+            next((s for s in self.book.night.steps if s.name == step), None)
+        if found is None or found.mechanism != "check" or found.options.says == Says():
+            return None
+        return i18n.text(found.options.says.yes if yes else found.options.says.no,
+                         self.language)
 
     def vote(self, kind: str, number: int) -> str:
         """A vote round's title: the book's procedure's own for its kind (the online book's
@@ -290,8 +309,10 @@ def _day(number: int, opener: int, nominations: list[Nomination], votes: list[Vo
                seat=n.seat, by=n.by or 0)
         + (i18n.t("sheet.withdrawn", language) if n.withdrawn else "")
         for n in nominations) or i18n.t("sheet.none", language)
+    opens = t("sheet.opens", seat=opener, nominated=noms) \
+        if nominations or said.nominates(number) else t("sheet.opens.only", seat=opener)
     lines = [f'<section class="day" data-day="{number}"><h2>{t("sheet.day", n=number)}</h2>'
-             f"<p>{t('sheet.opens', seat=opener, nominated=noms)}</p>"]
+             f"<p>{opens}</p>"]
     for v in votes:
         ballots = "".join(
             f'<li class="ballot">{_candidate(b.candidate, v, language)}: '
@@ -379,13 +400,14 @@ def _night(night: Night, said: BookWords) -> str:
         lines.append(f"<p><b>{t('sheet.killed', seat=night.killed)}</b></p>")
     for step, check in (("don_check", night.don_check), ("sheriff_check", night.sheriff_check)):
         if check is not None:
+            own = said.answer(step, check.answer)
             answer = {("don_check", True): "sheet.answer.sheriff",
                       ("don_check", False): "sheet.answer.not_sheriff",
                       ("sheriff_check", True): "sheet.answer.black",
                       ("sheriff_check", False): "sheet.answer.red"}[step, check.answer]
             who = "sheet.check.don" if step == "don_check" else "sheet.check.sheriff"
             checked = t("sheet.check", who=Words(who), by=check.by, seat=check.target,
-                        answer=Words(answer))
+                        answer=Words(answer) if own is None else own)
             lines.append(f"<p>{checked}</p>")
     if night.best_move is not None:
         best = t("sheet.best_move", by=night.best_move.by,

@@ -133,3 +133,29 @@ def test_the_sheet_of_each_books_game_is_words_in_its_language(played, language,
     rows = list(csv.reader(io.StringIO(table.removeprefix(BOM), newline="")))
     words = [cell for row in rows for cell in row if cell not in (record.id, record.table)]
     assert foreign(words, language, names) == []
+
+
+def test_a_day_without_nominations_by_its_book_has_no_nominees_line():
+    """online-003's vote is its nomination: its day says who opens, not «Выставлены: нет»; a
+    FIIM day without a nominee still says so."""
+    preset = scoring.presets()["online-003"]
+    record = online_003()
+    page = protocol(record, scoring.score(record, preset), preset.title, language="ru",
+                    book=load_rules("online-003").book)
+    assert "Выставлены" not in page and "Первым говорит: 1" in page
+    fiim_day = protocol(fiim(), scoring.score(fiim(), scoring.presets()["fiim"]),
+                        scoring.presets()["fiim"].title, language="ru",
+                        book=load_rules("fiim").book)
+    assert "Выставлены:" in fiim_day
+
+
+@pytest.mark.parametrize(("language", "answer"), [("ru", "чёрные"), ("en", "black")])
+def test_the_crow_clubs_check_answers_in_its_books_words(language, answer):
+    preset = scoring.presets()["crow-club"]
+    record = crow_club()
+    page = protocol(record, scoring.score(record, preset), preset.title, language=language,
+                    book=load_rules("crow-club").book)
+    check = record.nights[0].sheriff_check
+    assert check is not None and check.answer
+    said = [line for line in texts(page) if f"{check.by}" in line and f": {answer}" in line]
+    assert said and not [line for line in texts(page) if "чёрный" in line]
