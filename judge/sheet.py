@@ -15,6 +15,9 @@ import csv
 import io
 import time
 from html import escape
+from typing import Any
+
+import msgspec
 
 from judge.game.book import Book
 from judge.game.mechanisms import MECHANISMS
@@ -279,7 +282,8 @@ def protocol(record: Record, scores: list[PlayerScore], preset: i18n.Text,
     if record.history:
         parts.append(f'<h2>{t("sheet.edits")}</h2><ol id="history">' + "".join(
             f"<li>{e(when(h.at, language))} {e(who(h.by, language))}: {t(EDITS[h.kind])} "
-            f"{e(h.path)} "
+            f'<span class="path" title="{e(h.path)}">{e(field_path(h.path, record, language))}'
+            "</span> "
             f"{'' if h.kind != 'correction' else e(_short(h.before)) + ' → ' + e(_short(h.after))}"
             f" — {e(h.reason)}</li>" for h in record.history) + "</ol>")
     parts.append(f'<p class="sign">{t("sheet.judge")} ____________________ &nbsp; '
@@ -426,6 +430,77 @@ def _fiim_shot(night: Night, language: str) -> str:
         if night.missing else ""
     return (f"<p>{escape(i18n.t('sheet.shots', language, shots=shots))}{escape(missing)}. "
             f"<b>{escape(killed)}</b></p>")
+
+
+#: a record field's words on the sheet (``field_path``), by the field's name
+FIELDS = {"actions": "sheet.field.actions", "actor": "sheet.field.actor",
+          "actors": "sheet.field.actors", "answer": "sheet.field.answer", "at": "sheet.field.at",
+          "ballots": "sheet.field.ballots", "best_move": "sheet.field.best_move",
+          "by": "sheet.field.by", "candidate": "sheet.field.candidate",
+          "candidates": "sheet.field.candidates", "count": "sheet.field.count",
+          "created": "sheet.field.created", "day": "sheet.field.day", "days": "sheet.field.days",
+          "don_check": "sheet.field.don_check", "eliminated": "sheet.field.eliminated",
+          "ended": "sheet.field.ended", "entered": "sheet.field.entered",
+          "floor": "sheet.field.floor", "fouls": "sheet.field.fouls",
+          "guesses": "sheet.field.guesses", "how": "sheet.field.how",
+          "killed": "sheet.field.killed", "kind": "sheet.field.kind",
+          "last_words": "sheet.field.last_words", "left": "sheet.field.left",
+          "leftover": "sheet.field.leftover", "mechanism": "sheet.field.mechanism",
+          "miss": "sheet.field.miss", "missing": "sheet.field.missing", "n": "sheet.field.n",
+          "name": "sheet.field.name", "night": "sheet.field.night", "nights": "sheet.field.nights",
+          "nominations": "sheet.field.nominations", "number": "sheet.field.number",
+          "opener": "sheet.field.opener", "outcome": "sheet.field.outcome",
+          "picks": "sheet.field.picks", "players": "sheet.field.players",
+          "points": "sheet.field.points", "reason": "sheet.field.reason",
+          "rejected": "sheet.field.rejected", "role": "sheet.field.role",
+          "round": "sheet.field.round", "rules": "sheet.field.rules", "seat": "sheet.field.seat",
+          "sheriff_check": "sheet.field.sheriff_check", "shots": "sheet.field.shots",
+          "speeches": "sheet.field.speeches", "stage": "sheet.field.stage",
+          "started": "sheet.field.started", "step": "sheet.field.step",
+          "target": "sheet.field.target", "targets": "sheet.field.targets",
+          "team": "sheet.field.team", "tied": "sheet.field.tied", "timings": "sheet.field.timings",
+          "voters": "sheet.field.voters", "voters_count": "sheet.field.voters_count",
+          "votes": "sheet.field.votes", "winner": "sheet.field.winner",
+          "withdrawn": "sheet.field.withdrawn", "yes_count": "sheet.field.yes_count"}
+#: the words for an item of a list field («игрок 7», «день 2»); any other list's item is
+#: ``sheet.field.item`` («голосовавшие, № 1»)
+ITEMS = {"actions": "sheet.field.actions.item",
+         "ballots": "sheet.field.ballots.item", "days": "sheet.field.days.item",
+         "fouls": "sheet.field.fouls.item", "nights": "sheet.field.nights.item",
+         "nominations": "sheet.field.nominations.item", "picks": "sheet.field.picks.item",
+         "players": "sheet.field.players.item", "shots": "sheet.field.shots.item",
+         "speeches": "sheet.field.speeches.item", "votes": "sheet.field.votes.item"}
+#: the fields whose items the sheet numbers by the item's own number, not its position: a
+#: player by his seat, a day or a night by its number (``/players/6`` is seat 7)
+_NUMBERED_BY = {"players": "seat", "days": "number", "nights": "number"}
+
+
+def field_path(path: str, record: Record, language: str = i18n.FALLBACK) -> str:
+    """A correction's JSON pointer in words («игрок 7: имя», «день 2, голосование 1, голоса,
+    строка 2: голосовавшие»), walked through the record's own data: each field by its words in
+    ``FIELDS``, an item of a list by ``ITEMS`` (a player by his seat, a day or a night by its
+    number, anything else by its place from 1); a field not in ``FIELDS`` (a timing's name)
+    is its name with spaces, an item of a list not in ``ITEMS`` ``sheet.field.item``."""
+    node: Any = msgspec.to_builtins(record)
+    parts: list[str] = []
+    field, leaf = "", False
+    for key in (k.replace("~1", "/").replace("~0", "~") for k in path[1:].split("/")):
+        if isinstance(node, list) and key.isdigit() and int(key) < len(node):
+            node = node[int(key)]
+            by = _NUMBERED_BY.get(field)
+            n = node[by] if by and isinstance(node, dict) and by in node else int(key) + 1
+            if field in ITEMS:
+                parts[-1] = i18n.t(ITEMS[field], language, n=n)
+            else:
+                parts[-1] = i18n.t("sheet.field.item", language, field=parts[-1], n=n)
+            leaf = False
+            continue
+        node = node.get(key) if isinstance(node, dict) else None
+        field, leaf = key, True
+        parts.append(i18n.t(FIELDS[key], language) if key in FIELDS else key.replace("_", " "))
+    if len(parts) > 1 and leaf:  # «игрок 7: имя»
+        return ", ".join(parts[:-1]) + ": " + parts[-1]
+    return ", ".join(parts)
 
 
 def _short(value: object) -> str:
