@@ -48,7 +48,15 @@ from aiohttp import web
 from judge import record as rec
 from judge.game import load_rules
 from judge.game.book import Book
-from judge.sheet import STATUS_SHORT, BookWords, protocol, results_csv, when, why
+from judge.sheet import (
+    STATUS_SHORT,
+    BookWords,
+    field_path,
+    protocol,
+    results_csv,
+    when,
+    why,
+)
 from judge.store import GameStore
 from kit import i18n
 from kit.config import ConfigError
@@ -336,12 +344,29 @@ def _controls(record: rec.Record, scoring_name: str, games: Games, error: str,
 <input name="by" placeholder="{t("form.judge")}">
 <button>{t("form.add")}</button></form>
 <form method="post" action="{base}/corrections" id="correction-form"><b>{t("form.correct")}</b>
-<input name="path" required placeholder="{t("form.path")}">
+<label>{t("form.path.pick")} <select name="path" id="correction-path">
+<option value="">{t("form.path.other")}</option>{_correctable(record, language)}</select></label>
+<input name="path" placeholder="{t("form.path.free")}" title="{t("form.path")}">
 <input name="value" required placeholder="{t("form.value")}">
 <input name="reason" required placeholder="{t("form.reason")}">
 <input name="by" placeholder="{t("form.judge")}">
 <button>{t("form.correct.button")}</button></form>{abandon}{export}
 </div>"""
+
+
+#: the player's fields the correction form offers by name (the rest: a path typed)
+_CORRECTABLE = ("name", "role")
+
+
+def _correctable(record: rec.Record, language: str) -> str:
+    """The correction form's common fields, each player's name and card by seat, as options
+    in the sheet's words (``field_path``) whose value is the field's path: the judge picks
+    «игрок 7: имя» and never types JSON. The free path box after the select is posted after
+    it, so a path typed there wins (``_read`` keeps a field's last non-empty value)."""
+    return "".join(
+        f'<option value="{escape(path)}">{escape(field_path(path, record, language))}</option>'
+        for path in (f"/players/{i}/{f}" for i in range(len(record.players))
+                     for f in _CORRECTABLE))
 
 
 def _said(error: str, language: str) -> str:

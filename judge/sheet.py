@@ -15,10 +15,14 @@ import csv
 import io
 import time
 from html import escape
+from typing import Any
+
+import msgspec
 
 from judge.game.book import Book
 from judge.game.counting import BOOKS_COUNT, JUDGES_COUNT
 from judge.game.mechanisms import MECHANISMS
+from judge.game.mechanisms.check import Says
 from judge.game.votes import PROCEDURES
 from judge.game.votes.base import OUTCOMES, Procedure
 from kit import i18n
@@ -156,6 +160,24 @@ class BookWords:
                     return i18n.cited(cite, self.language)
         return reason or ""
 
+    def nominates(self, day: int) -> bool:
+        """Whether ``day`` holds nominations by the book: a round of it takes them (the online
+        book's vote is its nomination: no line of nominees); without the book, it does."""
+        if self.book is None:
+            return True
+        held = ("all", "first") if day == 1 else ("all", "later")
+        return any(r.nominations and r.days in held for r in self.book.day.rounds)
+
+    def answer(self, step: str, yes: bool) -> str | None:
+        """A check's answer in the book's own words (its step's ``says``: the Crow Club's
+        «чёрные»); ``None`` when the book has no such check step or gives no words for it."""
+        found = None if self.book is None else \
+            next((s for s in self.book.night.steps if s.name == step), None)
+        if found is None or found.mechanism != "check" or found.options.says == Says():
+            return None
+        return i18n.text(found.options.says.yes if yes else found.options.says.no,
+                         self.language)
+
     def vote(self, kind: str, number: int) -> str:
         """A vote round's title: the book's procedure's own for its kind (the online book's
         verdict, the Crow Club's top), else the day's "Vote", then "Re-vote n"."""
@@ -275,7 +297,8 @@ def protocol(record: Record, scores: list[PlayerScore], preset: i18n.Text,
     if record.history:
         parts.append(f'<h2>{t("sheet.edits")}</h2><ol id="history">' + "".join(
             f"<li>{e(when(h.at, language))} {e(who(h.by, language))}: {t(EDITS[h.kind])} "
-            f"{e(h.path)} "
+            f'<span class="path" title="{e(h.path)}">{e(field_path(h.path, record, language))}'
+            "</span> "
             f"{'' if h.kind != 'correction' else e(_short(h.before)) + ' → ' + e(_short(h.after))}"
             f" — {e(h.reason)}</li>" for h in record.history) + "</ol>")
     parts.append(f'<p class="sign">{t("sheet.judge")} ____________________ &nbsp; '
@@ -305,8 +328,10 @@ def _day(number: int, opener: int, nominations: list[Nomination], votes: list[Vo
                seat=n.seat, by=n.by or 0)
         + (i18n.t("sheet.withdrawn", language) if n.withdrawn else "")
         for n in nominations) or i18n.t("sheet.none", language)
+    opens = t("sheet.opens", seat=opener, nominated=noms) \
+        if nominations or said.nominates(number) else t("sheet.opens.only", seat=opener)
     lines = [f'<section class="day" data-day="{number}"><h2>{t("sheet.day", n=number)}</h2>'
-             f"<p>{t('sheet.opens', seat=opener, nominated=noms)}</p>"]
+             f"<p>{opens}</p>"]
     for v in votes:
         ballots = "".join(
             f'<li class="ballot">{_candidate(b.candidate, v, language)}: '
@@ -395,13 +420,14 @@ def _night(night: Night, said: BookWords) -> str:
         lines.append(f"<p><b>{t('sheet.killed', seat=night.killed)}</b></p>")
     for step, check in (("don_check", night.don_check), ("sheriff_check", night.sheriff_check)):
         if check is not None:
+            own = said.answer(step, check.answer)
             answer = {("don_check", True): "sheet.answer.sheriff",
                       ("don_check", False): "sheet.answer.not_sheriff",
                       ("sheriff_check", True): "sheet.answer.black",
                       ("sheriff_check", False): "sheet.answer.red"}[step, check.answer]
             who = "sheet.check.don" if step == "don_check" else "sheet.check.sheriff"
             checked = t("sheet.check", who=Words(who), by=check.by, seat=check.target,
-                        answer=Words(answer))
+                        answer=Words(answer) if own is None else own)
             lines.append(f"<p>{checked}</p>")
     if night.best_move is not None:
         best = t("sheet.best_move", by=night.best_move.by,
@@ -420,6 +446,77 @@ def _fiim_shot(night: Night, language: str) -> str:
         if night.missing else ""
     return (f"<p>{escape(i18n.t('sheet.shots', language, shots=shots))}{escape(missing)}. "
             f"<b>{escape(killed)}</b></p>")
+
+
+#: a record field's words on the sheet (``field_path``), by the field's name
+FIELDS = {"actions": "sheet.field.actions", "actor": "sheet.field.actor",
+          "actors": "sheet.field.actors", "answer": "sheet.field.answer", "at": "sheet.field.at",
+          "ballots": "sheet.field.ballots", "best_move": "sheet.field.best_move",
+          "by": "sheet.field.by", "candidate": "sheet.field.candidate",
+          "candidates": "sheet.field.candidates", "count": "sheet.field.count",
+          "created": "sheet.field.created", "day": "sheet.field.day", "days": "sheet.field.days",
+          "don_check": "sheet.field.don_check", "eliminated": "sheet.field.eliminated",
+          "ended": "sheet.field.ended", "entered": "sheet.field.entered",
+          "floor": "sheet.field.floor", "fouls": "sheet.field.fouls",
+          "guesses": "sheet.field.guesses", "how": "sheet.field.how",
+          "killed": "sheet.field.killed", "kind": "sheet.field.kind",
+          "last_words": "sheet.field.last_words", "left": "sheet.field.left",
+          "leftover": "sheet.field.leftover", "mechanism": "sheet.field.mechanism",
+          "miss": "sheet.field.miss", "missing": "sheet.field.missing", "n": "sheet.field.n",
+          "name": "sheet.field.name", "night": "sheet.field.night", "nights": "sheet.field.nights",
+          "nominations": "sheet.field.nominations", "number": "sheet.field.number",
+          "opener": "sheet.field.opener", "outcome": "sheet.field.outcome",
+          "picks": "sheet.field.picks", "players": "sheet.field.players",
+          "points": "sheet.field.points", "reason": "sheet.field.reason",
+          "rejected": "sheet.field.rejected", "role": "sheet.field.role",
+          "round": "sheet.field.round", "rules": "sheet.field.rules", "seat": "sheet.field.seat",
+          "sheriff_check": "sheet.field.sheriff_check", "shots": "sheet.field.shots",
+          "speeches": "sheet.field.speeches", "stage": "sheet.field.stage",
+          "started": "sheet.field.started", "step": "sheet.field.step",
+          "target": "sheet.field.target", "targets": "sheet.field.targets",
+          "team": "sheet.field.team", "tied": "sheet.field.tied", "timings": "sheet.field.timings",
+          "voters": "sheet.field.voters", "voters_count": "sheet.field.voters_count",
+          "votes": "sheet.field.votes", "winner": "sheet.field.winner",
+          "withdrawn": "sheet.field.withdrawn", "yes_count": "sheet.field.yes_count"}
+#: the words for an item of a list field («игрок 7», «день 2»); any other list's item is
+#: ``sheet.field.item`` («голосовавшие, № 1»)
+ITEMS = {"actions": "sheet.field.actions.item",
+         "ballots": "sheet.field.ballots.item", "days": "sheet.field.days.item",
+         "fouls": "sheet.field.fouls.item", "nights": "sheet.field.nights.item",
+         "nominations": "sheet.field.nominations.item", "picks": "sheet.field.picks.item",
+         "players": "sheet.field.players.item", "shots": "sheet.field.shots.item",
+         "speeches": "sheet.field.speeches.item", "votes": "sheet.field.votes.item"}
+#: the fields whose items the sheet numbers by the item's own number, not its position: a
+#: player by his seat, a day or a night by its number (``/players/6`` is seat 7)
+_NUMBERED_BY = {"players": "seat", "days": "number", "nights": "number"}
+
+
+def field_path(path: str, record: Record, language: str = i18n.FALLBACK) -> str:
+    """A correction's JSON pointer in words («игрок 7: имя», «день 2, голосование 1, голоса,
+    строка 2: голосовавшие»), walked through the record's own data: each field by its words in
+    ``FIELDS``, an item of a list by ``ITEMS`` (a player by his seat, a day or a night by its
+    number, anything else by its place from 1); a field not in ``FIELDS`` (a timing's name)
+    is its name with spaces, an item of a list not in ``ITEMS`` ``sheet.field.item``."""
+    node: Any = msgspec.to_builtins(record)
+    parts: list[str] = []
+    field, leaf = "", False
+    for key in (k.replace("~1", "/").replace("~0", "~") for k in path[1:].split("/")):
+        if isinstance(node, list) and key.isdigit() and int(key) < len(node):
+            node = node[int(key)]
+            by = _NUMBERED_BY.get(field)
+            n = node[by] if by and isinstance(node, dict) and by in node else int(key) + 1
+            if field in ITEMS:
+                parts[-1] = i18n.t(ITEMS[field], language, n=n)
+            else:
+                parts[-1] = i18n.t("sheet.field.item", language, field=parts[-1], n=n)
+            leaf = False
+            continue
+        node = node.get(key) if isinstance(node, dict) else None
+        field, leaf = key, True
+        parts.append(i18n.t(FIELDS[key], language) if key in FIELDS else key.replace("_", " "))
+    if len(parts) > 1 and leaf:  # «игрок 7: имя»
+        return ", ".join(parts[:-1]) + ": " + parts[-1]
+    return ", ".join(parts)
 
 
 def _short(value: object) -> str:

@@ -631,3 +631,32 @@ def test_the_protocol_sheet_prints_on_one_a4_page_in_russian_as_in_english(tmp_p
         assert counted == {"ru": 1, "en": 1}, counted
     finally:
         served.close()
+
+
+def test_a_judge_corrects_a_name_on_the_russian_sheet_by_picking_it_in_words(tmp_path):
+    """The correction form offers «игрок 2: имя» (no JSON to type): the browser posts the
+    select's path and the empty free box, and the name is corrected; a path typed in the free
+    box wins over the select."""
+    panel = played(tmp_path)
+    id = panel.games.current().id
+
+    async def scenario(server, http) -> None:
+        async with http.get(server.make_url(f"/games/{id}?lang=ru")) as r:
+            page = await r.text()
+        form = page[page.index('id="correction-form"'):]
+        form = form[:form.index("</form>")]
+        picked = re.search(r'<option value="([^"]+)">игрок 2: имя</option>', form)
+        assert picked is not None and "игрок 2: карта" in form
+        async with http.post(server.make_url(f"/api/games/{id}/corrections"), data=[
+                ("path", picked.group(1)), ("path", ""), ("value", "Борис"),
+                ("reason", "опечатка")], allow_redirects=False) as r:
+            assert r.status == 303 and r.headers["Location"] == f"/games/{id}"
+        async with http.post(server.make_url(f"/api/games/{id}/corrections"), data=[
+                ("path", picked.group(1)), ("path", "/players/2/name"), ("value", "Вера"),
+                ("reason", "опечатка")], allow_redirects=False) as r:
+            assert r.status == 303 and r.headers["Location"] == f"/games/{id}"
+
+    run(panel, scenario)
+    edited = panel.games.current()
+    assert (edited.players[1].name, edited.players[2].name) == ("Борис", "Вера")
+    assert [h.path for h in edited.history] == ["/players/1/name", "/players/2/name"]

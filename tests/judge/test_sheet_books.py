@@ -8,13 +8,15 @@ from __future__ import annotations
 import csv
 import io
 import logging
+import typing
 from html.parser import HTMLParser
 
+import msgspec
 import pytest
 
 from judge import record as rec
 from judge.game import load_rules
-from judge.sheet import BOM, protocol, results_csv
+from judge.sheet import BOM, FIELDS, ITEMS, protocol, results_csv
 from kit import i18n
 from results import scoring
 from tests.support.book_play import BookPlay, tap
@@ -133,3 +135,90 @@ def test_the_sheet_of_each_books_game_is_words_in_its_language(played, language,
     rows = list(csv.reader(io.StringIO(table.removeprefix(BOM), newline="")))
     words = [cell for row in rows for cell in row if cell not in (record.id, record.table)]
     assert foreign(words, language, names) == []
+
+
+def _corrected(record: rec.Record, *paths: str) -> rec.Record:
+    """``record`` with a correction at each of ``paths`` (the value kept as it was)."""
+    return rec.apply_edits(record, [
+        rec.Edit(kind="correction", at=1e9, by="Olga", reason="r", path=p,
+                 before=rec.read(record, p), after=rec.read(record, p)) for p in paths])
+
+
+@pytest.mark.parametrize(("path", "russian", "english"), [
+    ("/players/6/name", "игрок 7: имя", "player 7: name"),
+    ("/players/0/role", "игрок 1: карта", "player 1: card"),
+    ("/days/1/votes/0/ballots/0/voters", "день 2, голосование 1, голоса, строка 1: голосовавшие",
+     "day 2, vote 1, ballots, line 1: voters"),
+    ("/days/1/votes/0/ballots/0/voters/0", "день 2, голосование 1, голоса, строка 1, "
+     "голосовавшие, № 1", "day 2, vote 1, ballots, line 1, voters, no. 1"),
+    ("/nights/0/actions/0/outcome", "ночь 1, ход ночи 1: исход", "night 1, night move 1: outcome"),
+    ("/timings/speech", "тайминги: speech", "timings: speech")])
+def test_the_sheets_edits_name_the_corrected_field_in_words(path, russian, english):
+    """The list of edits says which field in the sheet's words (a player by his seat, a day by
+    its number, an item by its place from 1, a field the catalog lacks by its name); the raw
+    pointer is the line's title, not its text."""
+    record = classic_000()
+    record = _corrected(msgspec.structs.replace(record, timings={"speech": 60.0}), path)
+    preset = scoring.presets()["classic-000"]
+    book = load_rules("classic-000").book
+    for language, said in (("ru", russian), ("en", english)):
+        page = protocol(record, scoring.score(record, preset), preset.title,
+                        language=language, book=book)
+        edits = page[page.index('<ol id="history">'):]
+        edits = edits[:edits.index("</ol>")]
+        assert f'title="{path}">{said}</span>' in edits
+        assert path not in texts(edits)[0]
+
+
+def _record_fields() -> set[str]:
+    """Every field a correction may reach: the record's own, but those it may not touch."""
+    fields: set[str] = set()
+    todo: list[type] = [rec.Record]
+    while todo:
+        kind = todo.pop()
+        for name, hint in typing.get_type_hints(kind).items():
+            if kind is rec.Record and name in rec._FIXED:
+                continue
+            fields.add(name)
+            todo.extend(k for k in _structs(hint) if k not in todo)
+    return fields
+
+
+def _structs(hint: object) -> list[type]:
+    if isinstance(hint, type) and issubclass(hint, msgspec.Struct):
+        return [hint]
+    return [k for arg in typing.get_args(hint) for k in _structs(arg)]
+
+
+def test_every_field_a_correction_reaches_has_its_words_in_both_catalogs():
+    assert sorted(_record_fields() - set(FIELDS)) == []
+    for language in ("ru", "en"):
+        known = i18n.catalog(language)
+        assert [k for k in (*FIELDS.values(), *ITEMS.values(), "sheet.field.item")
+                if k not in known] == []
+
+
+def test_a_day_without_nominations_by_its_book_has_no_nominees_line():
+    """online-003's vote is its nomination: its day says who opens, not «Выставлены: нет»; a
+    FIIM day without a nominee still says so."""
+    preset = scoring.presets()["online-003"]
+    record = online_003()
+    page = protocol(record, scoring.score(record, preset), preset.title, language="ru",
+                    book=load_rules("online-003").book)
+    assert "Выставлены" not in page and "Первым говорит: 1" in page
+    fiim_day = protocol(fiim(), scoring.score(fiim(), scoring.presets()["fiim"]),
+                        scoring.presets()["fiim"].title, language="ru",
+                        book=load_rules("fiim").book)
+    assert "Выставлены:" in fiim_day
+
+
+@pytest.mark.parametrize(("language", "answer"), [("ru", "чёрные"), ("en", "black")])
+def test_the_crow_clubs_check_answers_in_its_books_words(language, answer):
+    preset = scoring.presets()["crow-club"]
+    record = crow_club()
+    page = protocol(record, scoring.score(record, preset), preset.title, language=language,
+                    book=load_rules("crow-club").book)
+    check = record.nights[0].sheriff_check
+    assert check is not None and check.answer
+    said = [line for line in texts(page) if f"{check.by}" in line and f": {answer}" in line]
+    assert said and not [line for line in texts(page) if "чёрный" in line]
