@@ -46,7 +46,7 @@ from tests.support.judge_panel import (
     vote,
 )
 from tests.support.online_003 import table_of_seven
-from tests.support.page_layout import fits, overflowing
+from tests.support.page_layout import fits, out_of_sight, overflowing
 from tests.support.page_words import foreign_words, page_texts
 from tests.support.record_game import ROLES
 from tests.support.running import Running
@@ -86,8 +86,13 @@ class Walk:
 
     def look(self, page) -> None:
         """The screen fits a tablet either way and a phone, and passes ``words`` at each (a
-        narrow screen may show other words)."""
-        fits(page, lambda: self.words(page))
+        narrow screen may show other words); on the panel, the game's state reads at a glance
+        at each: the stage, the floor, the clock, the vote and the night's step all on the
+        first screen (``page_layout.out_of_sight``)."""
+        def each() -> None:
+            self.words(page)
+            assert out_of_sight(page) == [], (page.viewport_size, out_of_sight(page))
+        fits(page, each)
 
     def frame(self, overlay) -> None:
         """``words``, and nothing overflows its box on the stream overlay's own 1920x1080

@@ -90,6 +90,30 @@ def orphans(page: Any) -> list[str]:
     return found
 
 
+#: what the judge's panel says of the game's state: the stage, who has the floor, the clock,
+#: the vote's window and the night's step (issue 28 item 3: "readable at a glance")
+GLANCE = ("#stage", "#floor", "#clock", "#vote", "#night")
+
+_OUT_OF_SIGHT = """(selectors) => selectors.filter((s) => {
+  const e = document.querySelector(s);
+  if (!e || !e.checkVisibility() || !e.textContent.trim()) return false;
+  const r = e.getBoundingClientRect();
+  return r.top + scrollY < -1 || r.top + scrollY + Math.min(r.height, 96) > innerHeight + 1;
+}).map((s) => {
+  const r = document.querySelector(s).getBoundingClientRect();
+  const [top, bottom] = [r.top + scrollY, r.bottom + scrollY].map(Math.round);
+  return `${s} at ${top}..${bottom} of ${innerHeight}`;
+})"""
+
+
+def out_of_sight(page: Any, selectors: tuple[str, ...] = GLANCE) -> list[str]:
+    """Each of ``selectors`` shown with words in it that the first screen (the page scrolled
+    to its top) does not show, at least its first 96 px: what a judge must read at a glance
+    without scrolling for it."""
+    found: list[str] = page.evaluate(_OUT_OF_SIGHT, list(selectors))
+    return found
+
+
 def fits(page: Any, each: Callable[[], None] | None = None) -> None:
     """The page now fits each of ``VIEWPORTS`` (nothing overflows, no target under 48 px, no
     line starts with a separator), and passes ``each`` (a check of what it shows) at each; the
