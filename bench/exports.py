@@ -3,8 +3,8 @@ bench.exports``; ``--quick``: seconds, that it runs, bench/quick.py). The protoc
 on every render (its link, or the reason).
 
 1. export: ``results.mafiaratings.export_json`` of a recorded game (it runs the port of
-   the platform's checks on its result), against its floor, ``judge.record.encode`` of the same
-   record (the record's own JSON).
+   the platform's checks on its result), against its floor, ``judge.record.document.encode`` of the
+   same record (the record's own JSON).
 2. check: ``mafiaratings_check.check`` alone on the exported game.
 
 Both on the scripted game (tests/support/record_game.py) and on a long random one (the longest of 50
@@ -21,7 +21,7 @@ import random
 from bench import quick
 from bench.gpio import percentiles
 from bench.record import timed
-from judge import record as rec
+from judge.record import document as rec
 from results.mafiaratings import export_json
 from results.mafiaratings_check import check
 from tests.support.mafiaratings_games import random_game

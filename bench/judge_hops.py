@@ -4,7 +4,7 @@
     .venv/bin/python -m bench.judge_hops --quick    # seconds: that it runs (bench/quick.py)
 
 A real mosquitto, the simulated example table as its own process (``mafia-table run --sim``),
-the judge's panel in this process (``judge.service.serve`` on a thread of its own, its parts
+the judge's panel in this process (``judge.panel.service.serve`` on a thread of its own, its parts
 wrapped where a press passes them: measurement only, nothing of the panel is changed but its
 attributes here) and ``--tabs`` logged-in WebSocket clients (aiohttp, the page's channel
 without the page: what the server does, not what Chromium does). The game is dealt and started
@@ -52,10 +52,10 @@ import aiohttp
 from bench import quick
 from bench.figures import Figures, load_average
 from bench.hops import collector_pauses, wrap
-from judge import config as judge_config
-from judge import live_view, table_link
-from judge.service import Panel, serve
-from judge.views import as_json
+from judge.panel import config as judge_config
+from judge.panel import live_view, table_link
+from judge.panel.service import Panel, serve
+from judge.panel.views import as_json
 from kit import webpages
 from kit.local_broker import LocalBroker, free_port
 from tests.support.judge_panel import PASSWORD
@@ -168,7 +168,7 @@ def instrumented(stamps: Stamps) -> Iterator[None]:
 
 
 class PanelThread:
-    """``judge.service.serve`` on a thread and an asyncio loop of its own."""
+    """``judge.panel.service.serve`` on a thread and an asyncio loop of its own."""
 
     def __init__(self, cfg: judge_config.JudgeConfig):
         self.cfg = cfg

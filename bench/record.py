@@ -1,9 +1,9 @@
 """The game record's cost: built from the journal on every read (run by hand:
 ``.venv/bin/python -m bench.record``; ``--quick``: seconds, that it runs, bench/quick.py).
 
-1. build: ``judge.record.build`` of the whole scripted game (tests/support/record_game.py), against
-   its floor, the same inputs replayed through ``judge.game.step`` alone (what a restarted panel
-   does anyway).
+1. build: ``judge.record.document.build`` of the whole scripted game
+   (tests/support/record_game.py), against its floor, the same inputs replayed through
+   ``judge.game.step`` alone (what a restarted panel does anyway).
 2. HTTP: ``GET /api/games/<id>`` of the game being played on a logged-in panel (aiohttp, loopback),
    against its floor, the same request without the login (the same routing and guard, a 401
    without a build).
@@ -23,10 +23,10 @@ from aiohttp.test_utils import TestServer
 
 from bench import quick
 from bench.gpio import percentiles
-from judge import config as judge_config
 from judge.game import new_game, replay
-from judge.record import build
-from judge.service import Panel, make_app
+from judge.panel import config as judge_config
+from judge.panel.service import Panel, make_app
+from judge.record.document import build
 from tests.support.judge_configs import GOOD, PASSWORD, write
 from tests.support.record_game import whole_game
 from tests.support.web_client import browser

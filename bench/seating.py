@@ -9,15 +9,15 @@
 under Debian's ``php-cli`` (bench/seating_platform.py). For each instance (players x games each,
 every player at a table each round) the platform's generator and optimizers get ``--seconds``
 of CPU time (its job runner counts wall-clock seconds; on a machine shared with other work CPU
-time is the fair measure), and ours gets ``--seconds`` of work (hall/seating_plan/plan.py), one
+time is the fair measure), and ours gets ``--seconds`` of work (hall/seating/plan.py), one
 after the other on one core; both times are printed. Both seatings are scored by our port of
 the platform's scores and, with ``--platform``, by the platform's PHP too, which must agree to
 the last bit. The floor printed is the least players score any seating can have, where it is
-known (hall/seating_plan/floor.py), with our score's ratio to it.
+known (hall/seating/floor.py), with our score's ratio to it.
 
 ``--record`` writes score vectors the platform's PHP computed (random seatings of all shapes,
-the quirks included) for tests/hall/test_seating_scores.py. ``--calibrate`` measures the step
-costs ``hall/seating_plan/plan.py`` counts work in.
+the quirks included) for tests/hall/seating/test_seating_scores.py. ``--calibrate`` measures the
+step costs ``hall/seating/plan.py`` counts work in.
 """
 
 from __future__ import annotations
@@ -31,10 +31,10 @@ import time
 from pathlib import Path
 
 from bench import quick
-from hall.seating_plan import plan
-from hall.seating_plan.floor import players_floor
-from hall.seating_plan.instance import Instance, instance
-from hall.seating_plan.scores import Definition, Layout, Scores, score
+from hall.seating import plan
+from hall.seating.floor import players_floor
+from hall.seating.instance import Instance, instance
+from hall.seating.scores import Definition, Layout, Scores, score
 
 #: (players, games each, kept-apart pairs), everyone playing every round
 INSTANCES = ((30, 10, 0), (50, 8, 0), (100, 10, 0), (120, 12, 0), (40, 10, 20))
@@ -164,11 +164,11 @@ def record(path: Path, platform_dir: Path) -> None:
 
 
 def calibrate() -> None:
-    """The step costs of hall/seating_plan/plan.py, measured here (process time, one core)."""
+    """The step costs of hall/seating/plan.py, measured here (process time, one core)."""
     import numpy as np
 
-    from hall.seating_plan import cyclic, groups, labels
-    from hall.seating_plan.split import split
+    from hall.seating import cyclic, groups, labels
+    from hall.seating.split import split
 
     print(f"load average {os.getloadavg()[0]:.2f}")
     for players, games, pairs in ((20, 10, 0), (50, 8, 0), (100, 10, 0), (200, 10, 0),

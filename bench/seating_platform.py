@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from hall.seating_plan.scores import Definition, Layout, Scores
+from hall.seating.scores import Definition, Layout, Scores
 
 STANDINS = Path(__file__).parent / "seating_php"
 #: the platform's files the bench runs, by their path in its repository

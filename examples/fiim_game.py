@@ -23,7 +23,7 @@ game's record (docs/record.md), as the judge's panel keeps it.
 At a tournament's table (``python -m hall.sim_tournament 3``, docs/tournament.md):
 ``--seating`` waits for the hall's seating of the table's round (retained ``seating``) and
 names the players by it; ``--publish FILE`` sends the finished game's record to the hall as the
-judge's panel does (``judge.record_feed``, its SQLite in ``FILE``: retained, QoS 1, kept until
+judge's panel does (``judge.record.feed``, its SQLite in ``FILE``: retained, QoS 1, kept until
 the broker acknowledges it, with the seating's tournament and round).
 
 Any shipped book plays (``--book crow-club --seed 1 --pace 0``; config/books/): the cards are
@@ -72,7 +72,6 @@ from contract.verbs import (
     TableCommand,
     bare_command,
 )
-from judge import record, table_events
 from judge.game import (
     Action,
     Game,
@@ -85,7 +84,9 @@ from judge.game import (
     step,
 )
 from judge.game.day import rounds
-from judge.record_feed import RecordFeed
+from judge.panel import table_events
+from judge.record import document as record
+from judge.record.feed import RecordFeed
 from kit.config import ConfigError
 from results.feed import SeatingMessage
 
@@ -606,7 +607,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def publish(table: Table, feed: RecordFeed, played: record.Record,
             seating: SeatingMessage | None) -> None:
-    """The record to the hall the judge's panel's way (``judge.record_feed``): what an earlier
+    """The record to the hall the judge's panel's way (``judge.record.feed``): what an earlier
     run left unacknowledged first, then this game, each kept until the broker has it."""
     try:
         if seating is not None:

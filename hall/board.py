@@ -3,7 +3,7 @@
 It reads every table's retained ``status``, ``state``, ``health`` and ``bridge`` from the hall
 broker as the ``hall-board`` account, folds them with :mod:`hall.tables` (pure), and pushes the
 board to every open page over a WebSocket on each change (and each second, as waits grow).
-The organisers load the tournament's seating (:mod:`hall.seating`) and send a round to the
+The organisers load the tournament's seating (:mod:`hall.seating.chart`) and send a round to the
 tables. The tournament (:mod:`hall.desk`, :mod:`hall.tournament`) takes every game the tables
 send on ``record/`` into the hall's own SQLite (:mod:`hall.store`), and its pages
 (:mod:`hall.tournament_routes`: the organiser's, the public standings, the exports) follow it.
@@ -40,9 +40,9 @@ from aiohttp import web
 from paho.mqtt.enums import CallbackAPIVersion
 
 from contract.topics import topic_prefix
-from hall import seating as seating_module
 from hall import tables, tournament_routes
 from hall.desk import Desk
+from hall.seating import chart as seating_module
 from hall.store import HallStore, StoreError
 from kit import i18n, webguard
 from kit.config import COMMAND_LINE, ConfigError

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from hall import seating_cli
+from hall.seating import cli as seating_cli
 from kit import i18n
 
 DESCRIPTION = "The organisers' board of a tournament hall."

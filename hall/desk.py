@@ -24,8 +24,8 @@ from typing import Any
 
 import msgspec
 
-from hall import seating as seating_module
 from hall import tournament as tm
+from hall.seating import chart as seating_module
 from hall.store import HallStore, Received
 from kit.i18n import Words, joined
 from results import scoring

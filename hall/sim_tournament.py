@@ -8,7 +8,7 @@ tournament, seat its main stage with the generator, send each round, wait for ev
 it, and seed the final from the main stage's standings. At each table of a round a scripted
 judge plays a whole FIIM game on the table's own broker (``examples/fiim_game.py --pace 0``:
 the table's speed), names the players by the round's seating and sends the record to the hall
-as the judge's panel does (``judge.record_feed``), through the table's bridge. Nothing here
+as the judge's panel does (``judge.record.feed``), through the table's bridge. Nothing here
 imports the example: it runs as a program, as a judge's panel would.
 """
 

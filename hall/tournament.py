@@ -3,7 +3,7 @@ games the tables send make of it (pure; the board, ``hall.board``, keeps it in i
 
 The organiser's flow (docs/tournament.md): ``create`` (the players, each one's games of the
 main stage, the tables a round, the scoring preset, the restrictions for the seating), then the
-main stage's seating, ``generate``d (``hall.seating_plan``) or loaded (``with_seating``), each
+main stage's seating, ``generate``d (``hall.seating.chart``) or loaded (``with_seating``), each
 round ``sent`` to its tables (``messages``: retained ``seating``, carrying the tournament's id,
 which comes back with each game), the games counted as they come (``games``), the standings
 (``results.standings``: the main stage and the final scored apart), and the final
@@ -24,8 +24,8 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from hall import seating as seating_module
-from hall.seating import Seating
+from hall.seating import chart as seating_module
+from hall.seating.chart import Seating
 from hall.store import Held, result_words
 from kit import i18n
 from kit.i18n import Words
@@ -90,7 +90,7 @@ def create(name: str, players: str, games: int, tables: int, scoring_name: str,
     line (blank lines and ``#`` comments skipped), 10 or more, none twice, none longer than
     the panel keeps; ``tables`` 1 to players / 10; a known preset; restrictions the seating
     generator reads."""
-    from hall.seating_plan import inputs
+    from hall.seating import inputs
 
     problems = []
     name = name.strip()
@@ -127,7 +127,7 @@ def create(name: str, players: str, games: int, tables: int, scoring_name: str,
 
 
 def _names(text: str) -> list[str]:
-    from hall.seating_plan import inputs
+    from hall.seating import inputs
 
     lines = [line.strip() for line in text.splitlines()]
     given = [line for line in lines if line and not line.startswith("#")]
@@ -140,15 +140,15 @@ def _names(text: str) -> list[str]:
 
 
 def seating_of(tournament: Tournament, stage: str = MAIN) -> Seating:
-    """The stage's rounds as the seating CSV has them (``hall.seating``)."""
+    """The stage's rounds as the seating CSV has them (``hall.seating.chart``)."""
     return {r.number: r.seating for r in tournament.stage(stage)}
 
 
 def generate(tournament: Tournament, seed: int, seconds: float) -> Tournament:
-    """The main stage seated by ``hall.seating_plan`` (players, games, tables, restrictions of
+    """The main stage seated by ``hall.seating.chart`` (players, games, tables, restrictions of
     the tournament); ``TournamentError`` with the generator's reasons."""
-    from hall.seating_plan import inputs, plan
-    from hall.seating_plan.instance import Refused
+    from hall.seating import inputs, plan
+    from hall.seating.instance import Refused
 
     rules = inputs.Restrictions()
     try:
@@ -293,8 +293,8 @@ def seed_final(tournament: Tournament, held: Sequence[Held],
     """The final: the main stage's best ``finalists`` (its standings' order) seated for
     ``rounds`` games at ``table``; refused while a main round is unsent or a game of it is
     still to come, or once the final is at the tables."""
-    from hall.seating_plan import inputs, plan
-    from hall.seating_plan.instance import Refused
+    from hall.seating import inputs, plan
+    from hall.seating.instance import Refused
 
     problems = []
     main = tournament.stage(MAIN)

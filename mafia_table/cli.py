@@ -2,7 +2,7 @@
 
     mafia-table run | sim | state | consoles | check-config | watch | pinout | selftest |
                 asyncapi                      the table's (controller.cli)
-    mafia-table judge [serve | export] ...    the judge's panel (judge.cli)
+    mafia-table judge [serve | export] ...    the judge's panel (judge.panel.cli)
     mafia-table hall board|seating ...        the hall board, the seating (hall.cli)
     mafia-table tls --dir DIR ...             the web pages' CA and certificate (kit.pki_cli)
 
@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from controller import __version__
 from controller import cli as table
 from hall import cli as hall
-from judge import cli as judge
+from judge.panel import cli as judge
 from kit import pki_cli as tls
 from kit.config import ConfigError
 

@@ -1,4 +1,5 @@
-"""A finished game's record (``judge.record``) as a mafiaratings game (``mafiaratings_format``).
+"""A finished game's record (``judge.record.document``) as a mafiaratings game
+(``mafiaratings_format``).
 
 ``export(record, options) -> Game`` is pure. The record's days and nights map to the platform's
 rounds: its night ``n`` is the platform's night ``n`` (round ``n``), its day ``d`` the platform's

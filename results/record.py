@@ -2,9 +2,9 @@
 
 Who sat where, every speech, nomination, vote, night action and foul, the winner, the judge's
 extra points and the history of the judge's edits: the document the judge's panel builds from
-its journal (``judge.record``: ``build``, ``apply_edits``) and every reader decodes with these
-types, the panel's pages and exports and the hall (the tournament's games, ``hall.games``). Any
-book's game has the same shape: its roles by name, each player's team, and every night step as
+its journal (``judge.record.document``: ``build``, ``apply_edits``) and every reader decodes with
+these types, the panel's pages and exports and the hall (the tournament's games, ``hall.games``).
+Any book's game has the same shape: its roles by name, each player's team, and every night step as
 an action (step, actors, targets, outcome, each actor's pick); FIIM's four steps are also kept in
 the fields schema 1 had (``shots``, ``don_check``, ``sheriff_check``, ``best_move``), which the
 rating platform's export (``results.mafiaratings``) reads.
@@ -192,7 +192,7 @@ class ExtraPoints(_Struct, kw_only=True):
 
 #: an edit's ``by`` when the form names nobody, and an abandon's ``reason`` when a new game
 #: started over an unfinished one: data the panel writes itself, so the pages write each in
-#: the reader's words (``judge.sheet.who``, ``judge.sheet.why``)
+#: the reader's words (``judge.record.sheet.who``, ``judge.record.sheet.why``)
 JUDGE = "judge"
 NEW_GAME = "a new game was started"
 

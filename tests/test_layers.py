@@ -23,14 +23,26 @@ The layers, bottom up; a package may import itself and what ``MAY_IMPORT`` lists
     bench, examples             clients: anything (bench: of tests, tests.support only;
                                 examples: the packages only)
 
-and inside the controller, ``controller.core`` is pure: the contract and itself only. No
+and inside the controller, ``controller.core`` is pure: the contract and itself only.
+
+Inside a package, its rooms (``ROOMS``, issue 35) are held the same way: a module of a room may
+import its own room and the rooms listed for it, and no other module of its package. The
+judge's, top down (judge/__init__.py draws them):
+
+    judge.panel                 the live panel: the overlay, the record and the game
+    judge.overlay, judge.record the stream's view | the paperwork: the game only (never the
+                                panel, never each other)
+    judge.game                  the engine: no other room
+
+and the hall's seating (``hall.seating``: the chart, the generator, its command) imports nothing
+else of the hall. No
 package imports ``tests``, ``bench`` or ``examples``. The imports issue 24 named, each of which
 this test refuses (``test_the_imports_issue_24_named_are_refused``): ``hardware`` ->
 ``controller.core`` and ``controller.config``, ``hardware.seat_lights`` -> ``firmware_bridge``,
 ``firmware_bridge`` -> ``controller.core``, ``controller.cli`` -> ``judge``, and the circles
 ``controller.budget`` <-> ``controller.config``, ``core.table`` <-> ``core.registry`` <-> the
-``*_commands``, ``core.effects`` <-> ``core.night`` / ``core.vote``, ``judge.service`` <->
-``judge.overlay_routes`` / ``judge.record_routes``.
+``*_commands``, ``core.effects`` <-> ``core.night`` / ``core.vote``, ``judge.panel.service`` <->
+``judge.overlay.routes`` / ``judge.record.routes``.
 
 The harness is held the same way (``test_the_harness_is_imported_only_through_tests_support``):
 of ``tests``, a test module, a conftest, the support package and a bench import only
@@ -75,6 +87,15 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
 }
 #: a subpackage held tighter than its package: it may import only these (and itself)
 PURE: dict[str, frozenset[str]] = {"controller.core": frozenset({"contract"})}
+#: a package's rooms: room -> the other rooms of its package it may import (no other module of
+#: the package); the other packages it may import are its package's (``MAY_IMPORT``)
+ROOMS: dict[str, frozenset[str]] = {
+    "judge.panel": frozenset({"judge.overlay", "judge.record", "judge.game"}),
+    "judge.overlay": frozenset({"judge.game"}),
+    "judge.record": frozenset({"judge.game"}),
+    "judge.game": frozenset(),
+    "hall.seating": frozenset(),
+}
 
 Graph = Mapping[str, frozenset[str]]
 
@@ -136,6 +157,28 @@ def against_the_layers(graph: Graph) -> list[str]:
             else:
                 allowed = other == package or other in MAY_IMPORT[package]
             if not allowed:
+                wrong.append(f"{module} imports {target}")
+    return wrong
+
+
+def _room(module: str) -> str | None:
+    return next((room for room in ROOMS if module == room or module.startswith(room + ".")),
+                None)
+
+
+def against_the_rooms(graph: Graph) -> list[str]:
+    """Every import by a module of a room of another module of its package that is not of its
+    own room nor of a room ``ROOMS`` lets it import."""
+    wrong = []
+    for module, imported in sorted(graph.items()):
+        room = _room(module)
+        if room is None:
+            continue
+        package = module.split(".")[0]
+        for target in sorted(imported):
+            if target.split(".")[0] != package:
+                continue  # another package: against_the_layers holds it
+            if _room(target) not in (room, *ROOMS[room]):
                 wrong.append(f"{module} imports {target}")
     return wrong
 
@@ -206,6 +249,43 @@ def test_every_import_goes_down_the_layers():
     assert against_the_layers(GRAPH) == []
 
 
+def test_every_import_inside_a_package_goes_down_its_rooms():
+    assert against_the_rooms(GRAPH) == []
+
+
+def test_the_judge_has_only_rooms_and_every_room_has_modules():
+    """Nothing of the judge lives beside its rooms (a module there would belong to none), and
+    each room the test names is there (a renamed room would leave its rule holding nothing)."""
+    judge = [m for m in GRAPH if m.split(".")[0] == "judge"]
+    assert [m for m in judge if m != "judge" and _room(m) is None] == []
+    for room in ROOMS:
+        assert any(m.startswith(room + ".") for m in GRAPH), room
+
+
+def test_the_rooms_refuse_an_import_going_up_or_across():
+    """The overlay and the record never import the live panel (its service least of all),
+    nor each other; the game imports no other room; the seating nothing else of the hall."""
+    for module, source in [
+        ("judge.overlay.routes", "from judge.panel.service import Panel"),
+        ("judge.overlay.view", "from judge.panel.views import judge_view"),
+        ("judge.overlay.routes", "from judge.panel.live_view import LiveView"),
+        ("judge.record.store", "from judge.panel.journal import Journal"),
+        ("judge.record.routes", "from judge.panel.config import JudgeConfig"),
+        ("judge.record.sheet", "from judge.overlay.public import public_view"),
+        ("judge.overlay.view", "from judge.record import document"),
+        ("judge.game.engine", "from judge.record.document import build"),
+        ("hall.seating.plan", "from hall.tournament import Tournament"),
+        ("hall.seating.chart", "from hall.store import HallStore"),
+    ]:
+        assert against_the_rooms(_with(module, source)) != [], (module, source)
+    for module, source in [
+        ("judge.panel.service", "from judge.overlay.routes import add_routes"),
+        ("judge.record.routes", "from judge.game.book import Book"),
+        ("hall.tournament", "from hall.seating import plan"),
+    ]:
+        assert against_the_rooms(_with(module, source)) == [], (module, source)
+
+
 def test_the_harness_is_imported_only_through_tests_support():
     assert against_the_harness(GRAPH) == []
 
@@ -242,8 +322,8 @@ def test_the_imports_issue_24_named_are_refused():
         ("hardware.seat_lights", "from firmware_bridge.link import ConsoleLink"),
         ("firmware_bridge.session", "from controller.core.inputs import ButtonEdge"),
         ("firmware_bridge.ports", "from controller.config import ConsoleConfig"),
-        ("controller.cli", "from judge.service import serve"),
-        ("judge.service", "from controller.mqtt_link import configure_client"),
+        ("controller.cli", "from judge.panel.service import serve"),
+        ("judge.panel.service", "from controller.mqtt_link import configure_client"),
         ("hall.board", "from controller.webpages import Pages"),
         ("contract.api", "from controller import __version__"),
         ("kit.mqtt", "from controller.config import BrokerConfig"),
@@ -259,8 +339,8 @@ def test_the_results_are_below_the_panel_and_the_board_that_share_them():
         ("results.record", "from judge.game import Game"),
         ("results.standings", "from hall.tournament import Tournament"),
         ("results.scoring", "from controller.config import Config"),
-        ("hall.games", "from judge.record import build"),
-        ("judge.record_feed", "from hall.games import HallGames"),
+        ("hall.games", "from judge.record.document import build"),
+        ("judge.record.feed", "from hall.games import HallGames"),
     ]:
         assert against_the_layers(_with(module, source)) != [], (module, source)
 
@@ -278,10 +358,10 @@ def test_the_circles_issue_24_named_are_refused_even_when_the_import_is_for_type
          {"controller.core.effects", "controller.core.vote"}),
         ("controller.core.effects", "from controller.core.night import NightStep",
          {"controller.core.effects", "controller.core.night"}),
-        ("judge.overlay_routes", "from judge.service import Panel",
-         {"judge.service", "judge.overlay_routes"}),
-        ("judge.record_routes", "from judge.service import Panel",
-         {"judge.service", "judge.record_routes"}),
+        ("judge.overlay.routes", "from judge.panel.service import Panel",
+         {"judge.panel.service", "judge.overlay.routes"}),
+        ("judge.record.routes", "from judge.panel.service import Panel",
+         {"judge.panel.service", "judge.record.routes"}),
     ]:
         found = circles(_with(module, TYPE_ONLY.format(source)))
         assert any(circle <= part for part in found), (module, source, found)
@@ -293,7 +373,8 @@ def test_a_test_module_or_bench_importing_a_test_module_is_refused():
     for module, source in [
         ("tests.e2e.test_judge", "from tests.controller.test_service import Running"),
         ("tests.e2e.test_judge", "from tests.test_service import Running"),
-        ("tests.judge.test_overlay", "from tests.judge.test_judge_game import run, tap"),
+        ("tests.judge.overlay.test_overlay",
+         "from tests.judge.game.test_judge_game import run, tap"),
         ("tests.controller.test_first_run", "from tests.controller.test_security import hall"),
         ("tests.firmware_bridge.test_micropython",
          "from tests.firmware_bridge import test_firmware"),

@@ -4,7 +4,7 @@ An action comes as ``{"action": kind, "args": {...}, "version": N}`` (docs/judge
 kept in the journal as its kind and arguments (``state.Action``). ``decode`` reads it into the
 struct of its kind once, at the engine's door; a missing or mistyped argument is refused with
 its name and changes nothing. The live channel's JSON Schema is generated from these structs
-(``judge.api_schema``), so the page, a club's app and the engine read one description.
+(``judge.panel.api_schema``), so the page, a club's app and the engine read one description.
 
 Most actions are the rules' (``engine.step`` runs them); ``Timer`` and ``NewGame`` are the
 panel's own (the floor's clock and a fresh game are not rule decisions).

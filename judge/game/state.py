@@ -319,7 +319,7 @@ class Action:
 @dataclass(frozen=True)
 class TableEvent:
     """What the table published: ``topic`` below ``mafia/<table>/`` and the event, decoded
-    (``judge.table_events``) into the controller's own type (``contract.events``). The
+    (``judge.panel.table_events``) into the controller's own type (``contract.events``). The
     table's ``state`` comes as the ``DayEvent`` of its day, the only thing the game reads of it."""
 
     topic: str

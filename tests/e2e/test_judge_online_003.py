@@ -10,7 +10,7 @@ each step goes to exactly the seats that act, in the book's order, and each answ
 actor's private indicator; and nothing public (the table's ``event/`` topics and ``state``)
 names a step, an actor or a pick, no light changes and the overlay stays as it was at
 nightfall (``judge_panel.night_in_order``). The other wins of the book are reached on the pure
-engine (tests/judge/test_online_003.py).
+engine (tests/judge/game/test_online_003.py).
 """
 
 from __future__ import annotations

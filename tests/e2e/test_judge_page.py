@@ -20,7 +20,7 @@ from tests.support.record_game import ROLES
 from tests.support.running import Running
 from tests.support.table_configs import quick_table
 
-#: judge/static/panel.css's --red (#e0454b), as the browser computes it
+#: judge/panel/static/panel.css's --red (#e0454b), as the browser computes it
 RED = "rgb(224, 69, 75)"
 
 

@@ -10,7 +10,7 @@ from collections import defaultdict
 
 import pytest
 
-from judge import record as rec
+from judge.record import document as rec
 from tests.support.audit import events
 from tests.support.mqtt import Subscriber, with_json
 from tests.support.paths import REPO

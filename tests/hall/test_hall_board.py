@@ -1,5 +1,5 @@
 """The hall board's pure parts: what it shows of each table and when it calls a person
-(hall/tables.py), and the seating CSV (hall/seating.py)."""
+(hall/tables.py), and the seating CSV (hall/seating/chart.py)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hall import seating, tables
+from hall import tables
+from hall.seating import chart as seating
 from kit.i18n import render
 
 LIMITS = tables.Limits(count_waiting_s=30.0)

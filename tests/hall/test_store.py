@@ -11,8 +11,8 @@ import pytest
 
 from hall.sim import SimulatedHall, password
 from hall.store import MIGRATIONS, VERSION, HallStore, StoreError
-from judge import record as rec
-from judge.record_feed import RecordFeed
+from judge.record import document as rec
+from judge.record.feed import RecordFeed
 from kit.i18n import render
 from results import feed
 from tests.support.mqtt import Subscriber
@@ -141,7 +141,7 @@ def test_the_tournament_document_is_kept(store):
 
 def test_a_tables_games_reach_the_halls_store_through_the_bridge_retained_and_corrected(
         tmp_path):
-    """Published as the judge's panel does (``judge.record_feed``: retained, QoS 1) on the
+    """Published as the judge's panel does (``judge.record.feed``: retained, QoS 1) on the
     table's own broker; the bridge carries ``record/#`` to the hall, where the board's account
     reads it (a late subscriber too: retained), and the correction replaces the game."""
     hall = SimulatedHall(tmp_path / "hall", 1)

@@ -31,8 +31,8 @@ from aiohttp import ClientSession, CookieJar, TCPConnector, WSServerHandshakeErr
 from aiohttp.test_utils import TestServer
 
 from hall.board import make_app as board_app
-from judge import config as judge_config
-from judge.service import make_app
+from judge.panel import config as judge_config
+from judge.panel.service import make_app
 from kit import pki
 from kit.config import ConfigError
 from kit.local_broker import free_port

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
-from judge import record as rec
+from judge.record import document as rec
 from kit import i18n
 from results import mafiaratings as mr
 from results import mafiaratings_format as fmt

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from judge import record as rec
+from judge.record import document as rec
 from kit.config import ConfigError
 from results import scoring
 

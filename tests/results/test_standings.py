@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from judge import record as rec
+from judge.record import document as rec
 from results import scoring
 from results.standings import FINAL, MAIN, Game, Round, standings
 

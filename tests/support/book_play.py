@@ -1,6 +1,6 @@
 """A whole game of any book played through the judge's core, input by input, with the journal
-kept for ``judge.record.build``: the judge's Next until a stage, a vote's ballots and result as
-the table sends them, a night's steps each answered with its actors' picks.
+kept for ``judge.record.document.build``: the judge's Next until a stage, a vote's ballots and
+result as the table sends them, a night's steps each answered with its actors' picks.
 
     play = BookPlay(load_rules("crow-club"), 13, roles=ROLES, add=["firefighter"])
     play.to("vote").vote({5: [1, 2, 3]}, outcome="eliminated", eliminated=5)
@@ -10,8 +10,8 @@ the table sends them, a night's steps each answered with its actors' picks.
 
 from __future__ import annotations
 
-from judge import record as rec
 from judge.game import Action, Rules, TableEvent, new_game, step
+from judge.record import document as rec
 from tests.support.table_event import table_event
 
 #: the journal's first moment (2025-12-01 08:30 UTC), one input a second after it

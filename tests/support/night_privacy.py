@@ -8,8 +8,8 @@ input to the rules of DESIGN 10 and issue 25, item 4:
 * the only commands sent while a step runs or is answered are ``cmd/night/step`` to exactly
   the step's actors (the mechanism's ``actors``) and ``cmd/night/reveal`` on one of their
   private indicators; at morning the phase, the standings and the leavers, nothing else;
-* the hall's view of the game (``judge.views.public_view``, its change count aside) and the
-  stream overlay without secrets (``judge.overlay.overlay_view``) are the same from nightfall
+* the hall's view of the game (``judge.overlay.public.public_view``, its change count aside) and the
+  stream overlay without secrets (``judge.overlay.view.overlay_view``) are the same from nightfall
   to the morning: which steps open, who acts and what they pick change nothing anyone sees
   (the seat lights are the table's: the engine sends no light, so none can tell an actor).
 """
@@ -21,8 +21,8 @@ from typing import Any
 
 from judge.game import Game, step
 from judge.game.mechanisms import mechanism
-from judge.overlay import overlay_view, remember
-from judge.views import public_view
+from judge.overlay.public import public_view
+from judge.overlay.view import overlay_view, remember
 from tests.support.judge_game import Commands, tap
 from tests.support.table_event import table_event
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import msgspec
 from hypothesis import strategies as st
 
-from judge import record as rec
+from judge.record import document as rec
 from tests.support.record_game import whole_game
 
 json_values = st.recursive(

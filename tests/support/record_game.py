@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import msgspec
 
-from judge import record as rec
 from judge.game import Action, TableEvent
+from judge.record import document as rec
 from results import feed
 from tests.support.table_event import table_event
 

@@ -2,8 +2,8 @@
 
 ``table_event(topic, fields)`` fills in every other field a real payload has (as the simulated
 table would send it: the first attempt, no anomalies, no reason...) and decodes the result
-through ``judge.table_events.from_data``, so a test's event is checked against the very type the
-panel decodes the table's payloads into.
+through ``judge.panel.table_events.from_data``, so a test's event is checked against the very type
+the panel decodes the table's payloads into.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from judge.game import TableEvent
-from judge.table_events import from_data
+from judge.panel.table_events import from_data
 
 _DEFAULTS: dict[str, dict[str, Any]] = {
     "nomination": {"reason": None, "day": 1, "nominees": []},

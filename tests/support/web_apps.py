@@ -12,8 +12,8 @@ from paho.mqtt.enums import CallbackAPIVersion
 from hall import tables
 from hall.board import Board
 from hall.store import HallStore
-from judge import config as judge_config
-from judge.service import Panel
+from judge.panel import config as judge_config
+from judge.panel.service import Panel
 from results import scoring
 from tests.support.judge_configs import GOOD, PASSWORD, write
 from tests.support.record_game import whole_game

@@ -1,0 +1,128 @@
+"""A tournament's seating from start to end, deterministic by seed and work.
+
+1. :mod:`~hall.seating.split`: can the kept-apart pairs hold at all (else refused)?
+2. A start: :mod:`~hall.seating.cyclic` for a full hall of up to 5 tables, else the
+   split's random start (:func:`hall.seating.groups.random_start`).
+3. :mod:`~hall.seating.groups`: who meets whom and at which table (local search).
+4. :mod:`~hall.seating.labels`: each round's tables renumbered for the tables score.
+5. :mod:`~hall.seating.seats`: the seat numbers inside each game.
+
+The work is counted, not timed: ``seconds`` buys a number of steps of each phase at the rates
+the development machine runs them (``RATES``), so the same seed and seconds give the same
+seating on any machine (with the same numpy: its generators' streams may change between
+versions), however busy; a slower machine, a Raspberry Pi, takes longer for it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from hall.seating import cyclic, groups, labels, seats
+from hall.seating.chart import Seating
+from hall.seating.inputs import Restrictions
+from hall.seating.instance import Instance, instance
+from hall.seating.scores import SEATS, Layout, Scores, score
+from hall.seating.split import split
+
+#: microseconds a step of each phase takes on the development VM (one core of its Intel Xeon,
+#: Python 3.11, numpy 2; measured by ``python -m bench.seating --calibrate``): scoring one
+#: round's swaps costs ``a + b * players²`` (``APART_FACTOR`` times that with kept-apart pairs),
+#: renumbering one round's tables ``a + b * tables³``
+ROUND_US = (45.0, 0.027)
+APART_FACTOR = 1.4
+CYCLIC_STEP_US = 6.0
+SEAT_STEP_US = 5.0
+RELABEL_ROUND_US = (30.0, 0.025)
+CYCLIC_TABLES = 5  # the cyclic start for full halls of up to this many tables
+SEAT_STEPS = 200_000  # the least seat-number steps (they stop once the numbers are perfect)
+
+
+@dataclass(frozen=True)
+class Work:
+    """The steps of each phase that ``seconds`` buy."""
+
+    seconds: float
+    cyclic: int
+    search: int
+    relabel: int
+    seats: int
+
+
+def work(inst: Instance, seconds: float) -> Work:
+    """How ``seconds`` are spent on ``inst``: 15 % on the cyclic start where there is one,
+    5 % on the seat numbers where they are not exact already, 2 % renumbering the tables,
+    the rest searching."""
+    budget = seconds * 1e6
+    rounds = len(inst.round_tables())
+    players = inst.tables * SEATS
+    cyclic_share = 0.15 if uses_cyclic(inst) else 0.0
+    seats_share = 0.05 if inst.games % SEATS else 0.0
+    relabel_round = RELABEL_ROUND_US[0] + RELABEL_ROUND_US[1] * inst.tables ** 3
+    return Work(
+        seconds=seconds,
+        cyclic=int(budget * cyclic_share / CYCLIC_STEP_US),
+        search=max(1, int(budget * (0.98 - cyclic_share - seats_share)
+                          / ((ROUND_US[0] + ROUND_US[1] * players ** 2)
+                             * (APART_FACTOR if inst.apart else 1.0)))),
+        relabel=max(1, int(budget * 0.02 / (relabel_round * rounds))),
+        seats=max(SEAT_STEPS, int(budget * seats_share / SEAT_STEP_US)) if seats_share else 0)
+
+
+def uses_cyclic(inst: Instance) -> bool:
+    return inst.players == inst.tables * SEATS and 2 <= inst.tables <= CYCLIC_TABLES
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A seating and how it came about."""
+
+    instance: Instance
+    seed: int
+    work: Work
+    layout: Layout  # [round][table][seat] -> player, 0-based
+    scores: Scores
+    start: str  # "cyclic" or "random"
+    progress: groups.Progress
+
+
+def make(inst: Instance, seed: int, seconds: float) -> Plan:
+    """The seating of ``inst``, or :class:`~hall.seating.instance.Refused` when its
+    kept-apart pairs cannot hold."""
+    kept = split(inst)
+    rng = np.random.default_rng(seed)
+    spend = work(inst, seconds)
+    start = cyclic.start(inst, rng, spend.cyclic) if uses_cyclic(inst) else None
+    kind = "cyclic" if start is not None else "random"
+    if start is None:
+        start = groups.random_start(inst, kept, rng)
+    table_of, progress = groups.search(inst, start, rng, spend.search)
+    table_of = labels.renumber(inst, table_of, rng, spend.relabel)
+    games = [[[int(p) for p in np.flatnonzero(table_of[r] == t)] for t in range(count)]
+             for r, count in enumerate(inst.round_tables())]
+    layout = seats.colour(inst.players, games)
+    seats.anneal(inst.players, inst.games, layout, rng, spend.seats)
+    return Plan(inst, seed, spend, layout, score(inst.definition(), layout), kind, progress)
+
+
+def table_id(table: int) -> str:
+    """The id of table ``table`` (0-based) in the CSV: ``table-1``, ``table-2``, ..."""
+    return f"table-{table + 1}"
+
+
+def named(layout: Layout, names: list[str]) -> Seating:
+    """The seating the board reads (:mod:`hall.seating.chart`): rounds, tables and seats from 1."""
+    return {r + 1: {table_id(t): {s + 1: names[p] for s, p in enumerate(game)}
+                    for t, game in enumerate(round_)}
+            for r, round_ in enumerate(layout)}
+
+
+def seated(names: list[str], games: int, tables: int | None, rules: Restrictions, seed: int,
+           seconds: float) -> tuple[Seating, Plan]:
+    """The seating of these players, each playing ``games`` games at ``tables`` tables a round
+    (``None``: players / 10), by name, and how it came about: what ``mafia-table hall seating``
+    writes and the board's tournament generates. :class:`~hall.seating.instance.Refused`
+    with the reasons when it cannot be seated."""
+    made = make(instance(len(names), games, tables, rules.apart, rules.avoid), seed, seconds)
+    return named(made.layout, names), made

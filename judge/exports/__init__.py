@@ -1,1 +1,0 @@
-"""Exports of a finished game's record to other systems' formats (``docs/exports.md``)."""

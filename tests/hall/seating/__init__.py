@@ -1,0 +1,1 @@
+"""Tests of hall/seating/: the generator's scores, plan and command."""

@@ -1,0 +1,1 @@
+"""Tests of judge/overlay/: the stream's view (secrets only late) and its routes."""
