@@ -6,8 +6,9 @@ shell adds one entry per change; a restarted panel rebuilds it from the journal)
 shows:
 
 - **live**, from the newest game through ``judge.overlay.public.public_view`` (built without
-  roles, night picks or checks): seats, names, fouls, who has the floor and the time left, nominations, the
-  vote's counts and the fists raised now, who is leaving and who left and how, the winner;
+  roles, night picks or checks): seats, names, fouls, who has the floor and the time left,
+  nominations, the vote's counts and the fists raised now, who is leaving and who left and how,
+  the winner;
 - **late**, only with ``secrets`` on: roles (with their sides), the shots, every check (in the
   book's words: its step's and its answer's) and the best move, taken from the newest game at
   least ``delay`` seconds old (``now - delay``).
