@@ -38,13 +38,18 @@ class ChiefKill(Kill):
         return [*([] if options.of in checks else [f"options.of: no check step {options.of!r}"]),
                 *local_problems([("options.who", options.who)])]
 
-    def found(self, game: Game, step: Step) -> Act | None:
-        """Last night's check of ``of`` that answered yes, when its player is still in the game
-        and its checker wakes for this step tonight."""
+    def _answered_yes(self, game: Game, step: Step) -> Act | None:
+        """Last night's check of ``of``, when it answered yes."""
         options: ChiefKillOptions = step.options
         check = next((a for a in game.acts if a.step == options.of
                       and a.night == game.night - 1), None)
-        if check is None or check.outcome != "yes" or check.targets[0] not in game.alive:
+        return check if check is not None and check.outcome == "yes" else None
+
+    def found(self, game: Game, step: Step) -> Act | None:
+        """Last night's check of ``of`` that answered yes, when its player is still in the game
+        and its checker wakes for this step tonight."""
+        check = self._answered_yes(game, step)
+        if check is None or check.targets[0] not in game.alive:
             return None
         return check if check.actors[0] in self.actors(game, step) else None
 
@@ -57,11 +62,13 @@ class ChiefKill(Kill):
 
     def act(self, game: Game, step: Step, picks: Picks) -> Acted:
         options: ChiefKillOptions = step.options
-        check = self.found(game, step)
-        assert check is not None  # the step opened on it, and last night does not change
+        # the step opened on last night's yes, which does not change; the player found may
+        # have left since (removed by the judge while the step ran): then nobody is killed
+        check = self._answered_yes(game, step)
+        assert check is not None
         chief, found = check.actors[0], check.targets[0]
         chosen = picks.standing().get(chief, ())
-        if not chosen:
+        if not chosen or found not in game.alive:
             return Acted(Act(game.night, step.name, self.name, (), (), "miss"),
                          lines=(Line(step.rule, "line.chief_kill.none", who=options.who),))
         if chosen != (found,):

@@ -197,6 +197,26 @@ def test_classic_000_police_chief_kills_the_player_his_check_found_the_next_nigh
     assert lines[-1] == "«2. День»: seat 3 was killed; a last minute"
 
 
+def test_classic_000_police_chief_his_kill_is_void_when_the_player_found_left_meanwhile():
+    """«Шеф Полиции \\ Police Chief»: "может его убить": the kill is of the player found; one
+    removed by the judge while the chief's step runs (a disqualification at night) is out
+    already, and the chief's pick of him kills nobody (the property test found the step acting
+    on a player no longer in the game)."""  # noqa: RUF002
+    game = to_night(run(dealt(), tap("next"))[0])
+    game, _, _ = night(game, {"chief_check": {5: [3]}})
+    game = to_night(game)
+    while game.running_step != "chief_kill":  # the steps before it open, and nobody picks
+        game, _, _ = run(game, tap("next") if game.running_step is None else table_event(
+            "private/night/result", {"step": game.running_step, "missing": [], "picks": []}))
+    game, _, _ = run(game, tap("disqualify", seat=3))
+    assert 3 not in game.alive
+    game, _, lines = run(game, table_event("private/night/result", {
+        "step": "chief_kill", "missing": [], "picks": [{"actor": 5, "picks": [3]}]}))
+    act = next(a for a in game.acts if a.step == "chief_kill")
+    assert (act.outcome, act.targets) == ("miss", ())
+    assert any("kills nobody tonight" in line for line in lines)
+
+
 def test_classic_000_police_chief_a_not_mafia_answer_opens_no_kill_and_the_joker_is_not_mafia():
     """«Joker \\ Джокер»: "под прикрытием": the chief's check calls him not mafia."""
     game = to_night(run(dealt(), tap("next"))[0])
