@@ -283,11 +283,12 @@ than Raspberry Pi OS: PyPI has no armv7 wheels of msgspec, pygame and numpy, so 
 }
 
 uninstall_all() {
-    systemctl disable --now mafia-table || true
+    step "removing the controller" "the message above says why; run this again"
+    systemctl disable --now mafia-table || true  # not there: nothing to stop
     rm -f "$UNIT" "$UDEV"
     rm -rf "$OPT"
     systemctl daemon-reload
-    udevadm control --reload
+    udevadm control --reload 2>/dev/null || true  # no udev here: nothing to tell
     if [ "$PURGE" -eq 1 ]; then
         rm -rf "$ETC" "$VAR"
         rm -f "$MOSQ/conf.d/mafia.conf" "$MOSQ/mafia.acl" "$MOSQ/mafia.passwd"

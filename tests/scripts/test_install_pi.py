@@ -22,6 +22,10 @@ import pytest
 from kit import pki
 from tests.support.paths import REPO
 
+#: each install builds a real venv (pip, numpy's and pygame's wheels): on two busy cores that is
+#: minutes, past the suite's 120 s bound for one test
+pytestmark = pytest.mark.timeout(600)
+
 SCRIPT = REPO / "scripts" / "install-pi.sh"
 STUBBED = ["apt-get", "usermod", "userdel", "chown", "systemctl", "udevadm"]
 #: ``apt-cache madison python3-lgpio`` where the distribution has it (Raspberry Pi OS's archive)
