@@ -5,8 +5,9 @@
 #   sudo scripts/install-pi.sh --uninstall      # remove the program; keep config and journal
 #   sudo scripts/install-pi.sh --uninstall --purge   # ... and /etc/mafia-table, the journal
 #
-# It runs on Raspberry Pi OS Bookworm (64- and 32-bit) and on Debian 12 or Ubuntu 24.04 for the
-# Pi: anything with Python 3.11 or newer and apt. Each step that fails says what failed and what
+# It runs on the 64-bit Raspberry Pi OS Bookworm and on Debian 12 or Ubuntu 24.04 for the Pi:
+# anything arm64 with Python 3.11 or newer and apt (a 32-bit OS is not supported: PyPI has no
+# armv7 wheels of some of the controller's libraries; docs/deployment.md). Each step that fails says what failed and what
 # to do, and the script stops there with that step's exit code.
 #
 # What it puts where:
@@ -189,9 +190,8 @@ install_all() {
     done
 
     step "installing the controller into $OPT/venv (pip)" \
-        "pip says why above; check the network, then run this again (a 32-bit system other \
-than Raspberry Pi OS: PyPI has no armv7 wheels of msgspec, pygame and numpy, so install the \
-64-bit OS; docs/deployment.md)"
+        "pip says why above; check the network, then run this again (a 32-bit system: PyPI has \
+no armv7 wheels of msgspec, pygame and numpy; install the 64-bit OS, docs/deployment.md)"
     local stamp  # what the venv holds: the code, and lgpio from the system or PyPI
     stamp="$(code_stamp) lgpio$extra"
     if [ "$(cat "$OPT/.installed" 2>/dev/null)" != "$stamp" ]; then
