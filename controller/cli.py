@@ -6,14 +6,17 @@ and the hall's): run a table, or check its config.
     mafia-table state show|reset --config FILE [--sim] [--yes]
     mafia-table consoles [--by-id DIR] [--timeout S]
     mafia-table check-config FILE
+    mafia-table doctor [--config FILE] [--user NAME]
     mafia-table watch (--config FILE | --table ID [--broker HOST:PORT]) [--username U ...]
     mafia-table pinout --config FILE [--svg FILE]
     mafia-table selftest --config FILE [--seat N ...] [--timeout S] [--username U ...]
     mafia-table asyncapi
 
 Exit codes: 0 clean stop (SIGTERM / Ctrl-C) or a good config, 2 bad arguments or config, a
-journal folder it cannot write, or another controller already running on the journal or online
-on the table id (``run``, ``sim``; restarting cannot fix any of them), 1 a failure while running
+journal folder it cannot write, another controller already running on the journal or online
+on the table id, or (``run``) a machine that cannot drive the GPIO: no pin library, no Pi, no
+permission on the GPIO chips (``run``, ``sim``; restarting cannot fix any of them), or
+(``doctor``) anything this machine lacks for the table, 1 a failure while running
 (``pinout``: a conflict found; ``selftest``: a fault found; ``state reset``: not done;
 ``consoles``: no console answered).
 """
@@ -43,6 +46,8 @@ log = logging.getLogger("mafia-table")
 
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 EXAMPLE = Path("config") / "table.example.toml"
+#: where scripts/install-pi.sh puts the table's config
+INSTALLED_CONFIG = Path("/etc/mafia-table/table.toml")
 #: docs/i18n.md, "The table's voice"
 VOICE_HELP = ("override [music] voice: the language the table speaks (ru, en) until a judge's "
               "panel sets its own")
@@ -101,6 +106,15 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     check.set_defaults(run=_check_config)
     check.add_argument("file", metavar="FILE")
 
+    doctor = sub.add_parser("doctor", help="say what this machine lacks to run the table (pin "
+                                           "library, Pi, consoles, sound, permissions), each "
+                                           "with the command that fixes it")
+    doctor.set_defaults(run=_doctor)
+    doctor.add_argument("--config", default=str(INSTALLED_CONFIG), metavar="FILE",
+                        help=f"table config (default: {INSTALLED_CONFIG})")
+    doctor.add_argument("--user", metavar="NAME", help="whose permissions to check (default: "
+                        "the service's user, mafia-table, where it exists, else yours)")
+
     watch = sub.add_parser("watch", help="show a table's MQTT traffic, decoded, as it happens")
     watch.set_defaults(run=_watch)
     watch.add_argument("--config", metavar="FILE",
@@ -153,6 +167,26 @@ def _check_config(args: argparse.Namespace) -> int:
     print(f"{path}: ok ({', '.join(parts)}, gpio backend {cfg.backends.gpio})")
     for line in render(budget(cfg)):
         print(f"  {line}")
+    return 0
+
+
+def _doctor(args: argparse.Namespace) -> int:
+    from controller import config
+    from controller.doctor import Account, examine, service_account
+
+    cfg = config.load(args.config)
+    try:
+        account = service_account() if args.user is None else Account.named(args.user)
+    except KeyError:
+        print(f"mafia-table doctor: --user: no user {args.user} here", file=sys.stderr)
+        return 2
+    troubles = examine(cfg, account)
+    for trouble in troubles:
+        print(f"mafia-table doctor: {trouble}")
+    if troubles:
+        return 2
+    print(f"mafia-table doctor: ok: table {cfg.table} can run here as {account.name} (gpio "
+          f"{cfg.backends.gpio}, {len(cfg.console)} consoles, audio {cfg.backends.audio})")
     return 0
 
 
@@ -287,6 +321,8 @@ def _run(args: argparse.Namespace) -> int:
                                  simulated=simulated)
     cfg = config.load(args.config, overrides)
     setup_logging(args.verbose)
+    if not simulated and not _machine_fits(cfg):
+        return 2
 
     from controller import stored_state
     from controller.journal import JournalUnavailable
@@ -328,6 +364,21 @@ def _run(args: argparse.Namespace) -> int:
     finally:
         if broker is not None:
             broker.close()
+
+
+def _machine_fits(cfg: Config) -> bool:
+    """Whether this process can drive the table's GPIO here (the pin library, a Pi, the GPIO
+    chips' permission); else says why and how to fix it, a line each. A console not there only
+    warns: the table plays on, and reopens it when it comes (the speaker warns for itself)."""
+    from controller.doctor import Account, console_troubles, pin_troubles
+
+    account = Account.this_process()
+    fatal = pin_troubles(cfg.backends.gpio, account)
+    for trouble in fatal:
+        log.error("%s", trouble)
+    for trouble in console_troubles(cfg, account):
+        log.warning("%s", trouble)
+    return not fatal
 
 
 def _taken(cfg: Config) -> bool:

@@ -90,11 +90,17 @@ class RecentMockPin(MockPWMPin):
         self.states = deque([PinState(0.0, self._state)], maxlen=MOCK_PIN_HISTORY)
 
 
+class PinLibraryMissing(RuntimeError):
+    """The pin factory's library is not installed (``controller.doctor`` says what to do)."""
+
+
 def _lgpio() -> Factory:
+    """gpiozero's lgpio factory: ``PinLibraryMissing`` without the lgpio module, gpiozero's
+    ``PinUnknownPi`` on a machine that is no Raspberry Pi."""
     try:
         from gpiozero.pins.lgpio import LGPIOFactory
     except ImportError as exc:
-        raise RuntimeError(
+        raise PinLibraryMissing(
             "the lgpio GPIO backend needs the lgpio module: "
             "`apt install python3-lgpio` or `pip install 'mafia-table[pi]'`"
         ) from exc

@@ -1,7 +1,7 @@
 """``mafia-table``: one command for every part of the project, each part's subcommands its own.
 
-    mafia-table run | sim | state | consoles | check-config | watch | pinout | selftest |
-                asyncapi                      the table's (controller.cli)
+    mafia-table run | sim | state | consoles | check-config | doctor | watch | pinout |
+                selftest | asyncapi           the table's (controller.cli)
     mafia-table judge [serve | export] ...    the judge's panel (judge.panel.cli)
     mafia-table hall board|seating ...        the hall board, the seating (hall.cli)
     mafia-table tls --dir DIR ...             the web pages' CA and certificate (kit.pki_cli)

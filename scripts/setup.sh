@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Set up this checkout on a Debian machine: the Debian packages the controller and its tests use
-# (mosquitto, python3-venv, openssl, nodejs and npm, chromium, libnss3-tools) when missing, a virtualenv in .venv with the
+# (mosquitto, python3-venv, openssl, nodejs and npm, chromium, libnss3-tools, systemd) when
+# missing, a virtualenv in .venv with the
 # project installed, and MicroPython's WebAssembly port from npm into
 # tests/micropython/node_modules (the console firmware's tests run under it).
 # Safe to run again; it only does what is missing: pip runs only when pyproject.toml changed since
@@ -25,6 +26,8 @@ command -v openssl >/dev/null 2>&1 || missing+=(openssl)  # the TLS tests make c
 # certutil: the HTTPS tests make Chromium trust their CA as a tablet does (an NSS database)
 command -v certutil >/dev/null 2>&1 || missing+=(libnss3-tools)
 command -v node >/dev/null 2>&1 || missing+=(nodejs)  # MicroPython's WebAssembly port runs on it
+# systemd-analyze verifies the unit the Pi install puts in place (tests/scripts/test_install_pi.py)
+command -v systemd-analyze >/dev/null 2>&1 || missing+=(systemd)
 command -v npm >/dev/null 2>&1 || missing+=(npm)
 # the judge's panel and the hall board are tested in Debian's headless Chromium (driven by
 # pip's playwright, which

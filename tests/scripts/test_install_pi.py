@@ -1,11 +1,15 @@
-"""``scripts/install-pi.sh`` into a scratch root: the files a Pi gets, idempotence, an upgrade that
-keeps the club's config and journal, an uninstall. The system steps (apt-get, useradd, chown,
-systemctl, udevadm) are shadowed on PATH by stubs that record their arguments; the venv, pip,
-mosquitto_passwd and the installed controller's ``check-config`` run for real."""
+"""``scripts/install-pi.sh`` into a scratch root, in its documented form (no options but the
+root) from a state with nothing installed: the files a Pi gets, idempotence, an upgrade that
+keeps the club's config and journal, an uninstall and a purge; lgpio from the distribution where
+it has ``python3-lgpio`` (Raspberry Pi OS), else from PyPI into the venv (Debian); every failing
+step named. The system steps (apt-get, apt-cache, useradd, groupadd, chown, systemctl, udevadm)
+are shadowed on PATH by stubs that record their arguments; the venv, pip (lgpio's wheel from PyPI
+included), mosquitto_passwd and the installed controller's ``check-config`` run for real."""
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import sqlite3
@@ -18,8 +22,15 @@ import pytest
 from kit import pki
 from tests.support.paths import REPO
 
+#: each install builds a real venv (pip, numpy's and pygame's wheels): on two busy cores that is
+#: minutes, past the suite's 120 s bound for one test
+pytestmark = pytest.mark.timeout(600)
+
 SCRIPT = REPO / "scripts" / "install-pi.sh"
-STUBBED = ["apt-get", "useradd", "usermod", "userdel", "chown", "systemctl", "udevadm"]
+STUBBED = ["apt-get", "usermod", "userdel", "chown", "systemctl", "udevadm"]
+#: ``apt-cache madison python3-lgpio`` where the distribution has it (Raspberry Pi OS's archive)
+LGPIO_IN_ARCHIVE = (" python3-lgpio | 0.2.2-1~rpt1 | http://archive.raspberrypi.com/debian "
+                    "bookworm/main arm64 Packages")
 #: the journal as controller 0.1.0 wrote it (before schema versions): an upgrade must open it
 JOURNAL_0_1_0 = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -35,19 +46,36 @@ INSERT INTO events VALUES (2, 'event/seat/press', '{"seq": 2}', 0);
 
 @pytest.fixture(scope="module")
 def pi(tmp_path_factory):
-    """A scratch root with the controller installed once (the venv is the slow part)."""
+    """A scratch root with the controller installed once, as documented (``sudo
+    scripts/install-pi.sh``, no options), on a system whose archive has ``python3-lgpio`` (the
+    venv is the slow part)."""
     base = tmp_path_factory.mktemp("pi")
+    env, log = system_stubs(base, lgpio_in_archive=True)
+    root = base / "root"
+    first = install(root, env)
+    return root, env, log, first
+
+
+def system_stubs(base: Path, *, lgpio_in_archive: bool) -> tuple[dict[str, str], Path]:
+    """Stubs of the system steps in ``base/bin`` recording into ``base/system-steps.log``: a
+    machine with no mafia-table user (until useradd makes it) and, of the groups, only dialout
+    (until groupadd makes one); ``apt-cache`` knows ``python3-lgpio`` only if
+    ``lgpio_in_archive``. The environment that puts them first on PATH, and the log."""
     stubs = base / "bin"
     stubs.mkdir()
     log = base / "system-steps.log"
+    (base / "group").write_text("dialout\n")  # getent's databases: a name a line
+    (base / "passwd").write_text("")
     for name in STUBBED:
         write_stub(stubs / name, f'echo "{name} $*" >> {log}')
-    # getent: no mafia-table user yet; of the groups, only dialout exists here
-    write_stub(stubs / "getent", f'echo "getent $*" >> {log}; [ "$1 $2" = "group dialout" ]')
-    env = {**os.environ, "PATH": f"{stubs}:{os.environ['PATH']}"}
-    root = base / "root"
-    first = install(root, env, "--table", "t9")
-    return root, env, log, first
+    for name, database in (("useradd", "passwd"), ("groupadd", "group")):
+        write_stub(stubs / name, f'echo "{name} $*" >> {log}; for a; do made=$a; done; '
+                                 f'echo "$made" >> {base / database}')
+    write_stub(stubs / "getent", f'echo "getent $*" >> {log}; grep -qx "$2" {base}/"$1"')
+    found = f"echo '{LGPIO_IN_ARCHIVE}'" if lgpio_in_archive else "true"
+    write_stub(stubs / "apt-cache", f'echo "apt-cache $*" >> {log}; '
+                                    f'[ "$1 $2" = "madison python3-lgpio" ] && {found}; true')
+    return {**os.environ, "PATH": f"{stubs}:{os.environ['PATH']}"}, log
 
 
 def write_stub(path: Path, body: str) -> None:
@@ -56,10 +84,16 @@ def write_stub(path: Path, body: str) -> None:
 
 
 def install(root: Path, env: dict[str, str], *args: str, script: Path = SCRIPT) -> str:
-    done = subprocess.run(["bash", str(script), "--root", str(root), *args], env=env,
-                          capture_output=True, text=True, timeout=600)
+    done = run_script(root, env, *args, script=script)
     assert done.returncode == 0, done.stdout + done.stderr
+    assert "install-pi:" not in done.stderr, done.stderr  # no step failed on the way
     return done.stdout
+
+
+def run_script(root: Path, env: dict[str, str], *args: str,
+               script: Path = SCRIPT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["bash", str(script), "--root", str(root), *args], env=env,
+                          capture_output=True, text=True, timeout=600)
 
 
 def test_a_fresh_install_puts_everything_in_place(pi):
@@ -67,41 +101,48 @@ def test_a_fresh_install_puts_everything_in_place(pi):
     venv = root / "opt/mafia-table/venv"
     assert "include-system-site-packages = true" in (venv / "pyvenv.cfg").read_text()
     assert (venv / "bin/mafia-table").is_file()
+    assert "lgpio (the GPIO pin library) from the distribution's package python3-lgpio" in out
     etc = root / "etc/mafia-table"
     table = (etc / "table.toml").read_text()
-    assert 'table = "t9"' in table and 'username = "t9"' in table
+    assert 'table = "table-1"' in table and 'username = "table-1"' in table
     assert 'password_file = "broker.pass"' in table
     assert {p.name for p in (etc / "rules").iterdir()} == {
         p.name for p in (REPO / "config/rules").iterdir()}
-    assert f"{etc / 'table.toml'}: ok (table t9" in out  # the installed controller checked it
+    assert f"{etc / 'table.toml'}: ok (table table-1" in out  # the installed controller checked
     for account in ("broker", "rules-core", "observer"):
         secret = etc / f"{account}.pass"
         assert len(secret.read_text().strip()) >= 20
         assert stat.S_IMODE(secret.stat().st_mode) == 0o640
     passwd = (root / "etc/mosquitto/mafia.passwd").read_text()
     accounts = [line.split(":")[0] for line in passwd.splitlines()]
-    assert accounts == ["t9", "t9-events", "rules-core", "technician", "observer"]
-    assert 'events_username = "t9-events"' in table
+    assert accounts == ["table-1", "table-1-events", "rules-core", "technician", "observer"]
+    assert 'events_username = "table-1-events"' in table
     conf = (root / "etc/mosquitto/conf.d/mafia.conf").read_text()
     assert "listener 1883 127.0.0.1" in conf and "8883" not in conf  # no certificates here
     assert (root / "etc/mosquitto/mafia.acl").read_text() == (
-        REPO / "config/mosquitto/mafia.acl").read_text().replace("table-1", "t9")
+        REPO / "config/mosquitto/mafia.acl").read_text()
     assert (root / "var/lib/mafia-table").is_dir()
-    assert (root / "etc/udev/rules.d/70-mafia-table.rules").is_file()
+    udev = (root / "etc/udev/rules.d/70-mafia-table.rules").read_text()
+    assert 'KERNEL=="gpiochip*", GROUP="gpio", MODE="0660"' in udev
     unit = (root / "etc/systemd/system/mafia-table.service").read_text()
     assert "Type=notify" in unit and "WatchdogSec=" in unit
     steps = log.read_text().splitlines()
+    assert steps[:2] == ["apt-get update -qq", "apt-cache madison python3-lgpio"]
+    assert ("apt-get install -y -qq --no-install-recommends python3-venv python3-spidev "
+            "python3-smbus2 mosquitto mosquitto-clients openssl python3-lgpio") in steps
     assert ("useradd --system --user-group --home-dir /var/lib/mafia-table --no-create-home "
             "--shell /usr/sbin/nologin mafia-table") in steps
+    assert "groupadd --system gpio" in steps  # none here: the udev rule gives it the chips
+    assert "usermod -a -G gpio mafia-table" in steps
     assert "usermod -a -G dialout mafia-table" in steps
-    assert "usermod -a -G gpio mafia-table" not in steps  # no such group on this machine
+    assert "usermod -a -G audio mafia-table" not in steps  # no such group on this machine
     assert f"chown root:mafia-table {etc / 'broker.pass'}" in steps
     assert steps[-4:] == ["systemctl daemon-reload", "systemctl restart mosquitto",
                           "systemctl enable mafia-table", "systemctl restart mafia-table"]
 
 
-@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze here")
 def test_the_installed_unit_passes_systemd_analyze_verify(pi, tmp_path):
+    """(scripts/setup.sh installs Debian's systemd, which brings systemd-analyze.)"""
     root = pi[0]
     unit = (root / "etc/systemd/system/mafia-table.service").read_text()
     # the unit as it is, but for where the scratch root put the program (verify checks it)
@@ -115,8 +156,9 @@ def test_the_installed_unit_passes_systemd_analyze_verify(pi, tmp_path):
 def test_running_it_again_changes_nothing(pi):
     root, env, _, _ = pi
     before = snapshot(root)
-    out = install(root, env, "--table", "t9")
+    out = install(root, env)
     assert "installed" not in out and "installing the controller" not in out
+    assert "made the" not in out  # the user, the group, the broker's passwords: all there
     after = snapshot(root)
     after.pop("etc/mosquitto/mafia.passwd")  # mosquitto_passwd salts each hash anew
     before.pop("etc/mosquitto/mafia.passwd")
@@ -126,7 +168,7 @@ def test_running_it_again_changes_nothing(pi):
 def test_an_upgrade_keeps_the_clubs_config_and_journal(pi, tmp_path):
     root, env, _, _ = pi
     etc = root / "etc/mafia-table"
-    journal = root / "var/lib/mafia-table/t9.db"
+    journal = root / "var/lib/mafia-table/table-1.db"
     with sqlite3.connect(journal) as db:
         db.executescript(JOURNAL_0_1_0)
     edited_table = (etc / "table.toml").read_text().replace("seats = 10", "seats = 12")
@@ -210,6 +252,66 @@ def test_a_bad_table_id_is_refused_before_anything(tmp_path):
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "--table: a table id is" in done.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_without_python3_lgpio_the_venv_takes_lgpio_from_pypi(tmp_path):
+    """Debian's own arm64 (and other distributions than Raspberry Pi OS) has no python3-lgpio:
+    the [pi] extra brings lgpio's wheel from PyPI into the venv, and the install says so."""
+    env, log = system_stubs(tmp_path, lgpio_in_archive=False)
+    root = tmp_path / "root"
+    venv = root / "opt/mafia-table/venv"
+    out = install(root, env, "--table", "t9")
+    assert (f"lgpio (the GPIO pin library) from PyPI, into {root}/opt/mafia-table/venv (this "
+            "distribution has no python3-lgpio)") in out
+    assert not any("python3-lgpio" in step for step in log.read_text().splitlines()
+                   if step.startswith("apt-get install"))
+    found = subprocess.run([str(venv / "bin/python"), "-c", "import lgpio; print(lgpio.__file__)"],
+                           capture_output=True, text=True, timeout=60)
+    assert found.returncode == 0 and found.stdout.startswith(str(venv)), found.stderr
+
+    again = install(root, env)  # an upgrade, as documented: the installed table, lgpio kept
+    assert "installing the controller" not in again
+    assert "lgpio (the GPIO pin library) from PyPI" in again
+    assert f"{root}/etc/mafia-table/table.toml: ok (table t9" in again
+
+
+def test_a_failing_step_says_what_failed_and_what_to_do(tmp_path):
+    env, _ = system_stubs(tmp_path, lgpio_in_archive=True)
+    write_stub(tmp_path / "bin/apt-get", "echo 'E: Could not resolve deb.debian.org' >&2; exit 100")
+    done = run_script(tmp_path / "root", env)
+    assert done.returncode == 100
+    assert done.stderr.splitlines() == [
+        "E: Could not resolve deb.debian.org",
+        "install-pi: failed while installing the Debian packages (apt-get): `apt-get update -qq` "
+        "exited 100; check the network and that `sudo apt-get update` works, then run this again"]
+
+
+def test_a_python_older_than_3_11_is_named_with_what_to_install(tmp_path):
+    env, _ = system_stubs(tmp_path, lgpio_in_archive=True)  # Ubuntu 22.04's Python, say
+    write_stub(tmp_path / "bin/python3", '[ "$1" = --version ] && echo "Python 3.10.12"; exit 1')
+    done = run_script(tmp_path / "root", env)
+    assert done.returncode == 1
+    assert done.stderr.splitlines() == [
+        "install-pi: the controller needs Python 3.11 or newer; this system has Python 3.10.12: "
+        "install Raspberry Pi OS Bookworm, Debian 12 or Ubuntu 24.04 (or newer) on the card"]
+    assert not (tmp_path / "root/opt").exists()
+
+
+def test_a_config_the_controller_refuses_stops_the_install_before_the_service(pi, tmp_path):
+    root, env, log, _ = pi
+    scratch = tmp_path / "root"  # its own root: the module's install stays for the other tests
+    shutil.copytree(root, scratch, symlinks=True)
+    table = scratch / "etc/mafia-table/table.toml"
+    table.write_text(re.sub(r"(?m)^seats = \d+$", 'seats = "ten"', table.read_text()))
+    started = log.read_text().count("systemctl restart mafia-table")
+    done = run_script(scratch, env)
+    assert done.returncode == 2
+    assert "seats" in done.stderr  # check-config's own words name the field
+    assert done.stderr.splitlines()[-1] == (
+        f"install-pi: failed while checking {table} (mafia-table check-config): "
+        f"`\"$OPT/venv/bin/mafia-table\" check-config \"$ETC/table.toml\"` exited 2; fix what "
+        f"it names (sudoedit {table}), then run this again")
+    assert log.read_text().count("systemctl restart mafia-table") == started
 
 
 def snapshot(root: Path) -> dict[str, bytes]:
