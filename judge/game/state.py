@@ -160,6 +160,13 @@ class Act:
     was: tuple[tuple[int, str], ...] = ()
 
 
+#: the table's ``miss`` that is its word on the group, not on the actor's own pick
+#: (docs/mqtt-api.md: a group whose valid picks differ). The table counts FIIM's shot (4.5.5);
+#: what a group's picks make is the step's mechanism's by its book: a decider's pick stands
+#: whatever the others show (the Crow Club's Don), a pair's first card's (the thief's copy)
+GROUPS_WORD = "disagree"
+
+
 @dataclass(frozen=True)
 class Pick:
     """One actor's pick in a step: the ``targets`` they gave, ``miss`` the table's reason they
@@ -170,21 +177,26 @@ class Pick:
     miss: str | None = None
     by_judge: bool = False
 
+    @property
+    def whole(self) -> bool:
+        """The actor's own pick is whole (his numbers, as many as the step takes): it stands,
+        or only the group's agreement failed (``GROUPS_WORD``), which the mechanism weighs."""
+        return self.miss is None or self.miss == GROUPS_WORD
+
 
 @dataclass(frozen=True)
 class Picks:
     """A step's picks as the table reported them (``private/night/result``), with the judge's
-    entries laid over: ``missing`` actors gave nothing; ``agreed`` is the table's word on a
-    group's shot (``None`` once the judge changed a pick: the mechanism counts again)."""
+    entries laid over: ``missing`` actors gave nothing."""
 
     step: str
     picks: tuple[Pick, ...] = ()
     missing: tuple[int, ...] = ()
-    agreed: bool | None = None
 
     def standing(self) -> dict[int, tuple[int, ...]]:
-        """Each actor whose pick stands, and their targets."""
-        return {p.actor: p.targets for p in self.picks if p.miss is None}
+        """Each actor whose own pick is whole (``Pick.whole``), and their targets: whether the
+        group agrees is the mechanism's to count, by its book."""
+        return {p.actor: p.targets for p in self.picks if p.whole}
 
     def entered(self, entry: Pick) -> Picks:
         """These picks with the judge's ``entry`` for its actor in place of the table's."""
@@ -193,7 +205,7 @@ class Picks:
             picks = (*picks, entry)
         return replace(self, picks=tuple(sorted(picks, key=lambda p: p.actor)),
                        missing=tuple(s for s in self.missing if s != entry.actor)
-                       + (() if entry.targets else (entry.actor,)), agreed=None)
+                       + (() if entry.targets else (entry.actor,)))
 
 
 @dataclass(frozen=True)

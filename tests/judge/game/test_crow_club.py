@@ -95,6 +95,25 @@ def test_crow_club_don_the_don_decides_and_may_shoot_his_own_who_leaves_without_
     assert "«После голосование стол покидает…»: seat 3 was killed" in lines
 
 
+def test_crow_club_don_the_dons_3_leaves_though_the_whole_mafia_shoots_6():
+    """«Дон Мафии»: "Если вся команда мафии ночью стреляет в игрока номер 6, а Дон показывает 3,
+    Покинет стол 3." The table marks the three picks as differing; the Don's stands (3 is
+    a mafioso here, who leaves "без завещания")."""
+    game = to_night(dealt())
+    game, _, lines = night(game, {"mafia_shot": {1: [3], 2: [6], 3: [6]}})
+    assert "«Дон Мафии»: the Don shot at seat 3" in lines
+    assert not game.player(3).in_game and game.player(6).in_game and game.stage == "day"
+
+
+def test_crow_club_don_may_miss_though_the_mafia_agree():
+    """«Дон Мафии»: "Дон может при желании или если этого требуют обстоятельства сделать
+    промах": the Don shows nothing, his two mafia agree on 10: nobody is killed."""
+    game = to_night(dealt())
+    game, _, lines = night(game, {"mafia_shot": {2: [10], 3: [10]}})
+    assert "«Дон Мафии»: the Don missed: nobody is killed" in lines
+    assert game.player(10).in_game
+
+
 def test_crow_club_don_the_departed_don_names_the_next_before_the_shot():
     """«Дон Мафии»: "Дон может назначить следующего дона после своего ухода … во время следующей
     ночи": the Don shot by the maniac wakes the next night alone and names seat 2, who decides
