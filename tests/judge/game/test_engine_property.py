@@ -1,8 +1,9 @@
 """Random legal games of every shipped book, played from what the engine offers (``offered``)
 against a simulated table (tests/engine_table.py): no input crashes, no state the book cannot
 reach appears, every offer taken as offered is accepted, every game ends in a win the book
-allows, and an undo equals the game replayed without the tap. A book whose mechanisms are not
-all built yet is played as far as the engine goes (its deal), and fully once they are."""
+allows, an undo equals the game replayed without the tap, and a new game at any moment ends
+what the table holds (``wind_up``). A book whose mechanisms are not all built yet is played as
+far as the engine goes (its deal), and fully once they are."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from judge.game.end import counted_out, win_check
 from judge.game.endgames import ENDGAMES
 from judge.game.mechanisms import mechanism
 from judge.game.offers import offered
+from judge.game.wind_up import wind_up
 from tests.support.engine_table import SimTable
 
 SHIPPED = sorted(p.stem for p in BOOKS.glob("*.toml"))
@@ -113,6 +115,20 @@ def check(before: Game, game: Game, commands: list, deck: Counter | None) -> Non
         assert verb != "vote/start" or game.stage == "vote"
 
 
+def check_wind_up(game: Game, table: SimTable) -> None:
+    """A new game now, before the panel heard a word from the table (its ``state`` not come
+    yet): the endings cover the vote the table runs, the timer and night step the game
+    started, and the night (docs/judge.md, "New game"; issue 36: a vote left running)."""
+    verbs = [c.spec.verb for c in wind_up(game, {})]
+    assert table.vote is None or "vote/cancel" in verbs
+    assert ("timer/stop" in verbs) == (game.floor is not None or game.discussing
+                                       or game.countdown)
+    assert ("night/stop" in verbs) == (game.running_step is not None)
+    assert ("phase" in verbs) == (game.stage in ("night", "night0"))
+    assert verbs == [v for v in ("vote/cancel", "timer/stop", "night/stop", "phase")
+                     if v in verbs]  # the table refuses the day while any of the others runs
+
+
 def play(name: str, seed: int, draws: st.DataObject) -> None:
     rules = load_rules(name)
     book = rules.book
@@ -140,6 +156,7 @@ def play(name: str, seed: int, draws: st.DataObject) -> None:
         check(before, game, commands, deck if game.stage != "setup" else None)
         stages.add(game.stage)
         table.hear(game, commands)
+        check_wind_up(game, table)
         return True
 
     inputs = RANDOM_INPUTS * max(seats, 10) // 10
