@@ -209,6 +209,23 @@ class Picks:
 
 
 @dataclass(frozen=True)
+class Previous:
+    """The game before this one at the table, as its record tells (``judge.record.previous``):
+    what a book carries over to the next game. The Crow Club's «Раздача»: "Каждую игру сторона
+    раздачи меняется" (``dealt_from``: the side its deal by called numbers began from, ``first``
+    or ``last``; ``""``: not dealt so); its «Иммунитет у игрока…»: "Иммунитет выдаётся любому
+    игроку который покинул стол в самом начале игры" (who left early, by seat, with the names
+    the seats had). The engine only proposes from it: what the judge takes is his action."""
+
+    book: str = ""  # its book's id
+    names: tuple[str, ...] = ()  # each seat's player, seat 1 first
+    dealt_from: str = ""
+    voted_out: tuple[int, ...] = ()  # who day 1's first vote that took anyone out took out
+    night_one: tuple[int, ...] = ()  # who left on night 1 (the first night with shots)
+    kills: tuple[tuple[str, int], ...] = ()  # night 1's kills that stood: (step, seat)
+
+
+@dataclass(frozen=True)
 class Game:
     """One game. ``version`` counts every change (a panel's action names the version it saw)."""
 
@@ -241,6 +258,10 @@ class Game:
     countdown: bool = False  # the night countdown (FIIM 4.2.1's minute) runs at the table
     night_input: str = "keypad"  # keypad, or count (the table speaks the numbers)
     winner: str | None = None  # a team, or "draw"
+    #: the violations going on (``[fouls] every``): each seat and the moment it began
+    violations: tuple[tuple[int, float], ...] = ()
+    #: the game before this one at the table (its record's), for the book's proposals
+    previous: Previous | None = None
     departed: tuple[int, ...] = ()  # the seats out of the game, in the order they left
     #: what a procedure or mechanism keeps of its own between inputs, by key
     notes: tuple[tuple[str, tuple[int, ...]], ...] = ()
@@ -366,12 +387,13 @@ def set_player(game: Game, seat: int, **changes: Any) -> Game:
 
 def take_out(game: Game, seat: int, how: str, shown: bool | None = None) -> Game:
     """``seat`` out of the game now, by ``how`` (``Player.left``), last of ``departed``; its
-    card shown too when ``shown``."""
+    card shown too when ``shown``; a violation of his going on ends."""
     changes: dict[str, Any] = {"in_game": False, "left": how}
     if shown is not None:
         changes["shown"] = shown
     game = set_player(game, seat, **changes)
-    return replace(game, departed=(*game.departed, seat))
+    return replace(game, departed=(*game.departed, seat),
+                   violations=tuple(v for v in game.violations if v[0] != seat))
 
 
 def with_note(game: Game, key: str, seats: tuple[int, ...]) -> Game:

@@ -64,6 +64,7 @@ from judge.panel.views import ActionMessage, Done, Refusal, as_json
 from judge.record import routes as record_routes
 from judge.record.document import JUDGE, NEW_GAME, Edit, Record
 from judge.record.feed import Outgoing, RecordFeed
+from judge.record.previous import previous
 from judge.record.store import GameStore
 from kit import i18n, webguard
 from kit.i18n import Line, Words
@@ -95,9 +96,11 @@ class Panel:
     def __init__(self, cfg: JudgeConfig):
         self.cfg = cfg
         self.journal = Journal(cfg.journal.path)
-        self.kept = KeptGame(self.journal, cfg.new_game)
         self.games = GameStore(self.journal, cfg.journal.path, cfg.table, cfg.game_rules,
                                cfg.game.seats)
+        # each game knows the one archived before it at the table (the book's proposals)
+        self.kept = KeptGame(self.journal,
+                             lambda: cfg.new_game(previous(self.games.latest())))
         self.live = LiveView(self.kept, hide_roles=cfg.game.hide_roles,
                              language=cfg.panel.language)
         self.feed = RecordFeed(cfg.journal.path, cfg.table)
