@@ -20,6 +20,7 @@ class Channel:
 
     def __init__(self, ws: aiohttp.ClientWebSocketResponse, view: View):
         self.ws, self.view = ws, view
+        self.refs = 0  # the last action's ``ref``
 
     async def until(self, holds: Callable[[View], bool], timeout: float = 30) -> View:
         """The first view from now on (the last one included) for which ``holds``."""
@@ -35,9 +36,28 @@ class Channel:
         return await asyncio.wait_for(wait(), timeout)
 
     async def act(self, action: str, **args: Any) -> View:
-        version = self.view["game"]["version"]
-        await self.ws.send_json({"action": action, "args": args, "version": version})
-        return await self.until(lambda g: g["version"] != version)
+        """The action, answered (its ``ref``): the game it made. A table event may move the
+        game while the action travels (the panel refuses one on a version it has passed): then
+        it goes again, on the view that came, as a judge taps again."""
+        while True:
+            self.refs += 1
+            version = self.view["game"]["version"]
+            await self.ws.send_json({"action": action, "args": args, "ref": self.refs,
+                                     "version": version})
+            answer = await asyncio.wait_for(self._answer(self.refs), 30)
+            if answer["type"] == "done":  # taken on ``version``: its view may come after
+                return await self.until(lambda g, v=version: g["version"] != v)
+            if answer.get("field") != "version":
+                raise AssertionError(f"refused: {answer}")
+
+    async def _answer(self, ref: int) -> View:
+        """The panel's answer to action ``ref``, the views before it taken in."""
+        while True:
+            message = await self.ws.receive_json()
+            if message["type"] == "view":
+                self.view = message
+            elif message.get("ref") == ref:
+                return message
 
     async def offer(self, key: str) -> View:
         """Take the view's offer ``key`` as it stands (its action and arguments)."""
