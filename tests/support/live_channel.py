@@ -46,7 +46,9 @@ class Channel:
                                      "version": version})
             answer = await asyncio.wait_for(self._answer(self.refs), 30)
             if answer["type"] == "done":  # taken on ``version``: its view may come after
-                return await self.until(lambda g, v=version: g["version"] != v)
+                def moved(game: View, taken: int = version) -> bool:
+                    return bool(game["version"] != taken)
+                return await self.until(moved)
             if answer.get("field") != "version":
                 raise AssertionError(f"refused: {answer}")
 
