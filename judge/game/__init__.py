@@ -22,6 +22,7 @@ from judge.game.state import (
     Command,
     Game,
     Player,
+    Previous,
     Refused,
     Rules,
     TableEvent,
@@ -36,18 +37,18 @@ FIIM_DECK = (DON, MAFIA, MAFIA, SHERIFF, *([CIVILIAN] * 6))
 
 
 def new_game(seats: int | None = None, timings: Timings | None = None,
-             rules: Rules | None = None) -> Game:
+             rules: Rules | None = None, previous: Previous | None = None) -> Game:
     """A game of ``rules`` (FIIM's by default) for ``seats`` players (the book's smallest
-    table by default), ``timings`` over the rules' own."""
+    table by default), ``timings`` over the rules' own, after ``previous`` at the table."""
     rules = rules or fiim()
     if timings is not None:
         timings.over(rules.book, rules.preset)  # every name one of the book's
         rules = Rules(rules.book, rules.preset,
                       Timings(**{**dict(rules.timings.items()), **dict(timings.items())}),
                       rules.night_input)
-    return _new_game(rules, seats)
+    return _new_game(rules, seats, previous)
 
 
 __all__ = ["BLACK", "CIVILIAN", "DON", "FIIM_DECK", "MAFIA", "NO", "SHERIFF", "YES", "Action",
-           "Command", "Game", "Player", "Refused", "Replayed", "Rules", "TableEvent", "Timings",
-           "fiim", "load_rules", "new_game", "replay", "step"]
+           "Command", "Game", "Player", "Previous", "Refused", "Replayed", "Rules", "TableEvent",
+           "Timings", "fiim", "load_rules", "new_game", "replay", "step"]

@@ -44,7 +44,10 @@ class Name(JudgeAction):
 
 class Deal(JudgeAction):
     """Setup: the cards. ``roles``: those dealt by hand, seat by seat; else at random by
-    ``seed``. ``add``: optional cards of the book's deck, each in place of the card it replaces."""
+    ``seed``. ``add``: optional cards of the book's deck, each in place of the card it replaces.
+    ``called`` (a book whose ``[deal] called``): the players call numbers for their cards in
+    turn (``call``), from seat 1 (``first``) or from the last seat (``last``), the stack shuffled
+    by ``seed``."""
 
     kind = "deal"
     undoable = True
@@ -53,6 +56,15 @@ class Deal(JudgeAction):
                      msgspec.Meta(max_length=MAX_SEATS)] | None = None
     add: Annotated[list[Annotated[str, msgspec.Meta(max_length=32)]],
                    msgspec.Meta(max_length=MAX_SEATS)] = []
+    called: Literal["first", "last"] | None = None
+
+
+class Call(JudgeAction):
+    """Setup, a deal by called numbers: the next player's number, 1 to the cards left."""
+
+    kind = "call"
+    undoable = True
+    number: Annotated[int, msgspec.Meta(ge=1, le=MAX_SEATS)]
 
 
 class Start(JudgeAction):
@@ -90,6 +102,15 @@ class Withdraw(OnSeat):
 class Foul(OnSeat):
     kind = "foul"
     undoable = True
+
+
+class Violation(OnSeat):
+    """A violation that goes on (a book with ``[fouls] every``): its start is a foul; at its
+    end (``ends``) one more for every ``every`` seconds it lasted beyond the first."""
+
+    kind = "violation"
+    undoable = True
+    ends: bool = False
 
 
 class Disqualify(OnSeat):
@@ -160,8 +181,9 @@ class Choose(JudgeAction):
 
 
 class Undo(JudgeAction):
-    """Take back the judge's last undoable action (a name, a deal, a nomination, a withdrawal,
-    a foul, a disqualification), keeping what the table reported since."""
+    """Take back the judge's last undoable action (a name, a deal, a called number, a
+    nomination, a withdrawal, a foul, a violation's start or end, a disqualification), keeping
+    what the table reported since."""
 
     kind = "undo"
 
@@ -180,8 +202,8 @@ class NewGame(JudgeAction):
 
 
 ACTIONS: dict[str, type[JudgeAction]] = {a.kind: a for a in (
-    Name, Deal, Start, Next, Nominate, Withdraw, Foul, Disqualify, ShowCard, Confirm, Reject,
-    Correct, NightPick, EndStep, NightInput, Choose, Undo, Timer, NewGame)}
+    Name, Deal, Call, Start, Next, Nominate, Withdraw, Foul, Violation, Disqualify, ShowCard,
+    Confirm, Reject, Correct, NightPick, EndStep, NightInput, Choose, Undo, Timer, NewGame)}
 #: what an undo can take back
 UNDOABLE = tuple(kind for kind, a in ACTIONS.items() if a.undoable)
 

@@ -153,10 +153,22 @@ class Step(_Table, frozen=True):
 
 class NightRules(_Table, frozen=True):
     """``steps``: the wake order. ``resolution``: the mechanisms (and roles' traits) in the
-    order their effects are settled at morning (a heal after the kills it undoes)."""
+    order their effects are settled at morning (a heal after the kills it undoes).
+    ``options``: the options of the mechanisms that run no step (a trait, one only the
+    resolution names), by name (the Crow Club's immunity: who earned it in the last game)."""
 
     steps: tuple[Step, ...] = ()
     resolution: tuple[Name, ...] = ()
+    options: dict[Name, Any] = {}
+
+
+class DealRules(_Table, frozen=True):
+    """How the cards may be dealt besides at random or as typed: ``called``, each player in
+    turn calls a number from 1 to the cards left and takes the card at that place in the
+    judge's stack, the last the last card; the side it begins from changes game by game (the
+    Crow Club's «Раздача»)."""
+
+    called: bool = False
 
 
 class FirstNight(_Table, frozen=True):
@@ -223,13 +235,17 @@ class Fouls(_Table, frozen=True):
     never), ``out_at`` take them out (4: the table's own rule), ``show_role`` on that removal;
     ``out_while``: day standings (``state.DAY_STANDINGS``) under which any foul takes the
     player out (the Crow Club's «Пожарный»: "фолл при тушении это незамедлительное вскрытие
-    карты"); ``given = false``: the book has no fouls (the judge's Foul is refused)."""
+    карты"); ``every``: a violation that goes on is a foul for every so many seconds of it,
+    its start the first (the Crow Club's «Фолл»: "один фолл длится 5 секунд, то есть если вы
+    нарушаете дольше 5 секунд, то вам дается ещё один фолл"; 0: every foul is the judge's tap);
+    ``given = false``: the book has no fouls (the judge's Foul is refused)."""
 
     given: bool = True
     silence_at: Annotated[int, msgspec.Meta(ge=0, le=4)] = 0
     out_at: Annotated[int, msgspec.Meta(ge=1, le=4)] = 4
     show_role: bool = False
     out_while: tuple[Literal["silenced", "frozen"], ...] = ()
+    every: Annotated[float, msgspec.Meta(ge=0, le=60)] = 0
 
 
 class Endgame(_Table, frozen=True):
@@ -262,6 +278,7 @@ class Book(_Table, frozen=True):
     first_night: FirstNight | None = None
     leaving: Leaving = Leaving()
     fouls: Fouls = Fouls()
+    deal: DealRules = DealRules()
     #: what the book needs and the engine has no module for yet (mechanisms, a procedure,
     #: endgames, round kinds): such a book loads and deals, and a game of it is refused
     unbuilt: tuple[Name, ...] = ()

@@ -45,6 +45,12 @@ def win_check(game: Game) -> Result | None:
     return None if row is None else _over(game, counted, row)
 
 
+def declared(game: Game, row: EndgameRow) -> Result:
+    """The game over by a win the judge declared (``Endgame.declare``): ``row``'s team, the
+    winner it named, wins; whoever was leaving leaves."""
+    return _over(game, counted_out(game), row)
+
+
 def at_nightfall(game: Game) -> tuple[EndgameRow, Dusk] | None:
     """The first of the book's endgames that decides at a day's end, and what it decides."""
     for row in game.book.endgames:

@@ -18,11 +18,14 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from typing import NamedTuple
 
+import msgspec
+
 from contract import events
 from contract.commands import SeatStanding
-from judge.game import counting, day, fouls, leaving, night, setup, table
+from judge.game import counting, day, end, fouls, leaving, night, setup, table
 from judge.game.actions import UNDOABLE as _UNDOABLE
 from judge.game.actions import (
+    Call,
     Choose,
     Confirm,
     Correct,
@@ -40,9 +43,12 @@ from judge.game.actions import (
     ShowCard,
     Start,
     Undo,
+    Violation,
     Withdraw,
     decode,
 )
+from judge.game.book import Endgame as EndgameRow
+from judge.game.endgames import ENDGAMES
 from judge.game.mechanisms import MECHANISMS, mechanism, stepless
 from judge.game.state import (
     Action,
@@ -56,12 +62,15 @@ from judge.game.state import (
     take_out,
 )
 from judge.game.votes import procedure
+from judge.game.wind_up import wind_up
 from kit.i18n import Line, Words
 
 #: the undoable actions in words, for the record's "undo: ..." line
 ACTION_WORDS = {"name": Words("action.name"), "deal": Words("action.deal"),
+                "call": Words("action.call"),
                 "nominate": Words("action.nominate"), "withdraw": Words("action.withdraw"),
-                "foul": Words("action.foul"), "disqualify": Words("action.disqualify")}
+                "foul": Words("action.foul"), "violation": Words("action.violation"),
+                "disqualify": Words("action.disqualify")}
 
 
 def step(game: Game, given: Action | TableEvent, now: float
@@ -75,7 +84,7 @@ def step(game: Game, given: Action | TableEvent, now: float
                                      replace(last, events=(*last.events, given))))
     else:
         action = decode(given)
-        new, commands, records = _run(act(game, action))
+        new, commands, records = _run(act(game, action, now))
         if not isinstance(action, Undo) and new is not game:
             marks = (*game.undo[-19:], Mark(replace(game, undo=()), given.kind)) \
                 if action.undoable else ()
@@ -114,14 +123,16 @@ def go(game: Game, then: Go) -> Result:
     raise ValueError(f"no such turn of the game: {then.to!r}")
 
 
-def act(game: Game, action: JudgeAction) -> Result:
-    """One of the judge's actions."""
+def act(game: Game, action: JudgeAction, now: float) -> Result:
+    """One of the judge's actions, at ``now`` (a violation's length is counted by it)."""
     match action:
         case Name():
             return setup.name(game, action.seat, action.name)
         case Deal():
             roles = None if action.roles is None else tuple(action.roles)
-            return setup.deal(game, action.seed, roles, tuple(action.add))
+            return setup.deal(game, action.seed, roles, tuple(action.add), action.called)
+        case Call():
+            return setup.call(game, action.number)
         case Start():
             return setup.start(game)
         case Next():
@@ -132,6 +143,8 @@ def act(game: Game, action: JudgeAction) -> Result:
             return day.withdraw(game, action.seat)
         case Foul():
             return fouls.foul(game, action.seat)
+        case Violation():
+            return fouls.violation(game, action.seat, action.ends, now)
         case Disqualify():
             return fouls.disqualify(game, action.seat, action.reason)
         case ShowCard():
@@ -166,16 +179,30 @@ def _choose(game: Game, of: str, value: object) -> Result:
     if of == "vote":
         return procedure(game).choose(game, value)
     step = next((s for s in game.book.night.steps if s.name == of), None)
+    row = next((r for r in game.book.endgames if r.kind == of), None)
     if step is not None:
         chosen = mechanism(step.mechanism).choose(game, step, value)
     elif of in stepless(game.book) and of in MECHANISMS:
         chosen = MECHANISMS[of].choose(game, None, value)
+    elif row is not None:
+        return _declare(game, row, value)
     else:
         raise Refused(Line(game.rules.cite("night"), "refused.choose.step", step=of,
                            book=game.book.title))
     if chosen.game.stage not in ("night", "night0") or chosen.game.running_step is not None:
         return chosen
     return chosen._replace(game=replace(chosen.game, night_steps=night.plan(chosen.game)))
+
+
+def _declare(game: Game, row: EndgameRow, value: object) -> Result:
+    """A win the judge declares (the Crow Club's ghosts' forfeit, the maniac's gift): the
+    game stops where it is, whatever runs at the table ends, and the winner the endgame names
+    wins."""
+    if game.stage in ("setup", "over"):
+        raise Refused(Line(row.rule, "refused.endgame.playing"))
+    said = ENDGAMES[row.kind].declare(game, row, value)
+    over = end.declared(game, msgspec.structs.replace(row, team=said.winner))
+    return Result(over.game, [*wind_up(game, {}), *over.commands], [said.line, *over.lines])
 
 
 def _next(game: Game) -> Result:

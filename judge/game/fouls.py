@@ -10,13 +10,14 @@ table for the game ends with it.
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 from contract.commands import SeatStanding
 from judge.game import table
 from judge.game.end import win_check
 from judge.game.state import STANDINGS, Game, Refused, Result, set_player, take_out
-from kit.i18n import Line
+from kit.i18n import Line, Words
 
 
 def _in_play(game: Game, seat: int) -> None:
@@ -55,6 +56,45 @@ def foul(game: Game, seat: int) -> Result:
                      tell_table=fouls < 4)  # the table takes out four fouls itself
         return Result(out.game, commands + out.commands, lines + out.lines)
     return Result(game, commands, lines)
+
+
+def violation(game: Game, seat: int, ends: bool, now: float) -> Result:
+    """A violation that goes on (``[fouls] every``; the Crow Club's «Фолл»: "один фолл длится 5
+    секунд, то есть если вы нарушаете дольше 5 секунд, то вам дается ещё один фолл"): its start
+    is a foul, as the judge's tap; at its end, ``now``, one more for every ``every`` seconds it
+    lasted beyond the first (5 s: one foul in all, 5.1 s: two, 12 s: three), each on the
+    book's ladder (the fourth shows the card). A player who leaves ends it."""
+    _in_play(game, seat)
+    every = game.book.fouls.every
+    if not every:
+        raise Refused(Line(game.rules.cite("fouls"), "refused.violation.none",
+                           book=game.book.title))
+    since = dict(game.violations).get(seat)
+    if not ends:
+        if since is not None:
+            raise Refused(Line(game.rules.cite("fouls"), "refused.violation.running", seat=seat))
+        started = foul(game, seat)
+        going = started.game
+        if going.player(seat).in_game and going.stage != "over":
+            going = replace(going, violations=(*going.violations, (seat, now)))
+        return Result(going, started.commands, [
+            Line(game.rules.cite("fouls"), "line.violation", seat=seat, seconds=every),
+            *started.lines])
+    if since is None:
+        raise Refused(Line(game.rules.cite("fouls"), "refused.violation.not_running",
+                           seat=seat))
+    lasted = max(0.0, now - since)
+    total = max(1, math.ceil(lasted / every))
+    result = Result(replace(game, violations=tuple(v for v in game.violations if v[0] != seat)),
+                    [], [Line(game.rules.cite("fouls"), "line.violation.ended", seat=seat,
+                              seconds=round(lasted, 1), fouls=Words("words.fouls",
+                                                                  count=total))])
+    for _ in range(total - 1):
+        if not result.game.player(seat).in_game or result.game.stage == "over":
+            break
+        more = foul(result.game, seat)
+        result = Result(more.game, result.commands + more.commands, result.lines + more.lines)
+    return result
 
 
 def disqualify(game: Game, seat: int, reason: str) -> Result:

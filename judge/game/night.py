@@ -144,8 +144,7 @@ def on_result(game: Game, result: events.NightResultEvent) -> Result | None:
     if game.running_step != result.step:
         return None
     picks = Picks(result.step, tuple(Pick(p.actor, tuple(p.picks), p.miss)
-                                     for p in result.picks),
-                  tuple(result.missing), result.agreed)
+                                     for p in result.picks), tuple(result.missing))
     for entry in game.entries:
         picks = picks.entered(entry)
     return _count(replace(game, running_step=None, entries=(), ending=False), result.step, picks)

@@ -19,8 +19,10 @@ from __future__ import annotations
 
 from judge.game.actions import Offer, Param
 from judge.game.day import discussing, rounds
+from judge.game.endgames import ENDGAMES
 from judge.game.mechanisms import MECHANISMS, barred, mechanism, stepless
 from judge.game.night import plan
+from judge.game.setup import CALLERS, STACK
 from judge.game.state import Game
 from judge.game.votes import procedure
 from kit.i18n import Words
@@ -47,11 +49,34 @@ def _setup(game: Game) -> list[Offer]:
               params=[Param(name="seed", kind="number"), *add]),
         Offer(action="deal", key="deal-typed", label=Words("offer.deal.typed"), group="setup",
               params=[Param(name="roles", kind="roles", choices=list(game.book.roles)), *add]),
+        *_called_deal(game, add),
         Offer(action="start", key="start", label=_start_words(game), primary=True,
               group="setup", enabled=all(p.role for p in game.players)),
         _night_input(game),
         *_mechanisms(game),
     ]
+
+
+def _called_deal(game: Game, add: list[Param]) -> list[Offer]:
+    """A book's deal by called numbers: from the side the game before at the table did not
+    begin from (the Crow Club's «Раздача»: "Каждую игру сторона раздачи меняется"), or the
+    other; while it is under way, the next player's call."""
+    if not game.book.deal.called:
+        return []
+    last = game.previous
+    sides = ["last", "first"] if last is not None and last.dealt_from == "first" \
+        else ["first", "last"]
+    seats = {"first": 1, "last": len(game.players)}
+    offers = [Offer(action="deal", key=key, group="setup", args={"called": side},
+                    label=Words("offer.deal.called", seat=seats[side]),
+                    params=[Param(name="seed", kind="number"), *add])
+              for key, side in zip(("deal-called", "deal-called-other"), sides, strict=True)]
+    callers, stack = game.note(CALLERS), game.note(STACK)
+    if callers:
+        offers.append(Offer(action="call", key="call", group="setup", primary=True,
+                            label=Words("offer.call", seat=callers[0], cards=len(stack)),
+                            params=[Param(name="number", kind="number", max=len(stack))]))
+    return offers
 
 
 def _mechanisms(game: Game) -> list[Offer]:
@@ -91,6 +116,14 @@ def _playing(game: Game) -> list[Offer]:
     alive = list(game.alive)
     if game.book.fouls.given:
         offers.append(_seat("foul", Words("offer.foul"), alive))
+    if game.book.fouls.every:  # a violation that goes on: a foul every so many seconds
+        going = dict(game.violations)
+        offers.append(_seat("violation", Words("offer.violation",
+                                                seconds=game.book.fouls.every),
+                            [s for s in alive if s not in going]))
+        offers += [Offer(action="violation", key=f"violation-end-{seat}", group="seat",
+                         label=Words("offer.violation.end", seat=seat),
+                         args={"seat": seat, "ends": True}) for seat in going]
     if game.stage == "day" and rounds(game)[game.round].nominations:
         offers.append(_seat("nominate", Words("offer.nominate"),
                             [s for s in alive if s not in game.nominees
@@ -103,6 +136,7 @@ def _playing(game: Game) -> list[Offer]:
     offers.append(_seat("show_card", Words("offer.show_card"), hidden))
     offers += _mechanisms(game)
     offers += procedure(game).offers(game)
+    offers += [o for row in game.book.endgames for o in ENDGAMES[row.kind].offers(game, row)]
     return offers
 
 

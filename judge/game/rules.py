@@ -20,7 +20,7 @@ from contract import validation
 from judge.game import book as books
 from judge.game.book import Book
 from judge.game.endgames import ENDGAMES
-from judge.game.mechanisms import MECHANISMS, used
+from judge.game.mechanisms import MECHANISMS, stepless, used
 from judge.game.state import Refused, Rules, Timings
 from judge.game.votes import PROCEDURES
 from kit.config import ConfigError
@@ -90,6 +90,14 @@ def put_to_use(book: Book) -> tuple[Book, list[str]]:
                      if t not in built]
     problems += [f"night.resolution: no mechanism {m!r}" for m in book.night.resolution
                  if m not in built]
+    options = {}
+    for name, raw in book.night.options.items():
+        found = MECHANISMS.get(name)
+        if found is None or name not in stepless(book):
+            problems.append(f"night.options.{name}: no mechanism {name!r} that runs no step in "
+                            "the book (a step's options go with the step)")
+            continue
+        options[name] = _options(raw, found.Options, f"night.options.{name}", problems)
     vote = book.vote
     procedure = _module(PROCEDURES, "procedure", vote.procedure, "vote.procedure", book,
                         problems)
@@ -111,7 +119,7 @@ def put_to_use(book: Book) -> tuple[Book, list[str]]:
               *(c for m in used(book) if m in MECHANISMS for c in MECHANISMS[m].cites))
     problems += [f"cite.{key}: missing (the engine cites it)" for key in needed
                  if key not in book.cite]
-    night = msgspec.structs.replace(book.night, steps=tuple(steps))
+    night = msgspec.structs.replace(book.night, steps=tuple(steps), options=options)
     return msgspec.structs.replace(book, night=night, vote=vote,
                                    endgames=tuple(endgames)), problems
 

@@ -16,12 +16,25 @@ from typing import Any
 from contract.commands import SeatStanding
 from judge.game import table
 from judge.game.night import plan
-from judge.game.state import Game, Go, Player, Refused, Result, Rules, need, set_player
+from judge.game.state import (
+    Game,
+    Go,
+    Player,
+    Previous,
+    Refused,
+    Result,
+    Rules,
+    need,
+    set_player,
+    with_note,
+)
 from kit.i18n import Line, Words
 
 
-def new_game(rules: Rules, seats: int | None = None) -> Game:
-    """A game of ``seats`` players (the book's smallest table by default)."""
+def new_game(rules: Rules, seats: int | None = None, previous: Previous | None = None
+             ) -> Game:
+    """A game of ``seats`` players (the book's smallest table by default), after ``previous``
+    at the table (what the book proposes from it: the deal's side, the immune players)."""
     book = rules.book
     seats = book.players.min if seats is None else seats
     if not book.players.min <= seats <= book.players.max:
@@ -30,7 +43,7 @@ def new_game(rules: Rules, seats: int | None = None) -> Game:
                            "refused.players.exact" if exact else "refused.players", book=book.title,
                            min=book.players.min, max=book.players.max, seats=seats))
     return Game(players=tuple(Player(s) for s in range(1, seats + 1)), rules=rules,
-                night_input=rules.night_input)
+                night_input=rules.night_input, previous=previous)
 
 
 def name(game: Game, seat: int, name: str) -> Result:
@@ -40,11 +53,23 @@ def name(game: Game, seat: int, name: str) -> Result:
                   [Line(None, "line.name" if name else "line.name.none", seat=seat, name=name)])
 
 
-def deal(game: Game, seed: int, roles: tuple[str, ...] | None, add: tuple[str, ...]) -> Result:
+#: a deal by called numbers under way (``deal(called=...)``): who calls next, in turn, and the
+#: stack of cards left in the judge's order (each card as its role's place in the book's roles)
+CALLERS, STACK = "deal.callers", "deal.stack"
+
+
+def deal(game: Game, seed: int, roles: tuple[str, ...] | None, add: tuple[str, ...],
+         called: str | None = None) -> Result:
     """Each player draws a card (FIIM 4.1.3): at random by ``seed``, or the ``roles`` the judge
-    dealt by hand, seat by seat, checked against the book's deck (with the ``add``ed cards)."""
+    dealt by hand, seat by seat, checked against the book's deck (with the ``add``ed cards);
+    or, ``called`` (``first`` or ``last``: the side it begins from), by the numbers the players
+    call in turn from the stack shuffled by ``seed`` (``call``)."""
     cite = game.rules.cite
     need(game, "setup", Line(cite("deal"), "refused.deal.started"))
+    if called is not None and not game.book.deal.called:
+        raise Refused(Line(cite("deal"), "refused.deal.called", book=game.book.title))
+    if called is not None and roles is not None:
+        raise Refused(Line(cite("deal"), "refused.deal.called.typed"))
     row = game.book.deck_for(len(game.players))
     if row is None:  # new_game keeps to the book's sizes, every one of which has a deck
         raise Refused(Line(cite("deck"), "refused.deck.none", count=len(game.players)))
@@ -61,8 +86,43 @@ def deal(game: Game, seed: int, roles: tuple[str, ...] | None, add: tuple[str, .
     else:
         dealt = list(cards)
         random.Random(seed).shuffle(dealt)
+    game = with_note(with_note(game, CALLERS, ()), STACK, ())
+    if called is not None:
+        seats = [p.seat for p in game.players]
+        callers = tuple(seats if called == "first" else reversed(seats))
+        known = list(game.book.roles)
+        game = replace(game, players=tuple(replace(p, role="") for p in game.players))
+        game = with_note(with_note(game, CALLERS, callers), STACK,
+                         tuple(known.index(r) for r in dealt))
+        return Result(game, [], [Line(cite("deal"), "line.deal.called", seat=callers[0])])
     players = tuple(replace(p, role=r) for p, r in zip(game.players, dealt, strict=True))
     return Result(replace(game, players=players), [], [Line(cite("deal"), "line.deal")])
+
+
+def call(game: Game, number: int) -> Result:
+    """The next player of a deal by called numbers calls ``number``, from 1 to the cards left
+    (the Crow Club's «Раздача»: "называет любое число от 1 до количества оставшихся карт …
+    Ведущий отсчитывает названное количество, и ваша карта та, чью цифру выбрали"); the last
+    player takes the last card without a call ("последнему достаётся судьба")."""
+    cite = game.rules.cite
+    need(game, "setup", Line(cite("deal"), "refused.deal.started"))
+    callers, stack = game.note(CALLERS), game.note(STACK)
+    if not callers:
+        raise Refused(Line(cite("deal"), "refused.call.none"))
+    seat = callers[0]
+    if not 1 <= number <= len(stack):
+        raise Refused(Line(cite("deal"), "refused.call.number", seat=seat, number=number,
+                           cards=len(stack)))
+    known = list(game.book.roles)
+    game = set_player(game, seat, role=known[stack[number - 1]])
+    stack, callers = stack[:number - 1] + stack[number:], callers[1:]
+    lines = [Line(cite("deal"), "line.call", seat=seat, number=number)]
+    if len(callers) == 1:  # the last card is the last player's fate
+        game = set_player(game, callers[0], role=known[stack[0]])
+        lines += [Line(cite("deal"), "line.call.fate", seat=callers[0]),
+                  Line(cite("deal"), "line.deal")]
+        callers, stack = (), ()
+    return Result(with_note(with_note(game, CALLERS, callers), STACK, stack), [], lines)
 
 
 def _deck_words(game: Game, cards: list[str]) -> list[Words]:

@@ -160,6 +160,13 @@ class Act:
     was: tuple[tuple[int, str], ...] = ()
 
 
+#: the table's ``miss`` that is its word on the group, not on the actor's own pick
+#: (docs/mqtt-api.md: a group whose valid picks differ). The table counts FIIM's shot (4.5.5);
+#: what a group's picks make is the step's mechanism's by its book: a decider's pick stands
+#: whatever the others show (the Crow Club's Don), a pair's first card's (the thief's copy)
+GROUPS_WORD = "disagree"
+
+
 @dataclass(frozen=True)
 class Pick:
     """One actor's pick in a step: the ``targets`` they gave, ``miss`` the table's reason they
@@ -170,21 +177,26 @@ class Pick:
     miss: str | None = None
     by_judge: bool = False
 
+    @property
+    def whole(self) -> bool:
+        """The actor's own pick is whole (his numbers, as many as the step takes): it stands,
+        or only the group's agreement failed (``GROUPS_WORD``), which the mechanism weighs."""
+        return self.miss is None or self.miss == GROUPS_WORD
+
 
 @dataclass(frozen=True)
 class Picks:
     """A step's picks as the table reported them (``private/night/result``), with the judge's
-    entries laid over: ``missing`` actors gave nothing; ``agreed`` is the table's word on a
-    group's shot (``None`` once the judge changed a pick: the mechanism counts again)."""
+    entries laid over: ``missing`` actors gave nothing."""
 
     step: str
     picks: tuple[Pick, ...] = ()
     missing: tuple[int, ...] = ()
-    agreed: bool | None = None
 
     def standing(self) -> dict[int, tuple[int, ...]]:
-        """Each actor whose pick stands, and their targets."""
-        return {p.actor: p.targets for p in self.picks if p.miss is None}
+        """Each actor whose own pick is whole (``Pick.whole``), and their targets: whether the
+        group agrees is the mechanism's to count, by its book."""
+        return {p.actor: p.targets for p in self.picks if p.whole}
 
     def entered(self, entry: Pick) -> Picks:
         """These picks with the judge's ``entry`` for its actor in place of the table's."""
@@ -193,7 +205,24 @@ class Picks:
             picks = (*picks, entry)
         return replace(self, picks=tuple(sorted(picks, key=lambda p: p.actor)),
                        missing=tuple(s for s in self.missing if s != entry.actor)
-                       + (() if entry.targets else (entry.actor,)), agreed=None)
+                       + (() if entry.targets else (entry.actor,)))
+
+
+@dataclass(frozen=True)
+class Previous:
+    """The game before this one at the table, as its record tells (``judge.record.previous``):
+    what a book carries over to the next game. The Crow Club's «Раздача»: "Каждую игру сторона
+    раздачи меняется" (``dealt_from``: the side its deal by called numbers began from, ``first``
+    or ``last``; ``""``: not dealt so); its «Иммунитет у игрока…»: "Иммунитет выдаётся любому
+    игроку который покинул стол в самом начале игры" (who left early, by seat, with the names
+    the seats had). The engine only proposes from it: what the judge takes is his action."""
+
+    book: str = ""  # its book's id
+    names: tuple[str, ...] = ()  # each seat's player, seat 1 first
+    dealt_from: str = ""
+    voted_out: tuple[int, ...] = ()  # who day 1's first vote that took anyone out took out
+    night_one: tuple[int, ...] = ()  # who left on night 1 (the first night with shots)
+    kills: tuple[tuple[str, int], ...] = ()  # night 1's kills that stood: (step, seat)
 
 
 @dataclass(frozen=True)
@@ -229,6 +258,10 @@ class Game:
     countdown: bool = False  # the night countdown (FIIM 4.2.1's minute) runs at the table
     night_input: str = "keypad"  # keypad, or count (the table speaks the numbers)
     winner: str | None = None  # a team, or "draw"
+    #: the violations going on (``[fouls] every``): each seat and the moment it began
+    violations: tuple[tuple[int, float], ...] = ()
+    #: the game before this one at the table (its record's), for the book's proposals
+    previous: Previous | None = None
     departed: tuple[int, ...] = ()  # the seats out of the game, in the order they left
     #: what a procedure or mechanism keeps of its own between inputs, by key
     notes: tuple[tuple[str, tuple[int, ...]], ...] = ()
@@ -354,12 +387,13 @@ def set_player(game: Game, seat: int, **changes: Any) -> Game:
 
 def take_out(game: Game, seat: int, how: str, shown: bool | None = None) -> Game:
     """``seat`` out of the game now, by ``how`` (``Player.left``), last of ``departed``; its
-    card shown too when ``shown``."""
+    card shown too when ``shown``; a violation of his going on ends."""
     changes: dict[str, Any] = {"in_game": False, "left": how}
     if shown is not None:
         changes["shown"] = shown
     game = set_player(game, seat, **changes)
-    return replace(game, departed=(*game.departed, seat))
+    return replace(game, departed=(*game.departed, seat),
+                   violations=tuple(v for v in game.violations if v[0] != seat))
 
 
 def with_note(game: Game, key: str, seats: tuple[int, ...]) -> Game:

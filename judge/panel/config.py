@@ -46,7 +46,7 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from judge.game import Game, Refused, Rules, Timings, load_rules, new_game
+from judge.game import Game, Previous, Refused, Rules, Timings, load_rules, new_game
 from judge.overlay.config import OverlayConfig
 from kit import i18n
 from kit.config import ConfigError, Section
@@ -103,9 +103,10 @@ class JudgeConfig(Section):
     def game_timings(self) -> Timings:
         return self.game_rules.timings
 
-    def new_game(self) -> Game:
-        """A fresh game of the configured book, at the configured number of seats."""
-        return new_game(self.game.seats, rules=self.game_rules)
+    def new_game(self, previous: Previous | None = None) -> Game:
+        """A fresh game of the configured book, at the configured number of seats, after
+        ``previous`` at the table."""
+        return new_game(self.game.seats, rules=self.game_rules, previous=previous)
 
 
 def load(path: str | Path, listen: str | None = None) -> JudgeConfig:

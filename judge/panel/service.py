@@ -38,24 +38,21 @@ import msgspec
 from aiohttp import web
 
 from contract import events
-from contract.commands import AudioCommand, PhaseCommand, ReplayCommand, TimerAdd
+from contract.commands import AudioCommand, ReplayCommand, TimerAdd
 from contract.verbs import (
     AUDIO,
-    NIGHT_STOP,
-    PHASE,
     REPLAY,
     TIMER_ADD,
     TIMER_PAUSE,
     TIMER_RESUME,
-    TIMER_STOP,
     UNSTAMPED,
-    VOTE_CANCEL,
     TableCommand,
     bare_command,
 )
 from judge.game import Action, Game, Refused, TableEvent
 from judge.game.actions import NewGame, Timer, decode
 from judge.game.state import BadArgument
+from judge.game.wind_up import wind_up
 from judge.overlay import routes as overlay_routes
 from judge.panel import table_events
 from judge.panel.config import JudgeConfig
@@ -67,6 +64,7 @@ from judge.panel.views import ActionMessage, Done, Refusal, as_json
 from judge.record import routes as record_routes
 from judge.record.document import JUDGE, NEW_GAME, Edit, Record
 from judge.record.feed import Outgoing, RecordFeed
+from judge.record.previous import previous
 from judge.record.store import GameStore
 from kit import i18n, webguard
 from kit.i18n import Line, Words
@@ -98,9 +96,11 @@ class Panel:
     def __init__(self, cfg: JudgeConfig):
         self.cfg = cfg
         self.journal = Journal(cfg.journal.path)
-        self.kept = KeptGame(self.journal, cfg.new_game)
         self.games = GameStore(self.journal, cfg.journal.path, cfg.table, cfg.game_rules,
                                cfg.game.seats)
+        # each game knows the one archived before it at the table (the book's proposals)
+        self.kept = KeptGame(self.journal,
+                             lambda: cfg.new_game(previous(self.games.latest())))
         self.live = LiveView(self.kept, hide_roles=cfg.game.hide_roles,
                              language=cfg.panel.language)
         self.feed = RecordFeed(cfg.journal.path, cfg.table)
@@ -155,20 +155,15 @@ class Panel:
         self.link.send(_TIMER_OPS[op])
 
     def new_game(self, abandon: Edit | None = None) -> None:
-        """A fresh game; whatever the last one left running at the table is ended first. The
-        last game's record is kept; unfinished, it is recorded as abandoned (``abandon``: the
-        judge's reason, else "a new game was started")."""
+        """A fresh game; whatever the last one left running at the table is ended first
+        (``judge.game.wind_up``). The last game's record is kept; unfinished, it is recorded
+        as abandoned (``abandon``: the judge's reason, else "a new game was started")."""
         self.games.archive(abandon or Edit(
             kind="abandon", at=time.time(), by=JUDGE, reason=NEW_GAME))
-        state, old = self.live.seen.state, self.game
-        if state.get("vote") is not None:
-            self.link.send(bare_command(VOTE_CANCEL))
-        if state.get("timer") is not None:
-            self.link.send(bare_command(TIMER_STOP))
-        if old.running_step is not None:
-            self.link.send(bare_command(NIGHT_STOP))
-        if state.get("phase") == "night":
-            self.link.send(TableCommand(PHASE, PhaseCommand(id=UNSTAMPED, phase="day")))
+        # what the game started (its commands may be ahead of the table's state) and what the
+        # table said runs: an ending that finds nothing is refused, and is no news to the judge
+        for command in wind_up(self.game, self.live.seen.state):
+            self.link.send(command, quiet=True)
         self.kept.start_over()
         self.apply(TableEvent("state", events.DayEvent(day=self.live.seen.day)))
         self._seat_players()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
 import secrets
 from collections import deque
 from collections.abc import Callable
@@ -29,6 +30,7 @@ from judge.panel.config import JudgeConfig
 from kit.i18n import Words
 from kit.mqtt import LoopDriver, configure_client
 
+log = logging.getLogger("judge")
 #: what the table publishes that the game or the panel reads (nothing else is subscribed to),
 #: and the hall's seating of the table's round (``seating``: the players' names)
 TOPICS = ("status", "health", "state", "event/#", "private/#", "reply/#", "seating")
@@ -54,6 +56,8 @@ class TableLink:
         self._loop: asyncio.AbstractEventLoop | None = None
         #: id -> verb of each command sent and not answered yet
         self.pending: dict[str, str] = {}
+        #: the ids among them whose refusal is no news (``send``'s ``quiet``)
+        self.quiet: set[str] = set()
         self._ids = itertools.count(1)
         self._run = secrets.token_hex(3)  # this run's: no reply to an earlier run's is ours
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2,
@@ -79,11 +83,15 @@ class TableLink:
         self.driver.stop()
         self._inbox.clear()
 
-    def send(self, command: TableCommand[Any]) -> str:
+    def send(self, command: TableCommand[Any], quiet: bool = False) -> str:
         """Publish ``command`` stamped with a fresh id, encoded as the table decodes it
-        (``contract.commands.encode``); its reply is matched by that id. Returns the id."""
+        (``contract.commands.encode``); its reply is matched by that id. Returns the id.
+        ``quiet``: its refusal is logged, not told to the judge (a new game's ending of what
+        may have ended already: "no vote is running")."""
         id = f"j{self._run}-{next(self._ids)}"
         self.pending[id] = command.spec.verb
+        if quiet:
+            self.quiet.add(id)
         self.client.publish(self.prefix + command.spec.topic, encode(command.stamped(id)), qos=1)
         self.driver.flush()
         return id
@@ -98,10 +106,16 @@ class TableLink:
 
     def answered(self, reply: dict[str, Any]) -> Words | None:
         """A reply on ``reply/...``: its command is answered. What to tell the judge when it
-        refuses one of ours ("the table refused cmd/<verb>: <why>", the why in the table's
-        own words); None otherwise."""
-        verb = self.pending.pop(str(reply.get("id")), None)
+        refuses one of ours, not sent ``quiet`` ("the table refused cmd/<verb>: <why>", the
+        why in the table's own words); None otherwise."""
+        id = str(reply.get("id"))
+        verb = self.pending.pop(id, None)
+        quiet = id in self.quiet
+        self.quiet.discard(id)
         if verb is None or reply.get("ok", True):
+            return None
+        if quiet:
+            log.info("the table refused cmd/%s (nothing to end): %s", verb, reply.get("error"))
             return None
         return Words("notice.refused", command=f"cmd/{verb}", why=str(reply.get("error")))
 

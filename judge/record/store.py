@@ -93,6 +93,12 @@ class GameStore:
         row = self._db.execute("SELECT document FROM games WHERE id = ?", (id,)).fetchone()
         return None if row is None else rec.decode(row[0])
 
+    def latest(self) -> rec.Record | None:
+        """The game archived last (the one before the game being played at this table)."""
+        row = self._db.execute(
+            "SELECT document FROM games ORDER BY created DESC LIMIT 1").fetchone()
+        return None if row is None else rec.decode(row[0])
+
     def archived_games(self) -> list[rec.Record]:
         """The archived games, newest first."""
         return [rec.decode(doc) for (doc,) in self._db.execute(

@@ -8,49 +8,14 @@ public topic."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
-from typing import Any
 
-import aiohttp
 import pytest
 
 from kit.local_broker import free_port
-from tests.support.judge_panel import PASSWORD, TABLE, Hands, Judge, judge_config, table_config
+from tests.support.judge_panel import TABLE, Hands, Judge, judge_config, table_config
+from tests.support.live_channel import logged_in
 from tests.support.record_game import ROLES
 from tests.support.running import Running
-
-View = dict[str, Any]
-
-
-class Channel:
-    """The live channel as a script holds it: the last view, and actions on its version."""
-
-    def __init__(self, ws: aiohttp.ClientWebSocketResponse, view: View):
-        self.ws, self.view = ws, view
-
-    async def until(self, holds: Callable[[View], bool], timeout: float = 30) -> View:
-        """The first view from now on (the last one included) for which ``holds``."""
-        async def wait() -> View:
-            while not holds(self.view["game"]):
-                message = await self.ws.receive_json()
-                if message["type"] == "view":
-                    self.view = message
-                else:
-                    raise AssertionError(f"refused: {message}")
-            return self.view["game"]
-
-        return await asyncio.wait_for(wait(), timeout)
-
-    async def act(self, action: str, **args: Any) -> View:
-        version = self.view["game"]["version"]
-        await self.ws.send_json({"action": action, "args": args, "version": version})
-        return await self.until(lambda g: g["version"] != version)
-
-    async def offer(self, key: str) -> View:
-        """Take the view's offer ``key`` as it stands (its action and arguments)."""
-        offer = next(o for o in self.view["game"]["offers"] if o["key"] == key)
-        assert offer.get("enabled", True), offer
-        return await self.act(offer["action"], **offer.get("args", {}))
 
 
 def night_step(hands: Hands, step: str):
@@ -68,91 +33,84 @@ def test_a_fiim_game_over_the_live_channel_alone(tmp_path, broker):
     judge = Judge(config)
 
     async def game() -> None:
-        url = f"http://{listen}/"
-        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True),
-                                         headers={"Origin": url.rstrip("/")}) as http:
-            async with http.post(url + "login", data={"password": PASSWORD}) as login:
-                assert login.status == 200
-            async with http.ws_connect(url + "live") as ws:
-                live = Channel(ws, await ws.receive_json())
-                await live.until(lambda g: True)
-                await live.act("deal", roles=ROLES)
-                await live.offer("start")
-                g = await live.offer("next")  # morning: day 1 (4.2.1)
-                assert g["stage"] == "day"
+        async with logged_in(listen) as (_, live):
+            await live.act("deal", roles=ROLES)
+            await live.offer("start")
+            g = await live.offer("next")  # morning: day 1 (4.2.1)
+            assert g["stage"] == "day"
 
-                # day 1: seats 1 and 2 nominate 5 and 6 on their keypads; all speak
-                for speaker, nominee in ((1, 5), (2, 6)):
-                    g = await live.offer("next")
-                    assert g["floor"] == speaker
-                    hands.key(speaker, f"{nominee}#")
-                    await live.until(lambda g, n=nominee: n in g["nominees"])
-                for _ in range(8):
-                    await live.offer("next")
-                opened = hands.upcoming("event/vote/window", state="opened", candidate=5)
-                g = await live.offer("next")  # the vote (4.4.4)
-                assert g["stage"] == "vote"
-                opened()
-                hands.fists([1, 2, 3, 4, 6, 7, 8])
-                for candidate in (5, 6):  # 6 gets the votes left over (4.4.8)
-                    await live.until(lambda g, c=candidate: g["vote"] is not None
-                                     and (g["vote"]["proposed"] or {}).get("candidate") == c)
-                    await live.offer("confirm")
-                g = await live.until(lambda g: g["stage"] == "last_words")
-                assert g["leaving"] == [5]
+            # day 1: seats 1 and 2 nominate 5 and 6 on their keypads; all speak
+            for speaker, nominee in ((1, 5), (2, 6)):
+                g = await live.offer("next")
+                assert g["floor"] == speaker
+                hands.key(speaker, f"{nominee}#")
+                await live.until(lambda g, n=nominee: n in g["nominees"])
+            for _ in range(8):
                 await live.offer("next")
-                # from before the judge's tap that starts the night: the table's event/phase
-                # may reach the hands before the judge's view of the night reaches this script
-                night_from = len(hands.record.messages)
-                g = await live.offer("next")
-                assert g["stage"] == "night"
+            opened = hands.upcoming("event/vote/window", state="opened", candidate=5)
+            g = await live.offer("next")  # the vote (4.4.4)
+            assert g["stage"] == "vote"
+            opened()
+            hands.fists([1, 2, 3, 4, 6, 7, 8])
+            for candidate in (5, 6):  # 6 gets the votes left over (4.4.8)
+                await live.until(lambda g, c=candidate: g["vote"] is not None
+                                 and (g["vote"]["proposed"] or {}).get("candidate") == c)
+                await live.offer("confirm")
+            g = await live.until(lambda g: g["stage"] == "last_words")
+            assert g["leaving"] == [5]
+            await live.offer("next")
+            # from before the judge's tap that starts the night: the table's event/phase
+            # may reach the hands before the judge's view of the night reaches this script
+            night_from = len(hands.record.messages)
+            g = await live.offer("next")
+            assert g["stage"] == "night"
 
-                # night 1: seat 3's keypad is dead; the judge enters the pick it showed
-                shot_opened = night_step(hands, "mafia_shot")
-                g = await live.offer("next")
-                assert g["night_step"] == "mafia_shot"
-                assert shot_opened()["actors"] == [1, 2, 3]
-                taken = hands.upcoming("private/night/pick", actor=2, taken=True)
-                hands.key(1, "7#")
-                hands.key(2, "7#")
+            # night 1: seat 3's keypad is dead; the judge enters the pick it showed
+            shot_opened = night_step(hands, "mafia_shot")
+            g = await live.offer("next")
+            assert g["night_step"] == "mafia_shot"
+            assert shot_opened()["actors"] == [1, 2, 3]
+            taken = hands.upcoming("private/night/pick", actor=2, taken=True)
+            hands.key(1, "7#")
+            hands.key(2, "7#")
+            taken()
+            await live.act("night_pick", actor=3, targets=[7])
+            await live.offer("end-step")
+            g = await live.until(lambda g: g["night_step"] is None)
+            assert g["killed"] == 7 and "shot: 7" in [w["text"] for w in g["tonight"]]
+            for step, actor, keys, pattern in (("don_check", 1, "4#", 1),
+                                               ("sheriff_check", 4, "2#", 1)):
+                reveal = hands.upcoming("cmd/night/reveal", seat=actor, pattern=pattern)
+                opened = night_step(hands, step)
+                await live.offer("next")
+                assert opened()["actors"] == [actor]
+                taken = hands.upcoming("private/night/pick", actor=actor, taken=True)
+                hands.key(actor, keys)
                 taken()
-                await live.act("night_pick", actor=3, targets=[7])
                 await live.offer("end-step")
-                g = await live.until(lambda g: g["night_step"] is None)
-                assert g["killed"] == 7 and "shot: 7" in [w["text"] for w in g["tonight"]]
-                for step, actor, keys, pattern in (("don_check", 1, "4#", 1),
-                                                   ("sheriff_check", 4, "2#", 1)):
-                    reveal = hands.upcoming("cmd/night/reveal", seat=actor, pattern=pattern)
-                    opened = night_step(hands, step)
-                    await live.offer("next")
-                    assert opened()["actors"] == [actor]
-                    taken = hands.upcoming("private/night/pick", actor=actor, taken=True)
-                    hands.key(actor, keys)
-                    taken()
-                    await live.offer("end-step")
-                    reveal()
-                    await live.until(lambda g: g["night_step"] is None)
-                opened = night_step(hands, "best_move")
-                await live.offer("next")
-                assert opened()["actors"] == [7]
-                await live.act("night_pick", actor=7, targets=[1, 2, 3])  # named aloud
-                await live.offer("end-step")
-                g = await live.until(lambda g: g["night_step"] is None)
-                assert g["best_move"] == [1, 2, 3]
-                daylight = hands.upcoming("event/phase", phase="day")
-                g = await live.offer("next")  # morning: 7's last minute (4.5.4)
-                assert g["stage"] == "last_words" and g["leaving"] == [7]
-                daylight()
-                night = hands.record.messages[night_from:]
+                reveal()
+                await live.until(lambda g: g["night_step"] is None)
+            opened = night_step(hands, "best_move")
+            await live.offer("next")
+            assert opened()["actors"] == [7]
+            await live.act("night_pick", actor=7, targets=[1, 2, 3])  # named aloud
+            await live.offer("end-step")
+            g = await live.until(lambda g: g["night_step"] is None)
+            assert g["best_move"] == [1, 2, 3]
+            daylight = hands.upcoming("event/phase", phase="day")
+            g = await live.offer("next")  # morning: 7's last minute (4.5.4)
+            assert g["stage"] == "last_words" and g["leaving"] == [7]
+            daylight()
+            night = hands.record.messages[night_from:]
 
-                # day 2: the three blacks out on fouls; red wins (1.4)
-                await live.offer("next")
-                g = await live.offer("next")
-                assert g["stage"] == "day"
-                for seat in (1, 2, 3):
-                    for _ in range(4):
-                        g = await live.act("foul", seat=seat)
-                assert g["stage"] == "over" and g["winner"] == "red"
+            # day 2: the three blacks out on fouls; red wins (1.4)
+            await live.offer("next")
+            g = await live.offer("next")
+            assert g["stage"] == "day"
+            for seat in (1, 2, 3):
+                for _ in range(4):
+                    g = await live.act("foul", seat=seat)
+            assert g["stage"] == "over" and g["winner"] == "red"
 
         # nothing of the night on a public topic: who woke, what they picked, the answers
         fell = next(i for i, m in enumerate(night) if m.topic == TABLE + "event/phase"

@@ -31,6 +31,7 @@ from tests.support.judge_panel import (
 )
 from tests.support.online_003 import ADDED, ROLES, table_of_seven
 from tests.support.page_layout import VIEWPORTS, overflowing, small_targets
+from tests.support.table_configs import strip_table
 
 TOKEN = "overlay-token-for-the-books"
 DELAY = 0.5  # the organiser's stream delay: a secret reaches the overlay this late
@@ -246,3 +247,90 @@ def test_classic_000_roulette_and_cards_on_the_panel_and_overlay(tmp_path, broke
             overlay.reload()
             overlay.wait_for_selector(f'.seat[data-seat="1"] .left:text-is("{said}")')
         overlay.close()
+
+
+def text(panel: Panel, selector: str) -> str:
+    return panel.page.inner_text(selector).strip()
+
+
+@pytest.mark.timeout(240)
+def test_crow_club_the_judges_own_rules_on_the_panel_in_russian(tmp_path, broker, chromium):
+    """The Crow Club's rules that are the judge's to run, each an offer the panel draws as it
+    draws any, in Russian: «Раздача» by called numbers (each seat's number typed, one out of
+    range refused on the page, the last card the fate), «Фолл» every 5 s of a violation that
+    goes on, «Касперами…» a ghost's interference ("крест": the maniac still in), then the next
+    game: its deal proposed from the other side and «Иммунитет у игрока…» proposed from the last
+    game, and «Маньяк» giving the reds the win. At 13 seats (the maniac's first deck); the
+    stack shuffled by seed 7, every player calling 1: 1 the maniac, 6 the doctor, 9 and 12
+    mafia, 10 the Don, 11 the paranoid, 13 the sheriff."""
+    with book_game_at(tmp_path, broker.port, chromium,
+                      table_config(tmp_path, broker.port, "crow-club", strip_table(13)),
+                      book_game("crow-club", 13)) as (panel, hands):
+        page = panel.page
+        page.on("dialog", lambda dialog: dialog.accept())  # the new game's confirmation
+        switch(panel, "ru")
+        assert text(panel, "#deal-called") == "Раздача по названным числам: с игрока 1"
+        page.fill("#deal-called-seed", "7")
+        panel.tap("#deal-called")
+        assert text(panel, "#call") == "Игрок 1 называет число от 1 до 13"
+        page.fill("#call-number", "14")  # «от 1 до количества оставшихся карт»
+        page.click("#call")
+        page.wait_for_selector('#message:text("введите число от 1 до 13")')
+        for _ in range(12):  # seats 1 to 12 call
+            page.fill("#call-number", "1")
+            panel.tap("#call")
+        page.wait_for_selector('#log li:has-text("последняя карта (судьба)")')
+        page.wait_for_selector('.seat[data-seat="1"] .role:text("Маньяк")')
+        panel.tap("#start")
+        panel.stage("night0")
+        panel.next()
+        panel.stage("day")
+        panel.next()  # seat 1 speaks; seat 5 talks over him, on and on
+
+        panel.seat(5, "violation")
+        assert text(panel, "#violation") == "Нарушение длится: фол каждые 5 с"
+        assert text(panel, "#violation-end-5") == "Нарушение игрока 5 окончено"
+        panel.tap("#violation-end-5")
+        page.wait_for_selector('#log li:has-text("игрок 5: нарушение длилось")')
+        assert re.search(r"всего \d+ фола?в?$", page.inner_text("#log li:first-child"))
+        page.wait_for_selector('.seat[data-seat="5"] .fouls:not(:empty)')
+
+        while page.get_attribute("#stage", "data-stage") == "day":
+            panel.next()  # the zero round, then a round nobody nominates in
+        panel.stage("night")
+        night_step(panel, hands, "mafia_shot", {10: "2#", 9: "2#", 12: "2#"})
+        night_step(panel, hands, "maniac_kill", {})
+        night_step(panel, hands, "doctor", {6: "3#"})
+        night_step(panel, hands, "doctor_poison", {})
+        night_step(panel, hands, "sheriff_check", {13: "4#"})
+        while page.get_attribute("#stage", "data-stage") in ("night", "last_words"):
+            panel.next()  # morning: 2's testament
+        page.wait_for_selector('.seat.out[data-seat="2"]')
+        assert text(panel, "#forfeit") == "Каспер вмешался в игру: игра остановлена"
+        panel.seat(2, "forfeit")  # 2 nods to the living from outside the table
+        panel.stage("over")
+        page.wait_for_selector('#log li:has-text("игрок 2, каспер, вмешался в игру")')
+        page.wait_for_selector('#log li:has-text("ничья")')
+
+        # ------------------------------------------------ the next game at the table
+        page.click("#new-game")
+        panel.stage("setup")
+        page.wait_for_selector('#deal-called:text("с игрока 13")')
+        assert text(panel, "#immunity-proposed") == "Иммунитет по прошлой игре: 2"
+        panel.tap("#immunity-proposed")
+        page.wait_for_selector('#log li:has-text("иммунитет: 2")')
+        page.fill("#deal-called-seed", "11")
+        panel.tap("#deal-called")  # 13 calls first; 1 takes the fate
+        assert text(panel, "#call") == "Игрок 13 называет число от 1 до 13"
+        for _ in range(12):  # seats 13 down to 2 call
+            page.fill("#call-number", "1")
+            panel.tap("#call")
+        page.wait_for_selector('.seat[data-seat="6"] .role:text("Маньяк")')
+        panel.tap("#start")
+        panel.stage("night0")
+        panel.next()
+        panel.stage("day")
+        assert text(panel, "#gift") == "Отдаёт победу: красные"
+        panel.seat(6, "gift")  # the maniac played for the town, and the table knows him
+        panel.stage("over")
+        page.wait_for_selector('#log li:has-text("игрок 6 отдаёт победу: красные")')

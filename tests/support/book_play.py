@@ -24,13 +24,15 @@ def tap(kind: str, **args: object) -> Action:
 
 class BookPlay:
     """One game by ``rules`` at ``seats`` seats, dealt ``roles`` (``add``: the optional cards
-    dealt), started; every input goes into ``journal``."""
+    dealt; ``deal``: the judge's deal inputs instead, a deal by called numbers), started;
+    every input goes into ``journal``."""
 
-    def __init__(self, rules: Rules, seats: int, roles: list[str], add: tuple[str, ...] = ()):
+    def __init__(self, rules: Rules, seats: int, roles: list[str], add: tuple[str, ...] = (),
+                 deal: tuple[Action, ...] = ()):
         self.rules, self.seats = rules, seats
         self.game = new_game(seats, rules=rules)
         self.journal: list[Action | TableEvent] = []
-        self.give(tap("deal", roles=roles, add=list(add)), tap("start"))
+        self.give(*(deal or (tap("deal", roles=roles, add=list(add)),)), tap("start"))
 
     def give(self, *inputs: Action | TableEvent) -> BookPlay:
         for given in inputs:

@@ -16,6 +16,7 @@ from contract.verbs import TableCommand
 from judge.game import Action, Game, TableEvent, new_game, step
 from tests.support.record_game import ROLES
 from tests.support.table_event import table_event
+from tests.support.table_night import reported
 
 #: what the judge's core sends the table
 Commands = list[TableCommand]
@@ -62,9 +63,10 @@ def night(game: Game, picks: dict[str, dict[int, list[int]]],
           check: Callable[[Game, Commands, tuple[int, ...]], None] | None = None
           ) -> tuple[Game, Commands, list[str]]:
     """Every step of tonight (or of the deal's night) in turn on the judge's Next, each answered
-    by the table with its actors' picks (``picks[step]``: actor -> seats; none given: nobody
-    picks). ``check(game, commands, actors)`` sees each input's commands (``actors``: the
-    step's, once it answered)."""
+    by the table with its actors' picks (``picks[step]``: actor -> seats keyed; none given:
+    nobody picks), as the table's own night code reports them (``table_night.reported``: a
+    group whose picks differ marked ``disagree``). ``check(game, commands, actors)`` sees each
+    input's commands (``actors``: the step's, once it answered)."""
     commands: Commands = []
     lines: list[str] = []
     while game.stage in ("night", "night0"):
@@ -74,10 +76,7 @@ def night(game: Game, picks: dict[str, dict[int, list[int]]],
             check(game, more, ())
         if game.running_step is not None:
             actors = next(tuple(c.payload.actors) for c in more if c.spec.verb == "night/step")
-            chosen = picks.get(game.running_step, {})
-            game, more, said = run(game, table_event("private/night/result", {
-                "step": game.running_step, "missing": [],
-                "picks": [{"actor": a, "picks": p} for a, p in chosen.items()]}))
+            game, more, said = run(game, reported(game, picks.get(game.running_step, {})))
             commands, lines = commands + more, lines + said
             if check is not None:
                 check(game, more, actors)

@@ -9,7 +9,9 @@ moment of removal is the vote or the night's kill").
 
 An endgame may also decide at a day's end, as the night would fall (``at_nightfall``): its
 team wins without the night (the Crow Club's «критика»), or the night is not played and the
-game goes on by day (the «угадайка» of the last three).
+game goes on by day (the «угадайка» of the last three). And a win may be the judge's to
+declare (``offers`` and ``declare``: the Crow Club's ghosts' forfeit and the maniac's gift):
+the engine ends the game with the winner ``declare`` names, as it ends it with a row that holds.
 """
 
 from __future__ import annotations
@@ -18,9 +20,10 @@ from typing import Any, ClassVar, NamedTuple
 
 import msgspec
 
+from judge.game.actions import Offer
 from judge.game.book import Endgame as EndgameRow
 from judge.game.book import NoOptions
-from judge.game.state import Game
+from judge.game.state import Game, Refused
 from kit.i18n import Line
 
 
@@ -48,6 +51,24 @@ class Endgame:
 
     def options(self, row: EndgameRow) -> Any:
         return row.options
+
+    def offers(self, game: Game, row: EndgameRow) -> list[Offer]:
+        """The judge's decisions that end the game by this row now, as ``choose`` offers with
+        ``args={"of": row.kind}`` (default: none)."""
+        return []
+
+    def declare(self, game: Game, row: EndgameRow, value: Any) -> Declared:
+        """The judge's decision (``Choose``): who wins and why; ``Refused`` when it may not be
+        declared now (default: never)."""
+        raise Refused(Line(row.rule, "refused.choose.endgame"))
+
+
+class Declared(NamedTuple):
+    """A win the judge declared: ``winner`` (a team, or ``draw``) and the ``line`` saying
+    why."""
+
+    winner: str
+    line: Line
 
 
 def count(game: Game, *teams: str) -> int:

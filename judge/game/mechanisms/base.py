@@ -174,9 +174,9 @@ def holders(game: Game, step: Step) -> tuple[int, ...]:
 
 def lead(game: Game, step: Step, picks: Picks) -> Pick | None:
     """The pick that stands for a step whose actors act as one (a doctor, a sheriff, and the
-    Crow Club's thief who copied the card): the first standing pick of a card's holder, else
-    the first standing pick."""
-    standing = [p for p in picks.picks if p.miss is None]
+    Crow Club's thief who copied the card): the first whole pick (``Pick.whole``: the pair
+    need not agree) of a card's holder, else the first whole pick."""
+    standing = [p for p in picks.picks if p.whole]
     return min(standing, key=lambda p: game.player(p.actor).role not in step.roles,
                default=None)
 

@@ -13,37 +13,65 @@ night step that shoots). The engine keeps the same rule itself, for a pick the j
   kill, the poison, the paranoid's take-along, "как либо");
 - "Иммунитет не переносится на следующий игровой день": it ends with night 1 (``morning``).
 
+At setup the panel proposes the immune from the game before at the table (``Game.previous``):
+"Иммунитет выдаётся любому игроку который покинул стол в самом начале игры. до 10 человек:
+первому поднятому, если никого не подняли - первому отстреленному черными игроку. Важно: до 10
+человек, иммунитет выдаётся только одному игроку. После 10 человек, иммунитет выдаётся первому
+поднятому (или двум игрокам, если город смог проголосовать в двух игроков ровно, и поднять
+двоих), а так же всем покинувшим игру в первую ночь." With up to ``one_up_to`` players in that
+game: the first voted out on its day 1, or, if nobody was, the first its ``shot_by`` steps
+killed on night 1 (the blacks' shot); with more: day 1's first vote's leavers (two when the
+table voted two out) and everyone who left on night 1. A player is found by his name when the
+last game had it (he may sit elsewhere now), else by his seat. The judge takes the proposal, or
+names others.
+
 It runs no step: the book names it in its ``[night] resolution`` only, after the deaths it
-takes back, and cites its section as ``[cite] immunity``.
+takes back, gives its options in ``[night.options]``, and cites its section as ``[cite]
+immunity``.
 """  # noqa: RUF002 (the book's Russian, quoted)
 
 from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from contract.commands import SeatStanding
 from judge.game import table
-from judge.game.actions import Offer, Param
-from judge.game.book import Step
+from judge.game.actions import Group, Offer, Param
+from judge.game.book import Name, Step
 from judge.game.mechanisms.base import Fate, Mechanism
-from judge.game.state import Act, Game, Refused, Result, set_player
+from judge.game.state import Act, Game, Previous, Refused, Result, set_player
 from kit.i18n import Line, Words
 
 #: the day and the night it protects on ("в первый день", "в первую ночь")
 DAY = NIGHT = 1
 
 
+class ImmunityOptions(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    shot_by: tuple[Name, ...] = ()  # the steps whose night-1 kill earns it ("отстреленному")
+    one_up_to: int = 10  # up to so many players, one immune ("до 10 человек")
+
+
 class Immunity(Mechanism):
     name = "immunity"
     cites = ("immunity",)
+    Options = ImmunityOptions
 
     def offers(self, game: Game, step: Step | None) -> list[Offer]:
         if not _naming(game):
             return []
-        return [Offer(action="choose", key="immunity", label=Words("offer.immunity"),
-                      args={"of": self.name}, group="setup" if game.stage == "setup" else "seat",
-                      params=[Param(name="value", kind="seats",
-                                    seats=[p.seat for p in game.players if p.in_game])])]
+        group: Group = "setup" if game.stage == "setup" else "seat"
+        offers = [Offer(action="choose", key="immunity", label=Words("offer.immunity"),
+                        args={"of": self.name}, group=group,
+                        params=[Param(name="value", kind="seats",
+                                      seats=[p.seat for p in game.players if p.in_game])])]
+        proposed = proposal(game)
+        if game.stage == "setup" and proposed and not any(p.immune for p in game.players):
+            offers.insert(0, Offer(action="choose", key="immunity-proposed", group=group,
+                                   label=Words("offer.immunity.proposed", seats=proposed),
+                                   args={"of": self.name, "value": proposed}))
+        return offers
 
     def choose(self, game: Game, step: Step | None, value: Any) -> Result:
         rule = game.rules.cite("immunity")
@@ -84,6 +112,32 @@ class Immunity(Mechanism):
         return Result(game, [table.seats(SeatStanding(seat=s, immune=False) for s in immune)],
                       [Line(game.rules.cite("immunity"), "line.immunity.over",
                             seats=immune)])
+
+
+def proposal(game: Game) -> list[int]:
+    """The seats of this game the last one at the table makes immune (the module's words),
+    in seat order; none when it was played by another book or left nobody early."""
+    last = game.previous
+    if last is None or last.book != game.book.id:
+        return []
+    found = game.book.night.options.get("immunity")
+    options = found if isinstance(found, ImmunityOptions) else ImmunityOptions()
+    if len(last.names) <= options.one_up_to:
+        shot = [seat for step, seat in last.kills if step in options.shot_by
+                and seat in last.night_one]
+        earned = list(last.voted_out[:1] or shot[:1])
+    else:
+        earned = [*last.voted_out, *last.night_one]
+    return sorted({s for s in (_here(game, last, seat) for seat in earned) if s is not None})
+
+
+def _here(game: Game, last: Previous, seat: int) -> int | None:
+    """Where the last game's player of ``seat`` sits now: by his name if he had one, else the
+    same seat."""
+    name = last.names[seat - 1].strip().casefold() if seat <= len(last.names) else ""
+    if not name:
+        return seat if seat <= len(game.players) else None
+    return next((p.seat for p in game.players if p.name.strip().casefold() == name), None)
 
 
 def _naming(game: Game) -> bool:

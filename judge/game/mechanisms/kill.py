@@ -1,18 +1,21 @@
 """A kill: the actors pick one seat, who leaves at morning unless the night's later mechanisms
 take it back (a heal, an immortal).
 
-Who decides, by the step's ``options``:
+Who decides, by the step's ``options`` (the table's ``disagree`` is its count of FIIM's
+shot; the engine counts each book's from the actors' own picks, ``Picks.standing``):
 
 - ``agree = "all"`` (FIIM 4.5.4-4.5.5): every actor on the same single seat; an actor on
-  another seat, on several, or on none is a miss (the table says so in each pick's ``miss``
-  and in ``agreed``);
+  another seat, on several, or on none is a miss;
 - ``agree = "named"`` (the online book's reading): every actor who names someone names the
   same seat; an actor who names nobody does not spoil it; nobody naming is no kill;
-- ``deciders`` (the Crow Club's Don, the classic club's Godfather then Right Hand): the first
-  of these roles among the actors decides alone (no pick: a miss, "сделать промах"); the others'
-  picks are recorded only. The role's card decides, else one acting as it (``Player.acts``: the
-  Crow Club's next Don, named by the last). With no decider awake, ``agree`` decides among the
-  actors but those of the ``ignore`` roles (the classic club's joker).
+- ``deciders`` (the Crow Club's Don, the classic club's Godfather then Right Hand, "После
+  смерти Крестного Отца принимает его функции"): the first of these roles, in the book's order
+  of succession, among the actors decides alone, whatever the others point at («Дон Мафии»:
+  "Если вся команда мафии ночью стреляет в игрока номер 6, а Дон показывает 3, Покинет стол
+  3"); his no pick, or several, is a miss ("сделать промах"); the others' picks are recorded
+  only. The role's card decides, else one acting as it (``Player.acts``: the Crow Club's next
+  Don, named by the last). With no decider awake, ``agree`` decides among the actors but those
+  of the ``ignore`` roles (the classic club's joker).
 
 A seat out of the game is no kill. The record lines cite ``hit`` and ``miss``; ``announce``:
 the morning names who killed (the online book's «Утром ведущий произносит…»: "маньяк убил …,
@@ -22,7 +25,7 @@ morning's words when the night's heal took this kill back (the Crow Club's «Д�
 этой ночью стреляла, но подоспела скорая"); ``own_last_words = false``: a victim of the
 killers' own side leaves without last words («Дон Мафии»: "Отстреленный уходит без
 завещания").
-"""
+"""  # noqa: RUF002 (the books' Russian, quoted)
 
 from __future__ import annotations
 
@@ -74,19 +77,13 @@ class Kill(Mechanism):
     def _target(self, game: Game, options: KillOptions, picks: Picks) -> int | None:
         standing = picks.standing()
         actors = [p.actor for p in picks.picks] + list(picks.missing)
-        for role in options.deciders:
-            decider = next((a for a in actors if game.player(a).role == role),
-                           next((a for a in actors if game.player(a).acts == role), None))
-            if decider is not None:
-                chosen = standing.get(decider, ())
-                return chosen[0] if len(chosen) == 1 else None
+        decider = _decider(game, options, actors)
+        if decider is not None:
+            chosen = standing.get(decider, ())
+            return chosen[0] if len(chosen) == 1 else None
         counted = {a for a in actors if game.player(a).role not in options.ignore}
         standing = {a: t for a, t in standing.items() if a in counted}
-        if options.agree == "named":
-            return _agreed(standing, complete=True)
-        # the table's ``agreed`` counts every actor: with some ignored, the engine counts
-        return _agreed(standing, complete=counted <= set(standing)
-                       and (bool(options.ignore) or picks.agreed is not False))
+        return _agreed(standing, complete=options.agree == "named" or counted <= set(standing))
 
     def settle(self, game: Game, acts: tuple[Act, ...], fates: tuple[Fate, ...]
                ) -> tuple[Fate, ...]:
@@ -112,6 +109,17 @@ class Kill(Mechanism):
         if options.saved is not None and _healed(game, act):
             return Words("said.kill.saved", says=options.saved)
         return None
+
+
+def _decider(game: Game, options: KillOptions, actors: list[int]) -> int | None:
+    """The actor who decides the kill alone: the first of the ``deciders`` roles held among
+    the actors, by its card, else by one acting as it; ``None``: the actors agree."""
+    for role in options.deciders:
+        decider = next((a for a in actors if game.player(a).role == role),
+                       next((a for a in actors if game.player(a).acts == role), None))
+        if decider is not None:
+            return decider
+    return None
 
 
 def _own_unheard(step: Step) -> bool:

@@ -56,7 +56,7 @@ class Silence(Mechanism):
     def act(self, game: Game, step: Step, picks: Picks) -> Acted:
         # the three may be fewer: the table calls an actor short of his picks "missing"
         named = Picks(step.name, tuple(replace(p, miss=None) for p in picks.picks
-                                       if p.miss in (None, "missing")))
+                                       if p.whole or p.miss == "missing"))
         pick = lead(game, step, named)
         if pick is None or not pick.targets:
             return Acted(None, lines=(Line(step.rule, "line.silence.none", step=step.words),))

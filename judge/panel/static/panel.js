@@ -26,7 +26,8 @@ const STAGES = { setup: "stage.setup", night0: "stage.night0", day: "stage.day",
   vote: "stage.vote", defence: "stage.defence", roulette: "stage.roulette",
   last_words: "stage.last_words", night: "stage.night", over: "stage.over" };
 const PARAMS = { seed: "panel.param.seed", add: "panel.param.add", reason: "panel.param.reason",
-  name: "panel.param.name", value: "panel.param.value", mode: "panel.param.mode" };
+  name: "panel.param.name", value: "panel.param.value", mode: "panel.param.mode",
+  number: "panel.param.number" };
 
 // candidate 0 of a vote, by the vote's kind (its book's procedure, in the view): FIIM's and the
 // Crow Club's "all leave?", the online book's verdict «ЗА» or its second round's «против всех»
@@ -274,6 +275,7 @@ function renderOffers(offers, g) {
     (offer.params || []).forEach((p) => {
       const input = $(`${offer.key}-${p.name}`);
       if (input) put(input, "hidden", false);
+      if (input && p.max) put(input, "max", String(p.max));  // a bound that moves (cards left)
     });
   });
   // each box's offers moved only when their order changed (a new one is appended here too)
@@ -300,6 +302,7 @@ function paramInput(offer, param) {  // a number, a choice or choices beside the
   if (param.kind === "number") {
     input = document.createElement("input");
     input.type = "number"; input.inputMode = "numeric";
+    if (param.max) { input.min = "1"; input.max = String(param.max); }
     input.placeholder = PARAMS[param.name] ? t(PARAMS[param.name]) : param.name;
   } else {
     input = document.createElement("select");
@@ -352,7 +355,14 @@ function paramValue(offer, param) {
       if (seats.length !== 1) return say({ key: "panel.select_seat" });
       return seats[0];
     case "seats": return seats;
-    case "number": return input && input.value ? Number(input.value) : Date.now() % 1e9;
+    case "number": {
+      if (!param.max) return input && input.value ? Number(input.value) : Date.now() % 1e9;
+      const n = input && input.value ? Number(input.value) : NaN;  // one the rules bound: 1..max
+      if (!(Number.isInteger(n) && n >= 1 && n <= param.max)) {
+        return say({ key: "panel.param.range", params: { max: param.max } });
+      }
+      input.value = "";
+      return n; }
     case "text": { const text = prompt(t("panel.prompt", { offer: I18n.words(offer.label),
       param: PARAMS[param.name] ? t(PARAMS[param.name]) : param.name }));
       return text === null ? undefined : text; }

@@ -182,6 +182,29 @@ def test_classic_000_godfather_decides_the_kill_and_the_jokers_pick_is_not_count
     assert lines[-1] == "«2. День»: seat 10 was killed; a last minute"
 
 
+def test_classic_000_right_hand_after_the_godfathers_death_takes_his_functions():
+    """«Правая Рука \\ Johnny»: "После смерти Крестного Отца принимает его функции": the
+    Godfather out, the Right Hand shows 8 and a family member 9 (the table marks the family's
+    picks as differing): 8 is killed, not "the family missed"."""  # noqa: RUF002
+    game = to_night(run(dealt(), tap("next"))[0])
+    game = set_player(game, 1, in_game=False, left="voted_out")
+    game, commands, lines = night(game, {"family_kill": {2: [8], 3: [9]}})
+    assert steps_of(commands)["family_kill"] == [2, 3, 4]
+    assert "«Godfather»: the family shot at seat 8" in lines
+    assert game.leaving == (8,)
+
+
+def test_classic_000_without_godfather_and_right_hand_the_family_agrees_the_joker_aside():
+    """«Члены Семьи»: "убивают ночью"; with neither the Godfather nor the Right Hand the family
+    members must agree (the digest's reading), and the joker pointing elsewhere does not spoil
+    it («Joker \\ Джокер»: "Мафия не знает кто из них Джокер")."""
+    game = to_night(run(dealt(), tap("next"))[0])
+    for seat in (1, 2):
+        game = set_player(game, seat, in_game=False, left="voted_out")
+    game, _, lines = night(game, {"family_kill": {3: [9], 4: [10]}})
+    assert "«Godfather»: the family shot at seat 9" in lines and game.leaving == (9,)
+
+
 def test_classic_000_police_chief_kills_the_player_his_check_found_the_next_night():
     """«Шеф Полиции \\ Police Chief»: "если угадал, следующей ночью может его убить": the
     check answers privately, and the next night his kill replaces the check; only on the

@@ -9,18 +9,22 @@ from __future__ import annotations
 
 import csv
 import io
+import random
 from collections import Counter
 from dataclasses import replace
 
 import pytest
 
-from judge.game import Game, Refused, load_rules, new_game
+from judge.game import Action, Game, Previous, Refused, load_rules, new_game, step
 from judge.game.end import before_night, win_check
+from judge.game.offers import offered
 from judge.game.state import set_player
 from judge.record import document as rec
+from judge.record.previous import previous
 from judge.record.sheet import protocol, results_csv
 from results import mafiaratings as mr
 from results import scoring
+from tests.support.book_play import BookPlay
 from tests.support.judge_game import night, result, run, tap
 
 RULES = load_rules("crow-club")
@@ -93,6 +97,25 @@ def test_crow_club_don_the_don_decides_and_may_shoot_his_own_who_leaves_without_
     assert "«Дон Мафии»: the Don shot at seat 3" in lines
     assert not game.player(3).in_game and game.stage == "day"
     assert "«После голосование стол покидает…»: seat 3 was killed" in lines
+
+
+def test_crow_club_don_the_dons_3_leaves_though_the_whole_mafia_shoots_6():
+    """«Дон Мафии»: "Если вся команда мафии ночью стреляет в игрока номер 6, а Дон показывает 3,
+    Покинет стол 3." The table marks the three picks as differing; the Don's stands (3 is
+    a mafioso here, who leaves "без завещания")."""
+    game = to_night(dealt())
+    game, _, lines = night(game, {"mafia_shot": {1: [3], 2: [6], 3: [6]}})
+    assert "«Дон Мафии»: the Don shot at seat 3" in lines
+    assert not game.player(3).in_game and game.player(6).in_game and game.stage == "day"
+
+
+def test_crow_club_don_may_miss_though_the_mafia_agree():
+    """«Дон Мафии»: "Дон может при желании или если этого требуют обстоятельства сделать
+    промах": the Don shows nothing, his two mafia agree on 10: nobody is killed."""
+    game = to_night(dealt())
+    game, _, lines = night(game, {"mafia_shot": {2: [10], 3: [10]}})
+    assert "«Дон Мафии»: the Don missed: nobody is killed" in lines
+    assert game.player(10).in_game
 
 
 def test_crow_club_don_the_departed_don_names_the_next_before_the_shot():
@@ -372,3 +395,206 @@ def test_crow_club_guess_the_three_vote_among_themselves_and_the_maniac_wins_one
     while game.stage == "last_words":
         game, _, lines = run(game, tap("next"))
     assert game.winner == "maniacs" and lines[-1].startswith("«Победа маньяка»")
+
+
+def morning_after(game: Game, seat: int) -> Game:
+    """Night 1: the Don shoots ``seat``; morning, the testament, day 2's first speech."""
+    game, _, _ = night(to_night(game), {"mafia_shot": {1: [seat]}})
+    while game.stage != "day" or game.floor is None:
+        game, _, _ = run(game, tap("next"))
+    return game
+
+
+#: ten seats, two sides (no maniac): 1 the Don, 2-3 mafia, 4 the doctor, 5 the sheriff, 6 the
+#: paranoid, 7 the firefighter, 8-10 civilians
+TEN = ["don", "mafia", "mafia", "doctor", "sheriff", "paranoid", "firefighter",
+       *["civilian"] * 3]
+
+
+@pytest.mark.parametrize(("shot_seat", "winner"), [(9, "black"), (2, "red")])
+def test_crow_club_kaspery_a_ghost_who_interferes_gives_the_win_to_the_other_side(
+        shot_seat, winner):
+    """«Касперами…»: "Если каспер залез игру, влияя на ход игры … игра останавливается и
+    победа присуждается команде противоположной от каспера": a red shot at night (or a black
+    his Don shot) gestures from outside during day 2's speech; the table's timer stops."""
+    game = morning_after(dealt(TEN), shot_seat)
+    assert [o.params[0].seats for o in offered(game) if o.key == "forfeit"] == [[shot_seat]]
+    game, commands, lines = run(game, tap("choose", of="forfeit", value=shot_seat))
+    assert game.stage == "over" and game.winner == winner
+    assert lines[0] == f"«Касперами…»: seat {shot_seat}, a ghost, interfered with the game: " \
+        "the game stops"
+    assert [c.spec.verb for c in commands] == ["timer/stop"]
+
+
+def test_crow_club_kaspery_with_three_sides_at_the_table_nobody_wins_krest():
+    """«Касперами…»: "В случае если команды за столом было 3 - маньяк, мафия и мирные, победа не
+    присуждается никому, в городе ничья, или "крест"": the maniac still in, a red ghost."""
+    game = morning_after(dealt(), 9)
+    game, _, _ = run(game, tap("choose", of="forfeit", value=9))
+    assert game.winner == "draw" and game.stage == "over"
+
+
+def test_crow_club_kaspery_only_who_left_by_anothers_action_is_a_ghost():
+    """«Касперами…»: "покинули игровой стол, из за действий других персонажей (отстрел, отрава,
+    поднятие)": a player in the game, or out on fouls, is no ghost; before the game, none."""
+    game = morning_after(dealt(TEN), 9)
+    for _ in range(4):
+        game, _, _ = run(game, tap("foul", seat=10))
+    assert game.player(10).left == "fouls"
+    for seat in (10, 8, 99, "9"):
+        with pytest.raises(Refused, match="is not a ghost"):
+            run(game, tap("choose", of="forfeit", value=seat))
+    with pytest.raises(Refused, match="only during a game"):
+        run(dealt(TEN), tap("choose", of="forfeit", value=9))
+
+
+def test_crow_club_manyak_the_maniac_gives_the_win_to_the_reds():
+    """«Маньяк»: "Маньяк может отдать победу мирным - в случае, если он играл за мирных и весь
+    стол знает что он маньяк": the judge names the maniac (seat 4) in day 1's speeches; the
+    reds win."""
+    game, _, _ = run(dealt(), tap("start"))
+    while game.stage != "day" or game.floor is None:
+        game, _, _ = run(game, tap("next"))
+    assert [o.params[0].seats for o in offered(game) if o.key == "gift"] == [[4]]
+    with pytest.raises(Refused, match="seat 9 cannot give the win away"):
+        run(game, tap("choose", of="gift", value=9))
+    game, _, lines = run(game, tap("choose", of="gift", value=4))
+    assert game.winner == "red" and "«Маньяк»: seat 4 gives the win away: red" in lines
+    assert not [o for o in offered(morning_after(dealt(TEN), 9)) if o.key == "gift"]
+
+
+def at(game: Game, now: float, kind: str, **args) -> tuple[Game, list[str]]:
+    """The judge's ``kind`` tap at ``now`` (seconds: a violation is counted by them)."""
+    game, _, lines = step(game, Action(kind, args), now)
+    return game, [str(line) for line in lines]
+
+
+def test_crow_club_foll_a_violation_that_goes_on_is_a_foul_every_5_s():
+    """«В мафии есть такие понятия как "Фолл" и "вскрытие карты"»: "один фолл длится 5 секунд,
+    то есть если вы нарушаете дольше 5 секунд, то вам дается ещё один фолл. 3 фолла вы можете
+    заработать, 4й же - "вскрытие карты"": 5 s is one foul, 12.3 s three; 17 s is the fourth:
+    the card shown, the player out, his violation over."""
+    game, _, _ = run(dealt(), tap("start"), tap("next"))
+    assert any(o.key == "violation" for o in offered(game))
+    game, lines = at(game, 100.0, "violation", seat=9)
+    assert game.player(9).fouls == 1 and game.violations == ((9, 100.0),)
+    assert lines[0] == "«В мафии есть такие понятия как \"Фолл\" и \"вскрытие карты\"»: " \
+        "seat 9: the violation goes on, a foul every 5 s"
+    assert [o.key for o in offered(game) if o.key.startswith("violation-end")] == \
+        ["violation-end-9"]
+    with pytest.raises(Refused, match="seat 9's violation goes on already"):
+        at(game, 101.0, "violation", seat=9)
+    game, lines = at(game, 105.0, "violation", seat=9, ends=True)
+    assert game.player(9).fouls == 1 and game.violations == ()
+    assert lines[0].endswith("seat 9: the violation lasted 5 s, 1 foul in all")
+    game, _ = at(game, 200.0, "violation", seat=10)
+    game, lines = at(game, 212.3, "violation", seat=10, ends=True)
+    assert game.player(10).fouls == 3 and lines[0].endswith("lasted 12.3 s, 3 fouls in all")
+    undone, _ = at(game, 213.0, "undo")
+    assert undone.player(10).fouls == 1 and undone.violations == ((10, 200.0),)
+    game, _ = at(game, 300.0, "violation", seat=11)
+    game, lines = at(game, 317.0, "violation", seat=11, ends=True)
+    assert not game.player(11).in_game and game.player(11).shown and game.violations == ()
+    with pytest.raises(Refused, match="seat 12 has no violation going on"):
+        at(game, 318.0, "violation", seat=12, ends=True)
+
+
+def test_crow_club_foll_a_violator_voted_out_ends_his_violation_and_fiim_has_none():
+    """A player who leaves ends his violation; FIIM's book gives no foul by the clock."""
+    game, _, _ = run(dealt(), tap("start"), tap("next"))
+    game, _ = at(game, 10.0, "violation", seat=9)
+    game, _ = at(game, 11.0, "disqualify", seat=9)
+    assert game.violations == () and not [o for o in offered(game)
+                                          if o.key.startswith("violation-end")]
+    fiim, _, _ = run(new_game(), tap("deal", seed=1), tap("start"), tap("next"))
+    with pytest.raises(Refused, match="FIIM gives no fouls for a violation that goes on"):
+        at(fiim, 5.0, "violation", seat=1)
+    assert not any(o.key == "violation" for o in offered(fiim))
+
+
+def test_crow_club_razdacha_each_calls_a_number_from_1_to_the_cards_left_the_last_his_fate():
+    """«Раздача»: "Каждый по очереди начиная с первого игрока, просыпается и называет любое
+    число от 1 до количества оставшихся карт … Ведущий отсчитывает названное количество, и ваша
+    карта та, чью цифру выбрали … последнему достаётся судьба(последняя оставшаяся карта)":
+    the stack shuffled by the seed; seat 1 calls 13 (the bottom card), seat 2 calls 1 (the top
+    one), ... seat 12 the last call, 1 or 2; seat 13 takes the last card."""
+    stack = RULES.book.deck_for(13).cards(13, ("firefighter",))
+    random.Random(7).shuffle(stack)
+    game, _, lines = run(new_game(13, rules=RULES),
+                         tap("deal", seed=7, called="first", add=["firefighter"]))
+    assert lines == ["«Раздача»: the deal by called numbers, seat 1 calls first"]
+    assert all(not p.role for p in game.players)
+    (call,) = [o for o in offered(game) if o.key == "call"]
+    assert str(call.label) == "Seat 1 calls a number, 1 to 13" and call.params[0].max == 13
+    assert not next(o for o in offered(game) if o.key == "start").enabled
+    with pytest.raises(Refused, match="seat 1 calls a number from 1 to 13, not 14"):
+        run(game, tap("call", number=14))
+    game, _, lines = run(game, tap("call", number=13), tap("call", number=1))
+    assert (game.player(1).role, game.player(2).role) == (stack[12], stack[0])
+    assert lines[-1] == "«Раздача»: seat 2 called 1"
+    for _ in range(10):
+        game, _, lines = run(game, tap("call", number=1))
+    assert lines[-2:] == ["«Раздача»: seat 13 takes the last card (the fate)",
+                          "«Раздача»: the cards are dealt"]
+    assert [p.role for p in game.players] == [stack[12], *stack[:12]]
+    assert not [o for o in offered(game) if o.key == "call"]
+    game, _, _ = run(game, tap("start"))
+    assert game.stage == "night0"
+    with pytest.raises(Refused, match="FIIM has no deal by called numbers"):
+        run(new_game(), tap("deal", seed=1, called="first"))
+
+
+def test_crow_club_razdacha_the_side_changes_game_by_game_and_immunity_is_proposed():
+    """«Раздача»: "Каждую игру сторона раздачи меняется. В первую игру раздача всегда с первого
+    игрока … Во вторую игру, раздача начинается с последнего игрока, и судьба достаётся уже
+    первому игроку"; «Иммунитет у игрока…»: "После 10 человек, иммунитет выдаётся первому
+    поднятому …, а так же всем покинувшим игру в первую ночь": the last game's record (dealt
+    from seat 1, 9 voted out on day 1, 11 shot on night 1) proposes the next deal from seat 13
+    and 9 and 11 immune."""
+    play = BookPlay(RULES, 13, ROLES, deal=(
+        tap("deal", seed=3, called="first", add=["firefighter"]),
+        *[tap("call", number=1)] * 12))
+    play.to("day")
+    while play.game.round == 0 or play.game.floor != 2:
+        play.give(tap("next"))
+    play.nominate(2, 9).give(tap("next")).nominate(3, 10).to("vote")
+    play.vote({9: [1, 2, 3, 4, 5, 6, 7]}, outcome="eliminated", eliminated=9)
+    play.to("night").night({"mafia_shot": {1: [11]}}).to("day")
+    last = previous(play.record())
+    assert last is not None and (last.dealt_from, last.voted_out, last.night_one) == (
+        "first", (9,), (11,))
+    game = new_game(13, rules=RULES, previous=last)
+    offers = {o.key: o for o in offered(game)}
+    assert offers["deal-called"].args == {"called": "last"}
+    assert str(offers["deal-called"].label) == "Deal by called numbers, from seat 13"
+    assert offers["immunity-proposed"].args == {"of": "immunity", "value": [9, 11]}
+    game, _, _ = run(game, tap("deal", seed=1, called="last", add=["firefighter"]))
+    game, _, lines = run(game, tap("call", number=1))
+    assert lines == ["«Раздача»: seat 13 called 1"]
+    game, _, _ = run(game, tap("choose", of="immunity", value=[9, 11]))
+    assert [p.seat for p in game.players if p.immune] == [9, 11]
+    assert "immunity-proposed" not in {o.key for o in offered(game)}
+
+
+@pytest.mark.parametrize(("last", "named", "proposed"), [
+    (Previous("crow-club", ("", "", "", "D"), voted_out=(4,), night_one=(7,),
+              kills=(("mafia_shot", 7),)), {6: "D"}, [6]),
+    (Previous("crow-club", ("",) * 9, night_one=(3, 7),
+              kills=(("maniac_kill", 3), ("mafia_shot", 7))), {}, [7]),
+    (Previous("crow-club", ("",) * 9, night_one=(7,), kills=(("doctor_poison", 7),)), {}, []),
+    (Previous("fiim", ("",) * 10, voted_out=(4,)), {}, []),
+    (Previous("crow-club", ("",) * 12, voted_out=(4, 5), night_one=(2, 9)), {}, [2, 4, 5, 9]),
+])
+def test_crow_club_immunity_up_to_10_one_the_first_voted_out_else_the_blacks_first_shot(
+        last, named, proposed):
+    """«Иммунитет у игрока…»: "до 10 человек: первому поднятому, если никого не подняли -
+    первому отстреленному черными игроку. Важно: до 10 человек, иммунитет выдаётся только одному
+    игроку" (by his name when the last game had it: he may sit elsewhere now); after 10 the
+    first voted out, two if two left by the vote, and all who left on night 1; a last game of
+    another book proposes nothing."""
+    game = new_game(13, rules=RULES, previous=last)
+    for seat, name in named.items():
+        game, _, _ = run(game, tap("name", seat=seat, name=name))
+    offers = {o.key: o for o in offered(game)}
+    assert (offers["immunity-proposed"].args["value"] if proposed else None) == (
+        proposed or offers.get("immunity-proposed"))
