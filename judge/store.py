@@ -12,12 +12,12 @@ never left setup (no night fell) is not a game and is not archived.
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
 
+import kit.sqlite
 from judge import record as rec
 from judge.game import Rules
 from judge.journal import Journal
@@ -48,7 +48,7 @@ class GameStore:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         self.journal, self.table, self.rules, self.seats = journal, table, rules, seats
         self.changed: Callable[[rec.Record], None] = lambda record: None
-        self._db = sqlite3.connect(path, isolation_level=None)
+        self._db = kit.sqlite.connect(path, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.executescript(_SCHEMA)
 

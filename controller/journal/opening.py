@@ -23,6 +23,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import kit.sqlite
 from controller.journal.schema import SCHEMA_VERSION, NewerSchema, migrate
 
 log = logging.getLogger(__name__)
@@ -81,7 +82,7 @@ def unavailable(path: Path, exc: BaseException) -> JournalUnavailable:
 def _connect(path: Path, synchronous: str) -> sqlite3.Connection:
     """Open, check and migrate the file (``synchronous``: SQLite's word for it); ``_Corrupt``
     if it is not a sound journal."""
-    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    db = kit.sqlite.connect(path, isolation_level=None, check_same_thread=False)
     try:
         db.execute("PRAGMA journal_mode=WAL")
         db.execute(f"PRAGMA synchronous={synchronous}")
