@@ -11,6 +11,8 @@ call's distance. So every long-lived connection of ours opens here, with ``CACHE
 cache, and its memory stays flat however long the evening.
 
     db = kit.sqlite.connect(path, isolation_level=None)
+    kit.sqlite.limit_cache(db)    # one opened by hand (the pragma reads the file: it is where
+                                  # a file that is no database is found)
 """
 
 from __future__ import annotations
@@ -24,7 +26,17 @@ CACHE_KIB = 256
 
 
 def connect(path: str | Path, **options: Any) -> sqlite3.Connection:
-    """``sqlite3.connect(path, **options)``, its page cache ``CACHE_KIB``."""
+    """``sqlite3.connect(path, **options)``, its page cache ``CACHE_KIB`` (closed again if the
+    file is no database: ``sqlite3.DatabaseError``)."""
     db = sqlite3.connect(path, **options)
-    db.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
+    try:
+        limit_cache(db)
+    except BaseException:
+        db.close()
+        raise
     return db
+
+
+def limit_cache(db: sqlite3.Connection) -> None:
+    """``db``'s page cache at most ``CACHE_KIB``."""
+    db.execute(f"PRAGMA cache_size = -{CACHE_KIB}")

@@ -82,8 +82,9 @@ def unavailable(path: Path, exc: BaseException) -> JournalUnavailable:
 def _connect(path: Path, synchronous: str) -> sqlite3.Connection:
     """Open, check and migrate the file (``synchronous``: SQLite's word for it); ``_Corrupt``
     if it is not a sound journal."""
-    db = kit.sqlite.connect(path, isolation_level=None, check_same_thread=False)
+    db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     try:
+        kit.sqlite.limit_cache(db)
         db.execute("PRAGMA journal_mode=WAL")
         db.execute(f"PRAGMA synchronous={synchronous}")
         db.execute("PRAGMA wal_autocheckpoint=0")  # the checkpointer's job, off this thread

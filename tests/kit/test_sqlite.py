@@ -58,9 +58,14 @@ def test_a_connection_of_ours_reads_a_big_file_within_its_small_cache(tmp_path):
 
 
 def test_every_long_lived_connection_of_the_services_opens_through_kit_sqlite():
-    opened = [f"{path.relative_to(REPO)}:{n}"
-              for package in SERVICES for path in sorted((REPO / package).rglob("*.py"))
-              if path.relative_to(REPO).as_posix() not in {"kit/sqlite.py", *SHORT_LIVED}
-              for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-              if re.search(r"\bsqlite3\.connect\(", line)]
-    assert opened == []
+    """Through ``kit.sqlite.connect``, or opened by hand and given ``kit.sqlite.limit_cache``
+    (the table's journal: a corrupt file is found in its checks)."""
+    by_hand = []
+    for package in SERVICES:
+        for path in sorted((REPO / package).rglob("*.py")):
+            source = path.read_text(encoding="utf-8")
+            if path.relative_to(REPO).as_posix() not in {"kit/sqlite.py", *SHORT_LIVED} \
+                    and re.search(r"\bsqlite3\.connect\(", source) \
+                    and "kit.sqlite.limit_cache(" not in source:
+                by_hand.append(path.relative_to(REPO).as_posix())
+    assert by_hand == []
