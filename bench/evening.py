@@ -117,8 +117,8 @@ def chromium_sample() -> Sample:
     for pid in chromium_pids():
         try:
             parts.append(sample(pid))
-        except OSError:
-            continue  # a helper process that ended meanwhile
+        except (OSError, KeyError):
+            continue  # a helper process that ended meanwhile (a zombie has no VmRSS)
     return Sample(sum(p.rss_kb for p in parts), sum(p.cpu_s for p in parts),
                   sum(p.files for p in parts), sum(p.threads for p in parts))
 
@@ -209,7 +209,7 @@ def evening() -> Iterator[tuple[ScriptedJudge, list[Watched], list[PageWatch]]]:
             judge_dir.mkdir()
             listen = f"127.0.0.1:{free_port()}"
             judge = Judge(judge_config(judge_dir, table.broker.port, listen,
-                                       game=book_game(BOOK, night_step=1.0)))
+                                       game=book_game(BOOK, night_step=10.0)))
             try:
                 hands.record.wait_for(with_json(f"{topic_prefix(TABLE)}status",
                                                 state="online"), timeout=60)

@@ -250,6 +250,7 @@ class ScriptedJudge:
             return
         name, alive = game["night_steps"][0], self.alive()
         step = self.hands.upcoming("private/night/step", step=name)
+        since = len(self.hands.record.messages)
         live.act("next")
         opened = step()
         actors = opened["actors"]
@@ -272,10 +273,17 @@ class ScriptedJudge:
         self._skip("best_move" if name == "best_move" else "night_step")
         # every number typed has reached the table: the rest of the step's time is only
         # waiting, and the judge ends it (as a judge does once the actors have shown)
-        self.hands.record.wait_for(
-            lambda m: m.topic == TABLE + "private/night/pick"
-            and m.json()["night_step"] == opened["night_step"],
-            count=sum(len(seats) for seats in typed.values()), timeout=PATIENCE)
+        step_id, typed_n = opened["night_step"], sum(len(seats) for seats in typed.values())
+
+        def ours(m: Received, topic: str) -> bool:
+            return m.topic == TABLE + topic and m.json()["night_step"] == step_id
+
+        def shown(messages: list[Received]) -> bool:
+            tonight = messages[since:]
+            return sum(ours(m, "private/night/pick") for m in tonight) >= typed_n \
+                or any(ours(m, "private/night/result") for m in tonight)
+
+        self.hands.record.wait_until(shown, timeout=PATIENCE, what=f"the picks of {name}")
         if live.game["night_step"] is not None:
             with contextlib.suppress(Refused):  # its time ran out as the tap travelled
                 live.act("end_step")
