@@ -253,21 +253,8 @@ class ScriptedJudge:
         since = len(self.hands.record.messages)
         live.act("next")
         opened = step()
-        actors = opened["actors"]
-        picks: dict[int, int | list[int]]
-        if name == "mafia_shot":
-            aim = players.target(alive)
-            picks = {s: aim for s in actors}
-            if game["night"] == 2 and len(actors) > 1:  # once a game the mafia disagree
-                picks[actors[-1]] = players.rng.choice([s for s in alive if s != aim])
-        elif name == "best_move":
-            picks = {actors[0]: players.rng.sample([s for s in alive if s != actors[0]], 3)}
-        elif self.rules.book.step(name).mechanism == "check":
-            known = players.don_checked if name == "don_check" else set(players.sheriff_knows)
-            picks = {actors[0]: players.check(actors[0], alive, set(known))}
-        else:
-            picks = {a: players.others(a, alive, opened["picks"]) for a in actors}
-        typed = {a: c if isinstance(c, list) else [c] for a, c in picks.items()}
+        typed = players.night_picks(name, self.rules.book.step(name).mechanism,
+                                    opened["actors"], alive, game["night"], opened["picks"])
         for actor, seats in typed.items():
             self.hands.key(actor, "".join(f"{s}#" for s in seats))
         self._skip("best_move" if name == "best_move" else "night_step")
@@ -288,13 +275,9 @@ class ScriptedJudge:
             with contextlib.suppress(Refused):  # its time ran out as the tap travelled
                 live.act("end_step")
         game = live.until(lambda g: g["night_step"] is None, what=f"the end of {name}")
-        if name in ("don_check", "sheriff_check") and game["checks"]:
+        if game["checks"] and game["checks"][-1]["step"] == name:
             check = game["checks"][-1]
-            if check["step"] == name:
-                if name == "don_check":
-                    players.don_checked.add(check["seat"])
-                else:
-                    players.sheriff_knows[check["seat"]] = check["answer"]
+            players.checked(name, check["seat"], check["answer"])
 
 
 def _newer(version: int, game: View) -> bool:

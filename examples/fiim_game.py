@@ -435,33 +435,17 @@ class Judge:
         self.tap("next")
         opened = self.table.wait(event(events.topic(events.NightStepEvent, private=True),
                                        step=name), self.since).body
-        actors = opened["actors"]
-        if name == "mafia_shot":
-            aim = players.target(alive)
-            picks: dict[int, int | list[int]] = {s: aim for s in actors}
-            if game.night == 2 and len(actors) > 1:  # once a game the mafia disagree: a miss
-                picks[actors[-1]] = players.rng.choice([s for s in alive if s != aim])
-        elif name == "best_move":
-            picks = {actors[0]: players.rng.sample([s for s in alive if s != actors[0]], 3)}
-        elif self.rules.book.step(name).mechanism == "check":
-            known = players.don_checked if name == "don_check" else set(players.sheriff_knows)
-            picks = {actors[0]: players.check(actors[0], alive, set(known))}
-        else:  # the book's other steps: as many numbers as the step takes
-            picks = {a: players.others(a, alive, opened["picks"]) for a in actors}
+        picks = players.night_picks(name, self.rules.book.step(name).mechanism,
+                                    opened["actors"], alive, game.night, opened["picks"])
         for actor, chosen in picks.items():
-            keys = "".join(f"{s}#" for s in (chosen if isinstance(chosen, list) else [chosen]))
-            self.table.key(actor, keys)
+            self.table.key(actor, "".join(f"{s}#" for s in chosen))
         seconds = opened.get("seconds") or self.game.timings.night_step
         self.heard(self.table.wait(event(events.topic(events.NightResultEvent, private=True),
                                          night_step=opened["night_step"]),
                                    self.since, timeout=seconds + 10))
-        if name in ("don_check", "sheriff_check") and self.game.checks \
-                and self.game.checks[-1][:2] == (name, game.night):
+        if self.game.checks and self.game.checks[-1][:2] == (name, game.night):
             _, _, seat, answer = self.game.checks[-1]
-            if name == "don_check":
-                players.don_checked.add(seat)
-            else:
-                players.sheriff_knows[seat] = answer
+            players.checked(name, seat, answer)
 
 
 def main(argv: list[str] | None = None) -> int:

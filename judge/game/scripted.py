@@ -95,3 +95,29 @@ class Players:
         choices = [s for s in alive if s != checker and s not in known
                    and not (self.black(checker) and self.black(s))]
         return self.rng.choice(choices or [s for s in alive if s != checker])
+
+    def night_picks(self, step: str, mechanism: str, actors: list[int], alive: list[int],
+                    night: int, picks: int) -> dict[int, list[int]]:
+        """What each actor of a night step types: the mafia's shot (on the second night the
+        last of them aims elsewhere: once a game a miss), the best move's three seats, a
+        check's one, and any other step's ``picks`` seats (``mechanism``: the book's, of the
+        step)."""
+        if step == "mafia_shot":
+            aim = self.target(alive)
+            chosen = {s: [aim] for s in actors}
+            if night == 2 and len(actors) > 1:
+                chosen[actors[-1]] = [self.rng.choice([s for s in alive if s != aim])]
+            return chosen
+        if step == "best_move":
+            return {actors[0]: self.rng.sample([s for s in alive if s != actors[0]], 3)}
+        if mechanism == "check":
+            known = self.don_checked if step == "don_check" else set(self.sheriff_knows)
+            return {actors[0]: [self.check(actors[0], alive, set(known))]}
+        return {a: self.others(a, alive, picks) for a in actors}
+
+    def checked(self, step: str, seat: int, answer: bool) -> None:
+        """What a check told its checker: the Don remembers the seat, the Sheriff the answer."""
+        if step == "don_check":
+            self.don_checked.add(seat)
+        elif step == "sheriff_check":
+            self.sheriff_knows[seat] = answer
