@@ -24,8 +24,11 @@ open, no game) for ``--idle`` seconds: what each process spends doing nothing (h
 keep-alives, timers), scaled to a game's length; each process's CPU a game is printed beside it
 with the ratio.
 
-Verdicts: memory, every process grows by at most 1 MB over the evening after its first game
-(its fitted slope times the games after the first); CPU, the table's own processes (its
+Verdicts: memory, every process of ours (the two mosquittos, the controller, the panel, the
+board) and every page's JS heap grows by at most 1 MB over the evening after its first game
+(its fitted slope times the games after the first; Chromium's own processes are printed, not
+judged: they run on the judge's tablet and phone and the stream's machine, and what our pages
+hold in them is their JS heap and DOM); CPU, the table's own processes (its
 controller, its mosquitto, the judge's panel: what runs on the table's Pi) under 10 % of one
 Pi 4 core during play, projected from this machine's figure by ``bench/pi4.py``'s comparison
 (a published Pi 4 figure of a Python benchmark, and the same benchmark run here in this run).
@@ -188,7 +191,8 @@ def main() -> None:
             for page in pages:
                 page.take()
             print(f"  game {n + 1}: {winners[-1]} won in {durations[-1]:.0f} s (at a real "
-                  f"table's pace {(durations[-1] + skipped[-1]) / 60:.0f} min)", flush=True)
+                  f"table's pace {(durations[-1] + skipped[-1]) / 60:.0f} min); RSS kB: "
+                  + ", ".join(f"{w.name} {w.games[-1].rss_kb}" for w in watched), flush=True)
     load_after = load_average()
     here_us = pi4.microseconds_a_step(args.steps)
     report(args, watched, pages, durations, statistics.mean(skipped), here_us)
@@ -293,10 +297,11 @@ def report(args: argparse.Namespace, watched: list[Watched], pages: list[PageWat
         print(f"  page, {p.name}: JS heap {p.heap_kb[0]:.0f} -> {p.heap_kb[-1]:.0f} kB "
               f"({slope(p.heap_kb):+.1f} kB a game), DOM nodes {p.nodes[0]} -> {p.nodes[-1]}")
     after = len(durations) - 1  # the games after the first
-    for w in watched:
-        rss = [float(s.rss_kb) for s in w.games]
-        fitted, grew = slope(rss) * after, rss[-1] - rss[0]
-        print(f"verdict memory {w.name}: {grew:+.0f} kB from game 1 to game {len(rss)}, "
+    grown = [(w.name, [float(s.rss_kb) for s in w.games]) for w in watched if w.pid is not None]
+    grown += [(f"page, {p.name} (JS heap)", p.heap_kb) for p in pages]
+    for name, kbs in grown:
+        fitted, grew = slope(kbs) * after, kbs[-1] - kbs[0]
+        print(f"verdict memory {name}: {grew:+.0f} kB from game 1 to game {len(kbs)}, "
               f"fitted {fitted:+.0f} kB; goal <= {MEMORY_GOAL_KB} kB over the evening after "
               f"game 1: {'MET' if fitted <= MEMORY_GOAL_KB else 'MISSED'}")
     table = [w for w in watched if w.name in ON_THE_PI]

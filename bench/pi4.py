@@ -14,13 +14,13 @@ speed, which is what the table's processes spend their CPU on. Its published Pi 
   so; 158.393 s ``ondemand``). That is 31.65 us a step. A Pi 4 at 1.8 GHz (the boards since
   revision 1.4, and any with ``arm_freq=1800``) takes 1.5/1.8 of that, clock for clock: 26.4 us.
 
-What it does not say: the Python version (Raspberry Pi OS of that time shipped 3.7; this
-project runs 3.11, about a quarter faster on this program), so the Pi's figure is its slower
-interpreter's and the ratio errs towards a slower Pi: the projection is an upper bound. A C
-benchmark (sysbench's primes) makes a Pi 4 look nearly as fast as this machine, because its
-loop is one integer division the A72 does well; it is no measure of an interpreter
-(docs/performance.md, "A whole club evening", has both). Emulation under qemu is no measure of
-either.
+What it does not say: the Python version (Raspberry Pi OS shipped 3.7 until late 2021, then
+3.9); this machine runs the same program 1.42 times slower under 3.7.16 than under 3.11.7
+(5.13 against 3.62 us a step), so a Pi 4 on Debian 12's 3.11 is likely faster than the
+figure: the projection errs towards a slower Pi, an upper bound. A C benchmark (sysbench's
+primes) makes a Pi 4 look half as fast as this machine, not an eighth: its loop is integer
+divisions the A72 does well, no measure of an interpreter (docs/performance.md, "A whole club
+evening on one table", has both). Emulation under qemu is no measure of either.
 """
 
 from __future__ import annotations
