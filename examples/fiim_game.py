@@ -84,6 +84,7 @@ from judge.game import (
     step,
 )
 from judge.game.day import rounds
+from judge.game.scripted import CIVILIAN, Players
 from judge.panel import table_events
 from judge.record import document as record
 from judge.record.feed import RecordFeed
@@ -91,7 +92,6 @@ from kit.config import ConfigError
 from results.feed import SeatingMessage
 
 SEATS = range(1, 11)
-SHERIFF, CIVILIAN = "sheriff", "civilian"
 
 
 class GameError(Exception):
@@ -271,83 +271,6 @@ def event(topic: str, **fields: Any) -> Callable[[Message], bool]:
 
 
 @dataclass
-class Players:
-    """The scripted players: who they are (``black``: the book's black side) and what they
-    choose."""
-
-    rng: random.Random
-    roles: dict[int, str]
-    blacks: set[str]
-    nominate: float = 0.5  # how often a speaker nominates someone (the Sheriff who knows: always)
-    sheriff_knows: dict[int, bool] = field(default_factory=dict)  # seat -> is mafia
-    don_checked: set[int] = field(default_factory=set)
-
-    @classmethod
-    def deal(cls, rng: random.Random, rules: Rules, seats: int,
-             nominate: float = 0.5) -> Players:
-        """The book's deck for ``seats`` players, shuffled (FIIM's: the Don, two mafia, the
-        Sheriff on the first four seats the shuffle gives, as it always was)."""
-        book = rules.book
-        row = book.deck_for(seats)
-        assert row is not None  # new_game refused a table size the book does not play
-        order = list(range(1, seats + 1))
-        rng.shuffle(order)
-        cards = sorted(row.cards(seats), key=lambda r: (r == CIVILIAN, list(book.roles).index(r)))
-        roles = dict(zip(order, cards, strict=True))
-        return cls(rng, roles, {r for r in book.roles if book.team_of(r) == "black"}, nominate)
-
-    def black(self, seat: int) -> bool:
-        return self.roles[seat] in self.blacks
-
-    def nominee(self, speaker: int, alive: list[int], nominees: list[int]) -> int | None:
-        """Whom a speaker nominates, or None: the Sheriff a mafia they found, the mafia a
-        townsperson, a townsperson someone now and then."""
-        others = [s for s in alive if s != speaker and s not in nominees]
-        found = [s for s in others if self.sheriff_knows.get(s)]
-        if self.roles[speaker] == SHERIFF and found:
-            return found[0]
-        if self.black(speaker):
-            others = [s for s in others if not self.black(s)]
-        if not others or self.rng.random() < 1 - self.nominate:  # 0.5: as it always was
-            return None
-        return self.rng.choice(others)
-
-    def ballot(self, voter: int, candidates: list[int]) -> int | None:
-        """Whom a voter puts a fist up for, or None (their vote then goes to the last)."""
-        found = [c for c in candidates if self.sheriff_knows.get(c)]
-        if self.roles[voter] == SHERIFF and found:
-            return found[0]
-        if self.black(voter):
-            town = [c for c in candidates if not self.black(c)]
-            return self.rng.choice(town) if town else candidates[-1]
-        return None if self.rng.random() < 0.15 else self.rng.choice(candidates)
-
-    def split(self, voters: list[int], candidates: list[int]) -> dict[int, int | None]:
-        """Day 1: the table splits evenly between the first two candidates."""
-        shuffled = list(voters)
-        self.rng.shuffle(shuffled)
-        half = len(shuffled) // 2
-        return {v: candidates[0] if i < half else candidates[1] for i, v in enumerate(shuffled)}
-
-    def target(self, alive: list[int]) -> int:
-        """The Don's choice for the shot: the Sheriff once found, else a townsperson."""
-        town = [s for s in alive if not self.black(s)]
-        found = [s for s in town if self.roles[s] == SHERIFF and s in self.don_checked]
-        return found[0] if found else self.rng.choice(town)
-
-    def others(self, actor: int, alive: list[int], picks: int) -> list[int]:
-        """Any other step's picks (a heal, the maniac's kill, a silence...): ``picks`` seats
-        of the others in the game, at random."""
-        others = [s for s in alive if s != actor]
-        return self.rng.sample(others, min(picks, len(others)))
-
-    def check(self, checker: int, alive: list[int], known: set[int]) -> int:
-        choices = [s for s in alive if s != checker and s not in known
-                   and not (self.black(checker) and self.black(s))]
-        return self.rng.choice(choices or [s for s in alive if s != checker])
-
-
-@dataclass
 class Judge:
     """The judge's side of one game: the panel's game core (``judge/game/``) decides every rule;
     this script only taps as a judge would and lets the scripted players act."""
@@ -513,33 +436,17 @@ class Judge:
         self.tap("next")
         opened = self.table.wait(event(events.topic(events.NightStepEvent, private=True),
                                        step=name), self.since).body
-        actors = opened["actors"]
-        if name == "mafia_shot":
-            aim = players.target(alive)
-            picks: dict[int, int | list[int]] = {s: aim for s in actors}
-            if game.night == 2 and len(actors) > 1:  # once a game the mafia disagree: a miss
-                picks[actors[-1]] = players.rng.choice([s for s in alive if s != aim])
-        elif name == "best_move":
-            picks = {actors[0]: players.rng.sample([s for s in alive if s != actors[0]], 3)}
-        elif self.rules.book.step(name).mechanism == "check":
-            known = players.don_checked if name == "don_check" else set(players.sheriff_knows)
-            picks = {actors[0]: players.check(actors[0], alive, set(known))}
-        else:  # the book's other steps: as many numbers as the step takes
-            picks = {a: players.others(a, alive, opened["picks"]) for a in actors}
+        picks = players.night_picks(name, self.rules.book.step(name).mechanism,
+                                    opened["actors"], alive, game.night, opened["picks"])
         for actor, chosen in picks.items():
-            keys = "".join(f"{s}#" for s in (chosen if isinstance(chosen, list) else [chosen]))
-            self.table.key(actor, keys)
+            self.table.key(actor, "".join(f"{s}#" for s in chosen))
         seconds = opened.get("seconds") or self.game.timings.night_step
         self.heard(self.table.wait(event(events.topic(events.NightResultEvent, private=True),
                                          night_step=opened["night_step"]),
                                    self.since, timeout=seconds + 10))
-        if name in ("don_check", "sheriff_check") and self.game.checks \
-                and self.game.checks[-1][:2] == (name, game.night):
+        if self.game.checks and self.game.checks[-1][:2] == (name, game.night):
             _, _, seat, answer = self.game.checks[-1]
-            if name == "don_check":
-                players.don_checked.add(seat)
-            else:
-                players.sheriff_knows[seat] = answer
+            players.checked(name, seat, answer)
 
 
 def main(argv: list[str] | None = None) -> int:

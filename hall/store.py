@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import json
 import logging
-import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
+import kit.sqlite
 from kit.i18n import Words, joined
 from results import feed
 from results.record import Record
@@ -115,7 +115,7 @@ class Entry:
 class HallStore:
     def __init__(self, path: str | Path):
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(path, isolation_level=None)
+        self._db = kit.sqlite.connect(path, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._migrate()
         self.refusals = self._db.execute("SELECT count(*) FROM refused").fetchone()[0]

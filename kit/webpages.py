@@ -33,6 +33,23 @@ NOT_TEXT = json.dumps({"type": "refused", "message": "text frames only: one JSON
 ADMIT_WITHIN = 10.0
 
 
+class PageSocket(web.WebSocketResponse):
+    """aiohttp's server WebSocket, but what arrives once it is closed re-arms no heartbeat.
+
+    aiohttp 3.14.5 (``web_ws.py``) resets the heartbeat on every arrival of data
+    (``_on_data_received``, coalesced into one ``_reset_heartbeat`` a loop turn). A socket the
+    server closes cancels its heartbeat in ``close()``, and then the page's close reply arrives
+    and arms it again: a ``TimerHandle`` 20 s out whose ping then arms the pong's wait, and that
+    chain held the closed socket, its request and its handler's frame (about 11 KiB each) in
+    every refused overlay page (docs/faults.md). A closed socket has nothing to keep alive, so
+    an arrival on it is not looked at here; the heartbeat of every open page is aiohttp's own.
+    """
+
+    def _on_data_received(self) -> None:
+        if not self.closed:
+            super()._on_data_received()
+
+
 class Pages:
     """The WebSockets of the pages connected now, and the sends still under way."""
 
@@ -54,7 +71,7 @@ class Pages:
                     refusal: str = "refused") -> web.WebSocketResponse:
         """One page's WebSocket, from ``first()`` until it closes (after ``admit`` took its
         first message, when there is one)."""
-        ws = web.WebSocketResponse(heartbeat=20)
+        ws = PageSocket(heartbeat=20)
         await ws.prepare(request)
         if admit is not None and not await _admitted(ws, admit):
             await ws.close(code=WSCloseCode.POLICY_VIOLATION, message=refusal.encode()[:120])

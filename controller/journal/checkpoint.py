@@ -27,6 +27,8 @@ import sqlite3
 import threading
 from pathlib import Path
 
+import kit.sqlite
+
 log = logging.getLogger(__name__)
 
 #: How often the checkpointer copies the WAL into the journal file.
@@ -44,7 +46,7 @@ class Checkpointer:
         self._thread.start()
 
     def _run(self) -> None:
-        db = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False)
+        db = kit.sqlite.connect(self._path, isolation_level=None, check_same_thread=False)
         try:
             while not self._stopping.wait(CHECKPOINT_SECONDS):
                 try:

@@ -23,6 +23,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import kit.sqlite
 from controller.journal.schema import SCHEMA_VERSION, NewerSchema, migrate
 
 log = logging.getLogger(__name__)
@@ -83,6 +84,7 @@ def _connect(path: Path, synchronous: str) -> sqlite3.Connection:
     if it is not a sound journal."""
     db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     try:
+        kit.sqlite.limit_cache(db)
         db.execute("PRAGMA journal_mode=WAL")
         db.execute(f"PRAGMA synchronous={synchronous}")
         db.execute("PRAGMA wal_autocheckpoint=0")  # the checkpointer's job, off this thread

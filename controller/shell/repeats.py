@@ -12,13 +12,15 @@ tells what the table answered (``taken``): an accepted command is remembered. A 
 table refused changed nothing, so a copy of it is judged afresh; a different payload under an id
 already seen is a new command (a sender that reuses ids). Every copy gets one reply.
 
-Bounded: the last ``limit`` accepted commands. It lives in memory: a controller restart forgets
-it (its ``status`` has a new ``boot_id``).
+Bounded: the last ``limit`` accepted commands, each as one 16-byte digest of its verb, id and
+payload (about 150 bytes with its place in the order: 150 kB when full; keeping each one's
+reply took 500 kB, which an evening filled in its first games: issue 40). An accepted command's
+reply is ``ok`` with its verb and id, so a repeat's reply is made again from the copy. It lives
+in memory: a controller restart forgets it (its ``status`` has a new ``boot_id``).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 from collections import OrderedDict
 
@@ -30,41 +32,43 @@ from controller.core.effects import Reply
 REMEMBERED = 1024
 
 
-def _key(cmd: CommandReceived) -> tuple[str, str, bytes] | None:
-    """(verb, id, the payload's digest), or None for a command with no usable id."""
+def _key(cmd: CommandReceived) -> tuple[bytes, str] | None:
+    """(the digest of its verb, id and payload, the id), or None for a command with no usable
+    id."""
     id = request_id(cmd.payload)
     if id is None:
         return None
-    return cmd.verb, id, hashlib.blake2b(cmd.payload, digest_size=16).digest()
+    digest = hashlib.blake2b(digest_size=16)
+    for part in (cmd.verb.encode(), id.encode(), cmd.payload):
+        digest.update(len(part).to_bytes(4, "big"))
+        digest.update(part)
+    return digest.digest(), id
 
 
 class RecentCommands:
-    """The last ``limit`` accepted commands and their replies (the loop's ``repeats``). Loop
-    thread only."""
+    """The last ``limit`` accepted commands (the loop's ``repeats``). Loop thread only."""
 
     def __init__(self, limit: int = REMEMBERED):
         self._limit = limit
-        self._accepted: OrderedDict[tuple[str, str, bytes], Reply] = OrderedDict()
+        self._accepted: OrderedDict[bytes, None] = OrderedDict()
         self.repeats = 0  # copies answered without being applied, since the start
 
     def repeat(self, cmd: CommandReceived) -> Reply | None:
         """The reply to give ``cmd`` instead of applying it (a copy of a command accepted
         already), or None."""
         key = _key(cmd)
-        reply = None if key is None else self._accepted.get(key)
-        if reply is None:
+        if key is None or key[0] not in self._accepted:
             return None
-        self._accepted.move_to_end(key)  # type: ignore[arg-type]
+        self._accepted.move_to_end(key[0])
         self.repeats += 1
-        return dataclasses.replace(reply, response_topic=cmd.response_topic,
-                                   correlation=cmd.correlation)
+        return Reply(cmd.verb, key[1], True, None, cmd.response_topic, cmd.correlation)
 
     def taken(self, cmd: CommandReceived, reply: Reply) -> None:
         """The table answered ``cmd`` with ``reply``: remembered if it accepted it."""
         key = _key(cmd)
         if key is None or not reply.ok:
             return
-        self._accepted[key] = reply
-        self._accepted.move_to_end(key)
+        self._accepted[key[0]] = None
+        self._accepted.move_to_end(key[0])
         if len(self._accepted) > self._limit:
             self._accepted.popitem(last=False)

@@ -9,7 +9,8 @@ Its parts, one module each: ``book`` (a rule book's schema), ``rules`` (a book p
 ``replay``, undo), ``setup``, ``day``, ``votes/`` (the vote procedures), ``counting`` (the
 judge's part in a count), ``night`` and ``mechanisms/`` (the wake order and what each step
 does), ``leaving``, ``fouls``, ``end`` and ``endgames/`` (the wins), ``offers`` (what the
-judge may do now), ``table`` (the commands to the table).
+judge may do now), ``table`` (the commands to the table); beside them, not rules,
+``scripted`` (the scripted players a game plays itself with: the example, the benches).
 """
 
 from __future__ import annotations

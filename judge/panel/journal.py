@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import json
 import logging
-import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import kit.sqlite
 from judge.game import Action, TableEvent
 from judge.panel import table_events
 
@@ -37,7 +37,7 @@ CREATE TABLE IF NOT EXISTS sessions (token TEXT PRIMARY KEY, at REAL NOT NULL);
 class Journal:
     def __init__(self, path: str | Path):
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(path, isolation_level=None)
+        self._db = kit.sqlite.connect(path, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.executescript(_SCHEMA)

@@ -22,12 +22,12 @@ record the panel's way.
 from __future__ import annotations
 
 import logging
-import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
 import msgspec
 
+import kit.sqlite
 from results import feed
 from results.record import Record
 
@@ -68,7 +68,7 @@ class RecordFeed:
     def __init__(self, path: str | Path, table: str):
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         self.table = table
-        self._db = sqlite3.connect(path, isolation_level=None)
+        self._db = kit.sqlite.connect(path, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.executescript(_SCHEMA)
 

@@ -13,13 +13,13 @@ its ``history``. A game that never left setup (no night fell) is not a game and 
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Protocol
 
 import msgspec
 
+import kit.sqlite
 from judge.game import Action, Rules, TableEvent
 from judge.record import document as rec
 
@@ -55,7 +55,7 @@ class GameStore:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         self.journal, self.table, self.rules, self.seats = journal, table, rules, seats
         self.changed: Callable[[rec.Record], None] = lambda record: None
-        self._db = sqlite3.connect(path, isolation_level=None)
+        self._db = kit.sqlite.connect(path, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.executescript(_SCHEMA)
 

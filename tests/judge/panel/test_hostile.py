@@ -40,11 +40,11 @@ from tests.support.web_apps import TOKEN, board, full_panel
 from tests.support.web_client import logged_in, origin, routes
 
 SEED = 26
-#: bytes a pass may keep for each input it sent, more than the one before (measured: 76, nearly
-#: all the overlay's sockets refused for their token, which aiohttp's re-armed heartbeat keeps:
-#: docs/faults.md; lower it when that is fixed; a leak of the inputs themselves, up to 10 kB
-#: each, is far past it)
-KEPT_AN_INPUT = 128
+#: bytes a pass may keep for each input it sent, more than the one before (measured: 76 while
+#: aiohttp's re-armed heartbeat kept every overlay socket refused for its token, about 65 of
+#: them; 16 since ``kit.webpages.PageSocket``: docs/faults.md; a leak of the inputs themselves,
+#: up to 10 kB each, is far past it, and so is that socket's return)
+KEPT_AN_INPUT = 40
 DEEP = "[" * 5000 + "]" * 5000  # past any parser's recursion limit
 #: hostile JSON values, as the text a client sends
 HOSTILE = [
