@@ -32,7 +32,8 @@ def decide(game: Game, verb: Literal["confirm", "reject", "correct"],
         chosen = sorted(set(voters))
         bad = [v for v in chosen if v not in game.alive]
         if bad:
-            raise Refused(Line(game.rules.cite("voters"), "refused.count.out", seats=bad))
+            raise Refused(Line(game.rules.cite("voters"), "refused.count.out", seats=bad,
+                               count=len(bad)))
         voters, reason = tuple(chosen), reason or JUDGES_COUNT
     candidate = game.vote.proposed.candidate
     lines = [Line(count, _DECIDED[verb], seat=candidate)]

@@ -110,6 +110,12 @@ def fouls(items: list[Foul], language: str = i18n.FALLBACK) -> str:
     return " ".join(moment(f.day, f.night, f.stage, language) for f in items)
 
 
+def sentence(text: str) -> str:
+    """``text`` as a sentence of its own, after a full stop: its first letter a capital
+    («… 9 → 4. Убит игрок 4»)."""
+    return text[:1].upper() + text[1:]
+
+
 def seats(values: list[int]) -> str:
     return ", ".join(map(str, values)) or "—"
 
@@ -343,7 +349,8 @@ def _day(number: int, opener: int, nominations: list[Nomination], votes: list[Vo
         outcome = v.outcome or ""
         own = said.result(v.kind, outcome)
         if own is not None:
-            result = t(own, seats=seats(v.eliminated or v.candidates))
+            named = v.eliminated or v.candidates
+            result = t(own, seats=seats(named), count=len(named))
         else:
             result = t(OUTCOMES[outcome]) if outcome in OUTCOMES else escape(outcome or "—")
             if v.eliminated:
@@ -415,9 +422,10 @@ def _night(night: Night, said: BookWords) -> str:
         entered = t("sheet.entered", seats=seats(action.entered)) if action.entered else ""
         outcome = said.act(action) if action.outcome else i18n.t("sheet.nothing", language)
         lines.append(f"<p>{escape(said.step(action.step))}: {escape(picks)}{entered}. "
-                     f"<b>{escape(outcome)}</b></p>")
+                     f"<b>{escape(sentence(outcome))}</b></p>")
     if not fiim and night.killed is not None:
-        lines.append(f"<p><b>{t('sheet.killed', seat=night.killed)}</b></p>")
+        killed = i18n.t("sheet.killed", language, seat=night.killed)
+        lines.append(f"<p><b>{escape(sentence(killed))}</b></p>")
     for step, check in (("don_check", night.don_check), ("sheriff_check", night.sheriff_check)):
         if check is not None:
             own = said.answer(step, check.answer)
@@ -442,10 +450,11 @@ def _fiim_shot(night: Night, language: str) -> str:
                       for s in night.shots) or i18n.t("sheet.none", language)
     killed = i18n.t("sheet.killed", language, seat=night.killed) if night.killed is not None \
         else i18n.t("sheet.miss", language)
-    missing = i18n.t("sheet.missing", language, seats=seats(night.missing)) \
+    missing = i18n.t("sheet.missing", language, seats=seats(night.missing),
+                     count=len(night.missing)) \
         if night.missing else ""
     return (f"<p>{escape(i18n.t('sheet.shots', language, shots=shots))}{escape(missing)}. "
-            f"<b>{escape(killed)}</b></p>")
+            f"<b>{escape(sentence(killed))}</b></p>")
 
 
 #: a record field's words on the sheet (``field_path``), by the field's name

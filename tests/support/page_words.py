@@ -133,3 +133,22 @@ def foreign_words(page: Any, language: str, names: Iterable[str] = (),
                   also: Iterable[str] = ()) -> list[str]:
     """The texts a reader sees on ``page`` that are not all ``language`` (see the module)."""
     return foreign(page_texts(page), language, names, also)
+
+
+#: a full stop, then a sentence that starts in lower case
+_STOP_THEN_LOWER = re.compile(r"(\S+)\.\s+(?=[a-zа-яё])")
+
+
+def abbreviations(language: str) -> set[str]:
+    """The words ``language``'s catalog itself follows with a full stop and a lower case word
+    ("доп. баллы", "см. журнал"): abbreviations, not the end of a sentence."""
+    return {m.group(1) for text in i18n.catalog(language).values()
+            for m in _STOP_THEN_LOWER.finditer(text)}
+
+
+def uncapitalised(texts: Iterable[str], language: str) -> list[str]:
+    """The ``texts`` where a sentence after a full stop starts in lower case («9 → 4. убит
+    игрок 4»), an abbreviation of the catalog's aside."""
+    short = abbreviations(language)
+    return [text for text in texts
+            if any(m.group(1) not in short for m in _STOP_THEN_LOWER.finditer(text))]

@@ -96,7 +96,8 @@ function render(view) {
     winner: view.winner_title ? I18n.text(view.winner_title) : "" }) : view.stage);
   put($("stage").dataset, "stage", view.stage);
   put($("nominees"), "hidden", !view.nominees.length);
-  put($("nominees"), "textContent", t("stream.nominated", { seats: view.nominees }));
+  put($("nominees"), "textContent", t("stream.nominated", { seats: view.nominees,
+    count: view.nominees.length }));
   const vote = view.vote;
   put($("votes"), "hidden", !vote);
   if (vote) {

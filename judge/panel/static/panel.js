@@ -167,7 +167,8 @@ function render(message) {
   const floor = [g.floor ? t("panel.floor", { seat: g.floor }) : "",
     g.speakers.length ? t(g.floor ? "panel.next_speakers" : "panel.next_speakers.first",
       { seats: g.speakers }) : "",
-    g.nominees.length ? t("panel.nominated", { seats: g.nominees }) : ""].filter(Boolean);
+    g.nominees.length ? t("panel.nominated", { seats: g.nominees, count: g.nominees.length })
+      : ""].filter(Boolean);
   const line = floor.join("\u00a0· ");  // no separator before the first part, which is capitalised
   put($("floor"), "textContent", line.charAt(0).toLocaleUpperCase(I18n.language) + line.slice(1));
   const p = g.vote && g.vote.proposed;

@@ -171,7 +171,7 @@ def test_crow_club_immunity_not_nominated_on_day_1_not_shot_on_night_1_then_over
     game = to_night(game)
     game, _, lines = night(game, {"mafia_shot": shot(9), "doctor_poison": {5: [9]}})
     assert game.player(9).in_game and not game.player(9).immune
-    assert "«Иммунитет у игрока…»: the immunity of 9 is over" in lines
+    assert "«Иммунитет у игрока…»: immunity over: 9" in lines
 
 
 def test_crow_club_firefighter_a_foul_while_silenced_shows_the_card_at_once():

@@ -195,5 +195,5 @@ def test_the_csv_and_the_sheet_hold_a_clubs_card_and_its_night(tmp_path):
     detective = next(r for r in rows if r["seat"] == "5")
     assert (detective["role"], detective["side"], detective["won"]) == ("detective", "red", "1")
     page = sheet.protocol(record, scores, {"en": "FIIM"}, language="en")
-    assert "detective_check: 5 → 2. <b>yes 2</b>" in page
-    assert "Shots: 1 → 7; 2 → 7; 3 → 7. <b>seat 7 killed</b>" in page
+    assert "detective_check: 5 → 2. <b>Yes 2</b>" in page
+    assert "Shots: 1 → 7; 2 → 7; 3 → 7. <b>Seat 7 killed</b>" in page

@@ -103,7 +103,7 @@ def test_fiim_4_5_6_and_4_5_7_checks_and_4_5_4_the_shot_come_out_late_in_their_w
         {"step": "don_check", "by": {"ru": "Дон", "en": "Don"}, "night": 1, "seat": 4,
          "answer": {"ru": "шериф", "en": "sheriff"}},
         {"step": "sheriff_check", "by": {"ru": "Шериф", "en": "Sheriff"}, "night": 1,
-         "seat": 6, "answer": {"ru": "красные", "en": "red"}}]
+         "seat": 6, "answer": {"ru": "красный", "en": "red"}}]
     rated = current_game(overlay_view(history, 1000.0, delay=10, secrets=True))["game"]
     assert rated["players"][3]["checkedByDon"] == 1 and rated["players"][5][
         "checkedBySheriff"] == 1

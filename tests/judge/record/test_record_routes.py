@@ -475,7 +475,7 @@ def test_the_protocol_sheet_prints_on_a4_with_every_vote_shot_and_foul(tmp_path,
         for night in record.nights:
             for shot in night.shots:
                 assert f"{shot.actor} → {shot.picks[0]}" in text
-            assert f"seat {night.killed} killed" in text
+            assert f"Seat {night.killed} killed" in text
         assert "Sheriff (4) checks 2: black" in text and "Best move (7): 1, 2, 3" in text
         assert page.inner_text('tr[data-seat="8"] .fouls') == "D1"
         pdf = page.pdf(format="A4")

@@ -114,7 +114,7 @@ def test_the_csv_and_the_sheet_speak_the_readers_language_with_the_books_words()
         "Don", "black", "red")
     page = protocol(record, scores, FIIM.title, language="ru", book=book)
     assert 'lang="ru"' in page and "Протокол игры" in page
-    assert "Шериф (4) проверяет 2: чёрные" in page  # the book's own answer
+    assert "Шериф (4) проверяет 2: чёрный" in page  # the book's own answer
 
 
 def test_the_csvs_english_headers_and_values_are_words_as_the_russian_ones_are():
