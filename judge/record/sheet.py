@@ -166,6 +166,17 @@ class BookWords:
                     return i18n.cited(cite, self.language)
         return reason or ""
 
+    def leftover(self, leftover: list[int]) -> str:
+        """Who raised no hand, and that their votes go against the last nominee, citing the
+        book's paragraph for it (``[cite] leftover``: FIIM 4.4.8; else its count's)."""
+        cite = None if self.book is None else \
+            self.book.cite.get("leftover", self.book.cite.get("count"))
+        if cite is None:
+            return i18n.t("words.leftover.bare", self.language, seats=leftover,
+                          count=len(leftover))
+        return i18n.t("words.leftover", self.language, seats=leftover, count=len(leftover),
+                      cite=cite)
+
     def nominates(self, day: int) -> bool:
         """Whether ``day`` holds nominations by the book: a round of it takes them (the online
         book's vote is its nomination: no line of nominees); without the book, it does."""
@@ -341,7 +352,7 @@ def _day(number: int, opener: int, nominations: list[Nomination], votes: list[Vo
     for v in votes:
         ballots = "".join(
             f'<li class="ballot">{_candidate(b.candidate, v, language)}: '
-            f"<b>{b.count}</b> ({_voters(b.voters, b.leftover, language)})"
+            f"<b>{b.count}</b> ({_voters(b.voters, b.leftover, said)})"
             f"{t('sheet.rejected', count=b.rejected) if b.rejected else ''}"
             f"{t('sheet.corrected', reason=said.reason(b.reason)) if b.by == 'correction' else ''}"
             "</li>"
@@ -370,14 +381,14 @@ def _day(number: int, opener: int, nominations: list[Nomination], votes: list[Vo
     return "".join(lines)
 
 
-def _voters(voters: list[int], leftover: list[int], language: str) -> str:
-    """A ballot's voters, then the seats whose left-over votes it took (the Crow Club's "the
-    last votes go to the last nominee"): those alone when no one raised a hand for him."""
+def _voters(voters: list[int], leftover: list[int], said: BookWords) -> str:
+    """A ballot's voters, then who raised no hand and where the book sends their votes (FIIM
+    4.4.8, the Crow Club's "the last votes go to the last nominee"): those alone when no one
+    raised a hand for him."""
     if not leftover:
         return escape(seats(voters))
-    if not voters:
-        return escape(i18n.t("sheet.leftover.only", language, seats=seats(leftover)))
-    return escape(seats(voters) + i18n.t("sheet.leftover", language, seats=seats(leftover)))
+    left = said.leftover(leftover)
+    return escape(f"{seats(voters)}; {left}" if voters else left)
 
 
 def _candidate(candidate: int, vote: VoteRound, language: str) -> str:

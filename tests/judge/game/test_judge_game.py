@@ -206,6 +206,26 @@ def test_fiim_4_4_12_a_tie_gets_30_s_defences_then_a_re_vote_and_4_4_12_3_the_qu
     assert no.stage == "night" and all(no.player(s).in_game for s in (5, 7))
 
 
+def test_fiim_4_4_12_3_the_judges_count_of_the_question_names_the_question_not_a_seat_0():
+    game, _ = speeches(day_one(), {1: 7, 2: 5})
+    game, _, _ = run(game, result(outcome="tie", tied=[7, 5]), tap("next"), tap("next"),
+                     tap("next"), result(outcome="tie", tied=[7, 5]))
+    assert game.stage == "question"
+    game, _, _ = run(game, table_event("event/vote/proposed", {
+        "candidate": 0, "count": 4, "voters": [1, 2, 3, 4]}))
+    _, _, lines = run(game, tap("correct", voters=[1, 2, 3, 4, 6, 8]))
+    assert lines == ["4.4.6: the judge corrects the count of the yes votes on «all leave?»"]
+
+
+def test_fiim_4_4_8_the_proposed_count_tells_who_raised_no_hand_and_the_paragraph():
+    game, _ = speeches(day_one(), {1: 7, 2: 5})
+    game, _, _ = run(game, table_event("event/vote/proposed", {
+        "candidate": 5, "count": 6, "voters": [1, 2], "leftover": [3, 4, 8, 9]}))
+    proposed = public_view(game)["vote"]["proposed"]
+    assert (proposed["voters"], proposed["leftover"], proposed["leftover_rule"]) == (
+        [1, 2], [3, 4, 8, 9], "4.4.8")
+
+
 def test_fiim_4_4_12_2_a_tie_among_fewer_is_voted_again_not_asked():
     game, _ = speeches(day_one(), {1: 7, 2: 5, 3: 9})
     game, _, _ = run(game, result(outcome="tie", tied=[7, 5, 9]))

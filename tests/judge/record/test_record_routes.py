@@ -467,8 +467,9 @@ def test_the_protocol_sheet_prints_on_a4_with_every_vote_shot_and_foul(tmp_path,
             for vote in day.votes:
                 for b in vote.ballots:
                     head = "yes" if b.candidate == 0 else str(b.candidate)
-                    voters = ", ".join(map(str, b.voters)) or (
-                        "left over" if b.leftover else "—")  # the last nominee's alone
+                    voters = ", ".join(map(str, b.voters)) or (  # the last nominee's alone
+                        f"{', '.join(map(str, b.leftover))} raised no hand" if b.leftover
+                        else "—")
                     assert f"{head}: {b.count} ({voters}" in text
             for n in day.nominations:
                 assert f"{n.seat} (by {n.by})" in text

@@ -178,9 +178,9 @@ def test_a_game_still_playing_has_no_end_on_its_sheet():
     assert "начало" in meta and "конец" not in meta
 
 
-def test_a_ballot_of_left_over_votes_only_names_them_so():
-    """The Crow Club's last nominee may hold left-over votes alone: «(неотданные: 8, 9)»,
-    not a dash for his voters before them."""
+def test_fiim_4_4_8_a_ballot_of_left_over_votes_only_says_who_and_where_they_go():
+    """The last nominee may hold left-over votes alone: who raised no hand, and that 4.4.8
+    gives their votes against the last nominee, not a dash for his voters before them."""
     record = named({})
     vote = next(v for d in record.days for v in d.votes if v.ballots)
     ballot = msgspec.structs.replace(vote.ballots[0], voters=[], leftover=[8, 9], count=2)
@@ -188,8 +188,18 @@ def test_a_ballot_of_left_over_votes_only_names_them_so():
                                               if v is vote else v for v in d.votes])
             for d in record.days]
     edited = msgspec.structs.replace(record, days=days)
-    page = protocol(edited, scoring.score(edited, FIIM), FIIM.title, language="ru")
-    assert f"{ballot.candidate}: <b>2</b> (неотданные: 8, 9)" in page
+    book = load_rules("fiim").book
+    page = protocol(edited, scoring.score(edited, FIIM), FIIM.title, language="ru", book=book)
+    assert (f"{ballot.candidate}: <b>2</b> (руку не подняли 8, 9: их голоса отходят против "
+            "игрока, выставленного последним (4.4.8))") in page
+    one = msgspec.structs.replace(ballot, voters=[3], leftover=[8], count=2)
+    days = [msgspec.structs.replace(d, votes=[msgspec.structs.replace(v, ballots=[one])
+                                              if v is vote else v for v in d.votes])
+            for d in record.days]
+    edited = msgspec.structs.replace(record, days=days)
+    page = protocol(edited, scoring.score(edited, FIIM), FIIM.title, language="en", book=book)
+    assert (f"{ballot.candidate}: <b>2</b> (3; 8 raised no hand: that vote goes against the "
+            "last nominee (4.4.8))") in page
 
 
 def test_a_count_corrected_by_the_book_or_the_judge_says_why_in_the_readers_words():
