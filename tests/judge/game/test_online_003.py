@@ -577,8 +577,8 @@ def test_online_003_the_sheet_and_the_csv_show_its_cards_its_moves_and_against_a
                  "journalist: 9 → 2, 4. <b>Different 2, 4</b>"):
         assert move in html, move
     rows = list(csv.DictReader(io.StringIO(sheet.results_csv(
-        played, scoring.score(played, scoring.presets()["online-003"]), language="en"))))
-    assert [(r["role"], r["side"]) for r in rows][:2] == [("boss", "mafia"), ("mafia", "mafia")]
+        played, scoring.score(played, scoring.presets()["online-003"])))))
+    assert [(r["role"], r["team"]) for r in rows][:2] == [("boss", "mafia"), ("mafia", "mafia")]
     assert {r["role"] for r in rows} == {*ROLES}
 
 
