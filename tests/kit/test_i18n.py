@@ -208,6 +208,15 @@ def test_the_plural_scan_lets_a_message_with_nothing_to_agree_pass(text, languag
     assert not takes_a_count(text, language)
 
 
+def test_the_books_and_presets_are_titled_as_a_club_calls_them_not_by_our_file_numbers():
+    """«Классический клуб (000)» named the rule book by its file here: a club says neither."""
+    from results import scoring
+    books = [load_rules(p.stem).book.title for p in sorted(BOOKS.glob("*.toml"))]
+    presets = [p.title for p in scoring.presets().values()]
+    titled = [text for title in (*books, *presets) for text in title.values()]
+    assert len(titled) >= 16 and [t for t in titled if re.search(r"\(\d{3}\)", t)] == []
+
+
 #: the clubs' own words, and the calques a translation slips into instead
 CLUB_TERMS = {"ru": {"первый убиенный": "первоубиенный (ПУ)"}}
 

@@ -3,7 +3,7 @@ placeholders and titles of what they see), scanned for words in another language
 (Latin on a Russian page, Cyrillic on an English one) that neither the language's catalog
 itself uses (CSV, JSON, a command) nor are a player's name, nor the shipped books' and
 scoring presets' own titles in that language (the Crow Club is "Crow Club" in Russian too:
-"Classic club (000)" on a Russian page is English that slipped through), and for raw
+"Classic mafia" on a Russian page is English that slipped through), and for raw
 identifiers (``don_check``, ``panel.games``: a catalog key shown as itself, a role's or a
 step's name). On a Russian page every Latin word is English that slipped through; on an English
 page every Cyrillic word is Russian that did (docs/i18n.md).
