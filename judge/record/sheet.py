@@ -183,7 +183,7 @@ class BookWords:
         """A corrected field's value as the sheet writes it: a card by the book's word, seats
         as a list, a number as the language writes it, nothing as «—», a text as typed; any
         other (a script's correction of a whole item) in short."""
-        if value is None or value == []:
+        if value is None or value in ([], ""):
             return "—"
         if path.endswith("/role") and isinstance(value, str):
             return self.role(value)

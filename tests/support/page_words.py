@@ -152,3 +152,30 @@ def uncapitalised(texts: Iterable[str], language: str) -> list[str]:
     short = abbreviations(language)
     return [text for text in texts
             if any(m.group(1) not in short for m in _STOP_THEN_LOWER.finditer(text))]
+
+
+#: what only a machine writes, that must never reach a person's screen: the table's id
+#: (``table-1``), a game's id (``…-20261204-223202-977``), a seat 0 (there is none: a vote's
+#: candidate 0 is a question), a record's JSON pointer (``/players/1/name``), a UTC stamp
+MACHINE = re.compile(r"(?<![\w/])table-\d+\b|\d{8}-\d{6}-\d{3}|"
+                     r"(?<![\w])(?:игрок[а-я]*|мест[оа]|seat|player)\s+0(?![\d,.])|"
+                     r"(?<![\w.:/])/(?:players|days|nights|timings|votes|ballots)(?:/[\w~]+)+|"
+                     r"\bUTC\b", re.IGNORECASE)
+
+
+def machine_words(texts: Iterable[str]) -> list[str]:
+    """The ``texts`` that hold a machine's identifier (``MACHINE``)."""
+    return [text for text in texts if MACHINE.search(text)]
+
+
+#: the visible text of each block a reader reads as one (a paragraph, a list item, a cell, a
+#: button, a heading): a sentence split over bold or links reads whole here
+_BLOCKS = """() => [...document.querySelectorAll(
+  "p, li, td, th, h1, h2, h3, button, label, header div, #vote, #floor, #stage, #night")]
+  .filter((e) => e.checkVisibility()).map((e) => e.innerText.trim()).filter(Boolean)"""
+
+
+def page_blocks(page: Any) -> list[str]:
+    """Each block's text a reader sees on a Playwright ``page`` now (``_BLOCKS``)."""
+    blocks: list[str] = page.evaluate(_BLOCKS)
+    return blocks

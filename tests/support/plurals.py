@@ -95,3 +95,37 @@ def counted_without_forms(language: str) -> list[str]:
     plural = forms(language)
     return sorted(key for key, said in texts(language).items()
                   if key not in plural and any(takes_a_count(t, language) for t in said))
+
+
+#: each declined noun's forms by CLDR category, for a number written before it on a screen
+NOUNS = {
+    "ru": [{"one": "голос", "few": "голоса", "many": "голосов"},
+           {"one": "игрок", "few": "игрока", "many": "игроков"},
+           {"one": "фол", "few": "фола", "many": "фолов"},
+           {"one": "балл", "few": "балла", "many": "баллов"},
+           {"one": "рука", "few": "руки", "many": "рук"},
+           {"one": "подсчёт", "few": "подсчёта", "many": "подсчётов"},
+           {"one": "игра", "few": "игры", "many": "игр"}],
+    "en": [{"one": "vote", "other": "votes"}, {"one": "player", "other": "players"},
+           {"one": "foul", "other": "fouls"}, {"one": "point", "other": "points"},
+           {"one": "hand", "other": "hands"}, {"one": "game", "other": "games"}],
+}
+#: a single seat's number, then a plural adjective (a check's answer for one player:
+#: "проверка Шерифа 3: чёрные" where the book says "«чёрный» игрок")
+_ONE_SEAT_PLURAL = re.compile(r"(?<![\d,] )(?<!\d, )\b\d+: [а-яё]+ые(?![а-яё])")
+
+
+def disagreeing(texts: list[str], language: str) -> list[str]:
+    """The ``texts`` where a number and the word after it disagree ("1 голосов", "2 vote"),
+    or one seat is answered in the plural ("3: чёрные")."""
+    found = []
+    for text in texts:
+        bad = language == "ru" and _ONE_SEAT_PLURAL.search(text) is not None
+        for number, word in re.findall(r"(?<![\d.,])(\d+) ([^\W\d_]+)", text):
+            for noun in NOUNS.get(language, []):
+                wanted = noun.get(i18n.plural(language, int(number)), noun.get("other"))
+                if word in noun.values() and word != wanted:
+                    bad = True
+        if bad:
+            found.append(text)
+    return found

@@ -8,11 +8,9 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
-import os
 import re
 import threading
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -467,10 +465,6 @@ def test_the_protocol_sheet_prints_on_a4_with_every_vote_shot_and_foul(tmp_path,
 
         page.emulate_media(media="print")
         assert not page.is_visible(".controls") and not page.is_visible("nav")
-        if os.environ.get("MAFIA_SCREENSHOTS"):  # the sheet as printed, for docs/judge.md
-            page.set_viewport_size({"width": 794, "height": 1123})
-            page.screenshot(path=str(Path(os.environ["MAFIA_SCREENSHOTS"]) / "judge-sheet.png"),
-                            full_page=True)
         text = page.inner_text("body")
         for day in record.days:
             for vote in day.votes:
