@@ -334,11 +334,10 @@ def play_fiim(s: Screens, chromium, url: str) -> None:
     panel.next(2)  # 5's and 6's defence
     vote(panel, hands, [(5, [1, 2, 3, 4, 7], "confirm"), (6, [], "confirm"),
                         (0, [1, 2, 3, 4, 7], "shot")], correct=[1, 2, 3, 4, 7, 8])
-    # the judge's count of 4.4.12.3's question: 6 of 10, they all leave; said as the question
-    corrected = t("line.count.correct.asked", asked=Words("words.asked.question"))
-    page.wait_for_selector(f'#log li:has-text("{corrected}")')
     panel.stage("last_words")
-    s.look()
+    s.look()  # the log: the judge's count of 4.4.12.3's question, never "seat 0"
+    corrected = t("line.count.correct.asked", asked=Words("words.asked.question"))
+    assert page.locator(f'#log li:has-text("{corrected}")').count() == 1  # 6 of 10: all leave
     s.overlay.wait_for_selector('.seat.leaving[data-seat="6"]')
     s.frame()
     panel.next(2)  # 5's and 6's last words
