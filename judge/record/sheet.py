@@ -50,7 +50,7 @@ CSV_COLUMNS = ("game", "table", "date", "status", "winner", "seat", "name", "rol
                "won", "fouls", "left", "left_day", "left_night", "win", "best_move", "penalty",
                "compensation", "extra", "total")
 #: the organiser's spreadsheet's columns, each header the catalog's
-SPREADSHEET_HEADERS = ("csv.game", "csv.table", "csv.date", "csv.status", "csv.winner",
+SPREADSHEET_HEADERS = ("csv.number", "csv.table", "csv.date", "csv.status", "csv.winner",
                        "csv.seat", "csv.name", "csv.role", "csv.side", "csv.won", "csv.fouls",
                        "csv.left", "csv.win", "csv.best_move", "csv.penalty",
                        "csv.compensation", "csv.extra", "csv.total")

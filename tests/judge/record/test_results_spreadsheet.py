@@ -65,7 +65,7 @@ def test_a_spreadsheet_in_the_readers_locale_opens_the_results_with_columns_and_
     kinds = cell_types(data, tmp_path / "kinds", profile)
     columns = {h: i for i, h in enumerate(SPREADSHEET_HEADERS)}
     for seat, row in enumerate(kinds[1:], start=1):
-        assert [row[columns[c]] for c in ("csv.game", "csv.seat", "csv.fouls", "csv.win",
+        assert [row[columns[c]] for c in ("csv.number", "csv.seat", "csv.fouls", "csv.win",
                                           "csv.extra", "csv.total")] == ["float"] * 6
         assert row[columns["csv.date"]] == "date"
         assert row[columns["csv.name"]] == ("string" if record.players[seat - 1].name else "")
