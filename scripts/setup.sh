@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Set up this checkout on a Debian machine: the Debian packages the controller and its tests use
-# (mosquitto, python3-venv, openssl, nodejs and npm, chromium, libnss3-tools, systemd) when
-# missing, a virtualenv in .venv with the
+# (mosquitto, python3-venv, openssl, nodejs and npm, chromium, libnss3-tools, systemd,
+# libreoffice-calc-nogui) when missing, a virtualenv in .venv with the
 # project installed, and MicroPython's WebAssembly port from npm into
 # tests/micropython/node_modules (the console firmware's tests run under it).
 # Safe to run again; it only does what is missing: pip runs only when pyproject.toml changed since
@@ -33,6 +33,9 @@ command -v npm >/dev/null 2>&1 || missing+=(npm)
 # pip's playwright, which
 # never downloads a browser of its own here)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+# the organiser's spreadsheet is read back by LibreOffice as a double-click would open it
+# (tests/results/test_spreadsheet.py)
+command -v soffice >/dev/null 2>&1 || missing+=(libreoffice-calc-nogui)
 [ -x .venv/bin/python ] || python3 -c 'import ensurepip, venv' 2>/dev/null || missing+=(python3-venv)
 if [ ${#missing[@]} -gt 0 ]; then
     sudo=""

@@ -14,7 +14,7 @@ from contract import events
 from judge.game import table
 from judge.game.state import Game, Refused, Result
 from judge.game.votes import procedure
-from kit.i18n import Line, cited
+from kit.i18n import Line, Words, cited
 
 #: the reasons the table keeps for a count the judge corrected without one, and for one the book
 #: counted without a citation (the sheet gives them back in its reader's words)
@@ -32,17 +32,18 @@ def decide(game: Game, verb: Literal["confirm", "reject", "correct"],
         chosen = sorted(set(voters))
         bad = [v for v in chosen if v not in game.alive]
         if bad:
-            raise Refused(Line(game.rules.cite("voters"), "refused.count.out", seats=bad))
+            raise Refused(Line(game.rules.cite("voters"), "refused.count.out", seats=bad,
+                               count=len(bad)))
         voters, reason = tuple(chosen), reason or JUDGES_COUNT
     candidate = game.vote.proposed.candidate
-    lines = [Line(count, _DECIDED[verb], seat=candidate)]
+    lines = [decided(game, verb, candidate)]
     if verb == "confirm":
         booked = procedure(game).counted(game, game.vote.proposed)
         if booked.voters is not None and booked.why is not None:
             # the book counts these: the table is told as a correction
             voters, verb = booked.voters, "correct"
             reason = cited(booked.why.cite, "en") if booked.why.cite else BOOKS_COUNT
-            lines = [Line(count, _DECIDED[verb], seat=candidate), booked.why]
+            lines = [decided(game, verb, candidate), booked.why]
     # the count is decided: a second tap (another tab's) finds nothing proposed
     return Result(replace(game, vote=replace(game.vote, proposed=None)),
                   [table.vote_decision(verb, voters, reason)], lines)
@@ -50,6 +51,21 @@ def decide(game: Game, verb: Literal["confirm", "reject", "correct"],
 
 _DECIDED = {"confirm": "line.count.confirm", "reject": "line.count.reject",
             "correct": "line.count.correct"}
+#: the same for candidate 0, named by the vote's kind in its procedure's words
+_DECIDED_ASKED = {"confirm": "line.count.confirm.asked", "reject": "line.count.reject.asked",
+                  "correct": "line.count.correct.asked"}
+
+
+def decided(game: Game, verb: str, candidate: int) -> Line:
+    """The record line of the judge's decision on a count: a seat's, or candidate 0's in the
+    procedure's words for the vote's kind ("the yes votes on «all leave?»", 4.4.12.3; there is
+    no seat 0)."""
+    count = game.rules.cite("count")
+    asked = procedure(game).asked
+    kind = "" if game.vote is None else game.vote.kind
+    if candidate == 0 and kind in asked:
+        return Line(count, _DECIDED_ASKED[verb], asked=Words(asked[kind]))
+    return Line(count, _DECIDED[verb], seat=candidate)
 
 
 def _voting(game: Game) -> bool:

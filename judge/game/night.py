@@ -173,7 +173,10 @@ def morning(game: Game) -> Result:
     leavers = game.dying
     fates = settle_night(game)
     standings = _standings(game, leavers)
-    morning = game.rules.cite("morning")
+    # the book's own paragraph for the morning after night 0 where it has one (FIIM's: 4.3.1
+    # opens the day; its 4.5.9 «Утро» follows the best move)
+    first = game.night == 0 and "first_morning" in game.book.cite
+    morning = game.rules.cite("first_morning" if first else "morning")
     said = [Line(morning, "line.morning.said", words=words) for words in _announced(game)]
     game = replace(game, running_step=None, night_steps=(), countdown=False, entries=(),
                    dying=())

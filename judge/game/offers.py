@@ -165,8 +165,10 @@ def _next(game: Game) -> Offer:
         label = Words("offer.next.last_words" if game.stage == "last_words"
                       else "offer.next.floor", seat=game.speakers[0])
     else:
+        leaving = list(game.leaving)
         label = {"day": Words("offer.next.vote"), "defence": Words("offer.next.revote"),
-                 "last_words": Words("offer.next.leave")}.get(game.stage, label)
+                 "last_words": Words("offer.next.leave", seats=leaving, count=len(leaving))
+                 if leaving else label}.get(game.stage, label)
         if game.stage == "day" and game.round + 1 < len(rounds(game)):
             label = Words("offer.next.round")
     return Offer(action="next", key="next", label=label, primary=True, enabled=enabled)

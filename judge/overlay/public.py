@@ -29,6 +29,10 @@ class Proposed(View, kw_only=True):
     candidate: int
     count: int
     voters: list[int]
+    #: those who raised no hand, their votes counted for the last nominee (FIIM 4.4.8), and
+    #: the book's paragraph that gives them (``[cite] leftover``, else ``count``'s)
+    leftover: list[int]
+    leftover_rule: str | dict[str, str]
     anomalies: list[VoteAnomaly]
 
 
@@ -82,7 +86,10 @@ def public_game(game: Game) -> PublicGame:
                         counts=list(game.vote.counts),
                         proposed=None if proposed is None else Proposed(
                             candidate=proposed.candidate, count=proposed.count,
-                            voters=list(proposed.voters), anomalies=list(proposed.anomalies)))
+                            voters=list(proposed.voters), leftover=list(proposed.leftover),
+                            leftover_rule=game.book.cite.get("leftover")
+                            or game.rules.cite("count"),
+                            anomalies=list(proposed.anomalies)))
     seats = [Seat(seat=p.seat, name=p.name, in_game=p.in_game, fouls=p.fouls,
                   silenced=p.silenced, card=p.role if p.shown and p.role else msgspec.UNSET)
              for p in game.players]

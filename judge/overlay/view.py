@@ -7,8 +7,8 @@ shows:
 
 - **live**, from the newest game through ``judge.overlay.public.public_view`` (built without
   roles, night picks or checks): seats, names, fouls, who has the floor and the time left,
-  nominations, the vote's counts and the fists raised now, who is leaving and who left and how,
-  the winner;
+  nominations (none once the game is over), the vote's counts and the fists raised now, who
+  is leaving and who left and how, the winner;
 - **late**, only with ``secrets`` on: roles (with their sides), the shots, every check (in the
   book's words: its step's and its answer's) and the best move, taken from the newest game at
   least ``delay`` seconds old (``now - delay``).
@@ -86,7 +86,8 @@ def overlay_view(history: History, now: float, *, delay: float, secrets: bool,
         "floor": game.floor,
         "speakers": public["speakers"], "nominees": public["nominees"], "tied": public["tied"],
         "seats": [{**seat, "floor": game.floor == seat["seat"],
-                   "nominated": seat["seat"] in game.nominees, "down": seat["seat"] in fists,
+                   "nominated": seat["seat"] in public["nominees"],  # none once it is over
+                   "down": seat["seat"] in fists,
                    "tied": seat["seat"] in public["tied"],
                    "left": departures.get(seat["seat"])} for seat in public["seats"]],
         "timer": _timer(game, timer, now - timer_at),

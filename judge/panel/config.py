@@ -2,6 +2,8 @@
 listens, its password file, its journal, the rule book and the game's timings.
 
     table = "table-1"
+    table_name = "Стол 1"    # what the club calls it on the sheet (or { ru = "...", en = "..." });
+                             # default: «Стол 1» / "Table 1" from the number the id ends in
     [game]
     book = "fiim"            # a shipped book (fiim, crow-club, classic-000, online-003) or a
                              # book file's path (a club's copy): docs/judge-engine.md
@@ -81,9 +83,16 @@ class GameConfig(Section):
     hide_roles: bool = False
 
 
+#: a name a person reads: not empty, one line, short enough for a sheet's heading
+Name = Annotated[str, msgspec.Meta(min_length=1, max_length=40, pattern=r"^[^\n\r\t]+$")]
+
+
 class JudgeConfig(Section):
     table: Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
     panel: PanelConfig
+    #: what the club calls the table on paper (judge.record.club), one name or one per language
+    table_name: Name | dict[Annotated[str, msgspec.Meta(pattern="^[a-z]{2,3}$")], Name] | None \
+        = None
     broker: BrokerConfig = msgspec.field(default_factory=BrokerConfig)
     journal: JournalConfig = msgspec.field(default_factory=JournalConfig)
     game: GameConfig = msgspec.field(default_factory=GameConfig)
@@ -138,6 +147,8 @@ def load(path: str | Path, listen: str | None = None) -> JudgeConfig:
         cfg.overlay, token_file=here(cfg.overlay.token_file),
         mafiaratings_plugin=here(cfg.overlay.mafiaratings_plugin))
     problems = [*_one_line_file("panel.password_file", panel.password_file)]
+    if isinstance(cfg.table_name, dict):
+        problems += i18n.text_problems([("table_name", cfg.table_name)])
     problems += _timings(cfg.timings)
     if overlay.token_file is not None:
         problems += _one_line_file("overlay.token_file", overlay.token_file)

@@ -399,7 +399,7 @@ def make_app(panel: Panel) -> web.Application:
     app.router.add_get("/live", live)
     app.router.add_static("/static/panel", STATIC)
     record_routes.register(app, panel.games, panel.new_game, panel.gate.logged_in,
-                           panel.cfg.game_rules.book)
+                           panel.cfg.game_rules.book, panel.cfg.table_name)
     overlay_routes.add_routes(app, panel.cfg.overlay, panel.kept.history(), panel.live)
     app.on_shutdown.append(_close_sockets)
     return app

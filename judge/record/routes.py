@@ -3,9 +3,12 @@ judge's edits (extra points, corrections, abandoning the game being played).
 
 Every route is behind the panel's login. Pages:
 
-- ``GET /games``: every game, the one being played first; ``GET /games/<id>``: its protocol
-  sheet (prints on A4) with the edit forms on screen (``/games/current``: a redirect to the
-  game being played's, the panel's link at game over); ``GET /games/<id>/results.csv``.
+- ``GET /games``: every game, the one being played first, by its number in the evening, its
+  table as the club calls it and its local time (``judge.record.club``); ``GET /games/<id>``:
+  its protocol sheet (prints on A4) with the edit forms on screen (``/games/current``: a
+  redirect to the game being played's, the panel's link at game over);
+  ``GET /games/<id>/results.xlsx``: the organiser's spreadsheet, in the reader's language;
+  ``GET /games/<id>/results.csv``: the same for a script (identifiers, ``.`` in numbers).
 - ``GET /api/games``, ``GET /api/games/<id>`` (the record, docs/record.md),
   ``GET /api/games/<id>/scores``; ``?scoring=<preset>`` picks the scoring (``fiim`` by default).
 - ``GET /api/games/<id>/export/mafiaratings``: the finished game in the rating platform's format
@@ -14,9 +17,12 @@ Every route is behind the panel's login. Pages:
 - ``POST /api/games/<id>/extra`` ``{"seat", "points", "reason", "by"?}``,
   ``POST /api/games/<id>/corrections`` ``{"path", "value", "reason", "by"?}``,
   ``POST /api/games/<id>/abandon`` ``{"reason", "by"?}`` (``<id>`` may be ``current``: the
-  panel's Abandon button): JSON in, JSON out; the sheet's HTML
-  forms post the same fields and are sent back to the sheet (a form's ``value`` is read as JSON
-  when it parses, else as text).
+  panel's Abandon button): JSON in, JSON out (a correction names its field by the record's
+  JSON pointer, docs/record.md); the sheet's HTML forms post the same fields and are sent back
+  to the sheet. The sheet's correction form offers what to correct in words (each player's
+  name and card, each ballot's voters and count, each best move), and its ``value`` is read as
+  that field is written: a text as typed, a card by its name in the book (its side corrected
+  with it), seats as numbers with commas, a count in figures.
 
 Bad input gets a 4xx with the reason and changes nothing: a body that is not the fields above,
 a game that does not exist (404), abandoning a finished or archived game or correcting one still
@@ -48,14 +54,17 @@ from aiohttp import web
 
 from judge.game import load_rules
 from judge.game.book import Book
+from judge.record import club
 from judge.record import document as rec
 from judge.record.sheet import (
     STATUS_SHORT,
     BookWords,
+    TableName,
     field_path,
     protocol,
     results_csv,
-    when,
+    results_xlsx,
+    short_name,
     why,
 )
 from judge.record.store import GameStore
@@ -95,14 +104,26 @@ class AbandonIn(_Body, kw_only=True):
 
 class Games:
     """What the routes are given: the record store, the panel's way to end the game being
-    played (``abandon``: whatever runs at the table for it ends too), the login check, and
-    the scoring presets."""
+    played (``abandon``: whatever runs at the table for it ends too), the login check, the
+    scoring presets, and the club's name for its table (the judge's config's
+    ``table_name``)."""
 
     def __init__(self, store: GameStore, abandon: Callable[[rec.Edit], None],
-                 logged_in: Callable[[web.Request], bool], book: Book | None = None):
+                 logged_in: Callable[[web.Request], bool], book: Book | None = None,
+                 table_name: str | dict[str, str] | None = None):
         self.store, self.abandon, self.logged_in = store, abandon, logged_in
         self.presets = scoring.presets()
         self.book = book  # the panel's book: a club's copy is found by it
+        self.table_name = table_name
+
+    def table(self, record: rec.Record) -> TableName:
+        """What the club calls the table ``record`` was played at."""
+        return club.table_name(record.table, self.table_name
+                               if record.table == self.store.table else None)
+
+    def number(self, record: rec.Record) -> int | None:
+        """``record``'s game's number in its evening (``None``: still in setup)."""
+        return club.numbers(self.store.listing()).get(record.id)
 
     def book_for(self, record: rec.Record) -> Book | None:
         """The book a record was played by, for its words: the panel's, or a shipped one."""
@@ -133,14 +154,16 @@ GAMES = web.AppKey("games", Games)
 
 
 def register(app: web.Application, store: GameStore, abandon: Callable[[rec.Edit], None],
-             logged_in: Callable[[web.Request], bool], book: Book | None = None) -> None:
+             logged_in: Callable[[web.Request], bool], book: Book | None = None,
+             table_name: str | dict[str, str] | None = None) -> None:
     """Add the games' routes to the panel's app (see ``Games`` for what they are given)."""
-    app[GAMES] = Games(store, abandon, logged_in, book)
+    app[GAMES] = Games(store, abandon, logged_in, book, table_name)
     app.middlewares.append(error_pages)
     app.middlewares.append(_guard)
     app.router.add_get("/games", games_page)
     app.router.add_get("/games/{id}", sheet_page)
     app.router.add_get("/games/{id}/results.csv", results)
+    app.router.add_get("/games/{id}/results.xlsx", results_spreadsheet)
     app.router.add_get("/api/games", api_list)
     app.router.add_get("/api/games/{id}", api_game)
     app.router.add_get("/api/games/{id}/scores", api_scores)
@@ -269,13 +292,34 @@ async def api_export_mafiaratings(request: web.Request) -> web.Response:
 
 
 async def results(request: web.Request) -> web.Response:
+    """The script's CSV: the record's identifiers and numbers, in no language."""
     games = request.app[GAMES]
     record = games.find(request.match_info["id"])
     _, preset = games.preset(request)
-    return web.Response(text=results_csv(record, scoring.score(record, preset),
-                                         i18n_web.language(request), games.book_for(record)),
+    return web.Response(text=results_csv(record, scoring.score(record, preset)),
                         content_type="text/csv", charset="utf-8", headers={
                             "Content-Disposition": f'attachment; filename="{record.id}.csv"'})
+
+
+#: an .xlsx file's media type (Office Open XML)
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+async def results_spreadsheet(request: web.Request) -> web.Response:
+    """The organiser's spreadsheet, in the reader's language, named as the club names the
+    game («Стол 1, игра 3, 2026-12-04.xlsx»; RFC 6266's UTF-8 name, an ASCII one beside)."""
+    games = request.app[GAMES]
+    record = games.find(request.match_info["id"])
+    _, preset = games.preset(request)
+    language = i18n_web.language(request)
+    number, table = games.number(record), games.table(record)
+    data = results_xlsx(record, scoring.score(record, preset), language,
+                        games.book_for(record), table, number)
+    day = club.local(record.started or record.created).date().isoformat()
+    name = f"{short_name(number, table, language)}, {day}.xlsx".replace('"', "'")
+    return web.Response(body=data, content_type=XLSX, headers={
+        "Content-Disposition": f'attachment; filename="{record.id}.xlsx"; '
+                               f"filename*=UTF-8''{quote(name)}"})
 
 
 async def games_page(request: web.Request) -> web.Response:
@@ -285,19 +329,28 @@ async def games_page(request: web.Request) -> web.Response:
     def t(key: str) -> str:
         return escape(i18n.t(key, language))
 
+    listing = games.store.listing()
+    numbers = club.numbers(listing)
+
+    def link(r: rec.Record) -> str:
+        n = numbers.get(r.id)
+        return t("games.link.setup") if n is None else escape(i18n.t("games.link", language, n=n))
+
     rows = "".join(
-        f'<tr data-game="{escape(r.id)}"><td><a href="/games/{escape(r.id)}">{escape(r.id)}</a>'
-        f"</td><td>{escape(when(r.started or r.created, language))}</td>"
+        f'<tr data-game="{escape(r.id)}"><td><a href="/games/{escape(r.id)}">{link(r)}</a>'
+        f"</td><td>{escape(i18n.value(games.table(r), language))}</td>"
+        f"<td>{escape(club.moment(r.started or r.created, language))}</td>"
         f'<td data-status="{r.status}">{t(STATUS_SHORT[r.status])}</td>'
         f"<td>{escape(BookWords(games.book_for(r), language).winner(r))}</td>"
         f"<td>{escape(why(r.abandon_reason, language))}</td></tr>"
-        for r in games.store.listing())
+        for r in listing)
     return web.Response(text=f"""<!doctype html><html lang="{language}"><head><meta charset="utf-8">
 <title>{t("games.title")}</title>
 <link rel="stylesheet" href="/static/record/sheet.css"></head><body>
 <nav><a href="/">{t("games.panel")}</a> {i18n_web.switch(language)}</nav>
 <h1>{t("games.title")}</h1>
-<table id="games"><thead><tr><th>{t("games.col.game")}</th><th>{t("games.col.started")}</th>
+<table id="games"><thead><tr><th>{t("games.col.game")}</th><th>{t("games.col.table")}</th>
+<th>{t("games.col.started")}</th>
 <th>{t("games.col.status")}</th><th>{t("games.col.winner")}</th>
 <th>{t("games.col.reason")}</th></tr></thead><tbody>{rows}</tbody></table></body></html>""",
                         content_type="text/html")
@@ -316,7 +369,8 @@ async def sheet_page(request: web.Request) -> web.Response:
     language = i18n_web.language(request)
     return web.Response(text=protocol(record, scoring.score(record, preset), preset.title,
                                       _controls(record, name, games, error, language),
-                                      language, games.book_for(record)),
+                                      language, games.book_for(record), games.table(record),
+                                      games.number(record)),
                         content_type="text/html")
 
 
@@ -337,8 +391,11 @@ def _controls(record: rec.Record, scoring_name: str, games: Games, error: str,
 <input name="by" placeholder="{t("form.judge")}">
 <button>{t("form.abandon.button")}</button></form>"""
     export = _export_link(record, language, games.book_for(record))
+    book = games.book_for(record)
+    cards = "" if book is None else "".join(
+        f'<option value="{escape(i18n.text(r.title, language))}">' for r in book.roles.values())
     return f"""<div class="controls">
-<p class="error" id="error" role="alert">{escape(_said(error, language))}</p>
+<p class="error" id="error" role="alert">{escape(_said(error, language, record))}</p>
 <form method="get"><b>{t("form.scoring")}</b> <select name="scoring">{choices}</select>
 <button>{t("form.show")}</button></form>
 <form method="post" action="{base}/extra" id="extra-form"><b>{t("sheet.extra")}</b>
@@ -349,40 +406,98 @@ def _controls(record: rec.Record, scoring_name: str, games: Games, error: str,
 <input name="by" placeholder="{t("form.judge")}">
 <button>{t("form.add")}</button></form>
 <form method="post" action="{base}/corrections" id="correction-form"><b>{t("form.correct")}</b>
-<label>{t("form.path.pick")} <select name="path" id="correction-path">
-<option value="">{t("form.path.other")}</option>{_correctable(record, language)}</select></label>
-<input name="path" placeholder="{t("form.path.free")}" title="{t("form.path")}">
-<input name="value" required placeholder="{t("form.value")}">
+<label>{t("form.what")} <select name="path" id="correction-path" required>
+<option value=""></option>{_correctable(record, language)}</select></label>
+<input name="value" required placeholder="{t("form.value")}" list="cards">
+<datalist id="cards">{cards}</datalist>
 <input name="reason" required placeholder="{t("form.reason")}">
 <input name="by" placeholder="{t("form.judge")}">
-<button>{t("form.correct.button")}</button></form>{abandon}{export}
+<button>{t("form.correct.button")}</button>
+<small class="help">{t("form.value.help")}</small></form>{abandon}{export}
 </div>"""
 
 
-#: the player's fields the correction form offers by name (the rest: a path typed)
+#: the player's fields the correction form offers by name
 _CORRECTABLE = ("name", "role")
 
 
+def correctable(record: rec.Record) -> list[str]:
+    """What the sheet's correction form offers, as the record's paths: each player's name and
+    card, each ballot's voters and count, each night's best move. Anything else a script
+    corrects through the API (docs/record.md)."""
+    paths = [f"/players/{i}/{f}" for i in range(len(record.players)) for f in _CORRECTABLE]
+    for d, day in enumerate(record.days):
+        for v, vote in enumerate(day.votes):
+            for b in range(len(vote.ballots)):
+                ballot = f"/days/{d}/votes/{v}/ballots/{b}"
+                paths += [f"{ballot}/voters", f"{ballot}/count"]
+    paths += [f"/nights/{n}/best_move/guesses" for n, night in enumerate(record.nights)
+              if night.best_move is not None]
+    return paths
+
+
 def _correctable(record: rec.Record, language: str) -> str:
-    """The correction form's common fields, each player's name and card by seat, as options
-    in the sheet's words (``field_path``) whose value is the field's path: the judge picks
-    «игрок 7: имя» and never types JSON. The free path box after the select is posted after
-    it, so a path typed there wins (``_read`` keeps a field's last non-empty value)."""
+    """The correction form's choices in the sheet's words (``field_path``: «игрок 7: имя»,
+    «день 1, голосование 1, за игрока 6: голосовавшие»), each valued with its path: the judge
+    picks what to correct and never types a path."""
     return "".join(
         f'<option value="{escape(path)}">{escape(field_path(path, record, language))}</option>'
-        for path in (f"/players/{i}/{f}" for i in range(len(record.players))
-                     for f in _CORRECTABLE))
+        for path in correctable(record))
 
 
-def _said(error: str, language: str) -> str:
+#: the record's fields that are a list of seats (docs/record.md)
+SEATS = ("voters", "leftover", "guesses", "candidates", "eliminated", "tied", "picks",
+         "targets", "actors", "missing", "entered")
+
+
+def form_value(record: rec.Record, path: str, typed: str, book: Book | None
+               ) -> list[tuple[str, Any]]:
+    """What the sheet's correction form's ``typed`` value means for the field at ``path``, as
+    the edits to make: a card by its name in the book (any language, or its identifier) with
+    its side corrected too; seats as numbers with commas («1, 2, 3», «—» for none); a count
+    in figures; a name as typed. A ``RecordError`` says what the field wants, in words (the
+    field by its ``path``, which the sheet says in its reader's words: ``_said``)."""
+    current = rec.read(record, path)
+    text = typed.strip()
+    if path.endswith("/role") and book is not None:
+        titles = {i18n.text(r.title, lang).casefold(): name for name, r in book.roles.items()
+                  for lang in i18n.languages()} | {name.casefold(): name for name in book.roles}
+        role = titles.get(text.casefold())
+        if role is None:
+            raise rec.RecordError(Words("sheet.refused.card", path=path, cards=[
+                dict(r.title) for r in book.roles.values()]))
+        return [(path, role), (path.removesuffix("/role") + "/team", book.team_of(role))]
+    if isinstance(current, list):
+        if path.rsplit("/", 1)[-1] not in SEATS:  # a list of items: a script's, by the API
+            raise rec.RecordError(Words("sheet.refused.api", path=path))
+        if not re.fullmatch(r"[\d\s,;]*|[—-]", text):
+            raise rec.RecordError(Words("sheet.refused.seats", path=path))
+        return [(path, [int(n) for n in re.findall(r"\d+", text)])]
+    if isinstance(current, int | float) and not isinstance(current, bool):
+        try:
+            number = float(text.replace(",", "."))
+        except ValueError:
+            raise rec.RecordError(Words("sheet.refused.number", path=path)) from None
+        return [(path, int(number) if isinstance(current, int) and number.is_integer()
+                 else number)]
+    return [(path, typed)]
+
+
+def _said(error: str, language: str, record: rec.Record) -> str:
     """The refusal the sheet's form came back with (``?error=``): its words (``_carried``) in
-    the reader's language, nested words too; anything else (an old link's text) as it is."""
+    the reader's language, nested words too, a field's path in the sheet's words
+    (``field_path``); anything else (an old link's text) as it is."""
     try:
         given = msgspec.json.decode(error)
     except msgspec.DecodeError:
         return error
     words = _carried_words(given)
-    return error if words is None else i18n.render(words, language)
+    if words is None:
+        return error
+    path = words.params.get("path")
+    if isinstance(path, str) and path.startswith("/"):
+        words = Words(words.key, **{**words.params, "path": field_path(path, record, language)})
+    return i18n.render(words, language)
 
 
 #: how deep words carried in an address may nest ("the game is {{status}}": one level)
@@ -469,7 +584,7 @@ def _export_link(record: rec.Record, language: str, book: Book | None) -> str:
 
 #: each field the sheet's forms post, by the words its box is labelled with
 _FIELDS = {"seat": "form.seat", "points": "form.points", "reason": "form.reason",
-           "by": "form.judge", "path": "form.path", "value": "form.value"}
+           "by": "form.judge", "path": "form.what", "value": "form.value"}
 #: the field msgspec names in its message: "... - at `$.seat`", "... field `reason`"
 _AT = re.compile(r"at `\$\.(\w+)|missing required field `(\w+)`")
 
@@ -486,16 +601,13 @@ def _bad_field(exc: Exception) -> Words:
 
 
 async def _read(request: web.Request, kind: type[B]) -> B:
-    """The body as ``kind``: JSON, or the sheet's form (its ``value`` read as JSON if it can).
-    Refused: a script gets msgspec's English; the form goes back to the sheet, told which
-    field in its reader's words (``_bad_field``)."""
+    """The body as ``kind``: JSON, or the sheet's form (its ``value`` a text, read as its
+    field is written: ``form_value``). Refused: a script gets msgspec's English; the form goes
+    back to the sheet, told which field in its reader's words (``_bad_field``)."""
     try:
         if request.content_type == "application/json":
             return msgspec.json.decode(await request.read(), type=kind)
         form: dict[str, Any] = {k: v for k, v in (await request.post()).items() if v != ""}
-        if "value" in form:
-            with contextlib.suppress(msgspec.DecodeError):  # else plain text
-                form["value"] = msgspec.json.decode(str(form["value"]))
         return msgspec.convert(form, kind, strict=False)
     except (msgspec.DecodeError, msgspec.ValidationError, ValueError, RecursionError) as exc:
         # RecursionError: a body (or a form's value) nested past msgspec's depth limit
@@ -510,14 +622,17 @@ def _done(request: web.Request, record: rec.Record) -> web.Response:
 
 
 async def _edit(request: web.Request, edit: rec.Edit) -> web.Response:
+    return _done(request, await _edit_only(request, edit))
+
+
+async def _edit_only(request: web.Request, edit: rec.Edit) -> rec.Record:
     games = request.app[GAMES]
     id = request.match_info["id"]
     games.find(id)  # 404 first
     try:
-        edited = games.store.edit(id, edit)
+        return games.store.edit(id, edit)
     except rec.RecordError as exc:
         raise _refused(request, id, exc.words, english=str(exc)) from None
-    return _done(request, edited)
 
 
 def _refused(request: web.Request, id: str, why: Words,
@@ -544,17 +659,25 @@ async def post_extra(request: web.Request) -> web.Response:
 
 
 async def post_correction(request: web.Request) -> web.Response:
+    """A correction: a script's JSON names the field's path and its value as JSON; the sheet's
+    form a field it offered and the value in words (``form_value``)."""
     body = await _read(request, CorrectionIn)
-    record = request.app[GAMES].find(request.match_info["id"])
+    games = request.app[GAMES]
+    record = games.find(request.match_info["id"])
     if record.status == "in_progress":
         raise _refused(request, record.id, Words("sheet.refused.in_progress"), web.HTTPConflict)
     try:
-        before = rec.read(record, body.path)
+        changes = [(body.path, body.value)] if request.content_type == "application/json" \
+            else form_value(record, body.path, str(body.value), games.book_for(record))
+        edits = [rec.Edit(kind="correction", at=time.time(), by=body.by, reason=body.reason,
+                          path=path, before=rec.read(record, path), after=value)
+                 for path, value in changes if rec.read(record, path) != value or
+                 path == body.path]
     except rec.RecordError as exc:
         raise _refused(request, record.id, exc.words, english=str(exc)) from None
-    return await _edit(request, rec.Edit(kind="correction", at=time.time(), by=body.by,
-                                         reason=body.reason, path=body.path, before=before,
-                                         after=body.value))
+    for edit in edits[:-1]:  # a card's side before the card: the last edit answers
+        await _edit_only(request, edit)
+    return await _edit(request, edits[-1])
 
 
 async def post_abandon(request: web.Request) -> web.Response:

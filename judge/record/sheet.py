@@ -1,19 +1,20 @@
-"""The game's protocol sheet (HTML that prints on A4) and its per-player CSV, from the record.
+"""The game's protocol sheet (HTML that prints on A4), its results for an organiser's
+spreadsheet and for a script, from the record.
 
-Pure rendering: ``protocol(record, scores, ...)`` is the page a club keeps (who sat where, every
-nomination, every ballot with its voters, every shot, check and foul, the scores with what
-earned them, the judge's extra points and the record's edits); ``results_csv`` is one line per
-player for an organiser's spreadsheet. Both are written in ``language`` (docs/i18n.md): the
-catalog's words, the book's own for its cards, sides and steps (``book``; without it, their
-names), names exactly as typed. Every value from the record is escaped; the CSV's numbers
-stay numbers (``1.25``: data for a spreadsheet).
+Pure rendering: ``protocol(record, scores, ...)`` is the page a club keeps (the game's number in
+the evening, the table as the club calls it and the local time: ``judge.record.club``; who sat
+where, every nomination, every ballot with its voters, every shot, check and foul with a
+legend, the scores with what earned them, the judge's extra points and the record's edits);
+``results_xlsx`` is one line per player for an organiser's spreadsheet, ``results_csv`` the
+same for a script (``results.spreadsheet`` says why the two differ). The sheet and the
+spreadsheet are written in ``language`` (docs/i18n.md): the catalog's words, the book's own for
+its cards, sides and steps (``book``; without it, their names), names exactly as typed. Every
+value from the record is escaped; the script's CSV holds the record's identifiers and numbers.
 """
 
 from __future__ import annotations
 
-import csv
-import io
-import time
+from collections.abc import Mapping
 from html import escape
 from typing import Any
 
@@ -25,9 +26,11 @@ from judge.game.mechanisms import MECHANISMS
 from judge.game.mechanisms.check import Says
 from judge.game.votes import PROCEDURES
 from judge.game.votes.base import OUTCOMES, Procedure
+from judge.record import club
 from kit import i18n
 from kit.i18n import Words
 from kit.i18n import web as i18n_web
+from results import spreadsheet
 from results.record import (
     JUDGE,
     NEW_GAME,
@@ -42,16 +45,15 @@ from results.record import (
 )
 from results.scoring import PlayerScore
 
-#: the CSV's columns, each header the catalog's ``csv.<column>``
-CSV_COLUMNS = ("game", "table", "date", "status", "winner", "seat", "name", "role", "side",
-               "won", "fouls", "left", "win", "best_move", "penalty", "compensation", "extra",
-               "total")
-CSV_HEADERS = {"game": "csv.game", "table": "csv.table", "date": "csv.date",
-               "status": "csv.status", "winner": "csv.winner", "seat": "csv.seat",
-               "name": "csv.name", "role": "csv.role", "side": "csv.side", "won": "csv.won",
-               "fouls": "csv.fouls", "left": "csv.left", "win": "csv.win",
-               "best_move": "csv.best_move", "penalty": "csv.penalty",
-               "compensation": "csv.compensation", "extra": "csv.extra", "total": "csv.total"}
+#: the script's CSV's columns: the record's identifiers (docs/record.md), numbers with "."
+CSV_COLUMNS = ("game", "table", "date", "status", "winner", "seat", "name", "role", "team",
+               "won", "fouls", "left", "left_day", "left_night", "win", "best_move", "penalty",
+               "compensation", "extra", "total")
+#: the organiser's spreadsheet's columns, each header the catalog's
+SPREADSHEET_HEADERS = ("csv.number", "csv.table", "csv.date", "csv.status", "csv.winner",
+                       "csv.seat", "csv.name", "csv.role", "csv.side", "csv.won", "csv.fouls",
+                       "csv.left", "csv.win", "csv.best_move", "csv.penalty",
+                       "csv.compensation", "csv.extra", "csv.total")
 STATUS = {"finished": "sheet.status.finished", "in_progress": "sheet.status.in_progress",
           "abandoned": "sheet.status.abandoned"}
 STATUS_SHORT = {"finished": "csv.status.finished", "in_progress": "csv.status.in_progress",
@@ -78,17 +80,17 @@ def why(reason: str | None, language: str) -> str:
     return i18n.t("sheet.new_game", language) if reason == NEW_GAME else reason or ""
 
 
-def when(at: float | None, language: str = i18n.FALLBACK) -> str:
-    """A moment as ``YYYY-MM-DD HH:MM:SS UTC``, the zone's name as ``language`` writes it."""
-    if at is None:
-        return ""
-    return i18n.render(Words("words.utc", time=time.strftime("%Y-%m-%d %H:%M:%S",
-                                                             time.gmtime(at))), language)
+#: what the sheet names its table by: a text, one per language, or words (``club.table_name``)
+TableName = str | Mapping[str, str] | Words
 
 
-def date(at: float | None) -> str:
-    """A day as ``YYYY-MM-DD`` (UTC): data for a spreadsheet, in no language."""
-    return "" if at is None else time.strftime("%Y-%m-%d", time.gmtime(at))
+def heading(record: Record, number: int | None, table: TableName, language: str) -> str:
+    """The game as a club names it: «Протокол игры № 3 · Стол 1 · 4 декабря 2026» (a game
+    still in setup has no number yet)."""
+    said = club.day(record.started or record.created, language)
+    if number is None:
+        return i18n.t("sheet.heading.setup", language, table=table, date=said)
+    return i18n.t("sheet.heading.number", language, n=number, table=table, date=said)
 
 
 def moment(day: int, night: int, stage: str, language: str = i18n.FALLBACK) -> str:
@@ -108,6 +110,12 @@ def departure(left: Departure | None, language: str = i18n.FALLBACK) -> str:
 
 def fouls(items: list[Foul], language: str = i18n.FALLBACK) -> str:
     return " ".join(moment(f.day, f.night, f.stage, language) for f in items)
+
+
+def sentence(text: str) -> str:
+    """``text`` as a sentence of its own, after a full stop: its first letter a capital
+    («… 9 → 4. Убит игрок 4»)."""
+    return text[:1].upper() + text[1:]
 
 
 def seats(values: list[int]) -> str:
@@ -160,6 +168,35 @@ class BookWords:
                     return i18n.cited(cite, self.language)
         return reason or ""
 
+    def leftover(self, leftover: list[int]) -> str:
+        """Who raised no hand, and that their votes go against the last nominee, citing the
+        book's paragraph for it (``[cite] leftover``: FIIM 4.4.8; else its count's)."""
+        cite = None if self.book is None else \
+            self.book.cite.get("leftover", self.book.cite.get("count"))
+        if cite is None:
+            return i18n.t("words.leftover.bare", self.language, seats=leftover,
+                          count=len(leftover))
+        return i18n.t("words.leftover", self.language, seats=leftover, count=len(leftover),
+                      cite=cite)
+
+    def value(self, path: str, value: object) -> str:
+        """A corrected field's value as the sheet writes it: a card by the book's word, seats
+        as a list, a number as the language writes it, nothing as «—», a text as typed; any
+        other (a script's correction of a whole item) in short."""
+        if value is None or value in ([], ""):
+            return "—"
+        if path.endswith("/role") and isinstance(value, str):
+            return self.role(value)
+        if path.endswith("/team") and isinstance(value, str):
+            return self.team(value)
+        if isinstance(value, bool):
+            return i18n.t("words.yes" if value else "words.no", self.language)
+        if isinstance(value, int | float):
+            return i18n.number(value, self.language)
+        if isinstance(value, list) and all(isinstance(v, int) for v in value):
+            return seats(value)
+        return _short(value)
+
     def nominates(self, day: int) -> bool:
         """Whether ``day`` holds nominations by the book: a round of it takes them (the online
         book's vote is its nomination: no line of nominees); without the book, it does."""
@@ -202,42 +239,56 @@ class BookWords:
         return self.team(record.winner or "")
 
 
-#: the CSV opens with the byte order mark: a spreadsheet (Excel) then reads it as UTF-8, so
-#: its Cyrillic headers and names are not mojibake (the rating platform's JSON has none)
-BOM = "\ufeff"
+def results_csv(record: Record, scores: list[PlayerScore]) -> str:
+    """For a script: one line per player, the record's identifiers (``don``, ``black``,
+    ``voted_out``) and numbers as a program writes them (``1.25``), in no language
+    (``results.spreadsheet.machine_csv``)."""
+    day = (record.started or record.created)
+    rows = [[record.id, record.table, club.local(day).date(), record.status,
+             record.winner or "", player.seat, player.name, player.role, team_of(player),
+             int(s.won), len(player.fouls), player.left.how if player.left else "",
+             player.left.day if player.left else None,
+             player.left.night if player.left else None,
+             s.win, s.best_move, s.penalty, s.compensation, s.extra, s.total]
+            for player, s in zip(record.players, scores, strict=True)]
+    return spreadsheet.machine_csv(CSV_COLUMNS, rows)
 
 
-def results_csv(record: Record, scores: list[PlayerScore], language: str = i18n.DEFAULT,
-                book: Book | None = None) -> str:
-    """One line per player: who, their side, how they left, their points by part; after
-    ``BOM``."""
-    out = io.StringIO()
-    out.write(BOM)
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow([i18n.t(CSV_HEADERS[c], language) for c in CSV_COLUMNS])
+def results_xlsx(record: Record, scores: list[PlayerScore], language: str = i18n.DEFAULT,
+                 book: Book | None = None, table: TableName | None = None,
+                 number: int | None = None) -> bytes:
+    """For an organiser: one line per player in ``language``'s words, the game's number in
+    the evening and the table as the club calls it, its local date, every number a number
+    (``results.spreadsheet.xlsx``)."""
     said = BookWords(book, language)
-    for player, s in zip(record.players, scores, strict=True):
-        writer.writerow([record.id, record.table, date(record.started or record.created),
-                         i18n.t(STATUS_SHORT[record.status], language),
-                         said.winner(record), player.seat,
-                         _cell(player.name), said.role(player.role), said.team(team_of(player)),
-                         int(s.won), len(player.fouls), departure(player.left, language),
-                         f"{s.win:g}", f"{s.best_move:g}", f"{s.penalty:g}",
-                         f"{s.compensation:g}", f"{s.extra:g}", f"{s.total:g}"])
-    return out.getvalue()
+    named = i18n.value(table if table is not None else club.table_name(record.table), language)
+    day = club.local(record.started or record.created).date()
+    rows = [[number, named, day, i18n.t(STATUS_SHORT[record.status], language),
+             said.winner(record), player.seat, player.name, said.role(player.role),
+             said.team(team_of(player)), int(s.won), len(player.fouls),
+             departure(player.left, language), s.win, s.best_move, s.penalty,
+             s.compensation, s.extra, s.total]
+            for player, s in zip(record.players, scores, strict=True)]
+    return spreadsheet.xlsx(short_name(number, named, language),
+                            [i18n.t(h, language) for h in SPREADSHEET_HEADERS], rows)
 
 
-def _cell(text: str) -> str:
-    """A spreadsheet runs a cell that starts with = + - @ (also after a tab or a carriage
-    return it skips, OWASP's list): such a name is quoted with '."""
-    return f"'{text}" if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+def short_name(number: int | None, table: TableName, language: str) -> str:
+    """The game in a few words, for a spreadsheet's tab and a file's name: «Стол 1, игра 3»."""
+    if number is None:
+        return i18n.value(table, language)
+    return i18n.t("words.game", language, table=table, n=number)
 
 
 def protocol(record: Record, scores: list[PlayerScore], preset: i18n.Text,
-             controls: str = "", language: str = i18n.DEFAULT, book: Book | None = None) -> str:
+             controls: str = "", language: str = i18n.DEFAULT, book: Book | None = None,
+             table: TableName | None = None, number: int | None = None) -> str:
     """The whole sheet; ``preset``: the scoring preset's title per language (its own file's);
-    ``controls`` (the panel's forms) is shown on screen, not printed."""
+    ``controls`` (the panel's forms) is shown on screen, not printed; ``table`` the club's
+    name for the table (``club.table_name``), ``number`` the game's in its evening."""
     e = escape
+    table = table if table is not None else club.table_name(record.table)
+    head = heading(record, number, table, language)
 
     def t(key: str, **params: object) -> str:
         return e(i18n.t(key, language, **params))
@@ -263,23 +314,23 @@ def protocol(record: Record, scores: list[PlayerScore], preset: i18n.Text,
         "sheet.col.compensation", "sheet.col.extra", "sheet.col.total"))
     parts = [f"""<!doctype html>
 <html lang="{e(language)}"><head><meta charset="utf-8">
-<title>{t("sheet.title", id=record.id)}</title>
+<title>{e(head)}</title>
 <link rel="stylesheet" href="/static/record/sheet.css">
-</head><body>
+</head><body data-game="{e(record.id)}">
 <nav class="no-print"><a href="/games">{t("games.all")}</a> <a href="/">{t("games.panel")}</a>
-<a href="/games/{e(record.id)}/results.csv">CSV</a>
-<a href="/api/games/{e(record.id)}">JSON</a> <button onclick="print()">{t("sheet.print")}</button>
+<a href="/games/{e(record.id)}/results.xlsx" id="spreadsheet">{t("sheet.spreadsheet")}</a>
+<button onclick="print()">{t("sheet.print")}</button>
 {i18n_web.switch(language)}</nav>
-<h1>{t("sheet.heading")} <span id="game-id">{e(record.id)}</span></h1>
+<h1>{e(head)}</h1>
 <p class="meta">{t("sheet.meta" if record.ended is not None else "sheet.meta.playing",
-                    table=record.table,
                     rules=book.title if book is not None else record.rules,
-                    started=when(record.started, language),
-                    ended=when(record.ended, language))}&nbsp;·
+                    started=club.clock(record.started, language),
+                    ended=club.clock(record.ended, language))}&nbsp;·
 <span id="status" data-status="{record.status}">{e(status)}</span>&nbsp;·
 {t("sheet.scores", preset=preset)}</p>
 <table id="players"><thead><tr>{heads}</tr>
-</thead><tbody>{''.join(rows)}</tbody></table>"""]
+</thead><tbody>{''.join(rows)}</tbody></table>
+<p class="legend" id="legend">{t("sheet.legend")}</p>"""]
     parts.append('<div class="rounds">')
     nights = {n.number: n for n in record.nights}
     for day in record.days:
@@ -292,14 +343,14 @@ def protocol(record: Record, scores: list[PlayerScore], preset: i18n.Text,
     if record.extra_points:
         parts.append(f'<h2>{t("sheet.extra")}</h2><ul id="extra">' + "".join(
             f"<li>{t('sheet.extra.line', seat=x.seat, points=_signed(x.points, language))} — "
-            f"{e(x.reason)} ({e(who(x.by, language))}, {e(when(x.at, language))})</li>"
+            f"{e(x.reason)} ({e(who(x.by, language))}, {e(club.moment(x.at, language))})</li>"
             for x in record.extra_points) + "</ul>")
     if record.history:
         parts.append(f'<h2>{t("sheet.edits")}</h2><ol id="history">' + "".join(
-            f"<li>{e(when(h.at, language))} {e(who(h.by, language))}: {t(EDITS[h.kind])} "
-            f'<span class="path" title="{e(h.path)}">{e(field_path(h.path, record, language))}'
-            "</span> "
-            f"{'' if h.kind != 'correction' else e(_short(h.before)) + ' → ' + e(_short(h.after))}"
+            f"<li>{e(club.moment(h.at, language))} {e(who(h.by, language))}: {t(EDITS[h.kind])} "
+            f'<span class="path">{e(field_path(h.path, record, language))}</span> '
+            f"{'' if h.kind != 'correction' else e(said.value(h.path, h.before)) + ' → '}"
+            f"{'' if h.kind != 'correction' else e(said.value(h.path, h.after))}"
             f" — {e(h.reason)}</li>" for h in record.history) + "</ol>")
     parts.append(f'<p class="sign">{t("sheet.judge")} ____________________ &nbsp; '
                  f"{e(status)}</p>")
@@ -335,7 +386,7 @@ def _day(number: int, opener: int, nominations: list[Nomination], votes: list[Vo
     for v in votes:
         ballots = "".join(
             f'<li class="ballot">{_candidate(b.candidate, v, language)}: '
-            f"<b>{b.count}</b> ({_voters(b.voters, b.leftover, language)})"
+            f"<b>{b.count}</b> ({_voters(b.voters, b.leftover, said)})"
             f"{t('sheet.rejected', count=b.rejected) if b.rejected else ''}"
             f"{t('sheet.corrected', reason=said.reason(b.reason)) if b.by == 'correction' else ''}"
             "</li>"
@@ -343,7 +394,8 @@ def _day(number: int, opener: int, nominations: list[Nomination], votes: list[Vo
         outcome = v.outcome or ""
         own = said.result(v.kind, outcome)
         if own is not None:
-            result = t(own, seats=seats(v.eliminated or v.candidates))
+            named = v.eliminated or v.candidates
+            result = t(own, seats=seats(named), count=len(named))
         else:
             result = t(OUTCOMES[outcome]) if outcome in OUTCOMES else escape(outcome or "—")
             if v.eliminated:
@@ -363,14 +415,14 @@ def _day(number: int, opener: int, nominations: list[Nomination], votes: list[Vo
     return "".join(lines)
 
 
-def _voters(voters: list[int], leftover: list[int], language: str) -> str:
-    """A ballot's voters, then the seats whose left-over votes it took (the Crow Club's "the
-    last votes go to the last nominee"): those alone when no one raised a hand for him."""
+def _voters(voters: list[int], leftover: list[int], said: BookWords) -> str:
+    """A ballot's voters, then who raised no hand and where the book sends their votes (FIIM
+    4.4.8, the Crow Club's "the last votes go to the last nominee"): those alone when no one
+    raised a hand for him."""
     if not leftover:
         return escape(seats(voters))
-    if not voters:
-        return escape(i18n.t("sheet.leftover.only", language, seats=seats(leftover)))
-    return escape(seats(voters) + i18n.t("sheet.leftover", language, seats=seats(leftover)))
+    left = said.leftover(leftover)
+    return escape(f"{seats(voters)}; {left}" if voters else left)
 
 
 def _candidate(candidate: int, vote: VoteRound, language: str) -> str:
@@ -415,9 +467,10 @@ def _night(night: Night, said: BookWords) -> str:
         entered = t("sheet.entered", seats=seats(action.entered)) if action.entered else ""
         outcome = said.act(action) if action.outcome else i18n.t("sheet.nothing", language)
         lines.append(f"<p>{escape(said.step(action.step))}: {escape(picks)}{entered}. "
-                     f"<b>{escape(outcome)}</b></p>")
+                     f"<b>{escape(sentence(outcome))}</b></p>")
     if not fiim and night.killed is not None:
-        lines.append(f"<p><b>{t('sheet.killed', seat=night.killed)}</b></p>")
+        killed = i18n.t("sheet.killed", language, seat=night.killed)
+        lines.append(f"<p><b>{escape(sentence(killed))}</b></p>")
     for step, check in (("don_check", night.don_check), ("sheriff_check", night.sheriff_check)):
         if check is not None:
             own = said.answer(step, check.answer)
@@ -442,10 +495,11 @@ def _fiim_shot(night: Night, language: str) -> str:
                       for s in night.shots) or i18n.t("sheet.none", language)
     killed = i18n.t("sheet.killed", language, seat=night.killed) if night.killed is not None \
         else i18n.t("sheet.miss", language)
-    missing = i18n.t("sheet.missing", language, seats=seats(night.missing)) \
+    missing = i18n.t("sheet.missing", language, seats=seats(night.missing),
+                     count=len(night.missing)) \
         if night.missing else ""
     return (f"<p>{escape(i18n.t('sheet.shots', language, shots=shots))}{escape(missing)}. "
-            f"<b>{escape(killed)}</b></p>")
+            f"<b>{escape(sentence(killed))}</b></p>")
 
 
 #: a record field's words on the sheet (``field_path``), by the field's name
@@ -488,7 +542,8 @@ ITEMS = {"actions": "sheet.field.actions.item",
          "speeches": "sheet.field.speeches.item", "votes": "sheet.field.votes.item"}
 #: the fields whose items the sheet numbers by the item's own number, not its position: a
 #: player by his seat, a day or a night by its number (``/players/6`` is seat 7)
-_NUMBERED_BY = {"players": "seat", "days": "number", "nights": "number"}
+_NUMBERED_BY = {"players": "seat", "days": "number", "nights": "number",
+                "ballots": "candidate"}
 
 
 def field_path(path: str, record: Record, language: str = i18n.FALLBACK) -> str:
@@ -505,7 +560,9 @@ def field_path(path: str, record: Record, language: str = i18n.FALLBACK) -> str:
             node = node[int(key)]
             by = _NUMBERED_BY.get(field)
             n = node[by] if by and isinstance(node, dict) and by in node else int(key) + 1
-            if field in ITEMS:
+            if field == "ballots" and n == 0:  # the question's yes, «against all»: no seat
+                parts[-1] = i18n.t("sheet.field.ballots.asked", language)
+            elif field in ITEMS:
                 parts[-1] = i18n.t(ITEMS[field], language, n=n)
             else:
                 parts[-1] = i18n.t("sheet.field.item", language, field=parts[-1], n=n)

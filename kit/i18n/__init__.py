@@ -204,10 +204,12 @@ def template(key: str, language: str, count: float | None = None) -> str:
                     if lang != language:
                         _missing(language, key, "not in the catalog: English shown")
                     return texts[form]
-        if key in texts:
+        # a plural message given no count (a record written before it had forms): its _other
+        found = texts.get(key, texts.get(f"{key}_other") if count is None else None)
+        if found is not None:
             if lang != language:
                 _missing(language, key, "not in the catalog: English shown")
-            return texts[key]
+            return found
     _missing(FALLBACK, key, "in no catalog: the key shown")
     return key
 

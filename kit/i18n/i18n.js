@@ -47,6 +47,7 @@ const I18n = (() => {
       }
     }
     if (key in messages) return messages[key];
+    if (`${key}_other` in messages) return messages[`${key}_other`];  // given no count
     missing(key);
     return key;
   }

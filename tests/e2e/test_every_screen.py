@@ -11,12 +11,17 @@ table and game; ``Screens``: what they share). FIIM's walk adds the split and th
 At each screen (``Walk.look``): no word of the other language's script (Latin on a Russian
 page, Cyrillic on an English one, but the players' names and the book's own headings its
 citations quote, ``quotes``) and no raw identifier or catalog key
-(tests/support/page_words.py), no catalog key the page's renderer found in no catalog (it says
-so on the console), and the screen fits a tablet either way and a phone with no target under
-48 px (tests/support/page_layout.py); the overlay, a 1920x1080 layer for the streaming
-program, is measured on that canvas. And the pages' renderer
-(kit/i18n/i18n.js) writes every message of both catalogs as the server's (kit/i18n) does.
-``MAFIA_SCREENSHOTS=docs`` saves FIIM's panel screens there in each language for docs/judge.md.
+(tests/support/page_words.py), nothing only a machine writes (the table's id ``table-1``, a
+game's id, a seat 0, a record's JSON path, UTC: ``machine_words``), no catalog key the page's
+renderer found in no catalog (it says so on the console), no message the page rendered that
+takes a count and has no plural forms (tests/support/plurals.py), no number disagreeing with
+its noun and no one seat answered in the plural (``disagreeing``), no sentence after a full
+stop in lower case (``uncapitalised``), and the screen fits a tablet either way and a phone
+with no target under 48 px (tests/support/page_layout.py); the overlay, a 1920x1080 layer for
+the streaming program, is measured on that canvas. And the pages' renderer (kit/i18n/i18n.js)
+writes every message of both catalogs as the server's (kit/i18n) does.
+``MAFIA_SCREENSHOTS=docs`` saves FIIM's panel screens, its protocol sheet (as printed) and the
+overlay at game over there in each language, for docs/judge.md and docs/overlay.md.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ import pytest
 
 from judge.game.book import BOOKS
 from kit import i18n
+from kit.i18n import Words
 from kit.local_broker import free_port
 from tests.support.judge_panel import (
     PASSWORD,
@@ -47,7 +53,14 @@ from tests.support.judge_panel import (
 )
 from tests.support.online_003 import table_of_seven
 from tests.support.page_layout import fits, out_of_sight, overflowing
-from tests.support.page_words import foreign_words, page_texts
+from tests.support.page_words import (
+    foreign_words,
+    machine_words,
+    page_blocks,
+    page_texts,
+    uncapitalised,
+)
+from tests.support.plurals import counted_without_forms, disagreeing
 from tests.support.record_game import ROLES
 from tests.support.running import Running
 
@@ -62,15 +75,36 @@ STEP = 2.0
 DON = {"ru": "Дон", "en": "Don"}  # the book's title of the card (config/books/fiim.toml)
 
 
+#: the messages a page's renderer (kit/i18n/i18n.js) rendered since the last call: its
+#: functions wrapped once per page load
+RENDERED = """() => {
+  if (typeof I18n === "undefined") return [];
+  if (!I18n.seenByTest) {
+    const seen = new Set();
+    for (const name of ["t", "words", "line"]) {
+      const plain = I18n[name];
+      I18n[name] = (w, p) => {
+        seen.add(typeof w === "string" ? w : w && w.key);
+        return plain(w, p);
+      };
+    }
+    I18n.seenByTest = seen;
+  }
+  const keys = [...I18n.seenByTest];
+  I18n.seenByTest.clear();
+  return keys;
+}"""
+
+
 class Walk:
     """What every screen of the walk must be, in ``language``."""
 
     def __init__(self, language: str, names: list[str]):
-        # a correction's path is the record's JSON pointer, typed as it is (docs/record.md);
-        # the table's name (its config's) is a name too, and the games' ids hold it
-        self.language, self.names = language, [*names, "table-1", "/players/2/name",
-                                               "/players/3/name", "/players/1/fouls"]
+        # no table id, game id or JSON path is a name: the sheet names the table as the club
+        # calls it and its correction form speaks words (issue 38)
+        self.language, self.names = language, list(names)
         self.missing: list[str] = []  # the renderer's "in no catalog" warnings, every page
+        self.uncounted = set(counted_without_forms(language))
 
     def watch(self, page):
         """``page``, its renderer's warnings collected."""
@@ -78,11 +112,20 @@ class Walk:
         return page
 
     def words(self, page) -> None:
-        """No foreign word or identifier on ``page``, no key the renderer could not find."""
-        assert len(page_texts(page)) > 3  # the scan sees the screen
+        """No foreign word or identifier on ``page``, nothing only a machine writes, no key
+        the renderer could not find, no message it rendered that takes a count without its
+        plural forms, no number disagreeing with its noun, every sentence capitalised."""
+        texts = page_texts(page)
+        assert len(texts) > 3  # the scan sees the screen
         found = foreign_words(page, self.language, names=self.names)
         assert found == [], found
+        assert machine_words(texts) == [], machine_words(texts)
         assert self.missing == [], self.missing
+        rendered = {i18n.base_key(k) for k in page.evaluate(RENDERED) if k}
+        assert sorted(rendered & self.uncounted) == [], rendered & self.uncounted
+        blocks = page_blocks(page)
+        assert disagreeing(blocks, self.language) == [], disagreeing(blocks, self.language)
+        assert uncapitalised(blocks, self.language) == [], uncapitalised(blocks, self.language)
 
     def look(self, page) -> None:
         """The screen fits a tablet either way and a phone, and passes ``words`` at each (a
@@ -189,6 +232,9 @@ def play_fiim(s: Screens, chromium, url: str) -> None:
     page.wait_for_selector(f'.seat[data-seat="1"] .role:text("{DON[language]}")')
     s.start(chromium, url)
     assert page.text_content("#stage") == t("stage.day", day=1)
+    # the meeting's night ends as 4.3.1 opens the day, not with 4.5.9's best-move «Утро»
+    assert page.locator(f'#log li:has-text("4.3.1: {t("line.morning")}")').count() == 1
+    assert page.locator('#log li:has-text("4.5.9")').count() == 0
     assert page.is_disabled("#withdraw")  # nobody to withdraw yet: shown, not enabled
     # in the game a seat shows its name, and no empty name field where there is none
     assert page.locator('.seat[data-seat="3"] .name').is_hidden()
@@ -255,6 +301,9 @@ def play_fiim(s: Screens, chromium, url: str) -> None:
     rest()
     hands.fists([])  # the other five are left over to 6 (4.4.8): five each
     page.wait_for_selector('#vote[data-proposed^="6:"]')
+    # who raised no hand, and that 4.4.8 gives their votes to the last nominee
+    leftover = t("words.leftover", seats=[5, 6, 8, 9, 10], count=5, cite="4.4.8")
+    assert page.text_content("#vote") == t("panel.proposed", seat=6, count=5, voters=leftover)
     panel.tap("#confirm")
     panel.stage("defence")
     tie = t("line.votes", seat=5, count=5)
@@ -284,12 +333,17 @@ def play_fiim(s: Screens, chromium, url: str) -> None:
     # ---------------------------------------------------------- the re-vote, the question
     panel.next(2)  # 5's and 6's defence
     vote(panel, hands, [(5, [1, 2, 3, 4, 7], "confirm"), (6, [], "confirm"),
-                        (0, [1, 2, 3, 4, 7, 8], "shot")])  # 6 of 10: they all leave
+                        (0, [1, 2, 3, 4, 7], "shot")], correct=[1, 2, 3, 4, 7, 8])
     panel.stage("last_words")
-    s.look()
+    s.look()  # the log: the judge's count of 4.4.12.3's question, never "seat 0"
+    corrected = t("line.count.correct.asked", asked=Words("words.asked.question"))
+    assert page.locator(f'#log li:has-text("{corrected}")').count() == 1  # 6 of 10: all leave
     s.overlay.wait_for_selector('.seat.leaving[data-seat="6"]')
     s.frame()
-    panel.next(3)  # 5's and 6's last words; they leave, night falls
+    panel.next(2)  # 5's and 6's last words
+    page.wait_for_selector(f'#next:text("{t("offer.next.leave", seats=[5, 6], count=2)}")')
+    s.look()
+    panel.next()  # they leave, night falls
     panel.stage("night")
 
     # ---------------------------------------------------------- night 1
@@ -320,6 +374,8 @@ def play_fiim(s: Screens, chromium, url: str) -> None:
     panel.next(2)  # 4's last words, then out: three black, three red (1.4)
     panel.stage("over")
     assert page.locator(".seat.nominee, .seat.floor").count() == 0
+    s.overlay.wait_for_selector('#stage[data-stage="over"]')
+    assert s.overlay.locator(".seat.nominee").count() == 0  # no ▲ left after the game
 
 
 def play_classic(s: Screens, chromium, url: str) -> None:
@@ -504,6 +560,9 @@ def test_every_screen_of_a_whole_game_reads_in_its_language_and_fits(
         panel.shot("over")
         screens.overlay.wait_for_selector('#stage[data-stage="over"]')
         screens.frame()
+        if SHOTS is not None and book == "fiim":  # docs/overlay.md, on a dark backdrop
+            screens.overlay.evaluate("document.documentElement.style.background = '#2b3440'")
+            screens.overlay.screenshot(path=str(SHOTS / f"overlay{suffix(language)}-over.png"))
         screens.overlay.close()
 
         # ---------------------------------------------------------- the games list, the sheet
@@ -517,21 +576,34 @@ def test_every_screen_of_a_whole_game_reads_in_its_language_and_fits(
         walk.look(games)
 
         def send(form: str, shown: str, **fields: str) -> None:
-            """The sheet's ``form`` filled in and sent; the sheet again, ``shown`` on it."""
+            """The sheet's ``form`` filled in and sent (``path``: what to correct, picked in
+            words); the sheet again, ``shown`` on it."""
             for name, value in fields.items():
-                games.fill(f'#{form} input[name="{name}"]', value)
+                if name == "path":  # the first of the choices whose path ends so
+                    select = f"#{form} select[name=path]"
+                    games.select_option(select, games.eval_on_selector(
+                        select, "(s, end) => [...s.options].map((o) => o.value)"
+                        ".find((v) => v.endsWith(end))", value))
+                else:
+                    games.fill(f'#{form} input[name="{name}"]', value)
             games.click(f"#{form} button")
             games.wait_for_selector(shown)
             walk.look(games)
 
-        reason = t("sheet.heading")
+        reason = t("form.correct")
         send("extra-form", "#extra li", seat="4", points="0.25", reason=reason)
-        # a refused correction comes back with its reason, in the page's language
-        send("correction-form", "#error:not(:empty)", path="/players/1/fouls", value="9",
+        # a refused correction comes back with its reason, in the page's language: a count
+        # in words is not a count
+        send("correction-form", "#error:not(:empty)", path="/count", value=t("form.value"),
              reason=reason)
         # and one taken: the sheet shows it in its history, before and after
         send("correction-form", '#history li:has-text("→")', path="/players/2/name",
              value=names[1], reason=reason)
+        if SHOTS is not None and book == "fiim":  # the sheet as printed, for docs/judge.md
+            games.emulate_media(media="print")
+            games.set_viewport_size({"width": 794, "height": 1123})
+            games.screenshot(path=str(SHOTS / f"judge{suffix(language)}-sheet.png"),
+                             full_page=True)
         # nor did the server render a key a catalog lacks (kit.i18n logs each once)
         said = judge.stop()
         assert "i18n:" not in said, said
@@ -539,6 +611,11 @@ def test_every_screen_of_a_whole_game_reads_in_its_language_and_fits(
         judge.stop()
         table.close()
         hands.record.close()
+
+
+def suffix(language: str) -> str:
+    """A screenshot's name for ``language``: English's plain, the others' tagged (docs)."""
+    return "" if language == "en" else f"-{language}"
 
 
 def quotes(book: str) -> list[str]:

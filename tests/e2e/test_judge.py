@@ -214,8 +214,8 @@ def test_a_whole_fiim_game_from_the_judges_panel(tmp_path, broker, chromium):
         games.click("#games tr[data-game] a")
         games.wait_for_selector('#status[data-status="finished"]')
         fits(games)  # the sheet, its correction forms too, on a tablet and a phone
-        record = games.evaluate("fetch(`/api/games/${document.getElementById('game-id')"
-                                ".textContent}`).then(r => r.json())")
+        record = games.evaluate("fetch(`/api/games/${document.body.dataset.game}`)"
+                                ".then(r => r.json())")
         confirmed = [m.json() for m in hands.record.matching(
             lambda m: m.topic == TABLE + "event/vote/confirmed")]
         assert [(b["candidate"], b["voters"], b["leftover"]) for d in record["days"]

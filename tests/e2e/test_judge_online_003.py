@@ -56,7 +56,7 @@ def test_a_whole_online_003_game_from_the_judges_panel(tmp_path, broker, chromiu
     with book_game_at(tmp_path, broker.port, chromium, table_of_seven(tmp_path, broker.port),
                       book_game("online-003", SEATS)) as (panel, hands):
         page = panel.page
-        page.wait_for_selector('#book:text("Online variant (003)")')
+        page.wait_for_selector('#book:text("Mafia on Skype")')
 
         deal(panel, ROLES, ADDED)  # «Отдельный вопрос…»
 

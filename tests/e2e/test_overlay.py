@@ -91,9 +91,9 @@ _CROWDED = """(seat) => {
     if (r.left < box.left || r.right > box.right || r.top < box.top || r.bottom > box.bottom)
       found.push(`${name}/tile`);
     const e = tile.getElementsByClassName(name)[0];
-    if (["left", "card"].includes(name) &&
+    if (["name", "left", "card"].includes(name) &&
         (e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1))
-      found.push(`${name}/clipped`);  // the words said in full (a name may end in "…")
+      found.push(`${name}/clipped`);  // the words said in full, a long name too
     parts.slice(i + 1).forEach(([other, o]) => {
       if (r.left < o.right && o.left < r.right && r.top < o.bottom && o.top < r.bottom)
         found.push(`${name}/${other}`);
@@ -101,6 +101,27 @@ _CROWDED = """(seat) => {
   });
   return found;
 }"""
+
+
+#: the contrast of a seat's departed caption with what is behind it (WCAG 2's ratio), and the
+#: opacity it is drawn with: a stream is watched small, over any video
+_CAPTION = """(seat) => {
+  const e = document.querySelector(`.seat[data-seat="${seat}"] .left`);
+  const rgb = (c) => c.match(/[\\d.]+/g).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map((v) => v / 255).map((v) => v <= 0.03928 ? v / 12.92
+    : ((v + 0.055) / 1.055) ** 2.4).reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const [fg, bg] = [rgb(getComputedStyle(e).color), rgb(getComputedStyle(e).backgroundColor)];
+  let opacity = 1;
+  for (let a = e; a; a = a.parentElement) opacity *= Number(getComputedStyle(a).opacity);
+  const [hi, lo] = [lum(fg), lum(bg)].sort((a, b) => b - a);
+  return { ratio: (hi + 0.05) / (lo + 0.05), opacity, solid: bg.length === 3 || bg[3] === 1 };
+}"""
+
+
+def caption(page, seat: int) -> dict:
+    """How seat ``seat``'s departed caption reads (``_CAPTION``)."""
+    found: dict = page.evaluate(_CAPTION, seat)
+    return found
 
 
 def crowded(page, seat: int) -> list[str]:
@@ -133,7 +154,9 @@ def test_the_public_overlay_follows_the_game_and_never_holds_a_secret(tmp_path, 
 
         panel = login(chromium, url)
         page = panel.page
-        for seat, name in ((1, "Anna"), (2, "Boris"), (4, "Dmitry")):
+        # seat 5's is long: said in full on two lines, never «Констан…»
+        for seat, name in ((1, "Anna"), (2, "Boris"), (4, "Dmitry"),
+                           (5, "Константин Константинопольский")):
             page.fill(f'.seat[data-seat="{seat}"] .name', name)
             version = page.get_attribute("body", "data-version")
             page.press(f'.seat[data-seat="{seat}"] .name', "Enter")
@@ -179,6 +202,10 @@ def test_the_public_overlay_follows_the_game_and_never_holds_a_secret(tmp_path, 
         panel.next(2)
         overlay.wait_for_selector('.seat.out[data-seat="5"] .left:text("voted out · day 1")')
         assert crowded(overlay, 5) == [], "the departed label covers nothing on its tile"
+        assert overlay.text_content('.seat[data-seat="5"] .name') == \
+            "Константин Константинопольский"
+        shown = caption(overlay, 5)  # white on a solid band at full strength (WCAG AAA: 7)
+        assert shown["ratio"] >= 7 and shown["opacity"] == 1 and shown["solid"], shown
 
         shot = night_step(panel, hands, "mafia_shot", {1: "7#", 2: "7#", 3: "7#"})
         assert shot["agreed"] is True

@@ -67,7 +67,7 @@ def test_a_console_offline_and_a_real_tables_speaker_fault_are_alerts():
             "audio": {"backend": "sdl", "ok": False, "problems": ["no sound device (sdl)"]}}
     hall = live_table(("health", sick, 1.0))
     texts = [a["text"] for a in tables.view(hall, 1.0, LIMITS)["alerts"]]
-    assert texts == ["table-1: console /dev/ttyACM0 (seats 1, 2) offline",
+    assert texts == ["table-1: console /dev/ttyACM0 offline (it serves 1, 2)",
                      "table-1: speaker fault: no sound device (sdl)"]
     assert tables.view(hall, 1.0, LIMITS)["tables"][0]["speaker"] == "fault"
 

@@ -17,6 +17,7 @@ from judge.game import load_rules
 from judge.game.book import BOOKS, check_texts
 from kit import i18n
 from kit.i18n import Line, Words, render
+from tests.support.plurals import counted_without_forms, takes_a_count
 
 REPO = Path(__file__).resolve().parents[2]
 #: where keys are used: the packages' code, the pages and their templates
@@ -180,3 +181,49 @@ def test_every_shipped_book_gives_its_words_in_every_language(name):
     for text in texts:
         assert set(text) == set(i18n.languages()), (name, text)
     assert check_texts(book) == []
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_every_message_that_takes_a_count_has_its_plural_forms(language):
+    """«Игрок 6 покидает стол», «Игроки 5, 6 покидают стол»: a message whose words agree with
+    a number it is given has a form per plural category (tests/support/plurals.py)."""
+    assert counted_without_forms(language) == []
+
+
+@pytest.mark.parametrize(("text", "language"), [
+    ("Покидают стол", "ru"), ("They leave", "en"), ("{{count}} голосов", "ru"),
+    ("игрок {{seats}} на день", "ru"), ("выставлены: {{seats}}", "ru"),
+    ("{{players}} игроков", "ru"), ("{{games}} games a player", "en"),
+    ("seats {{seats}} do not vote", "en"), ("{{seats}} leave the table", "en")])
+def test_the_plural_scan_sees_a_count_without_forms(text, language):
+    assert takes_a_count(text, language)
+
+
+@pytest.mark.parametrize(("text", "language"), [
+    ("{{step}}: {{seats}}", "ru"), ("сейчас голосуют: все покидают стол?", "ru"),
+    ("{{team}}: {{count}}", "ru"), ("игрок {{seat}}: {{n}}-й фол", "ru"),
+    ("слово игроку {{seat}} ({{kind}}, {{seconds}} с)", "ru"), ("игроков: {{players}}", "ru"),
+    ("the vote on {{seats}}", "en"), ("{{seconds}} s each", "en")])
+def test_the_plural_scan_lets_a_message_with_nothing_to_agree_pass(text, language):
+    assert not takes_a_count(text, language)
+
+
+def test_the_books_and_presets_are_titled_as_a_club_calls_them_not_by_our_file_numbers():
+    """«Классический клуб (000)» named the rule book by its file here: a club says neither."""
+    from results import scoring
+    books = [load_rules(p.stem).book.title for p in sorted(BOOKS.glob("*.toml"))]
+    presets = [p.title for p in scoring.presets().values()]
+    titled = [text for title in (*books, *presets) for text in title.values()]
+    assert len(titled) >= 16 and [t for t in titled if re.search(r"\(\d{3}\)", t)] == []
+
+
+#: the clubs' own words, and the calques a translation slips into instead
+CLUB_TERMS = {"ru": {"первый убиенный": "первоубиенный (ПУ)"}}
+
+
+def test_the_clubs_terms_are_written_as_the_clubs_write_them():
+    for language, terms in CLUB_TERMS.items():
+        texts = " ".join(i18n.catalog(language).values()).lower()
+        assert [calque for calque in terms if calque in texts] == [], language
+        assert all(term in " ".join(i18n.catalog(language).values())
+                   for term in terms.values()), language

@@ -246,10 +246,12 @@ def book_game_at(tmp_path: Path, broker_port: int, chromium, table: config_modul
         hands.record.close()
 
 
-def vote(panel: Panel, hands: Hands, windows: list[tuple[int, list[int], str]]) -> None:
+def vote(panel: Panel, hands: Hands, windows: list[tuple[int, list[int], str]],
+         correct: list[int] | None = None) -> None:
     """Start the vote with Next, then for each window: the fists, and the judge's tap
     (``"shot"``: ``Panel.shot`` of the count, ``vote`` or for "all leave?" ``question``, then
-    confirm)."""
+    confirm; with ``correct``, the last window's count is the judge's own: those seats
+    selected, then Correct)."""
     opened = hands.upcoming("event/vote/window", state="opened", candidate=windows[0][0])
     panel.tap("#next")
     for i, (candidate, fists, decision) in enumerate(windows):
@@ -262,6 +264,10 @@ def vote(panel: Panel, hands: Hands, windows: list[tuple[int, list[int], str]]) 
         if decision == "shot":
             panel.shot("vote" if candidate else "question")
             decision = "confirm"
+        if correct is not None and i + 1 == len(windows):
+            for seat in correct:
+                panel.page.click(f'.seat[data-seat="{seat}"] .num')
+            decision = "correct"
         panel.tap(f"#{decision}")
 
 

@@ -3,7 +3,7 @@ placeholders and titles of what they see), scanned for words in another language
 (Latin on a Russian page, Cyrillic on an English one) that neither the language's catalog
 itself uses (CSV, JSON, a command) nor are a player's name, nor the shipped books' and
 scoring presets' own titles in that language (the Crow Club is "Crow Club" in Russian too:
-"Classic club (000)" on a Russian page is English that slipped through), and for raw
+"Classic mafia" on a Russian page is English that slipped through), and for raw
 identifiers (``don_check``, ``panel.games``: a catalog key shown as itself, a role's or a
 step's name). On a Russian page every Latin word is English that slipped through; on an English
 page every Cyrillic word is Russian that did (docs/i18n.md).
@@ -133,3 +133,49 @@ def foreign_words(page: Any, language: str, names: Iterable[str] = (),
                   also: Iterable[str] = ()) -> list[str]:
     """The texts a reader sees on ``page`` that are not all ``language`` (see the module)."""
     return foreign(page_texts(page), language, names, also)
+
+
+#: a full stop, then a sentence that starts in lower case
+_STOP_THEN_LOWER = re.compile(r"(\S+)\.\s+(?=[a-zа-яё])")
+
+
+def abbreviations(language: str) -> set[str]:
+    """The words ``language``'s catalog itself follows with a full stop and a lower case word
+    ("доп. баллы", "см. журнал"): abbreviations, not the end of a sentence."""
+    return {m.group(1) for text in i18n.catalog(language).values()
+            for m in _STOP_THEN_LOWER.finditer(text)}
+
+
+def uncapitalised(texts: Iterable[str], language: str) -> list[str]:
+    """The ``texts`` where a sentence after a full stop starts in lower case («9 → 4. убит
+    игрок 4»), an abbreviation of the catalog's aside."""
+    short = abbreviations(language)
+    return [text for text in texts
+            if any(m.group(1) not in short for m in _STOP_THEN_LOWER.finditer(text))]
+
+
+#: what only a machine writes, that must never reach a person's screen: the table's id
+#: (``table-1``), a game's id (``…-20261204-223202-977``), a seat 0 (there is none: a vote's
+#: candidate 0 is a question), a record's JSON pointer (``/players/1/name``), a UTC stamp
+MACHINE = re.compile(r"(?<![\w/])table-\d+\b|\d{8}-\d{6}-\d{3}|"
+                     r"(?<![\w])(?:игрок[а-я]*|мест[оа]|seat|player)\s+0(?![\d,.])|"
+                     r"(?<![\w.:/])/(?:players|days|nights|timings|votes|ballots)(?:/[\w~]+)+|"
+                     r"\bUTC\b", re.IGNORECASE)
+
+
+def machine_words(texts: Iterable[str]) -> list[str]:
+    """The ``texts`` that hold a machine's identifier (``MACHINE``)."""
+    return [text for text in texts if MACHINE.search(text)]
+
+
+#: the visible text of each block a reader reads as one (a paragraph, a list item, a cell, a
+#: button, a heading): a sentence split over bold or links reads whole here
+_BLOCKS = """() => [...document.querySelectorAll(
+  "p, li, td, th, h1, h2, h3, button, label, header div, #vote, #floor, #stage, #night")]
+  .filter((e) => e.checkVisibility()).map((e) => e.innerText.trim()).filter(Boolean)"""
+
+
+def page_blocks(page: Any) -> list[str]:
+    """Each block's text a reader sees on a Playwright ``page`` now (``_BLOCKS``)."""
+    blocks: list[str] = page.evaluate(_BLOCKS)
+    return blocks

@@ -131,7 +131,7 @@ class Mechanism:
         key = self.outcomes.get(outcome)
         if key is None:
             return Words("sheet.act.other", outcome=outcome, seats=seats)
-        return Words(key, seats=seats)
+        return Words(key, seats=seats, count=len(seats))  # «убит 5», «убиты 5, 6»
 
     def announce(self, game: Game, act: Act) -> Words | None:
         """What the judge says of ``act`` at morning, to the whole table (the online book's

@@ -71,6 +71,8 @@ class Accuse(Procedure):
     results: ClassVar[dict[str, dict[str, str]]] = {
         "accuse": {"eliminated": "sheet.outcome.accused"},
         "verdict": {"yes": "sheet.outcome.jailed", "no": "sheet.outcome.acquitted"}}
+    asked: ClassVar[dict[str, str]] = {"verdict": "words.asked.verdict",
+                                       "second_round": "words.asked.against_all"}
     cites = ("vote", "accused", "verdict", "second_round", "deciding")
 
     def check(self, book: Book, options: Any) -> list[str]:

@@ -63,6 +63,9 @@ class Procedure:
     #: (kind -> outcome -> key, its seats the message's ``seats``): the online book's first
     #: vote "eliminated" only sends the seat to the bench
     results: ClassVar[dict[str, dict[str, str]]] = {}
+    #: candidate 0 of each of its vote kinds that has one, in words: what the judge counts
+    #: when no seat is voted on (FIIM 4.4.12.3's "all leave?": its yes votes)
+    asked: ClassVar[dict[str, str]] = {"question": "words.asked.question"}
 
     def start(self, game: Game) -> Result:
         raise NotImplementedError

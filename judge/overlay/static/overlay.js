@@ -62,6 +62,16 @@ function seatTile(seat) {
   return tile;
 }
 
+// A name in full: the largest size from 24 px down to 12 px at which it fits its two lines
+// without breaking a word; a word too long even then is broken where it must.
+function fit(name) {
+  name.style.fontSize = "";
+  name.style.overflowWrap = "normal";
+  const over = () => name.scrollWidth > name.clientWidth + 1 || name.scrollHeight > name.clientHeight + 1;
+  for (let size = 24; over() && size > 12; size -= 1) name.style.fontSize = `${size - 1}px`;
+  if (over()) name.style.overflowWrap = "anywhere";
+}
+
 function render(view) {
   if ($("seats").children.length !== view.seats.length) {
     $("seats").textContent = "";
@@ -71,7 +81,11 @@ function render(view) {
   const leaving = new Set(view.leaving ? view.leaving.seats : []);
   view.seats.forEach((s, i) => {
     const tile = $("seats").children[i];
-    put(tile.querySelector(".name"), "textContent", s.name || t("stream.player", { seat: s.seat }));
+    const name = tile.querySelector(".name");
+    if (name.textContent !== (s.name || t("stream.player", { seat: s.seat }))) {
+      name.textContent = s.name || t("stream.player", { seat: s.seat });
+      fit(name);
+    }
     put(tile.querySelector(".fouls"), "textContent", "●".repeat(s.fouls));
     put(tile.querySelector(".left"), "textContent", !s.left ? "" : t(LEFT[s.left.how]) +
       (s.left.day ? ` · ${t("stream.day", { day: s.left.day })}` : s.left.night !== undefined
@@ -96,7 +110,8 @@ function render(view) {
     winner: view.winner_title ? I18n.text(view.winner_title) : "" }) : view.stage);
   put($("stage").dataset, "stage", view.stage);
   put($("nominees"), "hidden", !view.nominees.length);
-  put($("nominees"), "textContent", t("stream.nominated", { seats: view.nominees }));
+  put($("nominees"), "textContent", t("stream.nominated", { seats: view.nominees,
+    count: view.nominees.length }));
   const vote = view.vote;
   put($("votes"), "hidden", !vote);
   if (vote) {

@@ -33,11 +33,11 @@ const PARAMS = { seed: "panel.param.seed", add: "panel.param.add", reason: "pane
 // Crow Club's "all leave?", the online book's verdict «ЗА» or its second round's «против всех»
 const ASKED = {
   question: { stage: "stage.question", proposed: "panel.proposed.question",
-    window: "panel.window.question" },
+    window: "panel.window.question", all: "stream.all" },
   verdict: { stage: "stage.question.verdict", proposed: "panel.proposed.question.verdict",
-    window: "panel.window.question.verdict" },
+    window: "panel.window.question.verdict", all: "stream.all.verdict" },
   second_round: { proposed: "panel.proposed.question.second_round",
-    window: "panel.window.question.second_round" } };
+    window: "panel.window.question.second_round", all: "stream.all.second_round" } };
 const asked = (part, vote) => ((vote && ASKED[vote.kind]) || ASKED.question)[part];
 
 const SOUNDS = { fault: "panel.speaker_fault", silent: "panel.no_sound", off: "panel.sound_off" };
@@ -167,18 +167,22 @@ function render(message) {
   const floor = [g.floor ? t("panel.floor", { seat: g.floor }) : "",
     g.speakers.length ? t(g.floor ? "panel.next_speakers" : "panel.next_speakers.first",
       { seats: g.speakers }) : "",
-    g.nominees.length ? t("panel.nominated", { seats: g.nominees }) : ""].filter(Boolean);
+    g.nominees.length ? t("panel.nominated", { seats: g.nominees, count: g.nominees.length })
+      : ""].filter(Boolean);
   const line = floor.join("\u00a0· ");  // no separator before the first part, which is capitalised
   put($("floor"), "textContent", line.charAt(0).toLocaleUpperCase(I18n.language) + line.slice(1));
   const p = g.vote && g.vote.proposed;
+  // who raised a hand, then who did not and where the book sends their votes (FIIM 4.4.8)
+  const hands = p ? [p.voters.map(I18n.number).join(", "), p.leftover.length ? t("words.leftover",
+    { seats: p.leftover, count: p.leftover.length, cite: p.leftover_rule }) : ""] : [];
   put($("vote"), "textContent", !g.vote ? "" : p ?
     t(p.candidate ? "panel.proposed" : asked("proposed", g.vote), { seat: p.candidate,
-      count: p.count, voters: p.voters.length ? p.voters : t("panel.nobody") }) :
+      count: p.count, voters: hands.filter(Boolean).join("; ") || t("panel.nobody") }) :
     t("panel.voting", { seats: g.vote.candidates }) + (message.window ? `\u00a0· ${message.window.candidate
       ? t("panel.window", { seat: message.window.candidate })
       : t(asked("window", g.vote))}` : "") +
     (g.vote.counts.length ? `\u00a0· ${g.vote.counts.map(([c, n]) => t("panel.count",
-      { seat: c, count: n })).join(", ")}` : ""));
+      { seat: c || t(asked("all", g.vote)), count: n })).join(", ")}` : ""));
   put($("vote").dataset, "proposed", p ? `${p.candidate}:${p.count}` : "");
   const night = g.stage === "night" || g.stage === "night0";
   put($("night"), "textContent", !night ? "" : (g.night_step ?

@@ -61,13 +61,15 @@ def test_refuses_what_cannot_be_seated_with_the_reasons(tmp_path: Path,
                                                         capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "--players", "25", "--rounds", "3", "--tables", "3")
     assert code == 2 and out == ""
-    assert "cannot be seated: 3 tables: 25 players fill at most 2 tables of 10" in err
-    assert "25 players x 3 games = 75 seats, not a multiple of 10" in err
+    assert "cannot be seated: tables: 3; the players (25) fill at most this many tables of 10 " \
+        "in a round: 2" in err
+    assert "players 25 x games 3 = 75 in all, not a multiple of 10" in err
     (tmp_path / "rules.csv").write_text("apart,1,2,3,4\n")
     code, _, err = run(capsys, "--players", "30", "--rounds", "10", "--restrictions",
                        str(tmp_path / "rules.csv"))
     assert code == 2
-    assert "players 1, 2, 3, 4 are all kept apart from each other: 4 players for 3 tables" in err
+    assert "the players 1, 2, 3, 4 must all sit apart from each other: there are 4 of them, " \
+        "and tables: 3" in err
     assert run(capsys, "--players", "30", "--rounds", "10", "--seconds", "0")[0] == 2
 
 
@@ -91,7 +93,7 @@ def test_names_checks() -> None:
         names("Anna\nBoris\nAnna\n" + "x" * 65 + "\n", 4)
     assert [str(p) for p in caught.value.problems] == [
         "line 3: 'Anna' again (first on line 1)", "line 4: a name of 1..64 characters expected"]
-    with pytest.raises(InputError, match="3 names for 4 players"):
+    with pytest.raises(InputError, match="names: 3, players: 4"):
         names("a\nb\nc\n", 4)
     rules = restrictions("apart,Anna,Boris,3\navoid,\"Boris\",Clara\n", ["Anna", "Boris", "Clara"])
     assert rules.apart == {(0, 1), (0, 2), (1, 2)} and rules.avoid == {(1, 2)}

@@ -120,14 +120,14 @@ def test_a_full_hall_refuses_the_pairs_exactly_when_no_split_exists(
 
 
 def test_a_player_kept_apart_from_more_than_the_other_tables_hold_is_refused() -> None:
-    with pytest.raises(Refused, match="player 1 is kept apart from 11 players"):
+    with pytest.raises(Refused, match="player 1 is kept apart from 11 others"):
         split(instance(20, 10, apart=[(0, k) for k in range(1, 12)]))
     assert split(instance(20, 10, apart=[(0, k) for k in range(1, 11)]))[0] == 0
 
 
 def test_more_kept_apart_from_each_other_than_tables_is_refused_naming_them() -> None:
     group = [(a, b) for a, b in itertools.combinations(range(4), 2)]
-    with pytest.raises(Refused, match=r"players 1, 2, 3, 4 are all kept apart from each other"):
+    with pytest.raises(Refused, match=r"the players 1, 2, 3, 4 must all sit apart from each other"):
         split(instance(30, 10, apart=group))
     assert len(split(instance(40, 10, apart=group))) == 4
     with pytest.raises(Refused, match="players 1 and 2 are kept apart, and every round has one "
@@ -152,9 +152,9 @@ def test_each_refusal_says_why() -> None:
     with pytest.raises(Refused) as caught:
         instance(9, 3, 2, apart=[(0, 0), (3, 12)])
     assert [str(r) for r in caught.value.reasons] == [
-        "9 players: a game needs 10",
-        "2 tables: 9 players fill at most 1 tables of 10 in a round",
-        "9 players x 3 games = 27 seats, not a multiple of 10: the players cannot all play "
+        "players: 9; a game needs 10",  # never "1 tables": no count agrees with a word
+        "tables: 2; the players (9) fill at most this many tables of 10 in a round: 1",
+        "players 9 x games 3 = 27 in all, not a multiple of 10: the players cannot all play "
         "the same number of games",
         "apart pair (1, 1): a player with themself",
         "apart pair (4, 13): the players are 1..9"]

@@ -363,4 +363,4 @@ def test_classic_000_the_record_the_csv_and_the_sheet_hold_its_roles_and_night_a
     csv = sheet.results_csv(record, scores)
     assert ",laura,red," in csv and ",joker,joker," in csv
     html = sheet.protocol(record, scores, scoring.presets()["classic-000"].title)
-    assert "chief_kill: 5 → 3. <b>kill 3</b>" in html and "<b>found 2</b>" in html
+    assert "chief_kill: 5 → 3. <b>Kill 3</b>" in html and "<b>Found 2</b>" in html

@@ -171,7 +171,7 @@ def test_crow_club_immunity_not_nominated_on_day_1_not_shot_on_night_1_then_over
     game = to_night(game)
     game, _, lines = night(game, {"mafia_shot": shot(9), "doctor_poison": {5: [9]}})
     assert game.player(9).in_game and not game.player(9).immune
-    assert "«Иммунитет у игрока…»: the immunity of 9 is over" in lines
+    assert "«Иммунитет у игрока…»: immunity over: 9" in lines
 
 
 def test_crow_club_firefighter_a_foul_while_silenced_shows_the_card_at_once():
@@ -372,10 +372,11 @@ def test_crow_club_the_record_holds_its_roles_and_the_mafiaratings_export_refuse
         mr.export(record)
     preset = scoring.presets()["crow-club"]  # the organiser's points: the book gives none
     scores = scoring.score(record, preset)
-    rows = list(csv.DictReader(io.StringIO(results_csv(record, scores, language="en"), newline="")))
-    assert [(r["role"], r["side"]) for r in rows][:4] == [
+    rows = list(csv.DictReader(io.StringIO(results_csv(record, scores), newline="")))
+    assert [(r["role"], r["team"]) for r in rows][:4] == [
         ("don", "black"), ("mafia", "black"), ("mafia", "black"), ("maniac", "maniacs")]
-    assert [r["role"] for r in rows] == ROLES and rows[3]["left"] == "4th foul day 1"
+    assert [r["role"] for r in rows] == ROLES
+    assert (rows[3]["left"], rows[3]["left_day"]) == ("fouls", "1")
     page = protocol(record, scores, preset.title, language="en")
     assert all(role in page for role in ("maniac", "paranoid", "firefighter"))
 

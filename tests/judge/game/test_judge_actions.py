@@ -191,9 +191,9 @@ def test_the_rating_platform_export_is_refused_for_a_card_its_format_does_not_ho
 def test_the_csv_and_the_sheet_hold_a_clubs_card_and_its_night(tmp_path):
     record = detective_game(tmp_path)
     scores = scoring.score(record, scoring.presets()["fiim"])
-    rows = list(csv.DictReader(io.StringIO(sheet.results_csv(record, scores, "en"))))
+    rows = list(csv.DictReader(io.StringIO(sheet.results_csv(record, scores))))
     detective = next(r for r in rows if r["seat"] == "5")
-    assert (detective["role"], detective["side"], detective["won"]) == ("detective", "red", "1")
+    assert (detective["role"], detective["team"], detective["won"]) == ("detective", "red", "1")
     page = sheet.protocol(record, scores, {"en": "FIIM"}, language="en")
-    assert "detective_check: 5 → 2. <b>yes 2</b>" in page
-    assert "Shots: 1 → 7; 2 → 7; 3 → 7. <b>seat 7 killed</b>" in page
+    assert "detective_check: 5 → 2. <b>Yes 2</b>" in page
+    assert "Shots: 1 → 7; 2 → 7; 3 → 7. <b>Seat 7 killed</b>" in page

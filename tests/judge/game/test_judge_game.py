@@ -25,8 +25,10 @@ from judge.game import (
     new_game,
     step,
 )
+from judge.game.offers import offered
 from judge.overlay.public import public_view
 from judge.panel.views import judge_view
+from kit.i18n import render
 from tests.support.judge_game import (
     Commands,
     actions,
@@ -83,6 +85,12 @@ def test_fiim_4_2_1_the_first_night_has_no_shot_then_day_1_opens_with_seat_1():
     game, commands, _ = run(started(), tap("next"))
     assert sent(commands) == ["timer/stop", "phase", "day/start"]
     assert game.stage == "day" and game.day == 1 and game.speakers[0] == 1
+
+
+def test_fiim_4_3_1_the_morning_after_the_meeting_is_the_day_itself_not_4_5_9s():
+    """Night 0 (4.2.1-4.2.3) ends as 4.3.1 opens the day; 4.5.9's «Утро» follows a best move."""
+    _, _, lines = run(started(), tap("next"))
+    assert "4.3.1: morning" in lines and not [line for line in lines if "4.5.9" in line]
 
 
 def test_fiim_4_2_1_after_the_mafias_minute_morning_needs_no_stop():
@@ -171,6 +179,9 @@ def test_fiim_4_4_11_most_votes_leaves_after_last_words_4_4_13():
     game, commands, _ = run(game, tap("next"))
     assert commands == [command(verbs.TIMER_START, seat=7, seconds=60, kind="last_words",
                                 replace=True)]
+    leave = next(o for o in offered(game) if o.action == "next").label
+    assert (str(leave), render(leave, "ru")) == ("Seat 7 leaves the table",
+                                                 "Игрок 7 покидает стол")
     game, commands, _ = run(game, tap("next"))
     assert out_of_the_game(7) in commands
     assert not game.player(7).in_game and game.stage == "night"
@@ -188,8 +199,31 @@ def test_fiim_4_4_12_a_tie_gets_30_s_defences_then_a_re_vote_and_4_4_12_3_the_qu
     assert commands == [command(verbs.VOTE_QUESTION, subjects=[7, 5], voters=list(range(1, 11)))]
     yes, _, _ = run(game, result(outcome="yes"))
     assert yes.stage == "last_words" and yes.leaving == (7, 5)
+    yes, _, _ = run(yes, tap("next"), tap("next"))
+    leave = next(o for o in offered(yes) if o.action == "next").label
+    assert render(leave, "ru") == "Игроки 7, 5 покидают стол"  # 4.4.12.3: all of them
     no, _, _ = run(game, result(outcome="no"))
     assert no.stage == "night" and all(no.player(s).in_game for s in (5, 7))
+
+
+def test_fiim_4_4_12_3_the_judges_count_of_the_question_names_the_question_not_a_seat_0():
+    game, _ = speeches(day_one(), {1: 7, 2: 5})
+    game, _, _ = run(game, result(outcome="tie", tied=[7, 5]), tap("next"), tap("next"),
+                     tap("next"), result(outcome="tie", tied=[7, 5]))
+    assert game.stage == "question"
+    game, _, _ = run(game, table_event("event/vote/proposed", {
+        "candidate": 0, "count": 4, "voters": [1, 2, 3, 4]}))
+    _, _, lines = run(game, tap("correct", voters=[1, 2, 3, 4, 6, 8]))
+    assert lines == ["4.4.6: the judge corrects the count of the yes votes on «all leave?»"]
+
+
+def test_fiim_4_4_8_the_proposed_count_tells_who_raised_no_hand_and_the_paragraph():
+    game, _ = speeches(day_one(), {1: 7, 2: 5})
+    game, _, _ = run(game, table_event("event/vote/proposed", {
+        "candidate": 5, "count": 6, "voters": [1, 2], "leftover": [3, 4, 8, 9]}))
+    proposed = public_view(game)["vote"]["proposed"]
+    assert (proposed["voters"], proposed["leftover"], proposed["leftover_rule"]) == (
+        [1, 2], [3, 4, 8, 9], "4.4.8")
 
 
 def test_fiim_4_4_12_2_a_tie_among_fewer_is_voted_again_not_asked():

@@ -73,7 +73,7 @@ def test_online_003_a_freeze_keeps_the_player_silent_and_out_of_the_vote_for_a_d
     roles = ["don", "mafia", "boss", "sheriff", *["civilian"] * 6]
     game = to_night(rules, roles)
     game, commands, lines = night(game, {"boss": {3: [6]}})
-    assert "«Утром ведущий произносит…»: boss's freeze: seat 6 frozen for the day" in lines
+    assert "«Утром ведущий произносит…»: boss's freeze: 6 frozen for the day" in lines
     assert "4.5.9: seat 6 is frozen for the day" in lines
     seats = [c.payload.seats for c in commands if c.spec.verb == "seats"]
     assert [(s.seat, s.silenced) for s in seats[-1]] == [(6, True)]

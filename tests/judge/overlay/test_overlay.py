@@ -103,7 +103,7 @@ def test_fiim_4_5_6_and_4_5_7_checks_and_4_5_4_the_shot_come_out_late_in_their_w
         {"step": "don_check", "by": {"ru": "Дон", "en": "Don"}, "night": 1, "seat": 4,
          "answer": {"ru": "шериф", "en": "sheriff"}},
         {"step": "sheriff_check", "by": {"ru": "Шериф", "en": "Sheriff"}, "night": 1,
-         "seat": 6, "answer": {"ru": "красные", "en": "red"}}]
+         "seat": 6, "answer": {"ru": "красный", "en": "red"}}]
     rated = current_game(overlay_view(history, 1000.0, delay=10, secrets=True))["game"]
     assert rated["players"][3]["checkedByDon"] == 1 and rated["players"][5][
         "checkedBySheriff"] == 1
@@ -267,6 +267,8 @@ def test_fiim_4_4_13_voted_out_when_the_game_ends_in_their_last_words():
     assert view["seats"][6]["left"] == {"how": "voted", "day": 1}
     assert view["seats"][7]["left"] == {"how": "fouls", "day": 1}
     assert current_game(view)["game"]["players"][6]["state"] == "dead"
+    assert history[-1][1].nominees  # the day's, kept by the game: no mark on a seat when over
+    assert view["nominees"] == [] and not [s for s in view["seats"] if s["nominated"]]
 
 
 def test_fiim_4_5_3_a_night_step_opening_shows_nothing_new_on_the_overlay():

@@ -25,6 +25,15 @@ def test_config_paths_are_relative_to_the_file_and_timings_reach_the_game(tmp_pa
     assert cfg.game_timings.speech == 45 and cfg.game_timings.defence == 30
 
 
+def test_the_table_is_named_as_the_club_calls_it_one_name_or_one_per_language(tmp_path):
+    assert judge_config.load(write(tmp_path, GOOD)).table_name is None  # «Стол 1» by the id
+    named = judge_config.load(write(tmp_path, 'table_name = "Стол у окна"\n' + GOOD))
+    assert named.table_name == "Стол у окна"
+    both = judge_config.load(write(tmp_path, "table_name = { ru = 'Стол у окна', "
+                                             "en = 'Window table' }\n" + GOOD))
+    assert both.table_name == {"ru": "Стол у окна", "en": "Window table"}
+
+
 @pytest.mark.parametrize(("body", "password", "says"), [
     (GOOD, None, "panel.password_file: file not found"),
     (GOOD, "", "the file is empty"),
@@ -32,6 +41,10 @@ def test_config_paths_are_relative_to_the_file_and_timings_reach_the_game(tmp_pa
     (GOOD.replace("speech = 45", "speech = -1"), PASSWORD, "speech"),
     (GOOD + "colour = 1\n", PASSWORD, "colour"),
     ("table = 'a b'\n" + GOOD.split("\n", 2)[2], PASSWORD, "table"),
+    ("table_name = ''\n" + GOOD, PASSWORD, "table_name"),
+    ("table_name = { ru = 'Стол 1' }\n" + GOOD, PASSWORD, "table_name: no 'en' text"),
+    ("table_name = { ru = 'Стол 1', en = 'Table 1', rus = 'x' }\n" + GOOD, PASSWORD,
+     "table_name.rus: no such language"),
 ])
 def test_a_bad_config_is_refused_naming_the_key(tmp_path, body, password, says):
     with pytest.raises(ConfigError, match=says):

@@ -1,6 +1,7 @@
-"""The protocol sheet and the CSV (judge/record/sheet.py) from a record: names from outside are
-escaped in the HTML and cannot run as formulas in a spreadsheet; the foul moments read as the clubs
-write them."""
+"""The protocol sheet, the organiser's spreadsheet and the script's CSV (judge/record/sheet.py)
+from a record: names from outside are escaped in the HTML and cannot run as formulas in a
+spreadsheet; the foul moments read as the clubs write them; the game is named as a club names it
+(its number in the evening, the table's name, local time: judge/record/club.py)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import contextlib
 import csv
 import io
 import json
+import re
 from html import escape
 
 import msgspec
@@ -16,11 +18,12 @@ from hypothesis import example, given, settings
 from judge.game import load_rules
 from judge.game.book import book_path, load
 from judge.record import document as rec
-from judge.record.sheet import BOM, moment, protocol, results_csv
+from judge.record.sheet import moment, protocol, results_csv, results_xlsx
 from kit import i18n
 from results import mafiaratings, scoring
 from tests.support.record_edits import WHOLE, paths, values
 from tests.support.record_game import NAMES, Script, whole_game
+from tests.support.spreadsheets import rows_of
 
 FIIM = scoring.presets()["fiim"]
 
@@ -45,11 +48,14 @@ def test_a_name_a_spreadsheet_would_run_is_written_as_text():
     record = rec.apply_edits(record, [  # the panel trims a name; a correction need not
         rec.Edit(kind="correction", at=1.0, by="j", reason="r", path=f"/players/{i}/name",
                  after=name) for i, name in ((7, "\t=1+1"), (8, "\r=1+1"))])
-    rows = list(csv.DictReader(io.StringIO(results_csv(record, scoring.score(record, FIIM), "en"),
-                                           newline="")))
+    scores = scoring.score(record, FIIM)
+    rows = list(csv.DictReader(io.StringIO(results_csv(record, scores), newline="")))
     assert [rows[i]["name"] for i in (2, 4, 5, 6, 7, 8)] == [
         '\'=HYPERLINK("http://x")', "'+1", "'-2", "'@A1", "'\t=1+1", "'\r=1+1"]
     assert rows[0]["name"] == NAMES[1] and len(rows) == 10
+    sheet = rows_of(results_xlsx(record, scores, "en"))  # a workbook's text is text (XML
+    assert [sheet[i + 1][6] for i in (2, 4, 5, 6, 7, 8)] == [  # keeps no carriage return)
+        '=HYPERLINK("http://x")', "+1", "-2", "@A1", "\t=1+1", "\n=1+1"]
 
 
 def test_a_fouls_moment_day_vote_or_night():
@@ -76,6 +82,7 @@ def test_any_correction_the_record_takes_still_prints_scores_and_exports(path, v
         assert edited.id in protocol(edited, scores, preset.title)
         rows = list(csv.reader(io.StringIO(results_csv(edited, scores), newline="")))
         assert len(rows) == len(edited.players) + 1
+        assert len(rows_of(results_xlsx(edited, scores))) == len(edited.players) + 1
     with contextlib.suppress(mafiaratings.ExportRefused):  # refused: the route's 409
         assert mafiaratings.export_json(edited).startswith(b"{")
 
@@ -88,9 +95,10 @@ def test_names_typed_in_cyrillic_stay_exact_in_the_csv_the_sheet_and_the_export(
     """A name is the player's own text: no language touches it (docs/i18n.md)."""
     record = named(CYRILLIC)
     scores = scoring.score(record, FIIM)
+    rows = list(csv.reader(io.StringIO(results_csv(record, scores), newline="")))
+    assert [rows[s][rows[0].index("name")] for s in CYRILLIC] == list(CYRILLIC.values())
     for language in ("ru", "en"):
-        rows = list(csv.reader(io.StringIO(results_csv(record, scores, language), newline="")))
-        header, players = rows[0], rows[1:]
+        [header, *players] = rows_of(results_xlsx(record, scores, language))
         column = header.index(i18n.t("csv.name", language))
         assert [players[s - 1][column] for s in CYRILLIC] == list(CYRILLIC.values())
         page = protocol(record, scores, FIIM.title, language=language)
@@ -100,37 +108,36 @@ def test_names_typed_in_cyrillic_stay_exact_in_the_csv_the_sheet_and_the_export(
     assert [players[s - 1]["name"] for s in CYRILLIC] == list(CYRILLIC.values())
 
 
-def test_the_csv_and_the_sheet_speak_the_readers_language_with_the_books_words():
+def test_the_spreadsheet_and_the_sheet_speak_the_readers_language_with_the_books_words():
     record = named(CYRILLIC)
     scores = scoring.score(record, FIIM)
     book = load_rules("fiim").book
-    rows = list(csv.DictReader(io.StringIO(results_csv(record, scores, "ru", book),
-                                           newline="")))
-    assert rows[0]["роль"] == "Дон" and rows[0]["команда"] == "чёрные"
-    assert rows[0]["победитель"] == "красные" and rows[0]["статус"] == "окончена"
-    english = list(csv.DictReader(io.StringIO(results_csv(record, scores, "en", book),
-                                              newline="")))
-    assert (english[0]["role"], english[0]["side"], english[0]["winner"]) == (
-        "Don", "black", "red")
+    [header, *rows] = rows_of(results_xlsx(record, scores, "ru", book, number=3))
+    first = dict(zip(header, rows[0], strict=True))
+    assert (first["роль"], first["команда"], first["победитель"], first["статус"]) == (
+        "Дон", "чёрные", "красные", "окончена")
+    assert (first["№ игры"], first["стол"]) == (3, "Стол 1")  # the club's, not table-1
+    [header, *rows] = rows_of(results_xlsx(record, scores, "en", book))
+    first = dict(zip(header, rows[0], strict=True))
+    assert (first["role"], first["side"], first["winner"]) == ("Don", "black", "red")
     page = protocol(record, scores, FIIM.title, language="ru", book=book)
-    assert 'lang="ru"' in page and "Протокол игры" in page
-    assert "Шериф (4) проверяет 2: чёрные" in page  # the book's own answer
+    assert 'lang="ru"' in page and "Протокол игры · Стол 1 · " in page
+    assert "Шериф (4) проверяет 2: чёрный" in page  # the book's own answer
 
 
-def test_the_csvs_english_headers_and_values_are_words_as_the_russian_ones_are():
-    """A person reads the header row and the status (also the games list's) in English as in
-    Russian: words, not the code's identifiers (``best_move``, ``in_progress``)."""
-    playing = msgspec.structs.replace(named(CYRILLIC), status="in_progress")
-    scores = scoring.score(playing, FIIM)
-    english = results_csv(playing, scores, "en")
-    assert english.startswith(BOM + "game,")  # a spreadsheet reads it as UTF-8
-    [header, first, *_] = csv.reader(io.StringIO(english.removeprefix(BOM), newline=""))
-    assert header == ["game", "table", "date", "status", "winner", "seat", "name", "role",
-                      "side", "won", "fouls", "left", "win", "best move", "penalty",
-                      "compensation", "extra points", "total"]
-    assert first[3] == "in progress"
-    [russian, _, *_] = csv.reader(io.StringIO(results_csv(playing, scores, "ru"), newline=""))
-    assert russian[13] == "лучший ход"
+def test_the_scripts_csv_holds_the_records_identifiers_and_numbers_in_no_language():
+    """A script reads the same columns and values whatever the reader's language: the
+    record's identifiers, numbers with ".", UTF-8 with no byte order mark."""
+    record = named(CYRILLIC)
+    scores = scoring.score(record, FIIM)
+    data = results_csv(record, scores)
+    assert data.startswith("game,table,date,status,winner,seat,name,role,team,won,fouls,left,")
+    [first, *_] = csv.DictReader(io.StringIO(data, newline=""))
+    assert (first["game"], first["table"], first["role"], first["team"], first["winner"]) == (
+        record.id, "table-1", "don", "black", "red")
+    assert first["left"] in ("", "voted_out", "shot", "fouls", "disqualified")
+    totals = {row["total"] for row in csv.DictReader(io.StringIO(data, newline=""))}
+    assert all(re.fullmatch(r"-?\d+(\.\d+)?", t) for t in totals), totals
 
 
 def test_a_schema_2_records_english_lines_read_as_they_were():
@@ -144,15 +151,6 @@ def test_a_schema_2_records_english_lines_read_as_they_were():
     assert rec.decode(rec.encode(record)) == record
     kept = WHOLE.log[0]
     assert kept.key and kept.render("ru") != kept.render("en")
-
-
-def test_excel_reads_the_russian_csv_as_utf_8_by_its_byte_order_mark():
-    """Excel opens a CSV without a BOM in the machine's code page: «Мирный Житель» becomes
-    mojibake. The rating platform's export is JSON, compared byte for byte: no BOM there."""
-    record = named(CYRILLIC)
-    data = results_csv(record, scoring.score(record, FIIM), "ru").encode("utf-8")
-    assert data.startswith(b"\xef\xbb\xbf") and data.decode("utf-8-sig").startswith("игра,")
-    assert mafiaratings.export_json(record).startswith(b"{")
 
 
 def test_the_result_line_says_leaves_for_one_and_leave_for_more():
@@ -178,9 +176,9 @@ def test_a_game_still_playing_has_no_end_on_its_sheet():
     assert "начало" in meta and "конец" not in meta
 
 
-def test_a_ballot_of_left_over_votes_only_names_them_so():
-    """The Crow Club's last nominee may hold left-over votes alone: «(неотданные: 8, 9)»,
-    not a dash for his voters before them."""
+def test_fiim_4_4_8_a_ballot_of_left_over_votes_only_says_who_and_where_they_go():
+    """The last nominee may hold left-over votes alone: who raised no hand, and that 4.4.8
+    gives their votes against the last nominee, not a dash for his voters before them."""
     record = named({})
     vote = next(v for d in record.days for v in d.votes if v.ballots)
     ballot = msgspec.structs.replace(vote.ballots[0], voters=[], leftover=[8, 9], count=2)
@@ -188,8 +186,18 @@ def test_a_ballot_of_left_over_votes_only_names_them_so():
                                               if v is vote else v for v in d.votes])
             for d in record.days]
     edited = msgspec.structs.replace(record, days=days)
-    page = protocol(edited, scoring.score(edited, FIIM), FIIM.title, language="ru")
-    assert f"{ballot.candidate}: <b>2</b> (неотданные: 8, 9)" in page
+    book = load_rules("fiim").book
+    page = protocol(edited, scoring.score(edited, FIIM), FIIM.title, language="ru", book=book)
+    assert (f"{ballot.candidate}: <b>2</b> (руку не подняли 8, 9: их голоса отходят против "
+            "игрока, выставленного последним (4.4.8))") in page
+    one = msgspec.structs.replace(ballot, voters=[3], leftover=[8], count=2)
+    days = [msgspec.structs.replace(d, votes=[msgspec.structs.replace(v, ballots=[one])
+                                              if v is vote else v for v in d.votes])
+            for d in record.days]
+    edited = msgspec.structs.replace(record, days=days)
+    page = protocol(edited, scoring.score(edited, FIIM), FIIM.title, language="en", book=book)
+    assert (f"{ballot.candidate}: <b>2</b> (3; 8 raised no hand: that vote goes against the "
+            "last nominee (4.4.8))") in page
 
 
 def test_a_count_corrected_by_the_book_or_the_judge_says_why_in_the_readers_words():
