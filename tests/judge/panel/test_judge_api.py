@@ -97,7 +97,7 @@ def test_every_message_of_a_session_fits_the_schema_both_ways(tmp_path):
             await send(json.dumps(message))
             return await receive()
 
-        assert view["api"] == 3 and view["game"]["book"]["id"] == "fiim"
+        assert view["api"] == 4 and view["game"]["book"]["id"] == "fiim"
         view = await act("name", seat=2, name="Vera")
         view = await act("deal", roles=ROLES)
         view = await act("start")
