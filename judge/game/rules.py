@@ -107,6 +107,10 @@ def put_to_use(book: Book) -> tuple[Book, list[str]]:
             continue
         endgames.append(msgspec.structs.replace(
             row, options=_options(row.options, endgame.Options, f"endgames[{i}]", problems)))
+    if procedure is not None:
+        problems += [f"timings.{name}: missing (the vote procedure {procedure.name!r} times "
+                     f"{what} with it)" for name, what in procedure.timings.items()
+                     if name not in book.timings]
     needed = (*CORE_CITES, *(procedure.cites if procedure is not None else ()),
               *(c for m in used(book) if m in MECHANISMS for c in MECHANISMS[m].cites))
     problems += [f"cite.{key}: missing (the engine cites it)" for key in needed

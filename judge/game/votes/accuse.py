@@ -72,6 +72,9 @@ class Accuse(Procedure):
         "accuse": {"eliminated": "sheet.outcome.accused"},
         "verdict": {"yes": "sheet.outcome.jailed", "no": "sheet.outcome.acquitted"}}
     cites = ("vote", "accused", "verdict", "second_round", "deciding")
+    timings: ClassVar[dict[str, str]] = {
+        "defence": "the accused's last word before the verdict, and each level candidate's "
+                   "before the second round"}
 
     def check(self, book: Book, options: Any) -> list[str]:
         pair: OneOnOne | None = options.one_on_one

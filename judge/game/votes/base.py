@@ -55,6 +55,9 @@ class Procedure:
     Options: ClassVar[type[msgspec.Struct]] = NoOptions
     #: the book's ``[cite]`` keys the procedure cites (the book must give them)
     cites: ClassVar[tuple[str, ...]] = ()
+    #: the book's ``[timings]`` the procedure's own speeches take, each with what it times (in
+    #: English, for docs/book-timings.md; the book must give them)
+    timings: ClassVar[dict[str, str]] = {}
     stages: ClassVar[tuple[str, ...]] = ("vote", "question")
     #: the protocol sheet's title for each of its own ``Vote.kind`` (the verdict, the top...);
     #: a kind not named is the day's "Vote", then "Re-vote n"
