@@ -282,6 +282,8 @@ class Panel:
         if isinstance(event, events.NightStepEvent):  # a night step's own time, counted down
             seen.timer = {"running": True, "seat": None, "kind": "night_step",
                           "state": event.state, "remaining_ms": round(event.seconds * 1000)}
+        if isinstance(event, events.TimerEvent | events.NightStepEvent):
+            seen.timer_at = self.live.now()
         if isinstance(event, events.VoteWindow):  # whose window is open, before any count
             seen.window = None if event.state == "closed" else {
                 "candidate": event.candidate, "attempt": event.attempt}

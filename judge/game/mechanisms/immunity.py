@@ -19,11 +19,11 @@ takes back, and cites its section as ``[cite] immunity``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from contract.commands import SeatStanding
 from judge.game import table
-from judge.game.actions import Offer, Param
+from judge.game.actions import Offer, Param, Seats, decision
 from judge.game.book import Step
 from judge.game.mechanisms.base import Fate, Mechanism
 from judge.game.state import Act, Game, Refused, Result, set_player
@@ -36,14 +36,16 @@ DAY = NIGHT = 1
 class Immunity(Mechanism):
     name = "immunity"
     cites = ("immunity",)
+    #: the players immune from the previous game (none: an empty list)
+    decisions: ClassVar[dict[str, Any]] = {"immunity": Seats}
 
     def offers(self, game: Game, step: Step | None) -> list[Offer]:
         if not _naming(game):
             return []
-        return [Offer(action="choose", key="immunity", label=Words("offer.immunity"),
-                      args={"of": self.name}, group="setup" if game.stage == "setup" else "seat",
-                      params=[Param(name="value", kind="seats",
-                                    seats=[p.seat for p in game.players if p.in_game])])]
+        return [decision("immunity", self.name, key="immunity", label=Words("offer.immunity"),
+                         group="setup" if game.stage == "setup" else "seat",
+                         params=[Param(name="value", kind="seats",
+                                       seats=[p.seat for p in game.players if p.in_game])])]
 
     def choose(self, game: Game, step: Step | None, value: Any) -> Result:
         rule = game.rules.cite("immunity")

@@ -31,7 +31,8 @@ ROLES = ["don", "mafia", "mafia", "maniac", "doctor", "sheriff", "paranoid", "fi
 def dealt(roles: list[str] = ROLES, **setup) -> Game:
     game, _, _ = run(new_game(len(roles), rules=RULES),
                      tap("deal", roles=roles, add=["firefighter"]), *(
-                         tap("choose", of=of, value=value) for of, value in setup.items()))
+                         tap("choose", of=of, decision=of, value=value)
+                         for of, value in setup.items()))
     return game
 
 
@@ -294,7 +295,7 @@ def test_crow_club_paranoid_voted_out_takes_one_with_him():
     enters whom the paranoid voted out takes; both have their testament."""
     game = day_two_vote((7, 9))
     game, _, _ = run(game, result(outcome="eliminated", eliminated=7))
-    game, _, lines = run(game, tap("choose", of="paranoid", value=11))
+    game, _, lines = run(game, tap("choose", of="paranoid", decision="revenge", value=11))
     assert game.leaving == (7, 11)
     assert "«Параноик»: the paranoid (seat 7) takes seat 11 with him" in lines
 

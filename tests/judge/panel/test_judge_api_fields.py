@@ -1,11 +1,17 @@
 """The view's fields say what docs/judge-api.md says they do (issue 36): ``seats[].silenced``
-for every cause of silence, as the table is told it."""
+for every cause of silence, as the table is told it; ``timer`` the time left when the view is
+made, not at the table's last report."""
 
 from __future__ import annotations
 
+import json
+
 from judge.game import Game, load_rules, new_game
 from judge.overlay.public import public_view
+from judge.panel import config as judge_config
+from judge.panel.service import Panel
 from judge.panel.views import judge_view
+from tests.support.judge_configs import GOOD, write
 from tests.support.judge_game import day_one, night, run, tap
 
 CROW_CLUB = load_rules("crow-club")
@@ -45,3 +51,32 @@ def test_fiim_the_third_foul_silences_in_the_same_field():
     """The foul ladder's silence (docs/judge.md, "Fouls") is the same field."""
     game, _, _ = run(day_one(), *[tap("foul", seat=4)] * 3)
     assert silenced(judge_view(game)) == silenced(public_view(game)) == [4]
+
+
+def timer_event(seq: int, state: str, remaining_ms: int) -> bytes:
+    return json.dumps({"v": 1, "ts": "2026-11-29T21:22:15.481Z", "id": f"s-{seq}", "seq": seq,
+                       "timer": "t1", "seat": 3, "kind": "speech", "state": state,
+                       "remaining_ms": remaining_ms, "duration_ms": 60000}).encode()
+
+
+def test_the_views_timer_is_the_time_left_when_the_view_is_made(tmp_path):
+    """The table reports its timer only as it changes: a view made 20 s after the speech
+    started (on the table's health) says 40 s left, not the 60 s of the report; a paused
+    clock stays as it was reported."""
+    panel = Panel(judge_config.load(write(tmp_path, GOOD)))
+    now = [100.0]
+    panel.live.now = lambda: now[0]
+    try:
+        panel._on_table("event/timer", timer_event(1, "started", 60000))
+        assert panel.live.message().timer.remaining_ms == 60000
+        now[0] = 120.0
+        panel._on_table("health", json.dumps({"consoles": [], "audio": {"ok": True}}).encode())
+        assert panel.live.message().timer.remaining_ms == 40000
+        now[0] = 170.0  # past its end, before the table says it ended
+        assert panel.live.message().timer.remaining_ms == 0
+        panel._on_table("event/timer", timer_event(2, "paused", 31000))
+        now[0] = 200.0
+        clock = panel.live.message().timer
+        assert (clock.running, clock.remaining_ms) == (False, 31000)
+    finally:
+        panel.close()
