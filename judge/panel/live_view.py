@@ -22,12 +22,14 @@ import msgspec
 from contract.api import sound
 from judge.game import Game
 from judge.game.actions import Offer
+from judge.game.book import preset_path
 from judge.overlay.view import Shown
 from judge.panel.kept_game import KeptGame
 from judge.panel.views import (
     Clock,
     JudgeGame,
     PanelSettings,
+    PresetCheck,
     TableStatus,
     ViewMessage,
     Window,
@@ -95,12 +97,20 @@ class LiveView:
                               consoles=[c.get("online") for c in consoles],
                               audio=(health.get("audio") or {}).get("ok"),
                               sound=sound(health),
-                              bad_events=seen.bad_events),
+                              bad_events=seen.bad_events, rules=self.preset_check()),
             down=sorted(seen.down), timer=self.clock(),
             notices=list(seen.notices),
             panel=PanelSettings(hide_roles=self.hide_roles, language=self.language),
             window=None if seen.window is None or self.kept.game.vote is None
             else Window(**seen.window))
+
+    def preset_check(self) -> PresetCheck | None:
+        """The rule preset the table plays beside the one the book needs, once the table has
+        said which it plays (``state``'s ``rules``; a table older than it says nothing)."""
+        if "rules" not in self.seen.state:
+            return None
+        return PresetCheck(plays=self.seen.state["rules"],
+                           needs=preset_path(self.kept.game.book).stem)
 
     def clock(self) -> Clock | None:
         """The table's clock as it stands now: its last ``event/timer`` (or night step), the
