@@ -7,26 +7,24 @@ is refused naming the argument and changes nothing."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 
 import jsonschema
 import pytest
-from aiohttp.test_utils import TestServer
 
 from judge.game import Action, Game, Refused, load_rules, new_game, step
 from judge.game.offers import KINDS, decisions, offered
 from judge.game.state import BadArgument
 from judge.panel import config as judge_config
 from judge.panel.live_view import OWN_KINDS
-from judge.panel.service import Panel, make_app
+from judge.panel.service import Panel
 from kit.i18n import render
-from tests.support.judge_configs import GOOD, PASSWORD, write
+from tests.support.judge_configs import GOOD, write
 from tests.support.paths import REPO
 from tests.support.record_game import ROLES as FIIM_ROLES
 from tests.support.table_event import table_event
-from tests.support.web_client import browser
+from tests.support.web_client import live_session
 
 DOC = json.loads((REPO / "docs" / "judge-api.schema.json").read_text(encoding="utf-8"))
 PROSE = (REPO / "docs" / "judge-api.md").read_text(encoding="utf-8")
@@ -171,30 +169,6 @@ def test_fiim_each_next_says_what_it_does():
 # ------------------------------------------------------------------ the live channel
 
 
-def session(panel: Panel, script) -> list[dict]:
-    frames: list[dict] = []
-
-    async def main() -> None:
-        panel.loop = asyncio.get_running_loop()
-        async with TestServer(make_app(panel)) as server, browser(server) as http:
-            url = str(server.make_url("/"))
-            async with http.post(url + "login", data={"password": PASSWORD},
-                                 allow_redirects=False) as login:
-                assert login.status == 302
-            async with http.ws_connect(url + "live") as ws:
-                async def receive() -> dict:
-                    frame = await asyncio.wait_for(ws.receive_json(), 10)
-                    frames.append(frame)
-                    return frame
-
-                await script(ws, receive)
-
-    asyncio.run(main())
-    panel.journal.close()
-    panel.games.close()
-    return frames
-
-
 def test_online_003_the_deciding_vote_through_the_live_channel_by_its_kind(tmp_path):
     """«Если в конце игры…»: a client finds the offer by its kind, sends its args with the
     seat (the schema's one shape), and the game ends; a seat as text is refused naming
@@ -229,4 +203,4 @@ def test_online_003_the_deciding_vote_through_the_live_channel_by_its_kind(tmp_p
         assert over["stage"] == "over" and over["winner"] == "honest"
         assert all(re.fullmatch(r"[a-z_]+", o["kind"]) for o in over["offers"])
 
-    session(panel, script)
+    live_session(panel, script)
