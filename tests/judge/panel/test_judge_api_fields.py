@@ -1,16 +1,20 @@
 """The view's fields say what docs/judge-api.md says they do (issue 36): ``seats[].silenced``
 for every cause of silence, as the table is told it; ``timer`` the time left when the view is
-made, not at the table's last report."""
+made, not at the table's last report; ``table.rules`` the table's rule preset beside the
+book's, and no Start while they differ."""
 
 from __future__ import annotations
 
 import json
 
-from judge.game import Game, load_rules, new_game
+import pytest
+
+from judge.game import Game, Refused, load_rules, new_game
 from judge.overlay.public import public_view
 from judge.panel import config as judge_config
 from judge.panel.service import Panel
 from judge.panel.views import judge_view
+from kit.i18n import render
 from tests.support.judge_configs import GOOD, write
 from tests.support.judge_game import day_one, night, run, tap
 
@@ -78,5 +82,43 @@ def test_the_views_timer_is_the_time_left_when_the_view_is_made(tmp_path):
         now[0] = 200.0
         clock = panel.live.message().timer
         assert (clock.running, clock.remaining_ms) == (False, 31000)
+    finally:
+        panel.close()
+
+
+def table_state(**rules) -> bytes:
+    """The table's retained ``state`` with nothing running, and ``rules`` as given (none
+    given: a table older than ``rules``, which does not say)."""
+    return json.dumps({"v": 1, "ts": "2026-11-29T21:22:15.481Z", "table": "table-1",
+                       "phase": "idle", "seats": [], "vote": None, "day": 0,
+                       "nominations": [], "timer": None, "voice": "ru", **rules}).encode()
+
+
+def test_a_table_on_no_preset_is_told_to_name_one_and_one_that_does_not_say_is_not_refused(
+        tmp_path):
+    """FIIM's book (the judge config's default) on a table whose config names no rules: the
+    view says it plays none, Start is refused saying the line to add (once a notice too); a
+    table that does not say (older than ``state``'s ``rules``) is not refused."""
+    panel = Panel(judge_config.load(write(tmp_path, GOOD)))
+    try:
+        panel.apply(tap("deal", seed=1))
+        panel._on_table("state", table_state(rules=None))
+        message = panel.live.message()
+        assert message.table.rules is not None
+        assert (message.table.rules.plays, message.table.rules.needs) == (None, "fiim")
+        with pytest.raises(Refused) as refused:
+            panel.apply(tap("start"))
+        assert refused.value.line.key == "refused.table_preset.none"
+        assert render(refused.value.line, "en") == (
+            "the table plays no rule preset, and FIIM needs fiim: set rules = "
+            "\"rules/fiim.toml\" in the table's config and restart the table")
+        assert [n.key for n in panel.live.seen.notices] == ["refused.table_preset.none"]
+        panel._on_table("state", table_state(rules=None))  # told once
+        assert len(panel.live.seen.notices) == 1
+        assert panel.game.stage == "setup"
+        panel._on_table("state", table_state())
+        assert panel.live.message().table.rules is None
+        panel.apply(tap("start"))
+        assert panel.game.stage == "night0"
     finally:
         panel.close()
