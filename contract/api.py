@@ -97,6 +97,10 @@ class VoteSummary(msgspec.Struct, forbid_unknown_fields=True):
     confirmed: list[VoteCount]
 
 
+#: a rule preset's name: its file's, without the folder and ``.toml`` (``config/rules/fiim.toml``)
+PresetName = Annotated[str, msgspec.Meta(min_length=1, max_length=255)]
+
+
 class State(_Payload):
     """``state`` (retained): the whole table, republished after every change and reconnect.
     The lights are what the seats show: during a vote, the candidate blinks and, once the count
@@ -113,6 +117,13 @@ class State(_Payload):
     voice: Annotated[Voice, msgspec.Meta(
         description="The language the table speaks: its [music] voice until a cmd/audio "
                     "gives one.")] = "ru"
+    rules: Annotated[PresetName | None, msgspec.Meta(
+        description="The rule preset the table plays: its config's rules file without its "
+                    "folder and .toml (rules = \"rules/fiim.toml\": fiim); null when the "
+                    "config names none (the table's own defaults, FIIM's readings). A judge's "
+                    "rule book names the preset it needs (its table_preset), and the judge's "
+                    "panel starts no game on a table that plays another (docs/judge.md).")] \
+        = None
 
 
 class OutboxHealth(msgspec.Struct, forbid_unknown_fields=True):

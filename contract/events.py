@@ -278,12 +278,21 @@ class DayEvent(Event):
     day: int
 
 
+#: a night step's id at the table: new at every ``cmd/night/step``, the same in its pick and
+#: result events; the table counts no nights (the rules core numbers them: docs/mqtt-api.md)
+NightStepId = Annotated[str, msgspec.Meta(
+    description="The step's id at the table, new at every cmd/night/step and the same in its "
+                "pick and result events. The table counts no nights: the rules core numbers "
+                "them (the first night, before day 1, is night 0; the night after day N is "
+                "night N, in every book).")]
+
+
 class NightStepEvent(Event):
     """``private/night/step``: a night step began (cmd/night/step)."""
 
     KIND = "night/step"
 
-    night_step: str
+    night_step: NightStepId
     step: str
     state: Literal["started"]
     actors: list[Seat]
@@ -301,9 +310,12 @@ class NightPickEvent(Event):
 
     KIND = "night/pick"
 
-    night_step: str
+    night_step: NightStepId
     step: str
-    actor: Seat
+    actor: Annotated[Seat, msgspec.Meta(
+        description="The seat whose keypad or button made the entry: one of the step's actors, "
+                    "or any other seat, whose entry is then refused (reason: it does not act "
+                    "in this step). The field keeps its name for both.")]
     value: int | None
     taken: bool
     reason: Annotated[str | None, msgspec.Meta(
@@ -332,7 +344,7 @@ class NightResultEvent(Event):
 
     KIND = "night/result"
 
-    night_step: str
+    night_step: NightStepId
     step: str
     picks: list[NightPickList]
     missing: list[Seat]

@@ -28,8 +28,12 @@ the broker acknowledges it, with the seating's tournament and round).
 
 Any shipped book plays (``--book crow-club --seed 1 --pace 0``; config/books/): the cards are
 its deck for the table's ``--seats``, the night's steps are its own, each actor typing as many
-numbers as the step takes, and the game ends in a win the book allows. FIIM's game is the one
-described above, seed for seed.
+numbers as the step takes, the judge's decisions its vote asks (the classic club's roulette,
+the online variant's deciding vote) taken from the engine's offers by their kind, and the game
+ends in a win the book allows. FIIM's game is the one described above, seed for seed. The
+table must play the book's rule preset (its config's ``rules``, which its ``state`` says): on
+a table set for another book the script stops before the deal, saying which line to change,
+as the judge's panel does (docs/judge.md, "The book and the table").
 
 For a game run by a person, use the panel instead: ``scripts/run-sim.sh --judge``.
 """
@@ -84,10 +88,13 @@ from judge.game import (
     step,
 )
 from judge.game.day import rounds
+from judge.game.offers import offered
+from judge.game.rules import wrong_preset
 from judge.game.scripted import CIVILIAN, Players
 from judge.panel import table_events
 from judge.record import document as record
 from judge.record.feed import RecordFeed
+from kit import i18n
 from kit.config import ConfigError
 from results.feed import SeatingMessage
 
@@ -283,6 +290,7 @@ class Judge:
     game: Game = field(init=False)
     since: int = 0  # where the inbox was when the core's latest commands went out
     sent: dict[str, str] = field(default_factory=dict)  # verb -> id of its latest command
+    vote_session: str = ""  # the id of the latest vote/start or vote/question: its events
     judge_rejected: bool = False
     split_ballots: dict[int, int | None] = field(default_factory=dict)
     report: dict[str, Any] = field(default_factory=lambda: {"votes": [], "log": []})
@@ -310,6 +318,8 @@ class Judge:
             self.since = self.table.mark()
         for command in commands:
             self.sent[command.spec.verb] = self.table.command(command)
+            if command.spec.verb in ("vote/start", "vote/question"):
+                self.vote_session = self.sent[command.spec.verb]
         for line in records:
             self.say(f"  {line}")
 
@@ -335,9 +345,13 @@ class Judge:
         self.tap("start")
         turns = {"night0": self.deal_night, "day": self.speech, "defence": self.speech,
                  "last_words": self.speech, "vote": self.vote, "question": self.vote,
-                 "night": self.night_step}
+                 "night": self.night_step, "roulette": self.decide}
         while self.game.stage != "over":
-            turns[self.game.stage]()
+            turn = turns.get(self.game.stage)
+            if turn is None:
+                raise GameError(f"the {self.rules.book.title['en']} stage {self.game.stage!r} "
+                                "is one this script does not play")
+            turn()
         assert self.game.winner is not None  # a game is over once a side has won
         winner = {"red": "town", "black": "mafia"}.get(self.game.winner, self.game.winner)
         alive = list(self.game.alive)
@@ -350,6 +364,10 @@ class Judge:
         status = self.table.wait(event("status", state="online"))
         state = self.table.wait(lambda m: m.topic == "state")
         self.say(f"table online (controller {status.body['version']})")
+        if "rules" in state.body:  # the rule preset it plays (a table older than that: unsaid)
+            wrong = wrong_preset(self.rules.book, state.body["rules"])
+            if wrong is not None:
+                raise GameError(i18n.render(wrong, "en"))
         if state.body["vote"] is not None:
             self.table.command(bare_command(VOTE_CANCEL))
         if state.body["timer"] is not None:
@@ -395,16 +413,19 @@ class Judge:
         """Each player puts a fist up in the window of their candidate; the judge confirms
         every count on the station's button (and, once a game, rejects one first)."""
         game, players = self.game, self.players
-        assert game.vote is not None  # the vote stage has its vote
+        if game.vote is None:  # the judge enters a decision instead (the deciding vote)
+            self.decide()
+            return
         voters, candidates = list(game.voters), list(game.vote.candidates)
+        session = self.vote_session
         if game.vote.kind == "question":
             ballots = {v: 0 if players.rng.random() < 0.6 else None for v in voters}
-            session = self.sent["vote/question"]
         else:
-            session = self.sent["vote/start"]
             if game.day == 1 and not game.previous_tie:  # day 1 splits evenly
                 self.split_ballots = players.split(voters, candidates) \
                     if len(candidates) >= 2 else {}
+            elif game.day > 1:  # and only day 1 (a book that votes on every player each day)
+                self.split_ballots = {}
             ballots = {v: self.split_ballots[v] if self.split_ballots.get(v) in candidates
                        else players.ballot(v, candidates) for v in voters}
         since = self.since
@@ -425,6 +446,22 @@ class Judge:
                 self.judge_rejected = True
             elif message.topic == events.topic(events.VoteResult):
                 return
+
+    def decide(self) -> None:
+        """The judge's decision the game waits for (the classic club's roulette: the hidden
+        number, then each tied player's call; the online variant's deciding vote), from the
+        engine's offer: its ``args`` and a value of its ``params`` at random."""
+        offer = next((o for o in offered(self.game) if o.action == "choose" and o.primary),
+                     None)
+        if offer is None:
+            raise GameError(f"the game waits in {self.game.stage!r} for a decision no offer "
+                            "asks")
+        args = dict(offer.args)
+        for param in offer.params:
+            choices = param.seats if param.kind == "seat" else param.choices
+            args[param.name] = self.players.rng.choice(choices)
+        self.say(f"  the judge's {offer.kind}: {args.get('value')}")
+        self.tap("choose", **args)
 
     def night_step(self) -> None:
         """The judge opens the night's next step; the actors type their picks in secret."""
@@ -498,6 +535,9 @@ def main(argv: list[str] | None = None) -> int:
                 publish(table, RecordFeed(args.publish, args.table), over, game.seating)
     except (GameError, msgspec.ValidationError) as exc:
         print(f"fiim_game: {exc}", file=sys.stderr)
+        return 1
+    except Refused as exc:  # a tap the rules refused: the script's own mistake, in words
+        print(f"fiim_game: refused: {i18n.render(exc.line, 'en')}", file=sys.stderr)
         return 1
     finally:
         table.close()

@@ -106,6 +106,11 @@ class Config(Section):
     console: list[ConsoleConfig] = msgspec.field(default_factory=list)
     music: MusicConfig = msgspec.field(default_factory=MusicConfig)
 
+    def preset(self) -> str | None:
+        """The rule preset the table plays: ``rules``'s file name without its folder and
+        ``.toml`` (``rules/fiim.toml``: ``fiim``), or None when the config names none."""
+        return None if self.rules is None else Path(self.rules).name.removesuffix(".toml")
+
     def vote_buttons(self) -> frozenset[Button]:
         """Every button the table can read: GPIO ones, the expanders' and the consoles' (not
         ``keys_only``)."""

@@ -38,7 +38,8 @@ class TableSetup:
     ``night_steps``: the night steps that shoot or check (their targets' standings matter);
     ``night_surplus``: what each night step does with more picks than it takes (``night``).
     ``voice``: the language the table speaks until a ``cmd/audio`` says another (``[music]
-    voice``).
+    voice``). ``preset``: the rule preset those options came from (``rules``'s file name,
+    ``fiim``), which ``state`` says, so a rules core can tell whether the table plays its book.
     """
 
     table: str
@@ -57,6 +58,8 @@ class TableSetup:
         standings.NIGHT_STEPS))
     night_surplus: dict[str, Surplus] = field(default_factory=lambda: dict(night.SURPLUS))
     voice: Voice = "ru"
+    #: the rule preset the table plays (the config's ``rules`` file's name), said in ``state``
+    preset: str | None = None
 
 
 @dataclass(frozen=True)

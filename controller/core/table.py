@@ -46,6 +46,7 @@ def snapshot(state: TableState) -> dict[str, Any]:
         "nominations": [{"by": n.by, "seat": n.seat} for n in state.day.nominations],
         "timer": _timer_summary(state),
         "voice": state.speaks,
+        "rules": state.setup.preset,
     }
 
 

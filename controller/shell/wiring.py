@@ -52,6 +52,7 @@ def table_setup(config: Config, rules: VoteRules | None = None) -> TableSetup:
         night_steps=config.night.steps,
         night_surplus=config.night.surplus,
         voice=config.music.voice,
+        preset=config.preset(),
     )
 
 

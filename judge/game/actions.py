@@ -23,6 +23,10 @@ from kit.i18n import Line, Words
 Seat = Annotated[int, msgspec.Meta(ge=1, le=MAX_SEATS, description="A seat, 1..seats.")]
 Seats = Annotated[list[Seat], msgspec.Meta(max_length=MAX_SEATS)]
 Text = Annotated[str, msgspec.Meta(max_length=200)]
+#: a number the judge was told (the classic club's roulette: 1..7 by the book's options)
+Number = Annotated[int, msgspec.Meta(ge=1, le=MAX_SEATS, description="A number, 1..24.")]
+#: a name in the engine's vocabulary: a night step, a decision, an offer's kind
+Identifier = Annotated[str, msgspec.Meta(pattern="^[a-z][a-z0-9_]{0,31}$")]
 
 
 class JudgeAction(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
@@ -173,11 +177,16 @@ class NightInput(JudgeAction):
 
 class Choose(JudgeAction):
     """The judge's decision a mechanism or the vote procedure asked for (its ``choose``
-    offer): ``of`` is the night step, or ``vote``; ``value`` what the judge chose."""
+    offer, whose ``args`` carry ``of`` and ``decision``): ``of`` is the night step, the
+    mechanism with no step, or ``vote``; ``decision`` which decision (the offer's ``kind``);
+    ``value`` what the judge chose, of the one shape the decision takes (its module's
+    ``decisions``: a seat, seats, a number, a side; none for a decision that takes no value;
+    docs/judge-api.md, "Decisions")."""
 
     kind = "choose"
-    of: Annotated[str, msgspec.Meta(pattern="^[a-z][a-z0-9_]{0,31}$")]
-    value: int | bool | Annotated[str, msgspec.Meta(max_length=200)] | Seats
+    of: Identifier
+    decision: Identifier
+    value: int | bool | Annotated[str, msgspec.Meta(max_length=200)] | Seats | None = None
 
 
 class Undo(JudgeAction):
@@ -222,17 +231,21 @@ class Param(msgspec.Struct, kw_only=True, omit_defaults=True):
     name: str
     kind: Literal["seat", "seats", "number", "text", "roles", "choice", "choices"]
     seats: list[int] = []
-    choices: list[str] = []
+    #: what a choice may be, each sent as it is (a number as a number: the roulette's)
+    choices: list[str | int] = []
     max: int | None = None
 
 
 class Offer(msgspec.Struct, kw_only=True, omit_defaults=True):
-    """One action the judge may take now (``judge.game.offers``): its ``action`` kind, the
-    ``args`` it carries, the ``params`` the judge gives; ``key`` names it on a page (its
-    button's id); ``label`` is its words (``kit.i18n.Words``: a catalog key and its
-    parameters, rendered in the reader's language)."""
+    """One action the judge may take now (``judge.game.offers``): its ``action`` kind, what it
+    will do (``kind``: ``give_floor``, ``start_vote``, ``morning``..., a ``choose`` offer's
+    decision: docs/judge-api.md lists them), the ``args`` it carries, the ``params`` the judge
+    gives; ``key`` names it on a page (its button's id); ``label`` is its words
+    (``kit.i18n.Words``: a catalog key and its parameters, rendered in the reader's
+    language)."""
 
     action: str
+    kind: str
     key: str
     label: Words
     args: dict[str, Any] = {}
@@ -240,6 +253,19 @@ class Offer(msgspec.Struct, kw_only=True, omit_defaults=True):
     enabled: bool = True
     primary: bool = False
     group: Group = "game"
+
+
+def decision(decision: str, of: str, *, key: str, label: Words, group: Group,
+             value: Any = None, params: list[Param] | None = None,
+             primary: bool = False) -> Offer:
+    """The offer of the judge's ``decision`` for ``of`` (a night step, a mechanism with no
+    step, or ``vote``): ``choose`` with ``of`` and ``decision`` in its ``args`` (and the
+    ``value`` when the offer carries it: Laura's "goes over"), its ``kind`` the decision."""
+    args: dict[str, Any] = {"of": of, "decision": decision}
+    if value is not None:
+        args["value"] = value
+    return Offer(action="choose", kind=decision, key=key, label=label, group=group, args=args,
+                 params=params or [], primary=primary)
 
 
 def decode(given: Action) -> JudgeAction:

@@ -172,7 +172,7 @@ class DealRules(_Table, frozen=True):
 
 
 class FirstNight(_Table, frozen=True):
-    """The night before day 1 (absent: the game opens with a day, as the online book's). A
+    """The night before day 1, night 0 (absent: the judge's Start opens day 1). A
     countdown of ``seconds`` (a timing) runs at the table when there is one; ``says`` is the
     record line after ``rule``, per language (``{{seconds}}``: the countdown's)."""
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -52,6 +52,7 @@ from judge.game.endgames import ENDGAMES
 from judge.game.mechanisms import MECHANISMS, mechanism, stepless
 from judge.game.state import (
     Action,
+    BadArgument,
     Command,
     Game,
     Go,
@@ -166,29 +167,52 @@ def act(game: Game, action: JudgeAction, now: float) -> Result:
                           [Line(None, "line.night_input.count" if action.mode == "count"
                                 else "line.night_input.keypad")])
         case Choose():
-            return _choose(game, action.of, action.value)
+            return _choose(game, action)
         case Undo():
             return _undo(game)
     raise Refused(Line(None, "refused.panel_action", action=action.kind))
 
 
-def _choose(game: Game, of: str, value: object) -> Result:
+def _choose(game: Game, given: Choose) -> Result:
     """The judge's decision for a night step's mechanism, for a mechanism with no step (a
-    trait, the Crow Club's immunity), or for the vote procedure. At night, tonight's steps
-    are planned again after it (a Don named by the judge: no successor's step)."""
+    trait, the Crow Club's immunity), for the vote procedure, or for an endgame the judge
+    declares (the Crow Club's ghosts' forfeit, the maniac's gift) (``given.of``): one of the
+    ``decisions`` it declares, its value of that decision's shape (``_shaped``), and one it
+    asks now (while it asks another, this one is refused naming what it asks). At night,
+    tonight's steps are planned again after it (a Don named by the judge: no successor's
+    step)."""
+    of = given.of
     if of == "vote":
-        return procedure(game).choose(game, value)
-    step = next((s for s in game.book.night.steps if s.name == of), None)
-    row = next((r for r in game.book.endgames if r.kind == of), None)
-    if step is not None:
-        chosen = mechanism(step.mechanism).choose(game, step, value)
-    elif of in stepless(game.book) and of in MECHANISMS:
-        chosen = MECHANISMS[of].choose(game, None, value)
-    elif row is not None:
-        return _declare(game, row, value)
+        vote = procedure(game)
+        declared, asked = vote.decisions, vote.offers(game)
+
+        def decide(value: object) -> Result:
+            return vote.choose(game, value)
     else:
-        raise Refused(Line(game.rules.cite("night"), "refused.choose.step", step=of,
-                           book=game.book.title))
+        step = next((s for s in game.book.night.steps if s.name == of), None)
+        row = next((r for r in game.book.endgames if r.kind == of), None)
+        if step is not None or (of in stepless(game.book) and of in MECHANISMS):
+            module = mechanism(step.mechanism) if step is not None else MECHANISMS[of]
+            declared, asked = module.decisions, module.offers(game, step)
+
+            def decide(value: object) -> Result:
+                return module.choose(game, step, value)
+        elif row is not None:
+            ending = ENDGAMES[row.kind]
+            declared, asked = ending.decisions, ending.offers(game, row)
+
+            def decide(value: object) -> Result:
+                return _declare(game, row, value)
+        else:
+            raise Refused(Line(game.rules.cite("night"), "refused.choose.step", step=of,
+                               book=game.book.title))
+    if not declared:  # it asks nothing, ever: its own refusal says so
+        return decide(given.value)
+    value = _shaped(given, declared)
+    kinds = [o.kind for o in asked]
+    if kinds and given.decision not in kinds:
+        raise Refused(Line(None, "refused.choose.not_asked", asked=[o.label for o in asked]))
+    chosen = decide(value)
     if chosen.game.stage not in ("night", "night0") or chosen.game.running_step is not None:
         return chosen
     return chosen._replace(game=replace(chosen.game, night_steps=night.plan(chosen.game)))
@@ -203,6 +227,27 @@ def _declare(game: Game, row: EndgameRow, value: object) -> Result:
     said = ENDGAMES[row.kind].declare(game, row, value)
     over = end.declared(game, msgspec.structs.replace(row, team=said.winner))
     return Result(over.game, [*wind_up(game, {}), *over.commands], [said.line, *over.lines])
+
+
+#: a decision's shape when it declares none (``None`` is a shape: no value)
+_UNDECLARED = object()
+
+
+def _shaped(given: Choose, declared: dict[str, Any]) -> Any:
+    """``given.value`` as its decision's one shape (``Mechanism.decisions``,
+    ``Procedure.decisions``); a decision not declared, or a value not of its shape, is refused
+    naming the argument."""
+    shape = declared.get(given.decision, _UNDECLARED)
+    if shape is _UNDECLARED:
+        raise BadArgument(Line(None, "refused.choose.decision", of=given.of,
+                               decision=given.decision, known=", ".join(declared)),
+                          "args.decision")
+    try:
+        return msgspec.convert(given.value, shape)
+    except msgspec.ValidationError as exc:
+        said = str(exc).partition(" - at `$")[0]
+        raise BadArgument(Line(None, "refused.arguments", action=given.kind,
+                               field="args.value", detail=said), "args.value") from None
 
 
 def _next(game: Game) -> Result:

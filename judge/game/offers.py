@@ -24,14 +24,41 @@ from judge.game.mechanisms import MECHANISMS, barred, mechanism, stepless
 from judge.game.night import plan
 from judge.game.setup import CALLERS, STACK
 from judge.game.state import Game
-from judge.game.votes import procedure
+from judge.game.votes import PROCEDURES, procedure
 from kit.i18n import Words
+
+#: what each of the engine's own offers does (``Offer.kind``), beside the decisions of the
+#: mechanisms and vote procedures (``decisions``); docs/judge-api.md says what each does
+KINDS = ("name", "deal_random", "deal_typed", "start_night", "start_day", "next",
+         "step_running", "open_step", "morning", "start_discussion", "end_discussion",
+         "give_floor", "give_last_words", "next_round", "start_vote", "start_revote", "leave",
+         "confirm_count", "reject_count", "correct_count", "foul", "nominate", "withdraw",
+         "disqualify", "show_card", "end_step", "enter_pick", "night_input_count",
+         "night_input_keypad", "undo", "deal_called", "call", "violation", "violation_end")
+
+
+def decisions() -> dict[str, object]:
+    """Every decision a mechanism, a vote procedure or an endgame asks of the judge, with the
+    one shape its value takes (``Mechanism.decisions``, ``Procedure.decisions``,
+    ``Endgame.decisions``): the ``kind`` of its
+    offers and the ``decision`` of its ``choose``. A name two modules declare must take one
+    shape."""
+    found: dict[str, object] = {}
+    declared = [(m.name, m.decisions) for m in MECHANISMS.values()] + [
+        (p.name, p.decisions) for p in PROCEDURES.values()] + [
+        (e.name, e.decisions) for e in ENDGAMES.values()]
+    for module, shapes in declared:
+        for name, shape in shapes.items():
+            if found.setdefault(name, shape) != shape:
+                raise ValueError(f"decision {name!r} takes two shapes: {found[name]!r} and "
+                                 f"{shape!r} ({module})")
+    return dict(sorted(found.items()))
 
 
 def offered(game: Game) -> list[Offer]:
     """Every action the judge may take now, in the order a page shows them."""
     offers = _setup(game) if game.stage == "setup" else _playing(game)
-    offers.append(Offer(action="undo", key="undo", label=Words("offer.undo"),
+    offers.append(Offer(action="undo", kind="undo", key="undo", label=Words("offer.undo"),
                         enabled=bool(game.undo), group="panel"))
     return offers
 
@@ -39,18 +66,21 @@ def offered(game: Game) -> list[Offer]:
 def _setup(game: Game) -> list[Offer]:
     row = game.book.deck_for(len(game.players))
     optional = sorted(row.optional) if row is not None else []
-    add = [Param(name="add", kind="choices", choices=optional)] if optional else []
+    add = [Param(name="add", kind="choices", choices=[*optional])] if optional else []
     seats = [p.seat for p in game.players]
     return [
-        Offer(action="name", key="name", label=Words("offer.name"), group="seat",
+        Offer(action="name", kind="name", key="name", label=Words("offer.name"), group="seat",
               params=[Param(name="seat", kind="seat", seats=seats),
                       Param(name="name", kind="text")]),
-        Offer(action="deal", key="deal", label=Words("offer.deal"), group="setup",
+        Offer(action="deal", kind="deal_random", key="deal", label=Words("offer.deal"),
+              group="setup",
               params=[Param(name="seed", kind="number"), *add]),
-        Offer(action="deal", key="deal-typed", label=Words("offer.deal.typed"), group="setup",
+        Offer(action="deal", kind="deal_typed", key="deal-typed", label=Words("offer.deal.typed"),
+              group="setup",
               params=[Param(name="roles", kind="roles", choices=list(game.book.roles)), *add]),
         *_called_deal(game, add),
-        Offer(action="start", key="start", label=_start_words(game), primary=True,
+        Offer(action="start", kind="start_night" if game.book.first_night is not None
+              else "start_day", key="start", label=_start_words(game), primary=True,
               group="setup", enabled=all(p.role for p in game.players)),
         _night_input(game),
         *_mechanisms(game),
@@ -67,13 +97,14 @@ def _called_deal(game: Game, add: list[Param]) -> list[Offer]:
     sides = ["last", "first"] if last is not None and last.dealt_from == "first" \
         else ["first", "last"]
     seats = {"first": 1, "last": len(game.players)}
-    offers = [Offer(action="deal", key=key, group="setup", args={"called": side},
+    offers = [Offer(action="deal", kind="deal_called", key=key, group="setup",
+                    args={"called": side},
                     label=Words("offer.deal.called", seat=seats[side]),
                     params=[Param(name="seed", kind="number"), *add])
               for key, side in zip(("deal-called", "deal-called-other"), sides, strict=True)]
     callers, stack = game.note(CALLERS), game.note(STACK)
     if callers:
-        offers.append(Offer(action="call", key="call", group="setup", primary=True,
+        offers.append(Offer(action="call", kind="call", key="call", group="setup", primary=True,
                             label=Words("offer.call", seat=callers[0], cards=len(stack)),
                             params=[Param(name="number", kind="number", max=len(stack))]))
     return offers
@@ -102,12 +133,12 @@ def _playing(game: Game) -> list[Offer]:
     if voting and game.vote is not None:
         proposed = game.vote.proposed is not None
         offers += [
-            Offer(action="confirm", key="confirm", label=Words("offer.confirm"), primary=True,
-                  enabled=proposed, group="vote"),
-            Offer(action="reject", key="reject", label=Words("offer.reject"),
-                  enabled=proposed, group="vote"),
-            Offer(action="correct", key="correct", label=Words("offer.correct"),
-                  enabled=proposed, group="vote",
+            Offer(action="confirm", kind="confirm_count", key="confirm",
+                  label=Words("offer.confirm"), primary=True, enabled=proposed, group="vote"),
+            Offer(action="reject", kind="reject_count", key="reject",
+                  label=Words("offer.reject"), enabled=proposed, group="vote"),
+            Offer(action="correct", kind="correct_count", key="correct",
+                  label=Words("offer.correct"), enabled=proposed, group="vote",
                   params=[Param(name="voters", kind="seats", seats=list(game.alive))])]
     if game.stage in ("night", "night0"):
         offers += _night(game)
@@ -121,7 +152,8 @@ def _playing(game: Game) -> list[Offer]:
         offers.append(_seat("violation", Words("offer.violation",
                                                 seconds=game.book.fouls.every),
                             [s for s in alive if s not in going]))
-        offers += [Offer(action="violation", key=f"violation-end-{seat}", group="seat",
+        offers += [Offer(action="violation", kind="violation_end", key=f"violation-end-{seat}",
+                         group="seat",
                          label=Words("offer.violation.end", seat=seat),
                          args={"seat": seat, "ends": True}) for seat in going]
     if game.stage == "day" and rounds(game)[game.round].nominations:
@@ -129,9 +161,10 @@ def _playing(game: Game) -> list[Offer]:
                             [s for s in alive if s not in game.nominees
                              and barred(game, s, "nominated") is None]))
         offers.append(_seat("withdraw", Words("offer.withdraw"), list(game.nominees)))
-    offers.append(Offer(action="disqualify", key="disqualify", label=Words("offer.disqualify"),
-                        group="seat", params=[Param(name="seat", kind="seat", seats=alive),
-                                              Param(name="reason", kind="text")]))
+    offers.append(Offer(action="disqualify", kind="disqualify", key="disqualify",
+                        label=Words("offer.disqualify"), group="seat",
+                        params=[Param(name="seat", kind="seat", seats=alive),
+                                Param(name="reason", kind="text")]))
     hidden = [p.seat for p in game.players if p.in_game and not p.shown]
     offers.append(_seat("show_card", Words("offer.show_card"), hidden))
     offers += _mechanisms(game)
@@ -143,50 +176,59 @@ def _playing(game: Game) -> list[Offer]:
 def _seat(action: str, label: Words, seats: list[int]) -> Offer:
     """An action on one seat of ``seats``; none eligible (Withdraw with nobody nominated, Show
     card with every card shown): shown, but not enabled, so the judge sees it does not apply."""
-    return Offer(action=action, key=action.replace("_", "-"), label=label, group="seat",
-                 enabled=bool(seats), params=[Param(name="seat", kind="seat", seats=seats)])
+    return Offer(action=action, kind=action, key=action.replace("_", "-"), label=label,
+                 group="seat", enabled=bool(seats),
+                 params=[Param(name="seat", kind="seat", seats=seats)])
 
 
 def _next(game: Game) -> Offer:
-    """The judge's Next, in the words of what it does now."""
-    label, enabled = Words("offer.next"), True
+    """The judge's Next, with what it does now (its ``kind``) and its words."""
+    kind, label, enabled = "next", Words("offer.next"), True
     if game.stage in ("night", "night0"):
         steps = plan(game)
         if game.running_step is not None:
-            label, enabled = Words("offer.next.running"), False
+            kind, label, enabled = "step_running", Words("offer.next.running"), False
         elif steps:
-            label = Words("offer.next.step", step=game.book.step(steps[0]).words)
+            kind, label = "open_step", Words("offer.next.step",
+                                             step=game.book.step(steps[0]).words)
         else:
-            label = Words("offer.next.morning")
+            kind, label = "morning", Words("offer.next.morning")
     elif discussing(game):  # the whole table's time: Next starts it, then ends it
-        label = Words("offer.next.discussion.end") if game.discussing else Words(
-            "offer.next.discussion", seconds=game.timings[rounds(game)[game.round].timing])
+        kind, label = ("end_discussion", Words("offer.next.discussion.end")) \
+            if game.discussing else ("start_discussion", Words(
+                "offer.next.discussion", seconds=game.timings[rounds(game)[game.round].timing]))
     elif game.speakers:
-        label = Words("offer.next.last_words" if game.stage == "last_words"
-                      else "offer.next.floor", seat=game.speakers[0])
+        kind, label = ("give_last_words", Words("offer.next.last_words", seat=game.speakers[0])) \
+            if game.stage == "last_words" \
+            else ("give_floor", Words("offer.next.floor", seat=game.speakers[0]))
+    elif game.stage == "day" and game.round + 1 < len(rounds(game)):
+        kind, label = "next_round", Words("offer.next.round")
     else:
         leaving = list(game.leaving)
-        label = {"day": Words("offer.next.vote"), "defence": Words("offer.next.revote"),
-                 "last_words": Words("offer.next.leave", seats=leaving, count=len(leaving))
-                 if leaving else label}.get(game.stage, label)
-        if game.stage == "day" and game.round + 1 < len(rounds(game)):
-            label = Words("offer.next.round")
-    return Offer(action="next", key="next", label=label, primary=True, enabled=enabled)
+        kind, label = {"day": ("start_vote", Words("offer.next.vote")),
+                       "defence": ("start_revote", Words("offer.next.revote")),
+                       "last_words": ("leave", Words("offer.next.leave", seats=leaving,
+                                                     count=len(leaving)))}.get(
+            game.stage, (kind, label))
+    return Offer(action="next", kind=kind, key="next", label=label, primary=True,
+                 enabled=enabled)
 
 
 def _night(game: Game) -> list[Offer]:
     offers = []
     if game.running_step is not None:
         step = game.book.step(game.running_step)
-        offers.append(Offer(action="end_step", key="end-step", label=Words("offer.end_step"),
-                            group="night", enabled=not game.ending))
+        offers.append(Offer(action="end_step", kind="end_step", key="end-step",
+                            label=Words("offer.end_step"), group="night",
+                            enabled=not game.ending))
     elif game.tonight and game.opened and game.tonight[-1].step == game.opened[-1]:
         step = game.book.step(game.opened[-1])
     else:
         return [_night_input(game)]
     actors = list(game.step_actors)
     offers.append(Offer(
-        action="night_pick", key="night-pick", label=Words("offer.night_pick", step=step.words),
+        action="night_pick", kind="enter_pick", key="night-pick",
+        label=Words("offer.night_pick", step=step.words),
         group="night", params=[Param(name="actor", kind="seat", seats=actors),
                                Param(name="targets", kind="seats", seats=list(game.alive),
                                      max=mechanism(step.mechanism).picks(game, step))]))
@@ -197,7 +239,7 @@ def _night_input(game: Game) -> Offer:
     other = "count" if game.night_input == "keypad" else "keypad"
     words = {"count": Words("offer.night_input.count"),
              "keypad": Words("offer.night_input.keypad")}
-    return Offer(action="night_input", key="night-input", label=words[other],
-                 args={"mode": other}, group="night")
+    return Offer(action="night_input", kind=f"night_input_{other}", key="night-input",
+                 label=words[other], args={"mode": other}, group="night")
 
 

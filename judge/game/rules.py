@@ -24,6 +24,7 @@ from judge.game.mechanisms import MECHANISMS, stepless, used
 from judge.game.state import Refused, Rules, Timings
 from judge.game.votes import PROCEDURES
 from kit.config import ConfigError
+from kit.i18n import Line
 
 T = TypeVar("T")
 
@@ -115,6 +116,10 @@ def put_to_use(book: Book) -> tuple[Book, list[str]]:
             continue
         endgames.append(msgspec.structs.replace(
             row, options=_options(row.options, endgame.Options, f"endgames[{i}]", problems)))
+    if procedure is not None:
+        problems += [f"timings.{name}: missing (the vote procedure {procedure.name!r} times "
+                     f"{what} with it)" for name, what in procedure.timings.items()
+                     if name not in book.timings]
     needed = (*CORE_CITES, *(procedure.cites if procedure is not None else ()),
               *(c for m in used(book) if m in MECHANISMS for c in MECHANISMS[m].cites))
     problems += [f"cite.{key}: missing (the engine cites it)" for key in needed
@@ -142,6 +147,22 @@ def _options(raw: Any, kind: type[msgspec.Struct], where: str, problems: list[st
         problems.append(f"{where}.options.{said}" if " - at `$." in str(exc)
                         else f"{where}.options: {said}")
         return raw
+
+
+def wrong_preset(book: Book, plays: str | None) -> Line | None:
+    """Why a game of ``book`` may not start on a table that plays the rule preset ``plays``
+    (its ``state``'s ``rules``; ``None``: it plays none): the book needs its ``table_preset``
+    (a FIIM table counts the votes left over for the last nominee, the online variant's second
+    round needs them to abstain), in words that say which line to change; ``None`` when the
+    table plays it."""
+    needs = books.preset_path(book).stem
+    if plays == needs:
+        return None
+    file = f"rules/{needs}.toml"
+    if plays is None:
+        return Line(None, "refused.table_preset.none", book=book.title, needs=needs, file=file)
+    return Line(None, "refused.table_preset", table=plays, book=book.title, needs=needs,
+                file=file)
 
 
 FIIM_BOOK = "fiim"

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from judge.game.state import Rules
 
 SHERIFF, CIVILIAN = "sheriff", "civilian"
+#: the side the scripted mafia plays for: "black" in FIIM and the clubs', "mafia" online
+BLACK = ("black", "mafia")
 
 
 @dataclass
@@ -44,7 +46,7 @@ class Players:
         rng.shuffle(order)
         cards = sorted(row.cards(seats), key=lambda r: (r == CIVILIAN, list(book.roles).index(r)))
         roles = dict(zip(order, cards, strict=True))
-        return cls(rng, roles, {r for r in book.roles if book.team_of(r) == "black"}, nominate)
+        return cls(rng, roles, {r for r in book.roles if book.team_of(r) in BLACK}, nominate)
 
     def black(self, seat: int) -> bool:
         return self.roles[seat] in self.blacks
@@ -102,7 +104,7 @@ class Players:
         last of them aims elsewhere: once a game a miss), the best move's three seats, a
         check's one, and any other step's ``picks`` seats (``mechanism``: the book's, of the
         step)."""
-        if step == "mafia_shot":
+        if step == "mafia_shot" or (mechanism == "kill" and len(actors) > 1):  # the mafia's
             aim = self.target(alive)
             chosen = {s: [aim] for s in actors}
             if night == 2 and len(actors) > 1:

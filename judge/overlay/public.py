@@ -16,6 +16,7 @@ import msgspec
 
 from contract.events import VoteAnomaly
 from judge.game import Game
+from judge.game.state import NO_SPEECH, Player
 from judge.game.votes import procedure
 
 
@@ -45,7 +46,9 @@ class VoteView(View, kw_only=True):
 
 class Seat(View, omit_defaults=True, kw_only=True):
     """A seat as a page shows it: the public fields, the card once the book shows it to the
-    table (``card``), and for the judge only its ``role``, ``team`` and the day's ``tags``."""
+    table (``card``), and for the judge only its ``role``, ``team`` and the day's ``tags``.
+    ``silenced``: the player may not speak today, for any cause (the foul ladder's third foul,
+    the Crow Club's firefighter, a freeze): what the table is told (``cmd/seats``)."""
 
     seat: int
     name: str
@@ -91,7 +94,7 @@ def public_game(game: Game) -> PublicGame:
                             or game.rules.cite("count"),
                             anomalies=list(proposed.anomalies)))
     seats = [Seat(seat=p.seat, name=p.name, in_game=p.in_game, fouls=p.fouls,
-                  silenced=p.silenced, card=p.role if p.shown and p.role else msgspec.UNSET)
+                  silenced=silenced(p), card=p.role if p.shown and p.role else msgspec.UNSET)
              for p in game.players]
     return PublicGame(version=game.version, stage=game.stage, day=game.day, night=game.night,
                       seats=seats, floor=game.floor, discussing=game.discussing,
@@ -100,6 +103,13 @@ def public_game(game: Game) -> PublicGame:
                       tied=list(procedure(game).tied(game)),
                       vote=vote, leaving=list(game.leaving),
                       winner=game.winner, can_undo=bool(game.undo))
+
+
+def silenced(player: Player) -> bool:
+    """The player may not speak today: the foul ladder's silence, or a day standing that takes
+    the speech away (``state.NO_SPEECH``: the firefighter's, a freeze). The table is told the
+    same (``cmd/seats`` ``silenced``), so one field says it whatever the cause."""
+    return player.silenced or any(tag in NO_SPEECH for tag in player.tags)
 
 
 def public_view(game: Game) -> dict[str, Any]:

@@ -1,7 +1,9 @@
 """The live channel's JSON Schema (docs/judge-api.schema.json), generated from the types the
 code uses: every action's arguments (``judge.game.actions``), the view and the refusal
-(``judge.panel.views``). ``mafia-table judge schema`` prints it; a test regenerates it and compares,
-and validates real messages of a game against it."""
+(``judge.panel.views``). ``choose`` has one shape per decision, as the mechanisms and vote
+procedures declare them (``judge.game.offers.decisions``), and an offer's ``kind`` is one of
+the engine's, the panel's or a decision. ``mafia-table judge schema`` prints it; a test
+regenerates it and compares, and validates real messages of a game against it."""
 
 from __future__ import annotations
 
@@ -10,7 +12,9 @@ from typing import Any
 
 import msgspec
 
-from judge.game.actions import ACTIONS
+from judge.game.actions import ACTIONS, Choose, Identifier
+from judge.game.offers import KINDS, decisions
+from judge.panel.live_view import OWN_KINDS
 from judge.panel.views import API_VERSION, Done, Refusal, ViewMessage, words_schema
 
 SCHEMA_ID = "https://mafia-table.invalid/judge-api.schema.json"
@@ -34,6 +38,11 @@ def schema() -> dict[str, Any]:
                                               "answered by done or given back in a refusal"}},
         "required": ["action", "version"], "additionalProperties": False}
         for kind in kinds]
+    components["Choose"] = _choose()
+    components["Offer"]["properties"]["kind"] = {
+        "enum": sorted({*KINDS, *OWN_KINDS, *decisions()}),
+        "description": "What the offer will do (docs/judge-api.md, \"Offer kinds\"); a "
+                       "choose offer's is its decision."}
     defs = {**components,
             "ActionMessage": {"description": "A page (or an app) to the panel: one action, "
                                              "its arguments, and the game version it saw.",
@@ -49,6 +58,23 @@ def schema() -> dict[str, Any]:
                            "judge/game/actions.py and judge/panel/views.py; do not edit.",
             "anyOf": [{"$ref": "#/$defs/ActionMessage"}, {"$ref": "#/$defs/PanelMessage"}],
             "$defs": dict(sorted(defs.items()))}
+
+
+def _choose() -> dict[str, Any]:
+    """``Choose``'s arguments: one shape per decision (its ``value``'s, none for a decision
+    that takes no value)."""
+    shapes = decisions()
+    (of, *values), _ = msgspec.json.schema_components(
+        [Identifier, *shapes.values()], ref_template="#/$defs/{name}")
+    one = []
+    for (name, shape), value in zip(shapes.items(), values, strict=True):
+        properties = {"of": of, "decision": {"const": name}}
+        if shape is not None:
+            properties["value"] = value
+        one.append({"type": "object", "title": name, "properties": properties,
+                    "required": ["of", "decision", *(["value"] if shape is not None else [])],
+                    "additionalProperties": False})
+    return {"title": "Choose", "description": _doc(Choose), "oneOf": one}
 
 
 def _doc(kind: type) -> str:

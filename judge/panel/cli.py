@@ -1,6 +1,7 @@
 """``mafia-table judge``: the judge's panel for one table (docs/judge.md), one of its games
-exported for a rating site (``judge export``, docs/exports.md), or the live channel's JSON
-Schema (``judge schema``, docs/judge-api.md). ``mafia_table.cli`` composes
+exported for a rating site (``judge export``, docs/exports.md), the live channel's JSON
+Schema (``judge schema``, docs/judge-api.md), or each book's timings (``judge timings``,
+docs/book-timings.md). ``mafia_table.cli`` composes
 this command with the table's and the hall's.
 """
 
@@ -22,11 +23,14 @@ def add_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
                                          "on one table, from a browser (docs/judge.md); "
                                          "'judge export' prints a game for a rating site "
                                          "(docs/exports.md); 'judge schema' the live "
-                                         "channel's JSON Schema (docs/judge-api.md)")
+                                         "channel's JSON Schema (docs/judge-api.md); "
+                                         "'judge timings' each book's timings "
+                                         "(docs/book-timings.md)")
     judge.set_defaults(run=_judge)
-    judge.add_argument("action", nargs="?", choices=("serve", "export", "schema"),
+    judge.add_argument("action", nargs="?", choices=("serve", "export", "schema", "timings"),
                        default="serve")
-    judge.add_argument("--config", metavar="FILE", help="judge config (TOML; not for schema)")
+    judge.add_argument("--config", metavar="FILE",
+                       help="judge config (TOML; not for schema, timings)")
     judge.add_argument("--game", metavar="ID", help="export: the game's id")
     judge.add_argument("--format", default="mafiaratings", choices=("mafiaratings",),
                        help="export: the format (default mafiaratings)")
@@ -44,6 +48,11 @@ def _judge(args: argparse.Namespace) -> int:
         from judge.panel.api_schema import render
 
         sys.stdout.write(render())
+        return 0
+    if args.action == "timings":
+        from judge.panel.book_timings import render_doc
+
+        sys.stdout.write(render_doc())
         return 0
     from judge.panel import config as judge_config
     from judge.panel.service import serve

@@ -49,6 +49,7 @@ from typing import Annotated, Literal
 import msgspec
 
 from judge.game import Game, Previous, Refused, Rules, Timings, load_rules, new_game
+from judge.game.book import Book
 from judge.overlay.config import OverlayConfig
 from kit import i18n
 from kit.config import ConfigError, Section
@@ -167,9 +168,16 @@ def load(path: str | Path, listen: str | None = None) -> JudgeConfig:
     cfg = msgspec.structs.replace(cfg, broker=broker, panel=panel, overlay=overlay,
                                   journal=JournalConfig(path=str(base / cfg.journal.path)),
                                   base=str(base))
+    # the book and every timing are checked now, not in a game
     try:
-        rules = cfg.game_rules  # the book and every timing are checked now, not in a game
-        new_game(cfg.game.seats, rules=rules)
+        book = load_rules(cfg.game.book, base=base).book
+    except ConfigError as exc:
+        raise ConfigError(str(path), [f"game.book: {exc}"]) from None
+    problems = _book_timings(cfg.timings, book)
+    if problems:
+        raise ConfigError(str(path), problems)
+    try:
+        new_game(cfg.game.seats, rules=cfg.game_rules)
     except ConfigError as exc:
         raise ConfigError(str(path), [f"game.book: {exc}"]) from None
     except Refused as exc:
@@ -180,6 +188,15 @@ def load(path: str | Path, listen: str | None = None) -> JudgeConfig:
 def _timings(timings: dict[str, float]) -> list[str]:
     return [f"timings.{name}: seconds above 0 and at most {MAX_SECONDS} expected, not "
             f"{value:g}" for name, value in timings.items() if not 0 < value <= MAX_SECONDS]
+
+
+def _book_timings(timings: dict[str, float], book: Book) -> list[str]:
+    """A ``[timings]`` name the book does not take, with the names it takes (each book's:
+    docs/book-timings.md)."""
+    takes = ", ".join(book.timings)
+    return [f"timings.{name}: the book {book.title.get('en', book.id)!r} takes no timing "
+            f"{name!r}; it takes {takes} (docs/book-timings.md)"
+            for name in timings if name not in book.timings]
 
 
 def _one_line_file(key: str, path: str) -> list[str]:

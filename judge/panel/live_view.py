@@ -11,6 +11,7 @@ the login (``kit.weblogin``).
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -21,12 +22,14 @@ import msgspec
 from contract.api import sound
 from judge.game import Game
 from judge.game.actions import Offer
+from judge.game.book import preset_path
 from judge.overlay.view import Shown
 from judge.panel.kept_game import KeptGame
 from judge.panel.views import (
     Clock,
     JudgeGame,
     PanelSettings,
+    PresetCheck,
     TableStatus,
     ViewMessage,
     Window,
@@ -53,6 +56,7 @@ class TableSeen:
     bad_events: int = 0  # its payloads refused (not their type), since the start
     down: set[int] = field(default_factory=set)  # seats whose vote button is down now
     timer: dict[str, Any] | None = None  # the latest event/timer, as the page shows it
+    timer_at: float = 0.0  # when it came (the live view's clock, ``LiveView.now``)
     window: dict[str, int] | None = None  # the vote's window open now (candidate, attempt)
     notices: deque[Words] = field(default_factory=lambda: deque(maxlen=20))  # commands refused
 
@@ -62,8 +66,11 @@ class LiveView:
     (``watchers``), told of every change by ``show``."""
 
     def __init__(self, kept: KeptGame, hide_roles: bool = False,
-                 language: str = i18n.DEFAULT):
+                 language: str = i18n.DEFAULT, now: Callable[[], float] = time.monotonic):
         self.kept, self.hide_roles, self.language = kept, hide_roles, language
+        #: the panel's clock (monotonic seconds): when a timer event came, and when a view is
+        #: made, so the view's clock is the time left then (``clock``)
+        self.now = now
         self.seen = TableSeen()
         self.pages = Pages()
         self.watchers: list[Callable[[Shown], None]] = []
@@ -90,12 +97,35 @@ class LiveView:
                               consoles=[c.get("online") for c in consoles],
                               audio=(health.get("audio") or {}).get("ok"),
                               sound=sound(health),
-                              bad_events=seen.bad_events),
-            down=sorted(seen.down), timer=None if seen.timer is None else Clock(**seen.timer),
+                              bad_events=seen.bad_events, rules=self.preset_check()),
+            down=sorted(seen.down), timer=self.clock(),
             notices=list(seen.notices),
             panel=PanelSettings(hide_roles=self.hide_roles, language=self.language),
             window=None if seen.window is None or self.kept.game.vote is None
             else Window(**seen.window))
+
+    def preset_check(self) -> PresetCheck | None:
+        """The rule preset the table plays beside the one the book needs, once the table has
+        said which it plays (``state``'s ``rules``; a table older than it says nothing)."""
+        if "rules" not in self.seen.state:
+            return None
+        return PresetCheck(plays=self.seen.state["rules"],
+                           needs=preset_path(self.kept.game.book).stem)
+
+    def clock(self) -> Clock | None:
+        """The table's clock as it stands now: its last ``event/timer`` (or night step), the
+        time left counted down since it came while it runs. The table reports its timer only
+        as it changes (started, a warning, paused...), so without this count a view made
+        between two reports (a fist, the table's health) would show the time left at the last
+        report, up to a whole speech behind; now it lags the table by the event's and the
+        view's way over the network only (docs/judge-api.md, ``timer``)."""
+        timer = self.seen.timer
+        if timer is None:
+            return None
+        left = timer["remaining_ms"]
+        if timer["running"]:
+            left = max(0, left - round(1000 * (self.now() - self.seen.timer_at)))
+        return Clock(**{**timer, "remaining_ms": left})
 
     def text(self) -> str:
         """The view as every tab reads it: JSON in the panel's language (``as_text``)."""
@@ -128,16 +158,21 @@ class LiveView:
                 loop.call_soon(watch, shown)
 
 
+#: what each of the panel's own offers does (``Offer.kind``; the engine's: ``offers.KINDS``)
+OWN_KINDS = ("pause_clock", "resume_clock", "add_time", "new_game")
+
+
 def own_offers(game: Game, timer: dict[str, Any] | None = None) -> list[Offer]:
     """The panel's own actions the judge may take now: the floor's clock (a speaker's, the
     night countdown, the table's discussion: Pause while it runs, Resume while it is paused, as
     the table's last ``timer`` says; both before it says), a new game."""
     running = None if timer is None else timer.get("running")
     applies = {"pause": running is not False, "resume": running is not True, "add": True}
-    offers = [Offer(action="timer", key=op, label=label, args={"op": op}, group="clock")
-              for op, label in (("pause", Words("offer.pause")),
-                                ("resume", Words("offer.resume")),
-                                ("add", Words("offer.add", seconds=10)))
+    offers = [Offer(action="timer", kind=kind, key=op, label=label, args={"op": op},
+                    group="clock")
+              for op, kind, label in (("pause", "pause_clock", Words("offer.pause")),
+                                      ("resume", "resume_clock", Words("offer.resume")),
+                                      ("add", "add_time", Words("offer.add", seconds=10)))
               if (game.floor is not None or game.countdown or game.discussing) and applies[op]]
-    return [*offers, Offer(action="new_game", key="new-game", label=Words("offer.new_game"),
-                           group="panel")]
+    return [*offers, Offer(action="new_game", kind="new_game", key="new-game",
+                           label=Words("offer.new_game"), group="panel")]

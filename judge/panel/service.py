@@ -51,6 +51,7 @@ from contract.verbs import (
 )
 from judge.game import Action, Game, Refused, TableEvent
 from judge.game.actions import NewGame, Timer, decode
+from judge.game.rules import wrong_preset
 from judge.game.state import BadArgument
 from judge.game.wind_up import wind_up
 from judge.overlay import routes as overlay_routes
@@ -81,6 +82,8 @@ STATIC = Path(__file__).with_name("static")
 _TIMER_RUNS = {"started": True, "resumed": True, "paused": False, "stopped": False,
                "ended": False}
 
+#: no wrong preset told yet (``Panel._tell_wrong_preset``)
+_UNTOLD = object()
 #: the judge's buttons for the floor's clock, as the table's commands (the Reject adds 10 s)
 _TIMER_OPS: dict[str, TableCommand[Any]] = {
     "pause": bare_command(TIMER_PAUSE), "resume": bare_command(TIMER_RESUME),
@@ -113,6 +116,7 @@ class Panel:
             cookie="judge_session", title=Words("panel.title"),
             stylesheet="/static/panel/panel.css", sessions=self.journal, log=log)
         self.recent_ids: deque[str] = deque(maxlen=4096)  # redelivered events are dropped
+        self._preset_told: object = _UNTOLD  # the table's preset last told to be the wrong one
 
     @property
     def game(self) -> Game:
@@ -135,6 +139,10 @@ class Panel:
         ``Refused`` goes back to the caller with nothing changed. ``shown``: what the panel
         shows of the table changed with it (a fist, the clock), so the pages are told even
         when the game did not change, and only once when it did."""
+        if isinstance(given, Action) and given.kind == "start":
+            wrong = self.wrong_preset()
+            if wrong is not None:
+                raise Refused(wrong)
         was = self.game.stage
         commands = self.kept.apply(given, time.time())
         for command in commands or ():
@@ -143,6 +151,14 @@ class Panel:
             self._record_changed(self.games.current())
         if commands is not None or shown:
             self.live.show()
+
+    def wrong_preset(self) -> Line | None:
+        """Why the game may not start at this table (``judge.game.rules.wrong_preset``: it
+        plays another rule preset than the book needs); ``None`` when it plays the book's, or
+        has not said (a table older than ``state``'s ``rules``, or one not heard yet: the
+        panel cannot tell)."""
+        state = self.live.seen.state
+        return wrong_preset(self.game.book, state["rules"]) if "rules" in state else None
 
     def timer_command(self, op: str) -> None:
         """The floor's clock (4.3.1: one minute a speech; 4.2.1: the mafia's minute; a club's
@@ -257,6 +273,7 @@ class Panel:
                     self.live.show()
                 return
             seen.state = body
+            self._tell_wrong_preset()
         try:
             given = table_events.decode(topic, payload)
         except table_events.BadEvent as exc:
@@ -277,6 +294,8 @@ class Panel:
         if isinstance(event, events.NightStepEvent):  # a night step's own time, counted down
             seen.timer = {"running": True, "seat": None, "kind": "night_step",
                           "state": event.state, "remaining_ms": round(event.seconds * 1000)}
+        if isinstance(event, events.TimerEvent | events.NightStepEvent):
+            seen.timer_at = self.live.now()
         if isinstance(event, events.VoteWindow):  # whose window is open, before any count
             seen.window = None if event.state == "closed" else {
                 "candidate": event.candidate, "attempt": event.attempt}
@@ -298,6 +317,16 @@ class Panel:
             log.error("table event %s refused: %s", topic, exc)
             if shown:
                 self.live.show()
+
+    def _tell_wrong_preset(self) -> None:
+        """A table on another rule preset than the book's is the judge's notice as soon as it
+        says so (in setup, before the Start it refuses; in a game, a table restarted on
+        another preset), once for each preset it says."""
+        said = self.live.seen.state.get("rules")
+        wrong = self.wrong_preset()
+        if wrong is not None and said != self._preset_told:
+            self.live.seen.notices.append(wrong)
+        self._preset_told = said if wrong is not None else _UNTOLD
 
     def _speak_our_language(self) -> None:
         """The table is up (each start of it, and each connect of ours: ``status`` is

@@ -161,12 +161,23 @@ def words_schema(kind: type) -> dict[str, Any]:
 
 #: the live channel's contract version (docs/judge-api.md): a change a client must know of
 #: bumps it; the schema document and every view carry it
-API_VERSION = 3
+API_VERSION = 4
+
+
+class PresetCheck(View, kw_only=True):
+    """The rule preset the table plays (``plays``: its ``state``'s ``rules``; null: its config
+    names none) and the one the book needs (``needs``: the book's ``table_preset``). The panel
+    starts no game while they differ (docs/judge.md, "The book and the table")."""
+
+    plays: str | None
+    needs: str
 
 
 class TableStatus(View, kw_only=True):
     """The table as the panel sees it: the broker link, the table's status, each console's
-    link, the speaker, and how many of the table's payloads were refused (not their type)."""
+    link, the speaker, how many of the table's payloads were refused (not their type), and the
+    rule preset it plays beside the one the book needs (``rules``; null until the table says
+    which it plays)."""
 
     broker: bool
     status: str
@@ -178,6 +189,7 @@ class TableStatus(View, kw_only=True):
     #: before the table says
     sound: Sound | None = None
     bad_events: int
+    rules: PresetCheck | None = None
 
 
 class Clock(View, kw_only=True):

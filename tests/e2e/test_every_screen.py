@@ -504,7 +504,7 @@ def play_online(s: Screens, chromium, url: str) -> None:
 GAMES: dict[str, tuple[Callable[..., Any], Callable[[Screens, Any, str], None]]] = {
     "fiim": (table_config, play_fiim),
     "classic-000": (partial(table_config, rules="classic-000"), play_classic),
-    "crow-club": (table_config, play_crow),
+    "crow-club": (partial(table_config, rules="crow-club"), play_crow),
     "online-003": (table_of_seven, play_online),
 }
 

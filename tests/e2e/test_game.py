@@ -115,3 +115,27 @@ def test_a_whole_crow_club_game_played_over_the_api(tmp_path, broker):
     steps = {e["step"] for e in private if e["topic"] == "night/result"}
     assert "mafia_shot" in steps and steps <= {
         "mafia_shot", "don_successor", "doctor", "doctor_poison", "sheriff_check", "paranoid"}
+
+
+@pytest.mark.timeout(240)
+@pytest.mark.parametrize(("book", "decides"), [("classic-000", "roulette"),
+                                                ("online-003", None)])
+def test_a_whole_club_game_with_the_judges_decisions_played_over_the_api(tmp_path, broker,
+                                                                         book, decides):
+    """``--book classic-000`` and ``--book online-003`` on the table's own preset: the day's
+    tie goes to the judge's decisions the engine offers (the classic club's roulette: the
+    hidden number and the calls; the online variant's second round «против всех», a deciding
+    vote at one on one), taken by their kind, and the game ends in a win the book allows,
+    with the night on private topics only (it ended in ``KeyError: 'roulette'``, and the
+    online game voted on day 1's ballots every day, its mafia never agreeing on a kill)."""
+    record = Subscriber(broker.port, ["mafia/table-1/#"])
+    run = Running(quick_table(tmp_path, broker.port, rules=book))
+    try:
+        out, report = played(tmp_path, broker, record, "--book", book, "--seed", "3")
+    finally:
+        run.close()
+    assert f"the {report['winner']} wins" in out
+    if decides is not None:
+        assert f"the judge's {decides}_number" in out and f"the judge's {decides}_call" in out
+    assert_no_night_in_public(events(record, "event"))
+    assert any(e["topic"] == "night/result" for e in events(record, "private"))

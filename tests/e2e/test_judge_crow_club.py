@@ -43,7 +43,8 @@ def stage_of(panel: Panel) -> str:
 
 @pytest.mark.timeout(180)
 def test_a_whole_crow_club_game_from_the_judges_panel(tmp_path, broker, chromium):
-    with book_game_at(tmp_path, broker.port, chromium, table_config(tmp_path, broker.port),
+    with book_game_at(tmp_path, broker.port, chromium,
+                      table_config(tmp_path, broker.port, rules="crow-club"),
                       book_game("crow-club")) as (panel, hands):
         page = panel.page
 

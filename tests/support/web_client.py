@@ -2,17 +2,20 @@
 apps (aiohttp's test server on loopback): it keeps the cookies of an IP address (aiohttp's
 default jar drops them) and sends the ``Origin`` of the app, as a browser sends it with every
 POST and WebSocket (``kit.webguard`` refuses those without it); and an app of one page behind
-a login, for the login's own tests; a session logged in to the judge's panel; and every route
+a login, for the login's own tests; a session logged in to the judge's panel, and its live
+channel run by a script (``live_session``); and every route
 of an app, read from its router, so a route added later is tested with the others."""
 
 from __future__ import annotations
 
+import asyncio
 import re
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from aiohttp import ClientSession, CookieJar, web
-from aiohttp.test_utils import BaseTestServer
+from aiohttp.test_utils import BaseTestServer, TestServer
 
 from kit.weblogin import WebLogin
 from tests.support.judge_configs import PASSWORD
@@ -49,6 +52,36 @@ async def logged_in(server: BaseTestServer) -> ClientSession:
                          allow_redirects=False) as right:
         assert right.status == 302
     return http
+
+
+def live_session(panel: Any, script: Callable[[Any, Callable[[], Awaitable[dict]]],
+                                               Awaitable[None]]) -> list[dict]:
+    """Log in to ``panel`` (a ``judge.panel.service.Panel``) served on loopback, open its live
+    channel and run ``script(ws, receive)``; every frame the panel sent, in order. The panel's
+    journal and games are closed after."""
+    from judge.panel.service import make_app
+
+    frames: list[dict] = []
+
+    async def main() -> None:
+        panel.loop = asyncio.get_running_loop()
+        async with TestServer(make_app(panel)) as server, browser(server) as http:
+            url = str(server.make_url("/"))
+            async with http.post(url + "login", data={"password": PASSWORD},
+                                 allow_redirects=False) as login:
+                assert login.status == 302
+            async with http.ws_connect(url + "live") as ws:
+                async def receive() -> dict:
+                    frame = await asyncio.wait_for(ws.receive_json(), 10)
+                    frames.append(frame)
+                    return frame
+
+                await script(ws, receive)
+
+    asyncio.run(main())
+    panel.journal.close()
+    panel.games.close()
+    return frames
 
 
 def routes(app: web.Application, id: str) -> list[tuple[str, str, bool]]:

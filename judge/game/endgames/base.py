@@ -41,6 +41,9 @@ class Endgame:
 
     name: ClassVar[str]
     Options: ClassVar[type[msgspec.Struct]] = NoOptions
+    #: the judge's decisions it takes (``offers``, ``declare``), each with its value's one
+    #: shape, as ``Mechanism.decisions``
+    decisions: ClassVar[dict[str, Any]] = {}
 
     def holds(self, game: Game, row: EndgameRow) -> bool:
         raise NotImplementedError
@@ -53,8 +56,8 @@ class Endgame:
         return row.options
 
     def offers(self, game: Game, row: EndgameRow) -> list[Offer]:
-        """The judge's decisions that end the game by this row now, as ``choose`` offers with
-        ``args={"of": row.kind}`` (default: none)."""
+        """The judge's decisions that end the game by this row now, as ``actions.decision``
+        offers of one of its ``decisions``, ``of`` the row's kind (default: none)."""
         return []
 
     def declare(self, game: Game, row: EndgameRow, value: Any) -> Declared:

@@ -14,11 +14,11 @@ It never holds by itself.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import msgspec
 
-from judge.game.actions import Offer, Param
+from judge.game.actions import Offer, Param, decision
 from judge.game.book import Endgame as EndgameRow
 from judge.game.endgames.base import Declared, Endgame
 from judge.game.state import Game, Refused
@@ -32,6 +32,7 @@ class ForfeitOptions(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
 class Forfeit(Endgame):
     name = "forfeit"
     Options = ForfeitOptions
+    decisions: ClassVar[dict[str, Any]] = {"forfeit": int}  # the ghost's seat
 
     def holds(self, game: Game, row: EndgameRow) -> bool:
         return False
@@ -39,9 +40,9 @@ class Forfeit(Endgame):
     def offers(self, game: Game, row: EndgameRow) -> list[Offer]:
         if game.stage in ("setup", "over") or not _ghosts(game, row):
             return []
-        return [Offer(action="choose", key="forfeit", label=Words("offer.forfeit"),
-                      args={"of": row.kind}, group="seat",
-                      params=[Param(name="value", kind="seat", seats=_ghosts(game, row))])]
+        return [decision("forfeit", row.kind, key="forfeit", label=Words("offer.forfeit"),
+                         group="seat",
+                         params=[Param(name="value", kind="seat", seats=_ghosts(game, row))])]
 
     def declare(self, game: Game, row: EndgameRow, value: Any) -> Declared:
         if not isinstance(value, int) or isinstance(value, bool) \

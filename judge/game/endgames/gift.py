@@ -8,11 +8,11 @@ in the game (the maniacs); the row's team wins (the reds). Whether he "игра�
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import msgspec
 
-from judge.game.actions import Offer, Param
+from judge.game.actions import Offer, Param, decision
 from judge.game.book import Endgame as EndgameRow
 from judge.game.book import Name
 from judge.game.endgames.base import Declared, Endgame
@@ -27,6 +27,7 @@ class GiftOptions(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
 class Gift(Endgame):
     name = "gift"
     Options = GiftOptions
+    decisions: ClassVar[dict[str, Any]] = {"gift": int}  # the giver's seat
 
     def holds(self, game: Game, row: EndgameRow) -> bool:
         return False
@@ -34,10 +35,10 @@ class Gift(Endgame):
     def offers(self, game: Game, row: EndgameRow) -> list[Offer]:
         if game.stage in ("setup", "over") or not _givers(game, row):
             return []
-        return [Offer(action="choose", key="gift",
-                      label=Words("offer.gift", team=game.book.team_title(row.team)),
-                      args={"of": row.kind}, group="seat",
-                      params=[Param(name="value", kind="seat", seats=_givers(game, row))])]
+        return [decision("gift", row.kind, key="gift",
+                         label=Words("offer.gift", team=game.book.team_title(row.team)),
+                         group="seat",
+                         params=[Param(name="value", kind="seat", seats=_givers(game, row))])]
 
     def declare(self, game: Game, row: EndgameRow, value: Any) -> Declared:
         if not isinstance(value, int) or isinstance(value, bool) \

@@ -80,6 +80,10 @@ class Mechanism:
     #: each ``Act.outcome`` its acts record and the protocol sheet's words for it (its seats
     #: the message's ``seats``): what a person reads instead of the record's identifier
     outcomes: ClassVar[dict[str, str]] = {"picked": "sheet.act.picked"}
+    #: each decision its ``offers`` ask of the judge and the one shape its value takes (a
+    #: type: ``Seat``, ``Seats``, a ``Literal``; ``None``: no value); ``Choose`` is checked
+    #: against it, and the live channel's schema describes it (docs/judge-api.md)
+    decisions: ClassVar[dict[str, Any]] = {}
 
     def check(self, book: Book, step: Step) -> list[str]:
         """What the options' types cannot say (a role or a step that the book does not have),
@@ -141,13 +145,15 @@ class Mechanism:
         return None
 
     def offers(self, game: Game, step: Step | None) -> list[Offer]:
-        """The judge's decisions the step asks for now (``choose`` offers with ``args`` ``{"of":
-        step.name}``, or ``{"of": self.name}`` for a mechanism with no step: the thief's
-        "black?", a successor, the immune players...). Asked at setup too. Default: none."""
+        """The judge's decisions the step asks for now (``actions.decision`` offers of one of
+        its ``decisions``, ``of`` the step's name, or the mechanism's for one with no step: the
+        thief's "black?", a successor, the immune players...). Asked at setup too. Default:
+        none."""
         return []
 
     def choose(self, game: Game, step: Step | None, value: Any) -> Result:
-        """The judge's decision for this step (``Choose``)."""
+        """The judge's decision for this step (``Choose``): one the step offers now, its
+        ``value`` already of the decision's shape (``decisions``)."""
         raise Refused(Line(step.rule if step is not None else None, "refused.choose.nothing",
                            step=step.words if step is not None else {"en": self.name}))
 

@@ -15,11 +15,11 @@ nothing: a thief of his own card's side.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 import msgspec
 
-from judge.game.actions import Offer, Param
+from judge.game.actions import Offer, Param, decision
 from judge.game.book import Book, Name, Step
 from judge.game.mechanisms.base import Acted, Mechanism, lead
 from judge.game.state import Act, Game, Picks, Refused, Result, set_player
@@ -44,6 +44,8 @@ class Copy(Mechanism):
     outcomes: ClassVar[dict[str, str]] = {"copied": "sheet.act.copied", "kept": "sheet.act.kept",
                                           "turned": "sheet.act.turned"}
     Options = CopyOptions
+    #: the thief who copied the balanced side's card: kept red, or turned black
+    decisions: ClassVar[dict[str, Any]] = {"copy_side": Literal["black", "red"]}
 
     def check(self, book: Book, step: Step) -> list[str]:
         options: CopyOptions = step.options
@@ -84,9 +86,9 @@ class Copy(Mechanism):
         assert step is not None  # a step's mechanism
         if _turned(game, step) is None:
             return []
-        return [Offer(action="choose", key=f"choose-{step.name}", group="night",
-                      label=Words("offer.copy"), args={"of": step.name},
-                      params=[Param(name="value", kind="choice", choices=list(CHOICES))])]
+        return [decision("copy_side", step.name, key=f"choose-{step.name}", group="night",
+                         label=Words("offer.copy"),
+                         params=[Param(name="value", kind="choice", choices=list(CHOICES))])]
 
     def choose(self, game: Game, step: Step | None, value: Any) -> Result:
         assert step is not None

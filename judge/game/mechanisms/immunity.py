@@ -32,13 +32,13 @@ immunity``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import msgspec
 
 from contract.commands import SeatStanding
 from judge.game import table
-from judge.game.actions import Group, Offer, Param
+from judge.game.actions import Group, Offer, Param, Seats, decision
 from judge.game.book import Name, Step
 from judge.game.mechanisms.base import Fate, Mechanism
 from judge.game.state import Act, Game, Previous, Refused, Result, set_player
@@ -57,20 +57,22 @@ class Immunity(Mechanism):
     name = "immunity"
     cites = ("immunity",)
     Options = ImmunityOptions
+    #: the players immune (none: an empty list)
+    decisions: ClassVar[dict[str, Any]] = {"immunity": Seats}
 
     def offers(self, game: Game, step: Step | None) -> list[Offer]:
         if not _naming(game):
             return []
         group: Group = "setup" if game.stage == "setup" else "seat"
-        offers = [Offer(action="choose", key="immunity", label=Words("offer.immunity"),
-                        args={"of": self.name}, group=group,
-                        params=[Param(name="value", kind="seats",
-                                      seats=[p.seat for p in game.players if p.in_game])])]
+        offers = [decision("immunity", self.name, key="immunity", label=Words("offer.immunity"),
+                           group=group,
+                           params=[Param(name="value", kind="seats",
+                                         seats=[p.seat for p in game.players if p.in_game])])]
         proposed = proposal(game)
         if game.stage == "setup" and proposed and not any(p.immune for p in game.players):
-            offers.insert(0, Offer(action="choose", key="immunity-proposed", group=group,
-                                   label=Words("offer.immunity.proposed", seats=proposed),
-                                   args={"of": self.name, "value": proposed}))
+            offers.insert(0, decision("immunity", self.name, key="immunity-proposed",
+                                      group=group, value=proposed,
+                                      label=Words("offer.immunity.proposed", seats=proposed)))
         return offers
 
     def choose(self, game: Game, step: Step | None, value: Any) -> Result:

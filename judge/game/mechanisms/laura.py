@@ -26,7 +26,7 @@ from typing import Any, ClassVar, Literal
 
 import msgspec
 
-from judge.game.actions import Offer
+from judge.game.actions import Offer, decision
 from judge.game.book import Book, Name, Step
 from judge.game.end import win_check
 from judge.game.mechanisms.base import Acted, Fate, own
@@ -58,6 +58,10 @@ class LauraOptions(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
 class Laura(Mark):
     name = "laura"
     outcomes: ClassVar[dict[str, str]] = {**Mark.outcomes, "found": "sheet.act.found"}
+    #: her answer, given to the judge by gesture: she goes over, or stays (each offer carries
+    #: its value)
+    decisions: ClassVar[dict[str, Any]] = {"laura_over": Literal[True],
+                                           "laura_stays": Literal[False]}
     Options = LauraOptions  # type: ignore[assignment]
 
     def check(self, book: Book, step: Step) -> list[str]:
@@ -109,11 +113,10 @@ class Laura(Mark):
         if not self._asking(game, step):
             return []
         side = game.book.team_title(step.options.side)
-        return [Offer(action="choose", key="laura-over", group="night",
-                      label=Words("offer.laura.over", team=side),
-                      args={"of": step.name, "value": True}),
-                Offer(action="choose", key="laura-stays", group="night",
-                      label=Words("offer.laura.stays"), args={"of": step.name, "value": False})]
+        return [decision("laura_over", step.name, key="laura-over", group="night",
+                         label=Words("offer.laura.over", team=side), value=True),
+                decision("laura_stays", step.name, key="laura-stays", group="night",
+                         label=Words("offer.laura.stays"), value=False)]
 
     def choose(self, game: Game, step: Step | None, value: Any) -> Result:
         assert step is not None

@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from judge.game.actions import Offer, Param
+from judge.game.actions import Offer, Param, Seat, decision
 from judge.game.book import Name, Step
 from judge.game.end import at_nightfall
 from judge.game.mechanisms.base import Acted, Fate, Mechanism, holders, lead, own
@@ -38,6 +38,8 @@ class RevengeOptions(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
 class Revenge(Mechanism):
     name = "revenge"
     outcomes: ClassVar[dict[str, str]] = {"takes": "sheet.act.takes"}
+    #: the paranoid voted out names the one he takes with him
+    decisions: ClassVar[dict[str, Any]] = {"revenge": Seat}
     Options = RevengeOptions
 
     def actors(self, game: Game, step: Step) -> tuple[int, ...]:
@@ -70,9 +72,10 @@ class Revenge(Mechanism):
         paranoid = _voted_out(game, step)
         if paranoid is None or not _takeable(game, paranoid):
             return []
-        return [Offer(action="choose", key=f"choose-{step.name}", group="seat",
-                      label=Words("offer.revenge", seat=paranoid), args={"of": step.name},
-                      params=[Param(name="value", kind="seat", seats=_takeable(game, paranoid))])]
+        return [decision("revenge", step.name, key=f"choose-{step.name}", group="seat",
+                         label=Words("offer.revenge", seat=paranoid),
+                         params=[Param(name="value", kind="seat",
+                                       seats=_takeable(game, paranoid))])]
 
     def choose(self, game: Game, step: Step | None, value: Any) -> Result:
         assert step is not None

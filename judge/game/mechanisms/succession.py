@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from judge.game.actions import Offer, Param
+from judge.game.actions import Offer, Param, Seat, decision
 from judge.game.book import Book, Name, Step
 from judge.game.mechanisms.base import Acted, Mechanism, lead
 from judge.game.state import Act, Game, Picks, Refused, Result, set_player, with_note
@@ -36,6 +36,8 @@ class SuccessionOptions(msgspec.Struct, forbid_unknown_fields=True, frozen=True)
 class Succession(Mechanism):
     name = "succession"
     outcomes: ClassVar[dict[str, str]] = {"named": "sheet.act.succession"}
+    #: the judge names the next holder of the role, one of its side
+    decisions: ClassVar[dict[str, Any]] = {"successor": Seat}
     Options = SuccessionOptions
 
     def check(self, book: Book, step: Step) -> list[str]:
@@ -70,9 +72,10 @@ class Succession(Mechanism):
         assert step is not None  # a step's mechanism
         if game.stage != "night" or game.running_step is not None or not _wanted(game, step):
             return []
-        return [Offer(action="choose", key=f"choose-{step.name}", group="night",
-                      label=Words("offer.succession", step=step.words), args={"of": step.name},
-                      params=[Param(name="value", kind="seat", seats=list(_side(game, step)))])]
+        return [decision("successor", step.name, key=f"choose-{step.name}", group="night",
+                         label=Words("offer.succession", step=step.words),
+                         params=[Param(name="value", kind="seat",
+                                       seats=list(_side(game, step)))])]
 
     def choose(self, game: Game, step: Step | None, value: Any) -> Result:
         assert step is not None

@@ -40,7 +40,7 @@ import msgspec
 
 from contract import events
 from judge.game import table
-from judge.game.actions import Offer, Param
+from judge.game.actions import Offer, Param, Seat, decision
 from judge.game.book import Book, Name
 from judge.game.leaving import last_words
 from judge.game.state import Game, Go, Refused, Result, Vote, with_note
@@ -74,6 +74,11 @@ class Accuse(Procedure):
     asked: ClassVar[dict[str, str]] = {"verdict": "words.asked.verdict",
                                        "second_round": "words.asked.against_all"}
     cites = ("vote", "accused", "verdict", "second_round", "deciding")
+    #: the deciding voter's choice at one on one, as the judge enters it
+    decisions: ClassVar[dict[str, Any]] = {"deciding_vote": Seat}
+    timings: ClassVar[dict[str, str]] = {
+        "defence": "the accused's last word before the verdict, and each level candidate's "
+                   "before the second round"}
 
     def check(self, book: Book, options: Any) -> list[str]:
         pair: OneOnOne | None = options.one_on_one
@@ -183,10 +188,10 @@ class Accuse(Procedure):
         decider = _deciding(game)
         if decider is None:
             return []
-        return [Offer(action="choose", key="deciding-vote", args={"of": "vote"},
-                      label=Words("offer.accuse.deciding", seat=decider), primary=True,
-                      group="vote", params=[Param(name="value", kind="seat",
-                                                  seats=list(game.alive))])]
+        return [decision("deciding_vote", "vote", key="deciding-vote",
+                         label=Words("offer.accuse.deciding", seat=decider), primary=True,
+                         group="vote", params=[Param(name="value", kind="seat",
+                                                     seats=list(game.alive))])]
 
     def choose(self, game: Game, value: Any) -> Result:
         """The deciding voter's choice, as the judge enters it: one of the two is jailed."""

@@ -55,6 +55,12 @@ class Procedure:
     Options: ClassVar[type[msgspec.Struct]] = NoOptions
     #: the book's ``[cite]`` keys the procedure cites (the book must give them)
     cites: ClassVar[tuple[str, ...]] = ()
+    #: the book's ``[timings]`` the procedure's own speeches take, each with what it times (in
+    #: English, for docs/book-timings.md; the book must give them)
+    timings: ClassVar[dict[str, str]] = {}
+    #: each decision its ``offers`` ask of the judge and the one shape its value takes (as
+    #: ``Mechanism.decisions``)
+    decisions: ClassVar[dict[str, Any]] = {}
     stages: ClassVar[tuple[str, ...]] = ("vote", "question")
     #: the protocol sheet's title for each of its own ``Vote.kind`` (the verdict, the top...);
     #: a kind not named is the day's "Vote", then "Re-vote n"
@@ -104,8 +110,9 @@ class Procedure:
         return ()
 
     def offers(self, game: Game) -> list[Offer]:
-        """The judge's decisions the procedure asks for now (``choose`` offers with ``args``
-        ``{"of": "vote"}``: the classic club's hidden roulette number...). Default: none."""
+        """The judge's decisions the procedure asks for now (``actions.decision`` offers of one
+        of its ``decisions``, ``of`` ``"vote"``: the classic club's hidden roulette
+        number...). Default: none."""
         return []
 
     def choose(self, game: Game, value: Any) -> Result:

@@ -50,6 +50,8 @@ class ForkTop(Procedure):
                                         "final": "sheet.vote.final", "guess": "sheet.vote.guess"}
     cites = ("no_nominees", "one_nominee", "vote", "most_votes", "fork", "top", "revote",
              "question")
+    timings: ClassVar[dict[str, str]] = {
+        "defence": "each speech of the fork, the top and the final fork before their vote"}
 
     def start(self, game: Game) -> Result:
         cite = game.rules.cite

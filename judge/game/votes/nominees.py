@@ -15,6 +15,7 @@ leave.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import ClassVar
 
 from contract import events
 from judge.game import table
@@ -27,6 +28,7 @@ from kit.i18n import Line
 class Nominees(Procedure):
     name = "nominees"
     cites = ("no_nominees", "one_nominee", "vote", "most_votes", "tie", "revote", "question")
+    timings: ClassVar[dict[str, str]] = {"defence": "each tied nominee's speech before the re-vote"}
 
     def start(self, game: Game) -> Result:
         return self._vote(game, game.nominees, first=True)

@@ -28,13 +28,13 @@ each, the most votes leaves with the card shown; a tie goes to «Русскую 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, ClassVar
 
 import msgspec
 
 from contract import events
 from judge.game import table
-from judge.game.actions import Offer, Param
+from judge.game.actions import Number, Offer, Param, Seat, decision
 from judge.game.book import Name
 from judge.game.leaving import last_words
 from judge.game.state import Game, Go, Refused, Result, Vote, with_note
@@ -58,6 +58,10 @@ class OpenBallot(Procedure):
     Options = OpenBallotOptions
     cites = ("vote", "most_votes", "no_votes", "roulette", "follows")
     stages = ("vote", "roulette")
+    #: the seat the vote starts from; the roulette's hidden number, each tied player's call,
+    #: and its end when every tied player is out meanwhile (no value)
+    decisions: ClassVar[dict[str, Any]] = {"vote_first": Seat, "roulette_number": Number,
+                                           "roulette_call": Number, "roulette_end": None}
 
     # ------------------------------------------------------------------ the vote
 
@@ -150,24 +154,24 @@ class OpenBallot(Procedure):
 
     def offers(self, game: Game) -> list[Offer]:
         if game.stage == "day":
-            return [Offer(action="choose", key="vote-first", group="vote",
-                          label=Words("offer.open_ballot.first"), args={"of": "vote"},
-                          params=[Param(name="value", kind="seat", seats=list(game.alive))])]
+            return [decision("vote_first", "vote", key="vote-first", group="vote",
+                             label=Words("offer.open_ballot.first"),
+                             params=[Param(name="value", kind="seat", seats=list(game.alive))])]
         if game.stage != "roulette":
             return []
-        numbers = [str(n) for n in range(1, self._numbers(game) + 1)]
+        numbers: list[str | int] = [*range(1, self._numbers(game) + 1)]
         if not game.note(NUMBER):
-            return [Offer(action="choose", key="roulette-number", group="vote", primary=True,
-                          label=Words("offer.roulette.number"), args={"of": "vote"},
-                          params=[Param(name="value", kind="choice", choices=numbers)])]
+            return [decision("roulette_number", "vote", key="roulette-number", group="vote",
+                             primary=True, label=Words("offer.roulette.number"),
+                             params=[Param(name="value", kind="choice", choices=numbers)])]
         caller = self.caller(game)
         if caller is None:  # every tied player was taken out meanwhile
-            return [Offer(action="choose", key="roulette-end", group="vote", primary=True,
-                          label=Words("offer.roulette.end"), args={"of": "vote", "value": 0})]
-        free = [n for n in numbers if int(n) not in game.note(CALLED)]
-        return [Offer(action="choose", key="roulette-call", group="vote", primary=True,
-                      label=Words("offer.roulette.call", seat=caller), args={"of": "vote"},
-                      params=[Param(name="value", kind="choice", choices=free)])]
+            return [decision("roulette_end", "vote", key="roulette-end", group="vote",
+                             primary=True, label=Words("offer.roulette.end"))]
+        free: list[str | int] = [n for n in numbers if n not in game.note(CALLED)]
+        return [decision("roulette_call", "vote", key="roulette-call", group="vote",
+                         primary=True, label=Words("offer.roulette.call", seat=caller),
+                         params=[Param(name="value", kind="choice", choices=free)])]
 
     def choose(self, game: Game, value: Any) -> Result:
         if game.stage == "day":
@@ -202,14 +206,14 @@ class OpenBallot(Procedure):
         return Result(with_note(game, FIRST, (value,)), [],
                       [Line(vote, "line.open_ballot.first", seat=value)])
 
-    def _number(self, game: Game, value: Any) -> int:
-        """A number of the revolver, as the panel sends it (a choice's text) or an app does."""
+    def _number(self, game: Game, value: int) -> int:
+        """A number of the revolver: 1 to the book's ``numbers`` (the value is a number
+        already, its decision's shape: ``decisions``)."""
         top = self._numbers(game)
-        number = int(value) if isinstance(value, str) and value.isdigit() else value
-        if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= top:
+        if not 1 <= value <= top:
             raise Refused(Line(game.rules.cite("roulette"), "refused.roulette.number",
                                numbers=top))
-        return number
+        return value
 
     def _over(self, game: Game, then: Go | None) -> Result:
         """The roulette's notes gone (the number with them)."""

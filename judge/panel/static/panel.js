@@ -272,6 +272,7 @@ function renderOffers(offers, g) {
     });
     (order[box] = order[box] || []).push(button);
     button.offer = offer;
+    put(button.dataset, "kind", offer.kind);  // what it does (docs/judge-api.md, "Offer kinds")
     put(button, "textContent", I18n.words(offer.label));
     put(button, "disabled", offer.enabled === false);
     button.classList.toggle("primary", !!offer.primary);
@@ -371,7 +372,8 @@ function paramValue(offer, param) {
       param: PARAMS[param.name] ? t(PARAMS[param.name]) : param.name }));
       return text === null ? undefined : text; }
     case "roles": return [...document.querySelectorAll(".seat .deal")].map((s) => s.value);
-    case "choice": return input ? input.value : undefined;
+    // a choice goes as the offer gave it (a number stays a number: the roulette's)
+    case "choice": return input ? param.choices.find((c) => String(c) === input.value) : undefined;
     case "choices": return input ? [...input.selectedOptions].map((o) => o.value) : [];
     default: return undefined;
   }

@@ -131,7 +131,7 @@ def test_classic_000_vote_the_judge_sets_the_order_and_most_votes_leaves_card_sh
     """«5. Голосование»: "Порядок голосования определяет ведущий"; "наибольшее количество
     голосов покидает игру, перевернув карту"."""
     game, _, _ = run(dealt(), tap("next"))
-    game, _, lines = run(game, tap("choose", of="vote", value=4))
+    game, _, lines = run(game, tap("choose", of="vote", decision="vote_first", value=4))
     game = to_vote(game)
     assert game.vote.candidates == (4, 5, 6, 7, 8, 9, 10, 1, 2, 3)
     game, _, lines = run(game, result(outcome="eliminated", eliminated=1,
@@ -162,13 +162,13 @@ def test_classic_000_vote_a_tie_is_the_russian_roulette_hidden_number_and_calls_
         {"candidate": 3, "count": 4}, {"candidate": 8, "count": 4}]))
     assert game.stage == "roulette"
     hidden = public_view(game)
-    game, _, _ = run(game, tap("choose", of="vote", value="5"))
+    game, _, _ = run(game, tap("choose", of="vote", decision="roulette_number", value=5))
     assert {**public_view(game), "version": hidden["version"]} == hidden  # the number unseen
-    game, _, lines = run(game, tap("choose", of="vote", value="2"))
+    game, _, lines = run(game, tap("choose", of="vote", decision="roulette_call", value=2))
     assert "seat 3" in lines[0]
     with pytest.raises(Refused):
-        run(game, tap("choose", of="vote", value="2"))
-    game, _, lines = run(game, tap("choose", of="vote", value="5"))
+        run(game, tap("choose", of="vote", decision="roulette_call", value=2))
+    game, _, lines = run(game, tap("choose", of="vote", decision="roulette_call", value=5))
     assert "seat 8" in lines[0] and game.stage == "last_words"
 
 
@@ -283,11 +283,11 @@ def test_classic_000_laura_going_over_counts_her_black_at_once():
         "step": "laura", "missing": [], "picks": [{"actor": 9, "picks": [2]}]}))
     assert "«Laura»" in lines[-1]
     with pytest.raises(Refused):
-        run(game, tap("choose", of="laura", value="yes"))
-    game, _, lines = run(game, tap("choose", of="laura", value=True))
+        run(game, tap("choose", of="laura", decision="laura_over", value="yes"))
+    game, _, lines = run(game, tap("choose", of="laura", decision="laura_over", value=True))
     assert game.team(9) == "black"
     with pytest.raises(Refused):
-        run(game, tap("choose", of="laura", value=False))
+        run(game, tap("choose", of="laura", decision="laura_stays", value=False))
 
 
 @pytest.mark.parametrize(("out", "winner"), [

@@ -124,6 +124,8 @@ def test_a_second_checker_added_in_a_books_own_file_wakes_and_is_answered_alone(
     (("seconds = \"best_move\"", "seconds = \"best_mov\""),
      "night.steps[3].seconds: no timing 'best_mov'"),
     (("nominate = \"4.4.2\"", "nominat = \"4.4.2\""), "cite.nominate: missing"),
+    (("defence = 30", "defense = 30"),
+     "timings.defence: missing (the vote procedure 'nominees' times each tied nominee's"),
     (("procedure = \"nominees\"", "procedure = \"fork_tops\""),
      "vote.procedure: no procedure 'fork_tops'"),
     (("kind = \"parity\"", "kind = \"paritty\""), "endgames[1].kind: no endgame 'paritty'"),

@@ -35,7 +35,8 @@ ROLES = ["don", "mafia", "mafia", "maniac", "doctor", "sheriff", "paranoid", "fi
 def dealt(roles: list[str] = ROLES, **setup) -> Game:
     game, _, _ = run(new_game(len(roles), rules=RULES),
                      tap("deal", roles=roles, add=["firefighter"]), *(
-                         tap("choose", of=of, value=value) for of, value in setup.items()))
+                         tap("choose", of=of, decision=of, value=value)
+                         for of, value in setup.items()))
     return game
 
 
@@ -317,7 +318,7 @@ def test_crow_club_paranoid_voted_out_takes_one_with_him():
     enters whom the paranoid voted out takes; both have their testament."""
     game = day_two_vote((7, 9))
     game, _, _ = run(game, result(outcome="eliminated", eliminated=7))
-    game, _, lines = run(game, tap("choose", of="paranoid", value=11))
+    game, _, lines = run(game, tap("choose", of="paranoid", decision="revenge", value=11))
     assert game.leaving == (7, 11)
     assert "«Параноик»: the paranoid (seat 7) takes seat 11 with him" in lines
 
@@ -420,7 +421,7 @@ def test_crow_club_kaspery_a_ghost_who_interferes_gives_the_win_to_the_other_sid
     his Don shot) gestures from outside during day 2's speech; the table's timer stops."""
     game = morning_after(dealt(TEN), shot_seat)
     assert [o.params[0].seats for o in offered(game) if o.key == "forfeit"] == [[shot_seat]]
-    game, commands, lines = run(game, tap("choose", of="forfeit", value=shot_seat))
+    game, commands, lines = run(game, tap("choose", of="forfeit", decision="forfeit", value=shot_seat))
     assert game.stage == "over" and game.winner == winner
     assert lines[0] == f"«Касперами…»: seat {shot_seat}, a ghost, interfered with the game: " \
         "the game stops"
@@ -431,7 +432,7 @@ def test_crow_club_kaspery_with_three_sides_at_the_table_nobody_wins_krest():
     """«Касперами…»: "В случае если команды за столом было 3 - маньяк, мафия и мирные, победа не
     присуждается никому, в городе ничья, или "крест"": the maniac still in, a red ghost."""
     game = morning_after(dealt(), 9)
-    game, _, _ = run(game, tap("choose", of="forfeit", value=9))
+    game, _, _ = run(game, tap("choose", of="forfeit", decision="forfeit", value=9))
     assert game.winner == "draw" and game.stage == "over"
 
 
@@ -442,11 +443,13 @@ def test_crow_club_kaspery_only_who_left_by_anothers_action_is_a_ghost():
     for _ in range(4):
         game, _, _ = run(game, tap("foul", seat=10))
     assert game.player(10).left == "fouls"
-    for seat in (10, 8, 99, "9"):
+    for seat in (10, 8, 99):
         with pytest.raises(Refused, match="is not a ghost"):
-            run(game, tap("choose", of="forfeit", value=seat))
+            run(game, tap("choose", of="forfeit", decision="forfeit", value=seat))
+    with pytest.raises(Refused, match="args.value: Expected `int`, got `str`"):
+        run(game, tap("choose", of="forfeit", decision="forfeit", value="9"))
     with pytest.raises(Refused, match="only during a game"):
-        run(dealt(TEN), tap("choose", of="forfeit", value=9))
+        run(dealt(TEN), tap("choose", of="forfeit", decision="forfeit", value=9))
 
 
 def test_crow_club_manyak_the_maniac_gives_the_win_to_the_reds():
@@ -458,8 +461,8 @@ def test_crow_club_manyak_the_maniac_gives_the_win_to_the_reds():
         game, _, _ = run(game, tap("next"))
     assert [o.params[0].seats for o in offered(game) if o.key == "gift"] == [[4]]
     with pytest.raises(Refused, match="seat 9 cannot give the win away"):
-        run(game, tap("choose", of="gift", value=9))
-    game, _, lines = run(game, tap("choose", of="gift", value=4))
+        run(game, tap("choose", of="gift", decision="gift", value=9))
+    game, _, lines = run(game, tap("choose", of="gift", decision="gift", value=4))
     assert game.winner == "red" and "«Маньяк»: seat 4 gives the win away: red" in lines
     assert not [o for o in offered(morning_after(dealt(TEN), 9)) if o.key == "gift"]
 
@@ -568,11 +571,12 @@ def test_crow_club_razdacha_the_side_changes_game_by_game_and_immunity_is_propos
     offers = {o.key: o for o in offered(game)}
     assert offers["deal-called"].args == {"called": "last"}
     assert str(offers["deal-called"].label) == "Deal by called numbers, from seat 13"
-    assert offers["immunity-proposed"].args == {"of": "immunity", "value": [9, 11]}
+    assert offers["immunity-proposed"].args == {"of": "immunity", "decision": "immunity",
+                                                "value": [9, 11]}
     game, _, _ = run(game, tap("deal", seed=1, called="last", add=["firefighter"]))
     game, _, lines = run(game, tap("call", number=1))
     assert lines == ["«Раздача»: seat 13 called 1"]
-    game, _, _ = run(game, tap("choose", of="immunity", value=[9, 11]))
+    game, _, _ = run(game, tap("choose", of="immunity", decision="immunity", value=[9, 11]))
     assert [p.seat for p in game.players if p.immune] == [9, 11]
     assert "immunity-proposed" not in {o.key for o in offered(game)}
 

@@ -1,16 +1,20 @@
 """Random legal games of every shipped book, played from what the engine offers (``offered``)
 against a simulated table (tests/engine_table.py): no input crashes, no state the book cannot
 reach appears, every offer taken as offered is accepted, every game ends in a win the book
-allows, an undo equals the game replayed without the tap, and a new game at any moment ends
-what the table holds (``wind_up``). A book whose mechanisms are not all built yet is played as
-far as the engine goes (its deal), and fully once they are."""
+allows, an undo equals the game replayed without the tap, a new game at any moment ends what
+the table holds (``wind_up``), every offer says what it does (a ``kind`` the live channel's
+schema lists) and every ``choose`` taken as offered fits the schema's shape for its decision. A
+book whose mechanisms are not all built yet is played as far as the engine goes (its deal), and
+fully once they are."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from dataclasses import replace
 
+import jsonschema
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
@@ -24,8 +28,13 @@ from judge.game.mechanisms import mechanism
 from judge.game.offers import offered
 from judge.game.wind_up import wind_up
 from tests.support.engine_table import SimTable
+from tests.support.paths import REPO
 
 SHIPPED = sorted(p.stem for p in BOOKS.glob("*.toml"))
+#: the live channel's schema (docs/judge-api.schema.json): the offers' kinds, choose's shapes
+SCHEMA = json.loads((REPO / "docs" / "judge-api.schema.json").read_text(encoding="utf-8"))
+KINDS = frozenset(SCHEMA["$defs"]["Offer"]["properties"]["kind"]["enum"])
+ACTION = jsonschema.Draft202012Validator({"$ref": "#/$defs/ActionMessage", **SCHEMA})
 #: the inputs of the random part of a game at a table of ten (a larger table takes more in
 #: proportion: a day is a speech and a vote's window a seat); then the judge ends it with fouls
 #: or removals
@@ -189,8 +198,11 @@ def play(name: str, seed: int, draws: st.DataObject) -> None:
             continue
         if not offers:
             break
+        assert {o.kind for o in offers} <= KINDS, offers
         offer = rng.choices(offers, [weight(o) for o in offers])[0]
         given = Action(offer.action, args_for(offer, game, rng))
+        if offer.action == "choose":
+            ACTION.validate({"action": "choose", "args": given.args, "version": game.version})
         if offer.action == "start" and book.unbuilt:
             with pytest.raises(Refused, match="needs what the engine does not have yet"):
                 step(game, given, float(at))

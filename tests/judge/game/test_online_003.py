@@ -402,11 +402,12 @@ def test_online_003_esli_v_kontse_igry_the_last_honest_player_killed_casts_the_d
     game, commands = to_vote(one_on_one(killed=6, later=9))
     assert game.stage == "vote" and not [c for c in commands if c.spec.verb == "vote/start"]
     [offer] = [o for o in offered(game) if o.key == "deciding-vote"]
-    assert offer.args == {"of": "vote"} and offer.params[0].seats == [2, 10]
+    assert offer.args == {"of": "vote", "decision": "deciding_vote"}
+    assert offer.params[0].seats == [2, 10]
     assert str(offer.label) == "Deciding vote of seat 6: jail the selected"
     with pytest.raises(Refused, match="names one of 2, 10"):
-        run(game, tap("choose", of="vote", value=5))
-    game, _, lines = run(game, tap("choose", of="vote", value=2))
+        run(game, tap("choose", of="vote", decision="deciding_vote", value=5))
+    game, _, lines = run(game, tap("choose", of="vote", decision="deciding_vote", value=2))
     assert game.stage == "over" and game.winner == "honest"
     assert "«Если в конце игры…»: seat 6's deciding vote: seat 2 is jailed" in lines
 
@@ -415,7 +416,7 @@ def test_online_003_esli_v_kontse_igry_the_deciding_vote_may_jail_the_honest_one
     game, _ = to_vote(one_on_one(killed=9, later=4))
     assert [str(o.label) for o in offered(game) if o.key == "deciding-vote"] == [
         "Deciding vote of seat 9: jail the selected"]
-    game, _, lines = run(game, tap("choose", of="vote", value=10))
+    game, _, lines = run(game, tap("choose", of="vote", decision="deciding_vote", value=10))
     assert game.winner == "mafia" and lines[-1].startswith("«По игровой легенде…»: mafia wins")
 
 

@@ -6,22 +6,20 @@ is one the schema describes."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import jsonschema
 import pytest
-from aiohttp.test_utils import TestServer
 
 from judge.game import Action
 from judge.game.actions import ACTIONS
 from judge.panel import config as judge_config
 from judge.panel.api_schema import render
-from judge.panel.service import Panel, make_app
+from judge.panel.service import Panel
 from kit.i18n import render as english_of
-from tests.support.judge_configs import GOOD, PASSWORD, write
+from tests.support.judge_configs import GOOD, write
 from tests.support.paths import REPO
-from tests.support.web_client import browser
+from tests.support.web_client import live_session
 
 DOC_PATH = REPO / "docs" / "judge-api.schema.json"
 DOC = json.loads(DOC_PATH.read_text(encoding="utf-8"))
@@ -52,31 +50,11 @@ def test_the_prose_document_names_every_action_and_the_schema_describes_it():
 def session(tmp_path, script, panel: Panel | None = None) -> list[dict]:
     """Log in, open the live channel of ``panel`` (a new one by default), and run
     ``script(send, receive)``; every frame the panel sent, in order."""
-    panel = panel or new_panel(tmp_path)
-    frames: list[dict] = []
 
-    async def main() -> None:
-        panel.loop = asyncio.get_running_loop()
-        async with TestServer(make_app(panel)) as server, browser(server) as http:
-            url = str(server.make_url("/"))
-            async with http.post(url + "login", data={"password": PASSWORD},
-                                 allow_redirects=False) as login:
-                assert login.status == 302
-            async with http.ws_connect(url + "live") as ws:
-                async def receive() -> dict:
-                    frame = await asyncio.wait_for(ws.receive_json(), 10)
-                    frames.append(frame)
-                    return frame
+    async def sending(ws, receive) -> None:
+        await script(ws.send_str, receive)
 
-                async def send(text: str) -> None:
-                    await ws.send_str(text)
-
-                await script(send, receive)
-
-    asyncio.run(main())
-    panel.journal.close()
-    panel.games.close()
-    return frames
+    return live_session(panel or new_panel(tmp_path), sending)
 
 
 def new_panel(tmp_path) -> Panel:
@@ -97,7 +75,7 @@ def test_every_message_of_a_session_fits_the_schema_both_ways(tmp_path):
             await send(json.dumps(message))
             return await receive()
 
-        assert view["api"] == 3 and view["game"]["book"]["id"] == "fiim"
+        assert view["api"] == 4 and view["game"]["book"]["id"] == "fiim"
         view = await act("name", seat=2, name="Vera")
         view = await act("deal", roles=ROLES)
         view = await act("start")
