@@ -421,7 +421,8 @@ def test_crow_club_kaspery_a_ghost_who_interferes_gives_the_win_to_the_other_sid
     his Don shot) gestures from outside during day 2's speech; the table's timer stops."""
     game = morning_after(dealt(TEN), shot_seat)
     assert [o.params[0].seats for o in offered(game) if o.key == "forfeit"] == [[shot_seat]]
-    game, commands, lines = run(game, tap("choose", of="forfeit", decision="forfeit", value=shot_seat))
+    game, commands, lines = run(game, tap("choose", of="forfeit", decision="forfeit",
+                                          value=shot_seat))
     assert game.stage == "over" and game.winner == winner
     assert lines[0] == f"«Касперами…»: seat {shot_seat}, a ghost, interfered with the game: " \
         "the game stops"
@@ -446,7 +447,7 @@ def test_crow_club_kaspery_only_who_left_by_anothers_action_is_a_ghost():
     for seat in (10, 8, 99):
         with pytest.raises(Refused, match="is not a ghost"):
             run(game, tap("choose", of="forfeit", decision="forfeit", value=seat))
-    with pytest.raises(Refused, match="args.value: Expected `int`, got `str`"):
+    with pytest.raises(Refused, match=r"args\.value: Expected `int`, got `str`"):
         run(game, tap("choose", of="forfeit", decision="forfeit", value="9"))
     with pytest.raises(Refused, match="only during a game"):
         run(dealt(TEN), tap("choose", of="forfeit", decision="forfeit", value=9))
