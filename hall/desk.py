@@ -27,7 +27,7 @@ import msgspec
 from hall import tournament as tm
 from hall.seating import chart as seating_module
 from hall.store import HallStore, Received
-from kit.i18n import Words, joined
+from kit.i18n import Words, joined, render
 from results import scoring
 
 log = logging.getLogger("hall.desk")
@@ -253,20 +253,30 @@ class Desk:
 
     # ------------------------------------------------------------------ exports
 
-    def standings_csv(self, which: str) -> str:
-        """``overall``, a stage (``main``, ``final``) or a round's number; ``KeyError(Words)``
-        when there is no such table."""
+    def standings_table(self, which: str) -> tuple[Any, Words]:
+        """``overall``, a stage (``main``, ``final``) or a round's number: that table and its
+        name; ``KeyError(Words)`` when there is no such table."""
         if self.tournament is None:
             raise KeyError(Words("desk.none"))
         tables = tm.table_of(self.tournament, self.store.games(), self.presets)
         if which == "overall":
-            return tm.standings_csv(tables.overall)
+            return tables.overall, Words("tournament.standings.overall")
         if which in tables.stages:
-            return tm.standings_csv(tables.stages[which])
+            return tables.stages[which], Words("tournament.standings.stage",
+                                               stage=tm.stage_words(which))
         if which.isdigit() and int(which) in tables.rounds:
-            return tm.standings_csv(tables.rounds[int(which)])
+            return tables.rounds[int(which)], Words("board.round", round=int(which))
         raise KeyError(Words("desk.no_standings", which=which,
                              stages=", ".join(tables.stages)))
+
+    def standings_csv(self, which: str) -> str:
+        """A table (``standings_table``) as CSV for a script."""
+        return tm.standings_csv(self.standings_table(which)[0])
+
+    def standings_xlsx(self, which: str, language: str) -> bytes:
+        """A table (``standings_table``) as the organiser's workbook in ``language``."""
+        table, name = self.standings_table(which)
+        return tm.standings_xlsx(table, render(name, language), language)
 
     def games_zip(self, language: str) -> bytes:
         """The tournament's games as the platform's game JSON, a file each, and

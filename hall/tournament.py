@@ -30,7 +30,7 @@ from hall.seating.chart import Seating
 from hall.store import Held, result_words
 from kit import i18n, player_names
 from kit.i18n import Words
-from results import mafiaratings, scoring, standings
+from results import mafiaratings, scoring, spreadsheet, standings
 from results.record import Record
 from results.standings import FINAL, MAIN
 
@@ -547,16 +547,29 @@ def public_view(tournament: Tournament | None, held: Sequence[Held],
 
 CSV_COLUMNS = ("place", "player", "total", "win", "best_move", "penalty", "compensation",
                "ci", "extra", "games", "wins", "special_role_wins", "first_killed")
+#: each column's words for a person (the workbook's header, the pages' columns)
+COLUMN_WORDS = {c: f"tournament.col.{c}" for c in CSV_COLUMNS}
+
+
+def _cells(row: standings.Row) -> list[Any]:
+    """A row as typed cells: the place a number (a shared one a text, "3-4" with an en
+    dash), the rest as held."""
+    place: int | str = row.place if row.last <= row.place else standings.place_text(row)
+    return [place, *(getattr(row, c) for c in CSV_COLUMNS[1:])]
 
 
 def standings_csv(table: standings.Table) -> str:
-    """One table of the standings as CSV, a header first."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-    for row in table.rows:
-        writer.writerow([getattr(row, c) for c in CSV_COLUMNS])
-    return out.getvalue()
+    """One table of the standings as CSV for a script (``results.spreadsheet.machine_csv``:
+    the columns' identifiers, ``,`` and ``.``)."""
+    return spreadsheet.machine_csv(CSV_COLUMNS, [_cells(row) for row in table.rows])
+
+
+def standings_xlsx(table: standings.Table, title: str, language: str) -> bytes:
+    """One table of the standings as the organiser's workbook (``results.spreadsheet.xlsx``,
+    as the judge's results are): its header in ``language``, every number a number, so a
+    Russian spreadsheet shows 1,25 and an English one 1.25, and sums them."""
+    return spreadsheet.xlsx(title, [i18n.t(COLUMN_WORDS[c], language) for c in CSV_COLUMNS],
+                            [_cells(row) for row in table.rows])
 
 
 @dataclass

@@ -8,9 +8,10 @@ public standings for the stream (no login), and the exports.
   ``GET /standings.json``, the same view once. No login: the public view holds the standings of
   the games over and counted, the rounds' progress, the tournament's name, and nothing of any
   game (``hall.tournament.public_view``). Its channel takes no message.
-- ``GET /tournament/standings.csv?table=overall|main|final|<round>`` and
-  ``GET /tournament/games.zip`` (the games as the rating platform's game JSON, a file each, and
-  ``not-exported.csv``): behind the login.
+- ``GET /tournament/standings.xlsx?table=overall|main|final|<round>`` (the organiser's
+  workbook, in the reader's language), ``GET /tournament/standings.csv?table=...`` (the same
+  for a script) and ``GET /tournament/games.zip`` (the games as the rating platform's game
+  JSON, a file each, and ``not-exported.csv``): behind the login.
 - ``GET /api/tournament`` (the organiser's view as JSON) and ``POST /api/tournament`` (one
   action, the live channel's JSON; its answer back): the same desk for a script (the simulated
   hall's organiser, ``hall.sim_tournament``), behind the login (401 without it; the POST, as
@@ -34,6 +35,7 @@ from kit.weblogin import WebLogin
 from kit.webpages import Pages
 
 STATIC = Path(__file__).parent / "static"
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 DESK = web.AppKey("desk", Desk)
 GATE = web.AppKey("gate", WebLogin)
 PUBLIC = web.AppKey("public", Pages)
@@ -43,6 +45,7 @@ def add_routes(app: web.Application, desk: Desk, gate: WebLogin, public: Pages) 
     app[DESK], app[GATE], app[PUBLIC] = desk, gate, public
     app.router.add_get("/tournament", organiser_page)
     app.router.add_get("/tournament/standings.csv", standings_csv)
+    app.router.add_get("/tournament/standings.xlsx", standings_xlsx)
     app.router.add_get("/tournament/games.zip", games_zip)
     app.router.add_get("/standings", public_page)
     app.router.add_get("/standings.json", public_json)
@@ -83,6 +86,17 @@ async def standings_csv(request: web.Request) -> web.Response:
         raise not_found(exc.args[0]) from None
     return web.Response(text=text, content_type="text/csv", charset="utf-8", headers={
         "Content-Disposition": f'attachment; filename="standings-{which}.csv"'})
+
+
+async def standings_xlsx(request: web.Request) -> web.Response:
+    request.app[GATE].require_page(request)
+    which = request.query.get("table", "overall")
+    try:
+        data = request.app[DESK].standings_xlsx(which, i18n_web.language(request))
+    except KeyError as exc:
+        raise not_found(exc.args[0]) from None
+    return web.Response(body=data, content_type=XLSX, headers={
+        "Content-Disposition": f'attachment; filename="standings-{which}.xlsx"'})
 
 
 async def games_zip(request: web.Request) -> web.Response:

@@ -18,6 +18,7 @@ from kit.i18n import Words, render
 from results import feed, scoring, standings
 from tests.support.public_view import PUBLIC_KEYS, SECRET_VALUES, walk
 from tests.support.record_game import built, whole_game
+from tests.support.spreadsheets import as_shown, cell_types
 
 PRESETS = scoring.presets()
 NAMES = [f"Player {n}" for n in range(1, 31)]
@@ -247,6 +248,29 @@ def test_the_exports_a_csv_of_each_table_and_a_platform_game_for_each_counted_ga
     seats = seated.round(3).seating["table-2"]  # type: ignore[union-attr]
     assert [p["name"] for p in platform["players"]] == [seats[s] for s in range(1, 11)]
     assert done.refused == []  # the other tournament's game is not this one's to export
+
+
+def test_the_standings_workbook_opens_right_in_a_russian_and_an_english_spreadsheet(seated,
+                                                                                   tmp_path):
+    """Issue 39 item 5: the standings' file for the organiser opens in a spreadsheet with its
+    Cyrillic, decimal commas in Russian and points in English, numbers as numbers (the same
+    writer as the judge's results, results/spreadsheet.py), read back by LibreOffice."""
+    games = every_game(seated)
+    overall = tm.table_of(seated, games, PRESETS).overall
+    data = tm.standings_xlsx(overall, "Общий зачёт", "ru")
+    profile = tmp_path / "profile"
+    russian = as_shown(data, tmp_path / "ru", "ru_RU", profile)
+    english = as_shown(data, tmp_path / "en", "en_US", profile)
+    assert russian[0][:4] == ["место", "игрок", "сумма", "за победы"]
+    fractional = next(k for k, r in enumerate(overall.rows, start=1) if r.total % 1)
+    total = overall.rows[fractional - 1].total
+    assert russian[fractional][2] == f"{total:g}".replace(".", ",")
+    assert english[fractional][2] == f"{total:g}"
+    assert [r[1] for r in russian[1:]] == [r.player for r in overall.rows]
+    shared = [k for k, r in enumerate(overall.rows, start=1) if r.last > r.place]
+    assert shared and russian[shared[0]][0] == standings.place_text(overall.rows[shared[0] - 1])
+    kinds = cell_types(data, tmp_path / "types", profile)
+    assert kinds[fractional][2] == "float"
 
 
 def test_the_games_not_exported_are_listed_with_why_in_the_readers_language(seated):
