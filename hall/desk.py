@@ -27,6 +27,7 @@ import msgspec
 from hall import tournament as tm
 from hall.seating import chart as seating_module
 from hall.store import HallStore, Received
+from hall.tables import table_words
 from kit.i18n import Words, joined, render
 from results import scoring
 
@@ -205,7 +206,7 @@ class Desk:
         self._save(tm.sent(self.tournament, number, time.time()))
         log.info("round %d sent to %s", number, ", ".join(sent))
         return self._say(Words("desk.sent", round=number,
-                               tables=[tm.table_words(t) for t in sorted(sent)]))
+                               tables=[table_words(t) for t in sorted(sent)]))
 
     def _work(self, stage: str, seconds: float, make: Callable[..., tm.Tournament],
               seed: int) -> dict[str, Any]:
@@ -240,7 +241,7 @@ class Desk:
             final = made.stage("final")
             table, seats = next(iter(final[0].seating.items()))
             self._say(Words("desk.final", players=Words("desk.players", count=len(seats)),
-                            table=tm.table_words(table), rounds=self._rounds("final")))
+                            table=table_words(table), rounds=self._rounds("final")))
 
     def _save(self, tournament: tm.Tournament) -> None:
         self.store.save_tournament(tm.encode(tournament))

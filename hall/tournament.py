@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
@@ -28,6 +27,7 @@ import msgspec
 from hall.seating import chart as seating_module
 from hall.seating.chart import Seating
 from hall.store import Held, result_words
+from hall.tables import natural, table_words
 from kit import i18n, player_names
 from kit.i18n import Words
 from results import mafiaratings, scoring, spreadsheet, standings
@@ -131,7 +131,7 @@ def create(name: str, players: str, games: int, tables: int, scoring_name: str,
                               presets=", ".join(presets)))
     if names and restrictions.strip():
         try:
-            inputs.restrictions(restrictions, names)
+            inputs.restrictions(restriction_text(restrictions), names)
         except inputs.InputError as exc:
             problems += [Words("tournament.refused.restrictions", problem=p)
                          for p in exc.problems]
@@ -190,6 +190,23 @@ def _names(text: str, same_yo: bool = True) -> tuple[list[str], dict[str, int]]:
     return names, {lines[n - 1]: id_ for n, id_ in given_ids.items()}
 
 
+#: the restrictions' kinds as the organiser's page names them in Russian (the generator's file
+#: names them in English: docs/hall.md)
+KINDS = {"врозь": "apart", "реже": "avoid"}
+
+
+def restriction_text(text: str) -> str:
+    """The restrictions an organiser typed, each line's kind as the seating generator reads it:
+    «врозь, Анна, Борис» is ``apart, Анна, Борис``, «реже, ...» ``avoid, ...``; any other line
+    as it is (the generator names what it cannot read)."""
+    lines = []
+    for line in text.splitlines():
+        kind, comma, rest = line.partition(",")
+        known = KINDS.get(kind.strip().casefold())
+        lines.append(f"{known}{comma}{rest}" if known and comma else line)
+    return "\n".join(lines)
+
+
 def _unseatable(players: int, games: int, tables: int) -> list[Words]:
     """What the seating generator would refuse in these numbers (the command line's check,
     ``hall.seating.instance``), each reason as the tournament's refusal."""
@@ -216,7 +233,8 @@ def generate(tournament: Tournament, seed: int, seconds: float) -> Tournament:
     rules = inputs.Restrictions()
     try:
         if tournament.restrictions.strip():
-            rules = inputs.restrictions(tournament.restrictions, tournament.players)
+            rules = inputs.restrictions(restriction_text(tournament.restrictions),
+                                         tournament.players)
         made, _ = plan.seated(tournament.players, tournament.games, tournament.tables, rules,
                               seed, seconds)
     except inputs.InputError as exc:
@@ -412,21 +430,6 @@ def _round_tables(tournament: Tournament, seating: Seating) -> list[Words]:
             for n, g, e in zip(sorted(seating), given, expected, strict=True) if g != e]
 
 
-#: the tables the generator names, ``table-1`` .. ``table-T``: a person reads "стол 3"
-TABLE_NUMBER = re.compile(r"^table-(\d+)$")
-
-
-def table_words(table: str, title: bool = False) -> Words:
-    """A table as a person says it: ``table-3`` is "стол 3" ("Стол 3" as a ``title``);
-    another id is named as given ("стол «final»")."""
-    found = TABLE_NUMBER.match(table)
-    if found is None:
-        return Words("tournament.table_title.named" if title else "tournament.table.named",
-                     name=table)
-    return Words("tournament.table_title" if title else "tournament.table",
-                 number=int(found[1]))
-
-
 def stage_words(stage: str) -> Words:
     """A stage's name for a reader (``main``, ``final``)."""
     return Words({MAIN: "tournament.stage.main", FINAL: "tournament.stage.final"}[stage])
@@ -497,18 +500,21 @@ def organiser_view(tournament: Tournament | None, held: Sequence[Held],
                    presets: Mapping[str, scoring.Preset], refused: int,
                    history: Mapping[str, Sequence[Any]]) -> dict[str, Any]:
     """Everything the organiser's page shows (``history``: each game's entries)."""
-    choices = [{"id": k, "title": p.title} for k, p in presets.items()]
+    choices = [{"id": k, "title": p.title, "platform": p.platform} for k, p in presets.items()]
     if tournament is None:
-        return {"tournament": None, "presets": choices, "refused": refused}
+        return {"tournament": None, "presets": choices, "default_scoring": DEFAULT_SCORING,
+                "refused": refused}
     counted = games(tournament, held)
     return {
         "tournament": {k: v for k, v in msgspec.to_builtins(tournament).items()
                        if k != "rounds"},
-        "presets": choices, "refused": refused,
+        "presets": choices, "default_scoring": DEFAULT_SCORING, "refused": refused,
         "rounds": [{"number": r.number, "stage": r.stage, "sent": r.sent,
                     "tables": [{"table": t, "players": [seats[s] for s in sorted(seats)],
+                                "seats": sorted(seats),
                                 "done": t not in complete(tournament, counted, r.number)}
-                               for t, seats in sorted(r.seating.items())]}
+                               for t, seats in sorted(r.seating.items(),
+                                                      key=lambda item: natural(item[0]))]}
                    for r in tournament.rounds],
         "games": [{"id": g.held.message.game, "table": g.held.message.table, "round": g.round,
                    "revision": g.held.message.revision, "received": g.held.received,

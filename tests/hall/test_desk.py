@@ -168,15 +168,15 @@ def test_a_new_tournament_over_one_seated_is_asked_first_and_the_old_one_can_com
         asked = desk.act(other)
         assert (asked["type"], asked["replace"]) == ("confirm", cup.id)
         assert render(asked["words"], "ru") == (
-            "На табло уже есть турнир «Cup» (рассажен: туры 1, 2), его туры ещё не "  # noqa: RUF001
-            "отправлены на столы. Создать «Other» вместо него? Прежний сохранится, и его "  # noqa: RUF001
-            "можно будет вернуть.")
+            "На табло уже есть турнир «Cup» (рассажен: туры 1, 2), туры ещё не отправлены на "
+            "столы. Создать «Other» вместо прежнего? Прежний сохранится, вернуть можно в любой "
+            "момент.")
         assert desk.tournament is cup and Desk(store, PRESETS, board.publish,
                                                board.changed).tournament == cup
         assert desk.act({**other, "replace": "t-someone-else"})["type"] == "confirm"
         replaced = desk.act({**other, "replace": cup.id})
         assert replaced["type"] == "done" and replaced["message"].endswith(
-            "; the previous tournament 'Cup' is kept and can be brought back")
+            "; the previous tournament 'Cup' is kept: 'Bring back' brings it back")
         assert desk.tournament is not None and desk.tournament.name == "Other"
         [kept] = desk.views()[0]["replaced"]
         assert (kept["name"], kept["players"], kept["rounds"]) == ("Cup", 20, 2)
