@@ -24,7 +24,7 @@ from pathlib import Path
 import kit.sqlite
 from kit.i18n import Words, joined
 from results import feed
-from results.record import Record
+from results.record import JUDGE, Record
 
 log = logging.getLogger("hall.store")
 
@@ -253,10 +253,13 @@ def _what_changed(before: Record | None, after: Record | None, first: bool,
         return Words("tournament.history.received", result=result_words(after))
     edits = after.history[len(before.history):] if after.history[:len(before.history)] \
         == before.history else after.history
-    said = [Words("tournament.history.edit", kind=Words(EDITS[e.kind]), path=e.path, by=e.by,
-                  reason=e.reason) if e.path else
-            Words("tournament.history.edit.whole", kind=Words(EDITS[e.kind]), by=e.by,
-                  reason=e.reason) for e in edits]
+    # who, as a person reads it (the panel's own "judge" is the judge's word); the edit's field
+    # stays in the record (its path is the record's JSON pointer, no word for an organiser)
+    # (a store's older lines name it: both keys read the same, the path left out)
+    said = [Words("tournament.history.edit" if e.path else "tournament.history.edit.whole",
+                  kind=Words(EDITS[e.kind]), by=Words("sheet.by_judge") if e.by == JUDGE
+                  else e.by, reason=e.reason)
+            for e in edits]
     return Words("tournament.history.replaced", result=result_words(after),
                  edits=joined(said) if said else Words("tournament.history.again"))
 
