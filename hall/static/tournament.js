@@ -21,7 +21,8 @@ const TEXT = {
     if (!row) return t("tournament.playing");
     if (!row.online) return t("tournament.offline");
     if (row.phase === "idle" && !row.day) return t("tournament.not_started");
-    const phase = row.phase === "idle" ? "day" : row.phase;
+    // the day's speeches are the day itself: "идёт игра · день 2", else the phase before it
+    const phase = row.phase === "idle" || row.phase === "day" ? null : row.phase;
     return [t("tournament.playing"), phase ? word(PHASES, phase) : null,
       row.day ? t("tournament.day", {day: row.day}) : null].filter(Boolean).join("\u00a0· ");
   },
