@@ -113,7 +113,7 @@ class Desk:
                                   tm.generate, int(message.get("seed", 1)))
             if action == "load_tournament_seating":
                 seating = seating_module.parse(str(message["csv"]), seats=10)
-                self._save(tm.with_seating(self.tournament, seating))
+                self._save(tm.with_seating(self.tournament, seating, loaded=True))
                 return self._say(Words("desk.seating", rounds=self._rounds("main")))
             if action == "send_tournament_round":
                 return self._send(int(message["round"]))

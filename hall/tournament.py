@@ -246,12 +246,15 @@ def generate(tournament: Tournament, seed: int, seconds: float) -> Tournament:
     return with_seating(tournament, made)
 
 
-def with_seating(tournament: Tournament, seating: Seating, stage: str = MAIN) -> Tournament:
+def with_seating(tournament: Tournament, seating: Seating, stage: str = MAIN, *,
+                 loaded: bool = False) -> Tournament:
     """The stage's rounds replaced by ``seating`` (a generated one, or the CSV an organiser
-    loaded), numbered in order (the final's after the main stage's), each name as the
+    ``loaded``), numbered in order (the final's after the main stage's), each name as the
     tournament registered it (``identity``: the CSV's `` p1 `` is ``P1``). Refused, nothing
     replaced, while a round of the stage is at the tables, for the main stage once the final is
-    seated, and for a seating that does not seat the stage whole (``seating_problems``)."""
+    seated, for a name of no player or a player twice in a round, and for a loaded file that
+    does not seat the stage whole (``seating_problems``; the generator's seatings are whole by
+    making)."""
     problems = []
     sent = [r.number for r in tournament.stage(stage) if r.sent is not None]
     if sent:
@@ -261,7 +264,7 @@ def with_seating(tournament: Tournament, seating: Seating, stage: str = MAIN) ->
         problems.append(Words("tournament.refused.final_seated"))
     if stage == FINAL and not tournament.stage(MAIN):
         problems.append(Words("tournament.refused.no_seating"))
-    seating, wrong = seating_problems(tournament, seating, stage)
+    seating, wrong = seating_problems(tournament, seating, stage, whole=loaded)
     problems += wrong
     if problems:
         raise TournamentError(problems)
@@ -272,13 +275,14 @@ def with_seating(tournament: Tournament, seating: Seating, stage: str = MAIN) ->
     return msgspec.structs.replace(tournament, rounds=[*others, *rounds])
 
 
-def seating_problems(tournament: Tournament, seating: Seating,
-                     stage: str = MAIN) -> tuple[Seating, list[Words]]:
+def seating_problems(tournament: Tournament, seating: Seating, stage: str = MAIN, *,
+                     whole: bool = True) -> tuple[Seating, list[Words]]:
     """``seating`` with each name as registered, and what keeps it from seating the stage:
-    a name that is no player's, a player twice in a round, a table not of ten (seats 1 to 10),
-    more tables in a round than the tournament's, and a player with more or fewer games than
-    the stage gives each (the main stage: the tournament's ``games``, every player; the final:
-    as many as its first finalist's). A table missing from a round leaves its ten players a
+    a name that is no player's, a player twice in a round; and, when it must seat the stage
+    ``whole`` (a file an organiser loaded), a table not of ten (seats 1 to 10), rounds or a
+    round's tables other than the tournament's numbers make, and a player with more or fewer
+    games than the stage gives each (the main stage: the tournament's ``games``, every player;
+    the final: the same number each). A table missing from a round leaves its ten players a
     game short: refused, as a half-seated stage would count for some and not for others."""
     registered = {identity(p, tournament.same_yo): p for p in tournament.players}
     problems: list[Words] = []
@@ -290,7 +294,7 @@ def seating_problems(tournament: Tournament, seating: Seating,
         where: dict[str, str] = {}
         for table in sorted(tables):
             seats = tables[table]
-            if sorted(seats) != list(range(1, SEATS + 1)):
+            if whole and sorted(seats) != list(range(1, SEATS + 1)):
                 problems.append(Words("tournament.refused.table_seats", round=number,
                                       table=table_words(table), count=len(seats),
                                       seats=SEATS))
@@ -309,6 +313,8 @@ def seating_problems(tournament: Tournament, seating: Seating,
     if strangers:
         problems.append(Words("tournament.refused.strangers",
                               names=", ".join(sorted(strangers)[:10])))
+    if not whole:
+        return mapped, problems
     if stage == MAIN:
         problems += _round_tables(tournament, seating)
     if stage == MAIN and not strangers:

@@ -137,7 +137,7 @@ def test_a_loaded_seating_names_players_as_registered_and_a_judges_spelling_coun
     """The CSV's " p1 " is the registered "P1"; so is a judge's "p1" in a game's record."""
     t = made([f"P{n}" for n in range(1, 11)], games=1, tables=1)
     loaded = tm.with_seating(t, {1: {"table-1": {n: f" p{n} " if n == 1 else f"P{n}"
-                                                  for n in range(1, 11)}}})
+                                                  for n in range(1, 11)}}}, loaded=True)
     assert loaded.round(1).seating["table-1"][1] == "P1"  # type: ignore[union-attr]
     game = played(loaded, 1, "table-1")
     assert game.record is not None
@@ -158,7 +158,7 @@ def test_a_seating_with_a_table_missing_from_a_round_is_refused_and_nothing_repl
     short = {n: {k: v for k, v in tables.items() if not (n == 2 and k == "table-3")}
              for n, tables in whole.items()}
     with pytest.raises(tm.TournamentError) as refused:
-        tm.with_seating(seated, short)
+        tm.with_seating(seated, short, loaded=True)
     said = [str(p) for p in refused.value.problems]
     assert said[0] == "round 2: 2 tables in the seating; 3 play"
     assert said[1].startswith("each player plays 3 games of the main stage; these do not")
@@ -167,10 +167,10 @@ def test_a_seating_with_a_table_missing_from_a_round_is_refused_and_nothing_repl
     nine = {n: {k: ({s: p for s, p in v.items() if s != 10} if (n, k) == (1, "table-1")
                     else v) for k, v in tables.items()} for n, tables in whole.items()}
     with pytest.raises(tm.TournamentError, match="round 1, table 1: 9 seats; seats 1 to 10"):
-        tm.with_seating(seated, nine)
+        tm.with_seating(seated, nine, loaded=True)
     extra_round = {**whole, 4: whole[1]}
     with pytest.raises(tm.TournamentError, match="the seating has 4 rounds; the tournament's"):
-        tm.with_seating(seated, extra_round)
+        tm.with_seating(seated, extra_round, loaded=True)
 
 
 def test_platform_ids_after_the_names_are_kept_and_one_id_twice_is_refused():
