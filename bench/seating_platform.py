@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from hall.seating.scores import Definition, Layout, Scores
+from tests.support.platform_source import read_source
 
 STANDINS = Path(__file__).parent / "seating_php"
 #: the platform's files the bench runs, by their path in its repository
@@ -33,14 +34,6 @@ FILES = ("include/seating.php", "seating_optimization.php")
 #: substitution must match exactly once, so a change upstream shows.
 PHP7_COUNT = ("count($groups = _find_longest_groups($restrictions_by_player_copy))",
               "count($groups = (_find_longest_groups($restrictions_by_player_copy) ?? array()))")
-
-
-def read_source(snapshot: Path, name: str) -> bytes:
-    """One of the platform's files from a checkout or a (bare) git directory."""
-    if (snapshot / name).is_file():
-        return (snapshot / name).read_bytes()
-    return subprocess.run(["git", "--git-dir", str(snapshot), "show", f"HEAD:{name}"],
-                          capture_output=True, check=True).stdout
 
 
 class PlatformError(RuntimeError):

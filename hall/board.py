@@ -122,7 +122,8 @@ class Board:
     def view(self) -> dict[str, Any]:
         board = tables.view(self.hall, time.monotonic(), self.limits)
         board["seating"] = {"rounds": sorted(self.seating), "sent": self.sent_round,
-                            "tables": sorted({t for r in self.seating.values() for t in r})}
+                            "tables": sorted({t for r in self.seating.values() for t in r}),
+                            "seats": self.seating}
         board["tournament"] = self.desk.views()[0]
         return board
 

@@ -27,19 +27,22 @@ import msgspec
 from hall import tournament as tm
 from hall.seating import chart as seating_module
 from hall.store import HallStore, Received
-from kit.i18n import Words, joined
+from hall.tables import table_words
+from kit.i18n import Words, joined, render
 from results import scoring
 
 log = logging.getLogger("hall.desk")
 
 #: what was being done when a refusal came, by action
 WHAT = {"generate_seating": "desk.what.generate", "load_tournament_seating": "desk.what.load",
-        "send_tournament_round": "desk.what.send", "seed_final": "desk.what.final"}
+        "send_tournament_round": "desk.what.send", "seed_final": "desk.what.final",
+        "bring_back_tournament": "desk.what.bring_back"}
 
 
-def answer(kind: str, words: Words) -> dict[str, Any]:
-    """An answer to the organiser: ``words`` for the page, ``message`` their English."""
-    return {"type": kind, "message": str(words), "words": words.to_json()}
+def answer(kind: str, words: Words, **more: Any) -> dict[str, Any]:
+    """An answer to the organiser: ``words`` for the page, ``message`` their English (and
+    ``more``: a question's ``replace``)."""
+    return {"type": kind, "message": str(words), "words": words.to_json(), **more}
 
 
 class Desk:
@@ -75,6 +78,7 @@ class Desk:
             organiser = tm.organiser_view(self.tournament, held, self.presets,
                                           self.store.refusals, history)
             organiser["notice"] = None if self.notice is None else self.notice.to_json()
+            organiser["replaced"] = self.replaced()
             organiser["working"] = self.working is not None
             self._views = (organiser, tm.public_view(self.tournament, held, self.presets))
         return self._views
@@ -109,10 +113,12 @@ class Desk:
                                   tm.generate, int(message.get("seed", 1)))
             if action == "load_tournament_seating":
                 seating = seating_module.parse(str(message["csv"]), seats=10)
-                self._save(tm.with_seating(self.tournament, seating))
+                self._save(tm.with_seating(self.tournament, seating, loaded=True))
                 return self._say(Words("desk.seating", rounds=self._rounds("main")))
             if action == "send_tournament_round":
                 return self._send(int(message["round"]))
+            if action == "bring_back_tournament":
+                return self._bring_back(int(message["n"]))
             if action == "seed_final":
                 held = self.store.games()
                 return self._work("final", float(message.get("seconds", 5)),
@@ -128,22 +134,69 @@ class Desk:
         return answer("refused", Words("desk.unknown", action=str(action)))
 
     def _create(self, message: dict[str, Any]) -> dict[str, Any]:
+        """A new tournament. Over one whose rounds went to the tables, or whose games came in,
+        refused; over one still being prepared, asked first (``confirm``, unless the message
+        says ``"replace": <its id>``), and the old one kept in the store (``bring_back``)."""
         t = self.tournament
-        if t is not None and (any(r.sent for r in t.rounds)
-                              or any(h.message.tournament == t.id for h in self.store.games())):
-            return answer("refused", Words("desk.exists"))
+        if t is not None and self._started(t):
+            return self._refuse("desk.what.create", [Words("desk.exists", name=t.name)])
         try:
             made = tm.create(str(message["name"]), str(message["players"]),
                              int(message["games"]), int(message["tables"]),
-                             str(message.get("scoring", "fiim")),
-                             str(message.get("restrictions", "")), time.time(), self.presets)
+                             str(message.get("scoring", tm.DEFAULT_SCORING)),
+                             str(message.get("restrictions", "")), time.time(), self.presets,
+                             same_yo=bool(message.get("same_yo", True)))
         except tm.TournamentError as exc:
             return self._refuse("desk.what.create", exc.problems)
-        self._save(made)
+        if t is not None and message.get("replace") != t.id:
+            # asked, not refused: the page offers to replace it; nothing changes meanwhile
+            return answer("confirm", Words("desk.replace.ask", name=t.name, new=made.name,
+                                           seated=self._seated(t)), replace=t.id)
+        if t is None:
+            self._save(made)
+            kept: Words | str = ""
+        else:
+            self.store.replace_tournament(tm.encode(made), time.time())
+            self.tournament = made
+            kept = Words("desk.replace.kept", name=t.name)
         return self._say(Words("desk.created", name=made.name,
                                players=Words("desk.players", count=len(made.players)),
                                games=Words("desk.games", count=made.games),
-                               tables=Words("desk.tables", count=made.tables)))
+                               tables=Words("desk.tables", count=made.tables), kept=kept))
+
+    def _bring_back(self, n: int) -> dict[str, Any]:
+        """Replaced tournament ``n`` back, the current one kept in its stead; refused once
+        the current one has started (its rounds at the tables, its games in)."""
+        assert self.tournament is not None
+        if self._started(self.tournament):
+            return self._refuse("desk.what.bring_back",
+                                [Words("desk.exists", name=self.tournament.name)])
+        before = self.tournament.name
+        document = self.store.bring_back(n, time.time())
+        if document is None:
+            return self._refuse("desk.what.bring_back", [Words("desk.no_replaced")])
+        self.tournament = tm.decode(document)
+        return self._say(Words("desk.brought_back", name=self.tournament.name, kept=before))
+
+    def _started(self, t: tm.Tournament) -> bool:
+        """Whether ``t`` is under way: a round sent, or a game of it in."""
+        return any(r.sent for r in t.rounds) or any(h.message.tournament == t.id
+                                                    for h in self.store.games())
+
+    @staticmethod
+    def _seated(t: tm.Tournament) -> Words:
+        main = [r.number for r in t.stage("main")]
+        return Words("desk.replace.seated", rounds=main) if main else Words("desk.replace.unseated")
+
+    def replaced(self) -> list[dict[str, Any]]:
+        """The tournaments kept after a replacement, the latest first (the page offers them
+        back)."""
+        found = []
+        for n, when, document in self.store.replaced()[:5]:
+            old = tm.decode(document)
+            found.append({"n": n, "name": old.name, "replaced": when,
+                          "players": len(old.players), "rounds": len(old.stage("main"))})
+        return found
 
     def _send(self, number: int) -> dict[str, Any]:
         assert self.tournament is not None
@@ -152,7 +205,8 @@ class Desk:
             self.publish(f"mafia/{table}/seating", msgspec.json.encode(document))
         self._save(tm.sent(self.tournament, number, time.time()))
         log.info("round %d sent to %s", number, ", ".join(sent))
-        return self._say(Words("desk.sent", round=number, tables=", ".join(sorted(sent))))
+        return self._say(Words("desk.sent", round=number,
+                               tables=[table_words(t) for t in sorted(sent)]))
 
     def _work(self, stage: str, seconds: float, make: Callable[..., tm.Tournament],
               seed: int) -> dict[str, Any]:
@@ -187,7 +241,7 @@ class Desk:
             final = made.stage("final")
             table, seats = next(iter(final[0].seating.items()))
             self._say(Words("desk.final", players=Words("desk.players", count=len(seats)),
-                            table=table, rounds=self._rounds("final")))
+                            table=table_words(table), rounds=self._rounds("final")))
 
     def _save(self, tournament: tm.Tournament) -> None:
         self.store.save_tournament(tm.encode(tournament))
@@ -200,20 +254,30 @@ class Desk:
 
     # ------------------------------------------------------------------ exports
 
-    def standings_csv(self, which: str) -> str:
-        """``overall``, a stage (``main``, ``final``) or a round's number; ``KeyError(Words)``
-        when there is no such table."""
+    def standings_table(self, which: str) -> tuple[Any, Words]:
+        """``overall``, a stage (``main``, ``final``) or a round's number: that table and its
+        name; ``KeyError(Words)`` when there is no such table."""
         if self.tournament is None:
             raise KeyError(Words("desk.none"))
         tables = tm.table_of(self.tournament, self.store.games(), self.presets)
         if which == "overall":
-            return tm.standings_csv(tables.overall)
+            return tables.overall, Words("tournament.standings.overall")
         if which in tables.stages:
-            return tm.standings_csv(tables.stages[which])
+            return tables.stages[which], Words("tournament.standings.stage",
+                                               stage=tm.stage_words(which))
         if which.isdigit() and int(which) in tables.rounds:
-            return tm.standings_csv(tables.rounds[int(which)])
+            return tables.rounds[int(which)], Words("board.round", round=int(which))
         raise KeyError(Words("desk.no_standings", which=which,
                              stages=", ".join(tables.stages)))
+
+    def standings_csv(self, which: str) -> str:
+        """A table (``standings_table``) as CSV for a script."""
+        return tm.standings_csv(self.standings_table(which)[0])
+
+    def standings_xlsx(self, which: str, language: str) -> bytes:
+        """A table (``standings_table``) as the organiser's workbook in ``language``."""
+        table, name = self.standings_table(which)
+        return tm.standings_xlsx(table, render(name, language), language)
 
     def games_zip(self, language: str) -> bytes:
         """The tournament's games as the platform's game JSON, a file each, and

@@ -24,7 +24,7 @@ from pathlib import Path
 import kit.sqlite
 from kit.i18n import Words, joined
 from results import feed
-from results.record import Record
+from results.record import JUDGE, Record
 
 log = logging.getLogger("hall.store")
 
@@ -62,6 +62,15 @@ MIGRATIONS = (
     """
     UPDATE history SET what = json_object('key', 'tournament.history.text',
                                           'params', json_object('text', what));
+    """,
+    # a tournament replaced by a new one before any of its rounds went to the tables is kept,
+    # the organiser may bring it back (a wrong click loses no seating)
+    """
+    CREATE TABLE replaced (
+        n INTEGER PRIMARY KEY,
+        replaced REAL NOT NULL,         -- when the new one replaced it
+        document TEXT NOT NULL          -- hall.tournament.Tournament as JSON
+    );
     """,
 )
 VERSION = len(MIGRATIONS)
@@ -138,6 +147,34 @@ class HallStore:
 
     def save_tournament(self, document: bytes) -> None:
         self._db.execute("INSERT OR REPLACE INTO tournament VALUES (1, ?)", (document.decode(),))
+
+    def replace_tournament(self, document: bytes, now: float) -> None:
+        """``document`` becomes the tournament; the one it replaces is kept (``replaced``), in
+        one transaction: the store never holds neither."""
+        self._db.execute("BEGIN")
+        self._db.execute("INSERT INTO replaced (replaced, document) "
+                         "SELECT ?, document FROM tournament WHERE id = 1", (now,))
+        self._db.execute("INSERT OR REPLACE INTO tournament VALUES (1, ?)", (document.decode(),))
+        self._db.execute("COMMIT")
+
+    def replaced(self) -> list[tuple[int, float, bytes]]:
+        """The tournaments replaced by a newer one, the latest first: number, when, document."""
+        return [(n, when, document.encode()) for n, when, document in self._db.execute(
+            "SELECT n, replaced, document FROM replaced ORDER BY n DESC")]
+
+    def bring_back(self, n: int, now: float) -> bytes | None:
+        """Replaced tournament ``n`` is the tournament again, and the one it replaces is kept
+        in its stead (a swap: nothing is lost either way); ``None`` if there is no ``n``."""
+        row = self._db.execute("SELECT document FROM replaced WHERE n = ?", (n,)).fetchone()
+        if row is None:
+            return None
+        self._db.execute("BEGIN")
+        self._db.execute("DELETE FROM replaced WHERE n = ?", (n,))
+        self._db.execute("INSERT INTO replaced (replaced, document) "
+                         "SELECT ?, document FROM tournament WHERE id = 1", (now,))
+        self._db.execute("INSERT OR REPLACE INTO tournament VALUES (1, ?)", (row[0],))
+        self._db.execute("COMMIT")
+        return row[0].encode()
 
     # ------------------------------------------------------------------ the games
 
@@ -216,10 +253,13 @@ def _what_changed(before: Record | None, after: Record | None, first: bool,
         return Words("tournament.history.received", result=result_words(after))
     edits = after.history[len(before.history):] if after.history[:len(before.history)] \
         == before.history else after.history
-    said = [Words("tournament.history.edit", kind=Words(EDITS[e.kind]), path=e.path, by=e.by,
-                  reason=e.reason) if e.path else
-            Words("tournament.history.edit.whole", kind=Words(EDITS[e.kind]), by=e.by,
-                  reason=e.reason) for e in edits]
+    # who, as a person reads it (the panel's own "judge" is the judge's word); the edit's field
+    # stays in the record (its path is the record's JSON pointer, no word for an organiser)
+    # (a store's older lines name it: both keys read the same, the path left out)
+    said = [Words("tournament.history.edit" if e.path else "tournament.history.edit.whole",
+                  kind=Words(EDITS[e.kind]), by=Words("sheet.by_judge") if e.by == JUDGE
+                  else e.by, reason=e.reason)
+            for e in edits]
     return Words("tournament.history.replaced", result=result_words(after),
                  edits=joined(said) if said else Words("tournament.history.again"))
 

@@ -9,6 +9,7 @@ monotonic clock given as data, so the board's rules are tested on a fake timelin
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -60,6 +61,21 @@ def observe(hall: Hall, table: str, topic: str, document: Any, now: float) -> Ha
     return Hall({**hall.tables, table: new})
 
 
+#: the tables the seating generator names, ``table-1`` .. ``table-T``: a person reads "стол 3"
+TABLE_NUMBER = re.compile(r"^table-(\d+)$")
+
+
+def table_words(table: str, title: bool = False) -> Words:
+    """A table as a person says it: ``table-3`` is "стол 3" ("Стол 3" as a ``title``, first in
+    a line); another id is named as given ("стол «final»")."""
+    found = TABLE_NUMBER.match(table)
+    if found is None:
+        return Words("tournament.table_title.named" if title else "tournament.table.named",
+                     name=table)
+    return Words("tournament.table_title" if title else "tournament.table",
+                 number=int(found[1]))
+
+
 def online(table: Table) -> bool:
     """The controller says it is online and its bridge to the hall is not known to be down."""
     return (table.status or {}).get("state") == "online" and table.bridge != "0"
@@ -97,6 +113,7 @@ def row(name: str, table: Table, now: float) -> dict[str, Any]:
 def alerts(name: str, table: Table, now: float, limits: Limits) -> list[dict[str, Any]]:
     """What at ``name`` needs a person now, most urgent first."""
     found: list[dict[str, Any]] = []
+    said = table_words(name, title=True)
 
     def alert(kind: str, words: Words) -> None:
         found.append({"table": name, "kind": kind, "text": str(words),
@@ -104,35 +121,35 @@ def alerts(name: str, table: Table, now: float, limits: Limits) -> list[dict[str
 
     if not online(table):
         alert("table_offline", Words("board.alert.offline.bridge" if table.bridge == "0"
-                                     else "board.alert.offline", table=name))
+                                     else "board.alert.offline", table=said))
         return found  # what it said before it went is stale
     health = table.health or {}
     for console in health.get("consoles") or []:
         if not console.get("online"):
-            alert("console_offline", Words("board.alert.console", table=name,
+            alert("console_offline", Words("board.alert.console", table=said,
                                            port=str(console.get("port")),
                                            seats=[s for s in console.get("seats", [])
                                                   if isinstance(s, int)]))
     audio = health.get("audio") or {}
     if sound(health) == "fault":  # a simulated table with no sound card, or one off, is none
-        alert("speaker_fault", Words("board.alert.speaker", table=name,
+        alert("speaker_fault", Words("board.alert.speaker", table=said,
                                      problems="; ".join(audio.get("problems") or ["?"])))
     if (health.get("outbox") or {}).get("over_limit"):
-        alert("journal_over_limit", Words("board.alert.journal", table=name))
+        alert("journal_over_limit", Words("board.alert.journal", table=said))
     if table.proposed_since is not None and now - table.proposed_since > limits.count_waiting_s:
-        alert("count_waiting", Words("board.alert.count", table=name,
+        alert("count_waiting", Words("board.alert.count", table=said,
                                      seconds=round(now - table.proposed_since)))
     return found
 
 
 def view(hall: Hall, now: float, limits: Limits) -> dict[str, Any]:
     """The whole board: a row per table (by table name) and every alert."""
-    names = sorted(hall.tables, key=_natural)
+    names = sorted(hall.tables, key=natural)
     return {"tables": [row(n, hall.tables[n], now) for n in names],
             "alerts": [a for n in names for a in alerts(n, hall.tables[n], now, limits)]}
 
 
-def _natural(name: str) -> tuple[Any, ...]:
+def natural(name: str) -> tuple[Any, ...]:
     """table-2 before table-10."""
     head, _, tail = name.rpartition("-")
     return (head, int(tail), "") if tail.isdigit() else (name, 0, name)

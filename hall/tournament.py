@@ -27,15 +27,22 @@ import msgspec
 from hall.seating import chart as seating_module
 from hall.seating.chart import Seating
 from hall.store import Held, result_words
-from kit import i18n
+from hall.tables import natural, table_words
+from kit import i18n, player_names
 from kit.i18n import Words
-from results import mafiaratings, scoring, standings
+from results import mafiaratings, scoring, spreadsheet, standings
+from results.record import Record
 from results.standings import FINAL, MAIN
 
 #: the judge's panel keeps 40 characters of a name (judge/game/setup.py): a longer one would
 #: come back shortened and count for nobody
 MAX_NAME = 40
 MAX_ROUNDS = 60
+#: the preset a new tournament is scored by unless the organiser picks another: the rating
+#: platform's FIIM scoring, exactly (config/scoring/fiim-mafiaratings-7.toml)
+DEFAULT_SCORING = "fiim-mafiaratings-7"
+#: the players at a table
+SEATS = 10
 Stage = Literal["main", "final"]
 
 
@@ -65,6 +72,8 @@ class Tournament(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     scoring: str  # a preset of config/scoring/
     restrictions: str = ""  # the seating generator's file (docs/hall.md)
     rounds: list[Round] = []
+    same_yo: bool = True  # "ё" and "е" one letter in the players' names (``identity``)
+    ids: dict[str, int] = {}  # a player's id on the rating platform, where the organiser gave it
 
     def round(self, number: int) -> Round | None:
         return next((r for r in self.rounds if r.number == number), None)
@@ -85,19 +94,23 @@ def decode(document: bytes) -> Tournament:
 
 
 def create(name: str, players: str, games: int, tables: int, scoring_name: str,
-           restrictions: str, now: float, presets: Mapping[str, scoring.Preset]) -> Tournament:
+           restrictions: str, now: float, presets: Mapping[str, scoring.Preset], *,
+           same_yo: bool = True) -> Tournament:
     """A new tournament, or ``TournamentError`` with every problem: ``players`` one name a
-    line (blank lines and ``#`` comments skipped), 10 or more, none twice, none longer than
-    the panel keeps; ``tables`` 1 to players / 10; a known preset; restrictions the seating
-    generator reads."""
+    line (blank lines and ``#`` comments skipped), each tidied (``kit.player_names``), 10 or
+    more, no player twice (``identity``: ``same_yo`` reads "ё" as "е"), none longer than the
+    panel keeps; ``tables`` 1 to players / 10; the numbers the seating generator can seat (its
+    own check, ``hall.seating.instance``: players x games a multiple of 10, as the command line
+    refuses); a known preset; restrictions the seating generator reads."""
     from hall.seating import inputs
 
     problems = []
     name = name.strip()
     if not 1 <= len(name) <= 80:
         problems.append(Words("tournament.refused.name"))
+    ids: dict[str, int] = {}
     try:
-        names = _names(players)
+        names, ids = _names(players, same_yo)
     except inputs.InputError as exc:
         names = []
         problems += [Words("tournament.refused.players", problem=p) for p in exc.problems]
@@ -111,32 +124,99 @@ def create(name: str, players: str, games: int, tables: int, scoring_name: str,
     if names and not 1 <= tables <= max(1, len(names) // 10):
         problems.append(Words("tournament.refused.tables", count=tables,
                               most=max(1, len(names) // 10), players=len(names)))
+    if not problems:
+        problems += _unseatable(len(names), games, tables)
     if scoring_name not in presets:
         problems.append(Words("tournament.refused.scoring", scoring=scoring_name,
                               presets=", ".join(presets)))
     if names and restrictions.strip():
         try:
-            inputs.restrictions(restrictions, names)
+            inputs.restrictions(restriction_text(restrictions), names)
         except inputs.InputError as exc:
             problems += [Words("tournament.refused.restrictions", problem=p)
                          for p in exc.problems]
     if problems:
         raise TournamentError(problems)
     return Tournament(id=f"t-{int(now)}", name=name, created=now, players=names, games=games,
-                      tables=tables, scoring=scoring_name, restrictions=restrictions)
+                      tables=tables, scoring=scoring_name, restrictions=restrictions,
+                      same_yo=same_yo, ids=ids)
 
 
-def _names(text: str) -> list[str]:
+def identity(name: str, same_yo: bool = True) -> str:
+    """Who a name is: two names of one identity are one player (``P1``, `` p1 `` and ``p  1``
+    are one; ``Алёна`` and ``Алена`` too when ``same_yo``, as the judge's panel reads them,
+    ``kit.player_names.key``). The spelling kept is the first one registered."""
+    return player_names.key(name) if same_yo else player_names.tidy(name, None).casefold()
+
+
+def _names(text: str, same_yo: bool = True) -> tuple[list[str], dict[str, int]]:
+    """The players of the players' text, each tidied, and the ids on the rating platform some
+    lines give after the name (``Анна Петрова; 1234``, or a tab: a spreadsheet's two columns);
+    a second line of one player (by ``identity``) is refused naming both lines, and so is an
+    id given twice."""
     from hall.seating import inputs
 
-    lines = [line.strip() for line in text.splitlines()]
+    lines, given_ids = [], {}
+    for raw in text.splitlines():
+        name, _, after = raw.replace("\t", ";").rpartition(";")
+        if name and after.strip().isdigit() and 0 < int(after) < 2**31:
+            lines.append(player_names.tidy(name, None))
+            given_ids[len(lines)] = int(after)
+        else:
+            lines.append(player_names.tidy(raw, None))
+    seen: dict[str, tuple[int, str]] = {}
+    owners: dict[int, tuple[int, str]] = {}
+    again = []
+    for number, line in enumerate(lines, start=1):
+        if not line or line.startswith("#"):
+            continue
+        first = seen.setdefault(identity(line, same_yo), (number, line))
+        if first[0] != number:
+            again.append(Words("tournament.refused.again", line=number, name=line,
+                               first=first[0], spelled=first[1]))
+        if number in given_ids:
+            owner = owners.setdefault(given_ids[number], (number, line))
+            if owner[0] != number:
+                again.append(Words("tournament.refused.id_again", line=number, name=line,
+                                   id=given_ids[number], first=owner[0], owner=owner[1]))
+    if again:
+        raise TournamentError(again)
     given = [line for line in lines if line and not line.startswith("#")]
-    names = inputs.names(text, len(given), "players")
+    names = inputs.names("\n".join(lines), len(given), "players")
     long = [n for n in names if len(n) > MAX_NAME]
     if long:
         raise TournamentError([Words("tournament.refused.long", name=n, most=MAX_NAME)
                                for n in long])
-    return names
+    return names, {lines[n - 1]: id_ for n, id_ in given_ids.items()}
+
+
+#: the restrictions' kinds as the organiser's page names them in Russian (the generator's file
+#: names them in English: docs/hall.md)
+KINDS = {"врозь": "apart", "реже": "avoid"}
+
+
+def restriction_text(text: str) -> str:
+    """The restrictions an organiser typed, each line's kind as the seating generator reads it:
+    «врозь, Анна, Борис» is ``apart, Анна, Борис``, «реже, ...» ``avoid, ...``; any other line
+    as it is (the generator names what it cannot read)."""
+    lines = []
+    for line in text.splitlines():
+        kind, comma, rest = line.partition(",")
+        known = KINDS.get(kind.strip().casefold())
+        lines.append(f"{known}{comma}{rest}" if known and comma else line)
+    return "\n".join(lines)
+
+
+def _unseatable(players: int, games: int, tables: int) -> list[Words]:
+    """What the seating generator would refuse in these numbers (the command line's check,
+    ``hall.seating.instance``), each reason as the tournament's refusal."""
+    from hall.seating.instance import Refused, instance
+
+    try:
+        instance(players, games, tables)
+    except Refused as exc:
+        return [Words("tournament.refused.unseatable", reason=r) for r in exc.reasons]
+    return []
 
 
 def seating_of(tournament: Tournament, stage: str = MAIN) -> Seating:
@@ -153,7 +233,8 @@ def generate(tournament: Tournament, seed: int, seconds: float) -> Tournament:
     rules = inputs.Restrictions()
     try:
         if tournament.restrictions.strip():
-            rules = inputs.restrictions(tournament.restrictions, tournament.players)
+            rules = inputs.restrictions(restriction_text(tournament.restrictions),
+                                         tournament.players)
         made, _ = plan.seated(tournament.players, tournament.games, tournament.tables, rules,
                               seed, seconds)
     except inputs.InputError as exc:
@@ -165,11 +246,15 @@ def generate(tournament: Tournament, seed: int, seconds: float) -> Tournament:
     return with_seating(tournament, made)
 
 
-def with_seating(tournament: Tournament, seating: Seating, stage: str = MAIN) -> Tournament:
+def with_seating(tournament: Tournament, seating: Seating, stage: str = MAIN, *,
+                 loaded: bool = False) -> Tournament:
     """The stage's rounds replaced by ``seating`` (a generated one, or the CSV an organiser
-    loaded), numbered in order (the final's after the main stage's): refused while a round of
-    the stage is at the tables, when it seats someone who is not a player of the tournament,
-    and for the main stage once the final is seated."""
+    ``loaded``), numbered in order (the final's after the main stage's), each name as the
+    tournament registered it (``identity``: the CSV's `` p1 `` is ``P1``). Refused, nothing
+    replaced, while a round of the stage is at the tables, for the main stage once the final is
+    seated, for a name of no player or a player twice in a round, and for a loaded file that
+    does not seat the stage whole (``seating_problems``; the generator's seatings are whole by
+    making)."""
     problems = []
     sent = [r.number for r in tournament.stage(stage) if r.sent is not None]
     if sent:
@@ -179,10 +264,8 @@ def with_seating(tournament: Tournament, seating: Seating, stage: str = MAIN) ->
         problems.append(Words("tournament.refused.final_seated"))
     if stage == FINAL and not tournament.stage(MAIN):
         problems.append(Words("tournament.refused.no_seating"))
-    strangers = sorted({p for tables in seating.values() for seats in tables.values()
-                        for p in seats.values()} - set(tournament.players))
-    if strangers:
-        problems.append(Words("tournament.refused.strangers", names=", ".join(strangers[:10])))
+    seating, wrong = seating_problems(tournament, seating, stage, whole=loaded)
+    problems += wrong
     if problems:
         raise TournamentError(problems)
     others = [r for r in tournament.rounds if r.stage != stage]
@@ -190,6 +273,63 @@ def with_seating(tournament: Tournament, seating: Seating, stage: str = MAIN) ->
     rounds = [Round(number=start + k, stage=stage, seating=seating[n])  # type: ignore[arg-type]
               for k, n in enumerate(sorted(seating), start=1)]
     return msgspec.structs.replace(tournament, rounds=[*others, *rounds])
+
+
+def seating_problems(tournament: Tournament, seating: Seating, stage: str = MAIN, *,
+                     whole: bool = True) -> tuple[Seating, list[Words]]:
+    """``seating`` with each name as registered, and what keeps it from seating the stage:
+    a name that is no player's, a player twice in a round; and, when it must seat the stage
+    ``whole`` (a file an organiser loaded), a table not of ten (seats 1 to 10), rounds or a
+    round's tables other than the tournament's numbers make, and a player with more or fewer
+    games than the stage gives each (the main stage: the tournament's ``games``, every player;
+    the final: the same number each). A table missing from a round leaves its ten players a
+    game short: refused, as a half-seated stage would count for some and not for others."""
+    registered = {identity(p, tournament.same_yo): p for p in tournament.players}
+    problems: list[Words] = []
+    strangers: set[str] = set()
+    mapped: Seating = {}
+    games: dict[str, int] = {}
+    for number in sorted(seating):
+        tables = seating[number]
+        where: dict[str, str] = {}
+        for table in sorted(tables):
+            seats = tables[table]
+            if whole and sorted(seats) != list(range(1, SEATS + 1)):
+                problems.append(Words("tournament.refused.table_seats", round=number,
+                                      table=table_words(table), count=len(seats),
+                                      seats=SEATS))
+            for seat in sorted(seats):
+                player = registered.get(identity(seats[seat], tournament.same_yo))
+                if player is None:
+                    strangers.add(seats[seat])
+                    continue
+                if player in where:
+                    problems.append(Words("tournament.refused.seated_twice", round=number,
+                                          player=player, table=table_words(where[player]),
+                                          then=table_words(table)))
+                where[player] = table
+                games[player] = games.get(player, 0) + 1
+                mapped.setdefault(number, {}).setdefault(table, {})[seat] = player
+    if strangers:
+        problems.append(Words("tournament.refused.strangers",
+                              names=", ".join(sorted(strangers)[:10])))
+    if not whole:
+        return mapped, problems
+    if stage == MAIN:
+        problems += _round_tables(tournament, seating)
+    if stage == MAIN and not strangers:
+        each = tournament.games
+        off = [p for p in tournament.players if games.get(p, 0) != each]
+        if off:
+            problems.append(Words("tournament.refused.games_each", count=each,
+                                  players=", ".join(f"{p} ({games.get(p, 0)})"
+                                                    for p in off[:10]),
+                                  more=Words("tournament.refused.more", count=len(off) - 10)
+                                  if len(off) > 10 else ""))
+    elif games and len(set(games.values())) > 1:
+        problems.append(Words("tournament.refused.games_uneven", players=", ".join(
+            f"{p} ({n})" for p, n in sorted(games.items())[:10])))
+    return mapped, problems
 
 
 def sent(tournament: Tournament, number: int, now: float) -> Tournament:
@@ -240,7 +380,8 @@ def games(tournament: Tournament, held: Sequence[Held]) -> list[Game]:
                               Words("tournament.why.round", round=message.round)))
         elif message.table not in round_.seating:
             found.append(Game(h, round_.number, False, Words(
-                "tournament.why.table", table=message.table, round=round_.number)))
+                "tournament.why.table", table=table_words(message.table),
+                round=round_.number)))
         elif record is None:
             found.append(Game(h, round_.number, False, Words(
                 "tournament.why.withdrawn", reason=message.withdrawn or "")))
@@ -249,20 +390,50 @@ def games(tournament: Tournament, held: Sequence[Held]) -> list[Game]:
                 "tournament.why.abandoned",
                 reason=record.abandon_reason or Words("tournament.why.no_reason"))))
         else:
-            warnings = _seating_warnings(record.players, round_.seating[message.table])
+            warnings = _seating_warnings(record.players, round_.seating[message.table],
+                                         tournament.same_yo)
             if (round_.number, message.table) in seen:
-                warnings.append(Words("tournament.warning.second", table=message.table,
+                warnings.append(Words("tournament.warning.second",
+                                      table=table_words(message.table),
                                       round=round_.number))
             seen.add((round_.number, message.table))
             found.append(Game(h, round_.number, True, warnings=tuple(warnings)))
     return found
 
 
-def _seating_warnings(players: Sequence[Any], seats: Mapping[int, str]) -> list[Words]:
+def _seating_warnings(players: Sequence[Any], seats: Mapping[int, str],
+                      same_yo: bool = True) -> list[Words]:
+    """A seat whose name is not the seating's (by ``identity``: ``p1`` is ``P1``)."""
     return [Words("tournament.warning.name", seat=p.seat,
                   name=p.name or Words("tournament.warning.no_name"),
                   seated=seats.get(p.seat) or Words("tournament.warning.nobody"))
-            for p in players if seats.get(p.seat, "") != p.name]
+            for p in players
+            if identity(seats.get(p.seat, ""), same_yo) != identity(p.name, same_yo)]
+
+
+def as_registered(tournament: Tournament, record: Record) -> Record:
+    """``record`` with each name the tournament's spelling of that player (``identity``), so
+    a judge's ``p1`` counts for the registered ``P1``; a name of no player stays as it is."""
+    registered = {identity(p, tournament.same_yo): p for p in tournament.players}
+    players = [msgspec.structs.replace(p, name=registered.get(identity(p.name, tournament.same_yo),
+                                                               p.name))
+               for p in record.players]
+    return msgspec.structs.replace(record, players=players)
+
+
+def _round_tables(tournament: Tournament, seating: Seating) -> list[Words]:
+    """The main stage's rounds and each one's tables as the tournament's numbers make them
+    (``hall.seating.instance``: full rounds, the last one maybe on fewer tables)."""
+    from hall.seating.instance import Instance
+
+    expected = Instance(len(tournament.players), tournament.games,
+                        tournament.tables).round_tables()
+    given = [len(seating[n]) for n in sorted(seating)]
+    if len(given) != len(expected):
+        return [Words("tournament.refused.round_count", count=len(given),
+                      rounds=len(expected))]
+    return [Words("tournament.refused.round_tables", round=n, count=g, expected=e)
+            for n, g, e in zip(sorted(seating), given, expected, strict=True) if g != e]
 
 
 def stage_words(stage: str) -> Words:
@@ -273,11 +444,12 @@ def stage_words(stage: str) -> Words:
 def table_of(tournament: Tournament, held: Sequence[Held],
              presets: Mapping[str, scoring.Preset]) -> standings.Standings:
     """The standings of the games that count."""
-    counted = [standings.Game(g.held.record, g.round) for g in games(tournament, held)
+    counted = [standings.Game(as_registered(tournament, g.held.record), g.round)
+               for g in games(tournament, held)
                if g.counted and g.held.record is not None and g.round is not None]
     return standings.standings(counted, [standings.Round(r.number, r.stage)
                                          for r in tournament.rounds],
-                               presets[tournament.scoring], tournament.players)
+                               presets[tournament.scoring], tournament.players, tournament.ids)
 
 
 def complete(tournament: Tournament, counted: Sequence[Game], number: int) -> list[str]:
@@ -306,7 +478,7 @@ def seed_final(tournament: Tournament, held: Sequence[Held],
             problems.append(Words("tournament.refused.unsent", round=r.number))
         elif waiting := complete(tournament, counted, r.number):
             problems.append(Words("tournament.refused.waiting", round=r.number,
-                                  tables=", ".join(waiting)))
+                                  tables=[table_words(w) for w in waiting]))
     if not 1 <= rounds <= MAX_ROUNDS:
         problems.append(Words("tournament.refused.final_rounds", count=rounds, most=MAX_ROUNDS))
     if not seating_module.TABLE_ID.match(table):
@@ -334,18 +506,21 @@ def organiser_view(tournament: Tournament | None, held: Sequence[Held],
                    presets: Mapping[str, scoring.Preset], refused: int,
                    history: Mapping[str, Sequence[Any]]) -> dict[str, Any]:
     """Everything the organiser's page shows (``history``: each game's entries)."""
-    choices = [{"id": k, "title": p.title} for k, p in presets.items()]
+    choices = [{"id": k, "title": p.title, "platform": p.platform} for k, p in presets.items()]
     if tournament is None:
-        return {"tournament": None, "presets": choices, "refused": refused}
+        return {"tournament": None, "presets": choices, "default_scoring": DEFAULT_SCORING,
+                "refused": refused}
     counted = games(tournament, held)
     return {
         "tournament": {k: v for k, v in msgspec.to_builtins(tournament).items()
                        if k != "rounds"},
-        "presets": choices, "refused": refused,
+        "presets": choices, "default_scoring": DEFAULT_SCORING, "refused": refused,
         "rounds": [{"number": r.number, "stage": r.stage, "sent": r.sent,
                     "tables": [{"table": t, "players": [seats[s] for s in sorted(seats)],
+                                "seats": sorted(seats),
                                 "done": t not in complete(tournament, counted, r.number)}
-                               for t, seats in sorted(r.seating.items())]}
+                               for t, seats in sorted(r.seating.items(),
+                                                      key=lambda item: natural(item[0]))]}
                    for r in tournament.rounds],
         "games": [{"id": g.held.message.game, "table": g.held.message.table, "round": g.round,
                    "revision": g.held.message.revision, "received": g.held.received,
@@ -384,16 +559,29 @@ def public_view(tournament: Tournament | None, held: Sequence[Held],
 
 CSV_COLUMNS = ("place", "player", "total", "win", "best_move", "penalty", "compensation",
                "ci", "extra", "games", "wins", "special_role_wins", "first_killed")
+#: each column's words for a person (the workbook's header, the pages' columns)
+COLUMN_WORDS = {c: f"tournament.col.{c}" for c in CSV_COLUMNS}
+
+
+def _cells(row: standings.Row) -> list[Any]:
+    """A row as typed cells: the place a number (a shared one a text, "3-4" with an en
+    dash), the rest as held."""
+    place: int | str = row.place if row.last <= row.place else standings.place_text(row)
+    return [place, *(getattr(row, c) for c in CSV_COLUMNS[1:])]
 
 
 def standings_csv(table: standings.Table) -> str:
-    """One table of the standings as CSV, a header first."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
-    for row in table.rows:
-        writer.writerow([getattr(row, c) for c in CSV_COLUMNS])
-    return out.getvalue()
+    """One table of the standings as CSV for a script (``results.spreadsheet.machine_csv``:
+    the columns' identifiers, ``,`` and ``.``)."""
+    return spreadsheet.machine_csv(CSV_COLUMNS, [_cells(row) for row in table.rows])
+
+
+def standings_xlsx(table: standings.Table, title: str, language: str) -> bytes:
+    """One table of the standings as the organiser's workbook (``results.spreadsheet.xlsx``,
+    as the judge's results are): its header in ``language``, every number a number, so a
+    Russian spreadsheet shows 1,25 and an English one 1.25, and sums them."""
+    return spreadsheet.xlsx(title, [i18n.t(COLUMN_WORDS[c], language) for c in CSV_COLUMNS],
+                            [_cells(row) for row in table.rows])
 
 
 @dataclass

@@ -8,9 +8,14 @@ public standings for the stream (no login), and the exports.
   ``GET /standings.json``, the same view once. No login: the public view holds the standings of
   the games over and counted, the rounds' progress, the tournament's name, and nothing of any
   game (``hall.tournament.public_view``). Its channel takes no message.
-- ``GET /tournament/standings.csv?table=overall|main|final|<round>`` and
-  ``GET /tournament/games.zip`` (the games as the rating platform's game JSON, a file each, and
-  ``not-exported.csv``): behind the login.
+- ``GET /tournament/standings.xlsx?table=overall|main|final|<round>`` (the organiser's
+  workbook, in the reader's language), ``GET /tournament/standings.csv?table=...`` (the same
+  for a script) and ``GET /tournament/games.zip`` (the games as the rating platform's game
+  JSON, a file each, and ``not-exported.csv``): behind the login.
+- ``GET /tournament/print/tables[?round=N|?stage=main|final]`` and
+  ``GET /tournament/print/players``: the seating's sheets to print on A4 (``hall.sheets``: a
+  table's seats, a player's rounds), and ``GET /tournament/seating.csv``, the seating as the
+  file the board loads: behind the login.
 - ``GET /api/tournament`` (the organiser's view as JSON) and ``POST /api/tournament`` (one
   action, the live channel's JSON; its answer back): the same desk for a script (the simulated
   hall's organiser, ``hall.sim_tournament``), behind the login (401 without it; the POST, as
@@ -27,13 +32,17 @@ from pathlib import Path
 
 from aiohttp import web
 
+from hall import sheets
 from hall.desk import Desk
+from hall.seating import chart as seating_module
+from hall.tournament import Tournament
 from kit.i18n import Words
 from kit.i18n import web as i18n_web
 from kit.weblogin import WebLogin
 from kit.webpages import Pages
 
 STATIC = Path(__file__).parent / "static"
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 DESK = web.AppKey("desk", Desk)
 GATE = web.AppKey("gate", WebLogin)
 PUBLIC = web.AppKey("public", Pages)
@@ -43,7 +52,11 @@ def add_routes(app: web.Application, desk: Desk, gate: WebLogin, public: Pages) 
     app[DESK], app[GATE], app[PUBLIC] = desk, gate, public
     app.router.add_get("/tournament", organiser_page)
     app.router.add_get("/tournament/standings.csv", standings_csv)
+    app.router.add_get("/tournament/standings.xlsx", standings_xlsx)
     app.router.add_get("/tournament/games.zip", games_zip)
+    app.router.add_get("/tournament/seating.csv", seating_csv)
+    app.router.add_get("/tournament/print/tables", print_tables)
+    app.router.add_get("/tournament/print/players", print_players)
     app.router.add_get("/standings", public_page)
     app.router.add_get("/standings.json", public_json)
     app.router.add_get("/standings/live", public_live)
@@ -85,6 +98,17 @@ async def standings_csv(request: web.Request) -> web.Response:
         "Content-Disposition": f'attachment; filename="standings-{which}.csv"'})
 
 
+async def standings_xlsx(request: web.Request) -> web.Response:
+    request.app[GATE].require_page(request)
+    which = request.query.get("table", "overall")
+    try:
+        data = request.app[DESK].standings_xlsx(which, i18n_web.language(request))
+    except KeyError as exc:
+        raise not_found(exc.args[0]) from None
+    return web.Response(body=data, content_type=XLSX, headers={
+        "Content-Disposition": f'attachment; filename="standings-{which}.xlsx"'})
+
+
 async def games_zip(request: web.Request) -> web.Response:
     request.app[GATE].require_page(request)
     try:
@@ -93,6 +117,46 @@ async def games_zip(request: web.Request) -> web.Response:
         raise not_found(exc.args[0]) from None
     return web.Response(body=data, content_type="application/zip", headers={
         "Content-Disposition": 'attachment; filename="tournament-games.zip"'})
+
+
+async def seating_csv(request: web.Request) -> web.Response:
+    """The tournament's seating as the file the board loads (round, table, seat, player)."""
+    request.app[GATE].require_page(request)
+    tournament = _tournament(request)
+    return web.Response(text=seating_module.render({r.number: r.seating
+                                                    for r in tournament.rounds}),
+                        content_type="text/csv", charset="utf-8", headers={
+                            "Content-Disposition": 'attachment; filename="seating.csv"'})
+
+
+async def print_tables(request: web.Request) -> web.Response:
+    """A sheet per table per round, to print: ``?round=N`` one round, ``?stage=main|final``
+    a stage, else every round."""
+    request.app[GATE].require_page(request)
+    tournament = _tournament(request)
+    rounds = tournament.rounds
+    if "stage" in request.query:
+        rounds = tournament.stage(request.query["stage"])
+    if request.query.get("round", "").isdigit():
+        rounds = [r for r in rounds if r.number == int(request.query["round"])]
+    return web.Response(text=sheets.tables_html(tournament, rounds, i18n_web.language(request)),
+                        content_type="text/html")
+
+
+async def print_players(request: web.Request) -> web.Response:
+    """A sheet per player, to print: where each sits in each round."""
+    request.app[GATE].require_page(request)
+    return web.Response(text=sheets.players_html(_tournament(request),
+                                                 i18n_web.language(request)),
+                        content_type="text/html")
+
+
+def _tournament(request: web.Request) -> Tournament:
+    """The desk's tournament, or 404 with the reason."""
+    tournament = request.app[DESK].tournament
+    if tournament is None:
+        raise not_found(Words("desk.none"))
+    return tournament
 
 
 def refusal(words: Words) -> dict[str, object]:

@@ -225,7 +225,9 @@ def _player(record: Record, seat: int, features: str) -> Player:
                 and player.sheriff is msgspec.UNSET:
             player.sheriff = night.number
         if night.best_move is not None and night.best_move.by == seat:
-            player.legacy = list(night.best_move.guesses)
+            # each seat once: the platform counts every black seat of the list, a seat named
+            # twice as two guesses (GamePlayersStats), where our scoring counts the seats named
+            player.legacy = list(dict.fromkeys(night.best_move.guesses))
     extra = [e for e in record.extra_points if e.seat == seat]
     if extra:
         points = round(sum(e.points for e in extra), 2)

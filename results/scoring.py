@@ -60,6 +60,15 @@ class Ci(Section, kw_only=True):
     cap: Points = 0.4
 
 
+class Extra(Section, kw_only=True):
+    """Extra points no judge gives: ``per_game`` for every game a player plays (the rating
+    platform's FIIM scoring since its version 4, "автодопы": 0.3 a game, which a worst move
+    takes back; our records hold no worst move). They count with the judge's extra points,
+    as the platform counts them (its ``extra`` group: the ``e`` of its tie-break)."""
+
+    per_game: Points = 0.0
+
+
 class Compensation(Section, kw_only=True):
     """The player shot on night 1; ``only_if_lost``: when the game ended and their side lost.
     ``ci``: the platform's Ci over the tournament instead of (or beside) a fixed ``first_shot``."""
@@ -80,11 +89,15 @@ PLATFORM_TIE_BREAK = ("extra+penalty+best_move", "wins", "special_role_wins", "f
 class Standings(Section, kw_only=True):
     """How the standings order players with equal totals (``results.standings``): each key in
     turn, the higher first, a key being one name of ``TIE_BREAK_NAMES`` or several joined by
-    ``+`` (their sum); players equal on every key stand by name. ``special_roles``: the cards
-    whose wins ``special_role_wins`` counts (the platform's: the Sheriff and the Don)."""
+    ``+`` (their sum); players equal on every key share their places ("3-4"), listed by name.
+    ``by_id``: the platform's last key, the player's id on the platform, the lower first
+    (its ``compare_scores``), for players whose ids the tournament knows (the others still
+    share). ``special_roles``: the cards whose wins ``special_role_wins`` counts (the
+    platform's: the Sheriff and the Don)."""
 
     tie_break: list[str] = msgspec.field(default_factory=lambda: list(PLATFORM_TIE_BREAK))
     special_roles: list[str] = msgspec.field(default_factory=lambda: ["sheriff", "don"])
+    by_id: bool = False
 
     def __post_init__(self) -> None:
         for key in self.tie_break:
@@ -96,13 +109,18 @@ class Standings(Section, kw_only=True):
 
 class Preset(Section, kw_only=True):
     """A scoring preset. ``title``: how pages name it, per language (``{ ru = "ФИИМ",
-    en = "FIIM" }``: English required, every language one with a catalog, ``kit.i18n``)."""
+    en = "FIIM" }``: English required, every language one with a catalog, ``kit.i18n``).
+    ``platform``: the rating platform's scoring this preset is, exactly (its scoring's id and
+    version, "19/7"; tests/results/test_platform_scoring.py holds it to the platform's own
+    code); empty for a preset of ours, which the pages say differs."""
 
     title: dict[str, str]
     source: str = ""
+    platform: str = ""
     win: Win
     best_move: BestMove
     penalty: Penalty = msgspec.field(default_factory=Penalty)
+    extra: Extra = msgspec.field(default_factory=Extra)
     compensation: Compensation = msgspec.field(default_factory=Compensation)
     standings: Standings = msgspec.field(default_factory=Standings)
 
@@ -191,6 +209,9 @@ def score(record: Record, preset: Preset) -> list[PlayerScore]:
             if extra.seat == player.seat:
                 s.extra += extra.points
                 s.notes.append(f"extra {extra.points:+g}: {extra.reason}")
+        if preset.extra.per_game:
+            s.extra += preset.extra.per_game
+            s.notes.append(f"extra {preset.extra.per_game:+g} a game")
         s.total = round(s.win + s.best_move + s.penalty + s.compensation + s.extra, 6)
         table.append(s)
     return table

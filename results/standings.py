@@ -5,8 +5,11 @@ adds each player's points up: a table per round, one per stage (the main rounds;
 scored apart), and the overall one. Each table orders its players by total, then by the preset's
 tie-break keys in turn (``[standings] tie_break``: the rating platform's default is its
 ``(epg)wsk``: the extra, penalty and best-move points together, then wins, wins as the Sheriff or
-the Don, times shot on night 1; include/scoring.php ``compare_scores``), the higher first, then
-by name: an order that is total and the same however the games are given.
+the Don, times shot on night 1; include/scoring.php ``compare_scores``), the higher first.
+Players the keys leave equal share their places (``Row.place`` to ``Row.last``: "3-4"), listed by
+name; with ``[standings] by_id`` (the platform's last key) they stand by their ids on the
+platform, the lower first, when the tournament knows every one's id. The order is total and the
+same however the games are given.
 
 As the platform computes a tournament (include/scoring.php ``_tournament_scores``): a stage is a
 group of rounds scored apart, so the Ci compensation (``[compensation.ci]``) counts each
@@ -21,8 +24,9 @@ tenths compare equal.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import groupby
 from typing import Final
 
 import msgspec
@@ -54,11 +58,13 @@ class Round:
 
 
 class Row(msgspec.Struct, kw_only=True):
-    """One player's line: their place in the table, the points by part and the counts the
-    tie-break reads."""
+    """One player's line: their place in the table (shared by ``place`` to ``last`` with
+    players the tie-breaks leave equal), the points by part and the counts the tie-break
+    reads."""
 
     place: int
     player: str
+    last: int = 0  # the last place shared (``place`` when nobody shares it)
     total: float
     win: float = 0.0
     best_move: float = 0.0
@@ -117,10 +123,12 @@ class _Tally:
 
 
 def standings(games: Iterable[Game], rounds: Sequence[Round], preset: Preset,
-              players: Iterable[str] = ()) -> Standings:
+              players: Iterable[str] = (), ids: Mapping[str, int] | None = None) -> Standings:
     """The tournament's tables. ``games`` of a round not in ``rounds``, and unfinished ones, are
     left out; ``players`` (the registered ones) stand in the overall table even before their
-    first game, with nothing."""
+    first game, with nothing; ``ids``: each player's id on the rating platform, where known
+    (``[standings] by_id``)."""
+    ids = ids or {}
     stage_of = {r.number: r.stage for r in rounds}
     counted = [g for g in games if g.round in stage_of and g.record.status == "finished"
                and g.record.winner is not None]
@@ -133,10 +141,11 @@ def standings(games: Iterable[Game], rounds: Sequence[Round], preset: Preset,
             overall.setdefault(name, _Tally()).add(tally)
     in_round = {r.number: [g for g in counted if g.round == r.number] for r in rounds}
     return Standings(
-        overall=_table(overall, len(counted), preset),
-        stages={s: _table(by_stage[s], sum(stage_of[g.round] == s for g in counted), preset)
-                for s in stages},
-        rounds={n: _table(_tallies(of, preset), len(of), preset) for n, of in in_round.items()})
+        overall=_table(overall, len(counted), preset, ids),
+        stages={s: _table(by_stage[s], sum(stage_of[g.round] == s for g in counted), preset,
+                          ids) for s in stages},
+        rounds={n: _table(_tallies(of, preset), len(of), preset, ids)
+                for n, of in in_round.items()})
 
 
 def _tallies(games: Sequence[Game], preset: Preset) -> dict[str, _Tally]:
@@ -170,20 +179,37 @@ def _tallies(games: Sequence[Game], preset: Preset) -> dict[str, _Tally]:
     return tallies
 
 
-def _table(tallies: dict[str, _Tally], games: int, preset: Preset) -> Table:
+def _table(tallies: dict[str, _Tally], games: int, preset: Preset,
+           ids: Mapping[str, int]) -> Table:
     keys = [key.split("+") for key in preset.standings.tie_break]
 
-    def order(item: tuple[str, _Tally]) -> tuple[object, ...]:
-        name, tally = item
-        return (-tally.total(), *(-_exact(sum(tally.value(n) for n in key)) for key in keys),
-                name)
+    def rank(tally: _Tally) -> tuple[float, ...]:
+        return (-tally.total(), *(-_exact(sum(tally.value(n) for n in key)) for key in keys))
 
-    rows = [Row(place=place, player=name, total=tally.total(),
-                **{part: _exact(tally.points[part]) for part in PARTS},
-                games=tally.games, wins=tally.wins, special_role_wins=tally.special_role_wins,
-                first_killed=tally.first_killed)
-            for place, (name, tally) in enumerate(sorted(tallies.items(), key=order), start=1)]
+    ordered = sorted(tallies.items(), key=lambda item: (rank(item[1]), item[0]))
+    rows: list[Row] = []
+    for _, equal in groupby(ordered, key=lambda item: rank(item[1])):
+        group = list(equal)
+        if preset.standings.by_id and all(name in ids for name, _ in group):
+            group.sort(key=lambda item: ids[item[0]])
+            bands = [[item] for item in group]
+        else:
+            bands = [group]
+        for band in bands:
+            first = len(rows) + 1
+            rows += [Row(place=first, last=first + len(band) - 1, player=name,
+                         total=tally.total(),
+                         **{part: _exact(tally.points[part]) for part in PARTS},
+                         games=tally.games, wins=tally.wins,
+                         special_role_wins=tally.special_role_wins,
+                         first_killed=tally.first_killed)
+                     for name, tally in band]
     return Table(games=games, rows=rows)
+
+
+def place_text(row: Row) -> str:
+    """A row's place as the tables write it: ``3``, or ``3-4`` (an en dash) when shared."""
+    return str(row.place) if row.last <= row.place else f"{row.place}\u2013{row.last}"
 
 
 def _exact(points: float) -> float:
@@ -197,4 +223,5 @@ def _php_round(value: float) -> float:
     return math.floor(value + 0.5) if value >= 0 else -math.floor(-value + 0.5)
 
 
-__all__ = ["FINAL", "MAIN", "PARTS", "Game", "Round", "Row", "Standings", "Table", "standings"]
+__all__ = ["FINAL", "MAIN", "PARTS", "Game", "Round", "Row", "Standings", "Table", "place_text",
+           "standings"]

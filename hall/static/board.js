@@ -41,9 +41,28 @@ const KINDS = { speech: "board.timer.speech", excuse: "board.timer.excuse",
 // is off by its configuration, is no fault and is not shown as one
 const SPEAKERS = { ok: "board.speaker.ok", off: "board.speaker.off", silent: "board.speaker.silent",
   fault: "board.speaker.fault" };
-const BRIDGES = { up: "board.bridge.up", down: "board.bridge.down", unknown: "board.bridge.unknown" };
 
 function word(map, value) { return value in map ? t(map[value]) : value; }
+
+// the link as the organiser needs it: playing and reachable, cut from the hall, or off
+function linkText(tb) {
+  if (tb.online) return t("board.link.up");
+  return t(tb.bridge === "down" ? "board.link.hall" : "board.link.off");
+}
+
+// what the table's journal holds for the hall: nothing, some events on their way, or too many
+function journalText(journal) {
+  if (journal.depth === undefined || journal.depth === null) return null;
+  if (journal.over_limit) return t("board.journal.over", { count: journal.depth });
+  return journal.depth ? t("board.journal", { count: journal.depth }) : t("board.journal.none");
+}
+
+// the tournament's round a table plays now: the latest sent round that seats it
+function roundAt(tournament, table) {
+  const rounds = (tournament && tournament.rounds) || [];
+  const sent = rounds.filter((r) => r.sent !== null && r.tables.some((tb) => tb.table === table));
+  return sent.length ? t("board.round", { round: sent[sent.length - 1].number }) : null;
+}
 
 function voteText(vote) {
   if (!vote) return null;
@@ -59,10 +78,9 @@ function draw(board) {
     const row = tableRow(body, tb.table);
     put(row, "className", tb.online ? "online" : "offline");
     put(row.dataset, "online", String(tb.online));
-    cell(row, 0, tb.table);
-    const bridge = t(BRIDGES[tb.bridge] || "board.bridge.unknown");
-    cell(row, 1, t(tb.online ? "board.online" : "board.offline", { bridge }));
-    cell(row, 2, tb.game);
+    cell(row, 0, Seats.table(tb.table));
+    cell(row, 1, linkText(tb), tb.online ? "" : "fault");
+    cell(row, 2, roundAt(board.tournament, tb.table));
     cell(row, 3, tb.phase === null || tb.phase === undefined ? null : word(PHASES, phase(tb)));
     cell(row, 4, tb.day);
     cell(row, 5, tb.floor ? t(tb.floor.running ? "board.floor" : "board.floor.paused",
@@ -72,9 +90,7 @@ function draw(board) {
          tb.consoles.online < tb.consoles.total ? "fault" : "");
     cell(row, 8, tb.speaker === null ? null : word(SPEAKERS, tb.speaker),
       tb.speaker === "fault" ? "fault" : "");
-    cell(row, 9, tb.journal.depth === undefined || tb.journal.depth === null ? null
-      : t(tb.journal.over_limit ? "board.journal.over" : "board.journal", { count: tb.journal.depth }),
-         tb.journal.over_limit ? "fault" : "");
+    cell(row, 9, journalText(tb.journal), tb.journal.over_limit ? "fault" : "");
     return row;
   });
   // a table gone loses its row; the rows are moved only when the tables' order changed
@@ -85,7 +101,7 @@ function draw(board) {
     shownAlerts = alerts;
     drawAlerts(board.alerts);
   }
-  drawSeating(board.seating);
+  drawSeating(board.seating, board.tournament);
 }
 
 function drawAlerts(alerts) {
@@ -106,7 +122,21 @@ function drawAlerts(alerts) {
   }
 }
 
-function drawSeating(seating) {
+// the seating: a tournament's is the tournament page's (its state here, and a link); without a
+// tournament, a seating file loaded here, its rounds sent from here, each table's seats shown
+function drawSeating(seating, tournament) {
+  const tour = tournament && tournament.tournament;
+  $("tournament-seating").hidden = !tour;
+  $("own-seating").hidden = !!tour;
+  if (tour) {
+    const rounds = tournament.rounds || [];
+    const sent = rounds.filter((r) => r.sent !== null).map((r) => r.number);
+    put($("tournament-state"), "textContent", t("board.seating.tournament", { name: tour.name,
+      rounds: rounds.length ? rounds.map((r) => r.number) : t("board.seating.unseated"),
+      sent: sent.length ? t("board.seating.sent_rounds", { rounds: sent })
+        : t("board.seating.nothing_sent") }));
+    return;
+  }
   const select = $("round");
   if (JSON.stringify(seating.rounds) !== shownRounds) {
     shownRounds = JSON.stringify(seating.rounds);
@@ -114,11 +144,33 @@ function drawSeating(seating) {
     select.replaceChildren(...seating.rounds.map((r) => new Option(t("board.round", { round: r }), r)));
     if (seating.rounds.map(String).includes(chosen)) select.value = chosen;
   }
-  put($("send-round"), "disabled", !seating.rounds.length);
+  const chosen = Number(select.value);
+  const already = seating.sent !== null && chosen === seating.sent;
+  put($("send-round"), "disabled", !seating.rounds.length || already);
+  put($("send-round"), "textContent", already ? t("board.sent_already", { round: chosen })
+    : t("board.send"));
   put($("seating-state"), "textContent", seating.rounds.length
     ? t(seating.sent === null ? "board.seating.none_sent" : "board.seating.sent",
-      { tables: seating.tables.join(", "), round: seating.sent === null ? 0 : seating.sent })
+      { tables: seating.tables.map((id) => Seats.table(id, false)), round: seating.sent === null ? 0 : seating.sent })
     : t("board.seating.none"));
+  drawSeats(seating.seats && seating.seats[chosen]);
+}
+
+// one round of the loaded seating: each table, each seat's number beside its player
+function drawSeats(tables) {
+  const box = $("seated");
+  const text = JSON.stringify(tables || null) + I18n.language;
+  if (box.dataset.shown === text) return;
+  box.dataset.shown = text;
+  box.replaceChildren(...Object.keys(tables || {}).sort(Seats.naturally).map((id) => {
+    const p = document.createElement("p");
+    p.dataset.table = id;
+    const name = document.createElement("b");
+    name.textContent = `${Seats.table(id)}: `;
+    const seats = Object.keys(tables[id]).map(Number).sort((a, b) => a - b);
+    p.append(name, ...Seats.list(seats, seats.map((s) => tables[id][s])));
+    return p;
+  }));
 }
 
 function drawLink() {
@@ -142,6 +194,7 @@ $("seating-file").addEventListener("change", async (event) => {
   const file = event.target.files[0];
   if (file) link.send({action: "load_seating", csv: await file.text()});
 });
+$("round").addEventListener("change", () => { if (last) drawSeating(last.seating, last.tournament); });
 $("send-round").addEventListener("click", () => {
   link.send({action: "send_round", round: Number($("round").value)});
 });

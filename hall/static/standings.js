@@ -7,6 +7,8 @@
 
 const t = (key, params) => I18n.t(key, params);
 const STAGES = {main: "standings.stage.main", final: "standings.stage.final"};
+// the places the bar marks: the final's (hall.tournament.seed_final takes the best ten)
+const TOP = 10;
 
 const TEXT = {
   progress: (rounds) => {
@@ -42,16 +44,27 @@ function draw(view) {
   $("progress").textContent = TEXT.progress(view.rounds);
   const [title, table] = pick(view.standings);
   $("which").textContent = title;
+  // the bar marks the final's places once a game is in; on the final's own table, none
+  const final = !table.games || wanted === "final"
+    || view.rounds.some((r) => String(r.number) === wanted && r.stage === "final");
   for (const r of table.rows) {
     const row = body.insertRow();
     row.dataset.player = r.player;
+    // the first ten places (a shared place that starts in them too) are the final's: marked
+    if (!final && r.place <= TOP) row.className = "top";
     for (const key of ["place", "player", "total", "games", "wins", "extra", "ci"]) {
       const td = row.insertCell();
-      td.textContent = typeof r[key] === "number" ? I18n.number(r[key]) : String(r[key]);
+      // a place the tie-breaks leave shared reads "3–4"
+      td.textContent = key === "place" ? (r.last > r.place ? `${r.place}\u2013${r.last}` : String(r.place))
+        : typeof r[key] === "number" ? I18n.number(r[key]) : String(r[key]);
       td.dataset.key = key;
       if (key === "total") td.className = "total";
     }
   }
+  // the bar beside the first ten says what it means: the main stage's best ten go to the final
+  const marked = !final && table.rows.some((r) => r.place <= TOP);
+  $("legend").hidden = !marked;
+  $("legend-text").textContent = marked ? t("standings.legend.top", {count: TOP}) : "";
 }
 
 I18n.load().then(() => {

@@ -17,10 +17,13 @@ const TEXT = {
     tables: count("desk.tables", tour.tables),
     scoring: scoringTitle(presets, tour.scoring)}),
   at: (time) => new Date(time * 1000).toLocaleTimeString(I18n.language),
-  liveState: (row) => {  // a table of a round at play: its link, phase and day
-    if (!row) return "";
-    const phase = row.phase === "idle" && row.day > 0 ? "day" : row.phase;
-    return [row.online ? null : t("tournament.offline"), phase ? word(PHASES, phase) : null,
+  liveState: (row) => {  // a table of a round at play: off, not started, or its phase and day
+    if (!row) return t("tournament.playing");
+    if (!row.online) return t("tournament.offline");
+    if (row.phase === "idle" && !row.day) return t("tournament.not_started");
+    // the day's speeches are the day itself: "идёт игра · день 2", else the phase before it
+    const phase = row.phase === "idle" || row.phase === "day" ? null : row.phase;
+    return [t("tournament.playing"), phase ? word(PHASES, phase) : null,
       row.day ? t("tournament.day", {day: row.day}) : null].filter(Boolean).join("\u00a0· ");
   },
 };
@@ -32,7 +35,15 @@ const scoringTitle = (presets, id) => {
   const found = presets.find((p) => p.id === id);
   return found ? I18n.text(found.title) : id;
 };
-let link = null, last = null, live = false;
+// whether a preset is the rating platform's scoring exactly (its file's `platform`), said so
+const scoringNote = (presets, id) => {
+  const found = presets.find((p) => p.id === id);
+  if (!found) return "";
+  return found.platform ? t("tournament.scoring.platform") : t("tournament.scoring.ours");
+};
+// a place shared by players the tie-breaks leave equal: "3–4"
+const placeText = (row) => (row.last > row.place ? `${row.place}\u2013${row.last}` : String(row.place));
+let link = null, last = null, live = false, asked = null;
 
 function cell(row, text, cls) {
   const td = row.insertCell();
@@ -48,19 +59,41 @@ function send(message) {
 function drawCreate(view) {
   const select = $("t-scoring");
   if (select.dataset.language !== I18n.language) {  // drawn again in a language switched to
-    const chosen = select.dataset.language ? select.value : "fiim";  // FIIM's own at first
+    // the platform's own scoring at first: the standings go to mafiaratings
+    const chosen = select.dataset.language ? select.value : view.default_scoring;
     select.dataset.language = I18n.language;
     select.replaceChildren(...view.presets.map((p) => new Option(I18n.text(p.title), p.id)));
     select.value = chosen;
     if (!select.value && view.presets.length) select.value = view.presets[0].id;
   }
+  $("t-scoring-note").textContent = scoringNote(view.presets, select.value);
   const tour = view.tournament;
-  $("create").hidden = !!(tour && tour.id && (view.rounds || []).some((r) => r.sent));
+  const started = !!(tour && (view.rounds || []).some((r) => r.sent));
+  $("create").hidden = started;
   for (const id of ["summary", "seating", "games-section", "standings-section", "final"]) {
     $(id).hidden = !tour;
   }
   $("title").textContent = tour ? tour.name : t("tournament.title");
   if (tour) $("summary-text").textContent = TEXT.summary(tour, view.presets);
+  drawReplaced(view.replaced || [], started);
+}
+
+// the tournaments a new one replaced, kept: each can come back while this one has not started
+function drawReplaced(kept, started) {
+  $("replaced").hidden = !kept.length || started;
+  $("replaced-list").replaceChildren(...kept.map((old) => {
+    const li = document.createElement("li");
+    li.append(t("tournament.replaced.one", {name: old.name,
+      players: count("desk.players", old.players),
+      seated: old.rounds ? t("desk.replace.seated", {rounds: Array.from({length: old.rounds},
+        (_, k) => k + 1)}) : t("desk.replace.unseated"), at: TEXT.at(old.replaced)}), " ");
+    const button = document.createElement("button");
+    button.className = "bring-back";
+    button.textContent = t("tournament.replaced.back");
+    button.addEventListener("click", () => send({action: "bring_back_tournament", n: old.n}));
+    li.append(button);
+    return li;
+  }));
 }
 
 function drawRounds(view, tables) {
@@ -80,17 +113,22 @@ function drawRounds(view, tables) {
       p.className = tb.done ? "done" : "waiting";
       p.dataset.table = tb.table;
       const state = r.sent === null ? "" : tb.done ? t("tournament.done")
-        : [t("tournament.playing"), TEXT.liveState(here[tb.table])].filter(Boolean).join("\u00a0· ");
-      p.textContent = `${tb.table}${state ? ` (${state})` : ""}: ${tb.players.join(", ")}`;
+        : TEXT.liveState(here[tb.table]);
+      const name = document.createElement("b");
+      name.textContent = `${Seats.table(tb.table)}${state ? ` (${state})` : ""}: `;
+      p.append(name, ...Seats.list(tb.seats, tb.players));
       where.append(p);
     }
-    cell(row, r.sent === null ? t("tournament.not_sent") : TEXT.at(r.sent));
-    const button = document.createElement("button");
-    button.className = "send";
-    button.dataset.round = r.number;
-    button.textContent = t("tournament.send", {round: r.number});
-    button.addEventListener("click", () => send({action: "send_tournament_round", round: r.number}));
-    row.insertCell().append(button);
+    // a round at the tables says when it went; one not yet offers to send it
+    const sent = cell(row, r.sent === null ? "" : t("tournament.sent_at", {time: TEXT.at(r.sent)}));
+    if (r.sent === null) {
+      const button = document.createElement("button");
+      button.className = "send";
+      button.dataset.round = r.number;
+      button.textContent = t("tournament.send", {round: r.number});
+      button.addEventListener("click", () => send({action: "send_tournament_round", round: r.number}));
+      sent.replaceChildren(button);
+    }
   }
 }
 
@@ -101,18 +139,16 @@ function drawGames(view) {
     const row = body.insertRow();
     row.dataset.game = g.id;
     row.dataset.counted = String(g.counted);
-    cell(row, g.id);
-    cell(row, g.table);
+    cell(row, Seats.table(g.table));
     cell(row, g.round);
     cell(row, I18n.words(g.result));
-    cell(row, g.revision);
     cell(row, [g.counted ? t("tournament.counted") : t("tournament.not_counted", {why: g.why}),
       ...g.warnings.map((w) => I18n.words(w))].join("; "), g.counted ? "" : "fault");
     const history = cell(row, "");
     history.className = "history";
     history.replaceChildren(...g.history.map((e) => {
       const p = document.createElement("p");
-      p.textContent = `${e.revision}\u00a0· ${TEXT.at(e.received)}\u00a0· ${I18n.words(e.what)}`;
+      p.textContent = `${TEXT.at(e.received)}\u00a0· ${I18n.words(e.what)}`;
       return p;
     }));
   }
@@ -133,12 +169,14 @@ function drawStandings(view) {
   const table = select.value === "overall" ? s.overall
     : s.stages[select.value] || s.rounds[select.value];
   $("export-csv").href = `/tournament/standings.csv?table=${encodeURIComponent(select.value)}`;
+  $("export-xlsx").href = `/tournament/standings.xlsx?table=${encodeURIComponent(select.value)}`;
   const body = $("standings").tBodies[0];
   body.replaceChildren();
   for (const r of table.rows) {
     const row = body.insertRow();
     row.dataset.player = r.player;
-    for (const key of ["place", "player", "total", "win", "best_move", "penalty",
+    cell(row, placeText(r)).dataset.key = "place";
+    for (const key of ["player", "total", "win", "best_move", "penalty",
       "compensation", "ci", "extra", "games", "wins", "special_role_wins", "first_killed"]) {
       cell(row, typeof r[key] === "number" ? I18n.number(r[key]) : r[key]).dataset.key = key;
     }
@@ -155,6 +193,9 @@ function draw(board) {
   drawRounds(view, board.tables);
   drawGames(view);
   drawStandings(view);
+  $("scoring-note").textContent = t("tournament.standings.how", {
+    scoring: scoringTitle(view.presets, view.tournament.scoring),
+    note: scoringNote(view.presets, view.tournament.scoring)});
 }
 
 function drawLink() {
@@ -164,14 +205,45 @@ function drawLink() {
 
 function heard(message) {
   if (message.type === "board") draw(message);
-  else $("notice").textContent = message.words ? I18n.words(message.words) : message.message;
+  else if (message.type === "confirm") ask(message);
+  else {
+    $("confirm").hidden = true;
+    $("notice").textContent = message.words ? I18n.words(message.words) : message.message;
+  }
+}
+
+// a question before anything changes (a new tournament over one being prepared): the same
+// action again, naming what it replaces, only if the organiser says so
+function ask(message) {
+  asked = message;
+  $("confirm-text").textContent = I18n.words(message.words);
+  $("confirm").hidden = false;
+  $("confirm-yes").focus();
+}
+
+function creation() {
+  return {action: "create_tournament", name: $("t-name").value, players: $("t-players").value,
+          games: Number($("t-games").value), tables: Number($("t-tables").value),
+          scoring: $("t-scoring").value, restrictions: $("t-restrictions").value,
+          same_yo: $("t-same-yo").checked};
 }
 
 $("create-form").addEventListener("submit", (event) => {
   event.preventDefault();
-  send({action: "create_tournament", name: $("t-name").value, players: $("t-players").value,
-        games: Number($("t-games").value), tables: Number($("t-tables").value),
-        scoring: $("t-scoring").value, restrictions: $("t-restrictions").value});
+  send(creation());
+});
+$("confirm-yes").addEventListener("click", () => {
+  $("confirm").hidden = true;
+  if (asked) send({...creation(), replace: asked.replace});
+  asked = null;
+});
+$("confirm-no").addEventListener("click", () => {
+  $("confirm").hidden = true;
+  asked = null;
+  $("notice").textContent = t("tournament.confirm.kept");
+});
+$("t-scoring").addEventListener("change", () => {
+  if (last) $("t-scoring-note").textContent = scoringNote(last.tournament.presets, $("t-scoring").value);
 });
 $("generate").addEventListener("click", () => {
   send({action: "generate_seating", seed: Number($("seed").value),
@@ -184,7 +256,7 @@ $("t-seating-file").addEventListener("change", async (event) => {
 $("standings-table").addEventListener("change", () => { if (last) drawStandings(last.tournament); });
 $("seed-final").addEventListener("click", () => {
   send({action: "seed_final", finalists: Number($("finalists").value),
-        rounds: Number($("final-rounds").value), table: $("final-table").value,
+        rounds: Number($("final-rounds").value), table: `table-${Number($("final-table").value)}`,
         seed: Number($("seed").value), seconds: Number($("seconds").value)});
 });
 I18n.load().then(() => {

@@ -9,6 +9,9 @@ import asyncio
 import io
 import json
 import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 
@@ -23,9 +26,10 @@ PRESETS = scoring.presets()
 NAMES = "\n".join(f"Player {n}" for n in range(1, 21))
 
 
-#: one round loaded by hand: Player 1..10 at table-1, 11..20 at table-2
+#: two rounds loaded by hand: Player 1..10 at table-1, 11..20 at table-2, then the other way
 CSV = "round,table,seat,player\n" + "".join(
-    f"1,table-{1 + (n - 1) // 10},{1 + (n - 1) % 10},Player {n}\n" for n in range(1, 21))
+    f"{r},table-{1 + (n - 1) // 10 if r == 1 else 2 - (n - 1) // 10},{1 + (n - 1) % 10},"
+    f"Player {n}\n" for r in (1, 2) for n in range(1, 21))
 
 
 class Board:
@@ -70,7 +74,7 @@ def test_the_organisers_flow_from_making_the_tournament_to_its_exports(tmp_path)
             "турнир «Cup» создан: 20 игроков, 2 игры у каждого, 2 стола в туре"
         assert desk.views()[0]["notice"] == made["words"]  # the page renders it
         loaded = desk.act({"action": "load_tournament_seating", "csv": CSV})
-        assert loaded["message"] == "the main stage is seated: rounds 1"
+        assert loaded["message"] == "the main stage is seated: rounds 1, 2"
         stranger = desk.act({"action": "load_tournament_seating",
                              "csv": CSV.replace("Player 20", "Zed")})
         assert stranger["type"] == "refused" and "not players of the tournament: Zed" in \
@@ -91,10 +95,10 @@ def test_the_organisers_flow_from_making_the_tournament_to_its_exports(tmp_path)
         assert {m["tournament"] for _, m in board.published} == {desk.tournament.id}
         again = desk.act({"action": "create_tournament", "name": "Other", "players": NAMES,
                           "games": 2, "tables": 2})
-        assert again["type"] == "refused" and "--store" in again["message"]
+        assert again["type"] == "refused" and "'Cup' is under way" in again["message"]
         final = desk.act({"action": "seed_final", "rounds": 1})
         await until_async(lambda: desk.working is None, what="the final refused")
-        assert final["type"] == "done" and "round 1: no game from table-1, table-2 yet" \
+        assert final["type"] == "done" and "round 1: no game from table 1, table 2 yet" \
             in str(desk.notice)
 
         for table in ("table-1", "table-2"):
@@ -134,3 +138,75 @@ def test_the_organisers_flow_from_making_the_tournament_to_its_exports(tmp_path)
         assert board.changes > 0
     finally:
         store.close()
+
+
+@contextmanager
+def seated_cup(tmp_path: Path) -> Iterator[tuple[Desk, HallStore, Board]]:
+    """A desk on a new store with the tournament "Cup" of ``NAMES``, seated by ``CSV``."""
+    board = Board()
+    store = HallStore(tmp_path / "board.db")
+    try:
+        desk = Desk(store, PRESETS, board.publish, board.changed)
+        desk.act({"action": "create_tournament", "name": "Cup", "players": NAMES,
+                  "games": 2, "tables": 2})
+        assert desk.act({"action": "load_tournament_seating", "csv": CSV})["type"] == "done"
+        yield desk, store, board
+    finally:
+        store.close()
+
+
+def test_a_new_tournament_over_one_seated_is_asked_first_and_the_old_one_can_come_back(tmp_path):
+    """Issue 39 item 3: a new tournament silently replaced one already seated. Now the desk
+    asks (``confirm``, nothing changed); confirmed with the old one's id it replaces it and
+    keeps it in the store, from where the organiser brings it back; once a round is sent, no
+    new tournament replaces it."""
+    with seated_cup(tmp_path) as (desk, store, board):
+        cup = desk.tournament
+        assert cup is not None
+        other = {"action": "create_tournament", "name": "Other", "players": NAMES,
+                 "games": 1, "tables": 2}
+        asked = desk.act(other)
+        assert (asked["type"], asked["replace"]) == ("confirm", cup.id)
+        assert render(asked["words"], "ru") == (
+            "На табло уже есть турнир «Cup» (рассажен: туры 1, 2), туры ещё не отправлены на "
+            "столы. Создать «Other» вместо прежнего? Прежний сохранится, вернуть можно в любой "
+            "момент.")
+        assert desk.tournament is cup and Desk(store, PRESETS, board.publish,
+                                               board.changed).tournament == cup
+        assert desk.act({**other, "replace": "t-someone-else"})["type"] == "confirm"
+        replaced = desk.act({**other, "replace": cup.id})
+        assert replaced["type"] == "done" and replaced["message"].endswith(
+            "; the previous tournament 'Cup' is kept: 'Bring back' brings it back")
+        assert desk.tournament is not None and desk.tournament.name == "Other"
+        [kept] = desk.views()[0]["replaced"]
+        assert (kept["name"], kept["players"], kept["rounds"]) == ("Cup", 20, 2)
+
+        back = desk.act({"action": "bring_back_tournament", "n": kept["n"]})
+        assert back["message"] == "the tournament 'Cup' is back; 'Other' is kept in its place"
+        assert desk.tournament == cup  # its seating whole
+        assert [r["name"] for r in desk.views()[0]["replaced"]] == ["Other"]
+        assert Desk(store, PRESETS, board.publish, board.changed).tournament == cup
+        missing = desk.act({"action": "bring_back_tournament", "n": 999})
+        assert missing["type"] == "refused" and "no such kept tournament" in missing["message"]
+
+        desk.act({"action": "send_tournament_round", "round": 1})
+        late = desk.act({**other, "replace": cup.id})
+        assert late["type"] == "refused" and "'Cup' is under way" in late["message"]
+        n = desk.views()[0]["replaced"][0]["n"]
+        assert desk.act({"action": "bring_back_tournament", "n": n})["type"] == "refused"
+        assert desk.tournament is not None and desk.tournament.name == "Cup"
+
+
+def test_a_seating_file_that_does_not_seat_the_stage_whole_is_refused_and_replaces_nothing(
+        tmp_path):
+    """Issue 39 item 3: a CSV with a table missing from a round replaced the seating held."""
+    with seated_cup(tmp_path) as (desk, store, board):
+        held = desk.tournament
+        short = "\n".join(line for line in CSV.splitlines() if not line.startswith("2,table-2"))
+        refused = desk.act({"action": "load_tournament_seating", "csv": short})
+        assert refused["type"] == "refused"
+        assert "round 2: 1 table in the seating; 2 play" in refused["message"]
+        assert render(refused["words"], "ru").startswith(
+            "загрузка рассадки: не принято: тур 2: в рассадке 1 стол, а играют 2")
+        assert desk.tournament is held
+        assert Desk(store, PRESETS, board.publish, board.changed).tournament == held

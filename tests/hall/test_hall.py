@@ -18,7 +18,6 @@ from tests.support.page_layout import fits
 from tests.support.page_words import foreign_words
 
 TABLES = 5
-TABLE_NAMES = [f"table-{n}" for n in range(1, TABLES + 1)]
 SPEAKER = 8  # the board's speaker column, from 0 (hall/static/board.html)
 NOT_AUTHORIZED = 135  # MQTT 5 reason code
 OUTAGE_S = 10.0  # the issue's hall outage (the bridges see their connections close at once)
@@ -206,8 +205,16 @@ def test_the_board_shows_every_table_sends_the_seating_and_calls_a_person_when_o
         seating_file.write_text(SEATING)
         page.set_input_files("#seating-file", str(seating_file))
         expect(page.locator("#answer")).to_have_text("seating loaded: rounds 1")
+        # each table's seats, each number beside its player
+        expect(page.locator('#seated p[data-table="table-1"]')).to_have_text(
+            "Table 1: 1\u00a0Anna\u00a0· 2\u00a0Boris")
         page.click("#send-round")
         expect(page.locator("#answer")).to_have_text("round 1 sent to the tables")
+        # a round sent is not offered again
+        expect(page.locator("#send-round")).to_be_disabled()
+        expect(page.locator("#send-round")).to_have_text("Round 1 is at the tables")
+        expect(page.locator("#table-table-1 td").first).to_have_text("Table 1")
+        expect(page.locator("#table-table-1 td").nth(1)).to_have_text("connected")
         # through the hall broker and table-1's bridge, onto the table's own broker
         [seating] = table_1.wait_for(on_topic("mafia/table-1/seating"), timeout=20)
         assert seating.json() == {"v": 1, "round": 1, "seats": [
@@ -232,13 +239,14 @@ def test_the_board_shows_every_table_sends_the_seating_and_calls_a_person_when_o
     writes = page.evaluate("window.rowWrites")
     assert "table-table-5" in writes and "tbody" not in writes, writes
     alert = page.locator('#alert-list li[data-table="table-5"]')
-    expect(alert).to_have_text("table-5: offline (the controller is off)")
+    expect(alert).to_have_text("Table 5: off (the table's controller is off)")
+    expect(page.locator("#table-table-5 td").nth(1)).to_have_text("off")
     assert page.locator("#alert-list li").count() == 1  # the others need nobody
 
     # the organisers' switch: the same board in Russian, with no English word left on it
     page.click('#languages button[lang="ru"]')
     expect(page.locator("html")).to_have_attribute("lang", "ru")
-    expect(alert).not_to_have_text("table-5: offline (the controller is off)")
+    expect(alert).not_to_have_text("Table 5: off (the table's controller is off)")
     expect(speaker).to_have_text("без звука: симуляция")
     one_language(page, "ru")
     bad = hall.root / "bad-seating.csv"  # its reasons in the reader's words too
@@ -247,16 +255,16 @@ def test_the_board_shows_every_table_sends_the_seating_and_calls_a_person_when_o
     expect(page.locator("#answer")).to_have_text(
         "рассадка не принята: строка 1: место «пять» не число от 1 до 24; "
         "строка 2: «table 2» не имя стола (буквы, цифры, - и _)")
-    one_language(page, "ru")
+    one_language(page, "ru", also=["table"])  # the file's own "table 2", quoted
     page.reload()  # the login's cookie kept the language: the page comes back in Russian
     expect(page.locator("html")).to_have_attribute("lang", "ru")
-    expect(alert).to_have_text("table-5: не в сети (контроллер выключен)")
+    expect(alert).to_have_text("Стол 5: выключен (не работает контроллер стола)")
     one_language(page, "ru")
 
 
-def one_language(page: Page, language: str) -> None:
-    """No word of the other language on the board (the seating's names are names), and it fits
-    an organiser's tablet either way or a phone."""
-    found = foreign_words(page, language, names=["Anna", "Boris", "Vera", *TABLE_NAMES])
+def one_language(page: Page, language: str, also: list[str] | None = None) -> None:
+    """No word of the other language on the board (the seating's names are names), no table's
+    id (a table is "Стол 3"), and it fits an organiser's tablet either way or a phone."""
+    found = foreign_words(page, language, names=["Anna", "Boris", "Vera", *(also or [])])
     assert found == [], found
     fits(page)

@@ -64,9 +64,9 @@ def test_a_correction_replaces_the_game_and_the_history_says_what_changed(store)
     first, second = store.history(game.id)
     assert str(first.what).startswith("received (finished")
     assert second.revision == 2 and str(second.what).startswith("replaced (finished")
-    assert "correction /players/0/name by judge: misspelt" in str(second.what)
+    assert "correction by the judge: misspelt" in str(second.what)
     assert render(second.what, "ru") == \
-        "заменена (завершена, победа красных): исправление /players/0/name, judge: misspelt"
+        "заменена (завершена, победа красных): исправление, судья: misspelt"
 
 
 def test_a_game_withdrawn_at_the_table_is_held_without_its_record_until_it_is_over_again(store):

@@ -23,9 +23,9 @@ from tests.support.record_game import seated_game
 PLAYERS = ["Анна", "Борис", "Вера", "Глеб", "Дарья", "Елена", "Жанна", "Зоя", "Иван", "Кира"]
 CSV = "round,table,seat,player\n" + "".join(
     f"1,table-1,{seat},{name}\n" for seat, name in enumerate(PLAYERS, start=1))
-#: the Latin a Russian page may show: the table's id and the game's (the presets' titles are
-#: in Russian, or a club's own Latin name: tests/support/page_words.py)
-LATIN = ["table-1", "table-1-r1"]
+#: the Latin a Russian page may show: none but the catalog's own (mafiaratings, CSV, Excel) and
+#: the presets' titles (tests/support/page_words.py): no table's id, no game's
+LATIN: list[str] = []
 
 
 @pytest.fixture(scope="module")
@@ -71,9 +71,16 @@ def test_the_organisers_flow_in_russian_from_an_empty_board_to_the_seeded_final(
     hall, url = board
     page = organiser_page(chromium, url)
     expect(page.locator("#create-button")).to_have_text("Создать турнир")
-    # FIIM's scoring is the one offered: crow-club, first in the list, doubles every win
-    expect(page.locator("#t-scoring")).to_have_value("fiim")
-    assert page.locator("#t-scoring option").first.get_attribute("value") != "fiim"
+    # the platform's FIIM scoring is the one offered, and says so: crow-club, first in the
+    # list, doubles every win
+    expect(page.locator("#t-scoring")).to_have_value("fiim-mafiaratings-7")
+    assert page.locator("#t-scoring option").first.get_attribute("value") != "fiim-mafiaratings-7"
+    expect(page.locator("#t-scoring-note")).to_have_text(
+        "так считает mafiaratings: таблица совпадёт с таблицей на mafiaratings")
+    page.select_option("#t-scoring", "fiim")
+    expect(page.locator("#t-scoring-note")).to_have_text(
+        "наш подсчёт, не как на mafiaratings: там таблица будет другой")
+    page.select_option("#t-scoring", "fiim-mafiaratings-7")
     no_english(page)
     fits(page)
 
@@ -83,14 +90,32 @@ def test_the_organisers_flow_in_russian_from_an_empty_board_to_the_seeded_final(
     page.click("#create-button")
     expect(page.locator("#notice")).to_have_text(
         "турнир «Кубок клуба» создан: 10 игроков, 1 игра у каждого, 1 стол в туре")
-    expect(page.locator("#summary-text")).to_contain_text("подсчёт: ФИИМ")
+    expect(page.locator("#summary-text")).to_contain_text(
+        "подсчёт: ФИИМ, как считает mafiaratings (версия 7)")
     seating = tmp_path / "seating.csv"
     seating.write_text(CSV, encoding="utf-8")
     page.set_input_files("#t-seating-file", str(seating))
     expect(page.locator("#notice")).to_have_text("основной этап рассажен: туры 1")
+    # a new tournament over this seated one: asked first, and "keep" keeps it whole
+    page.fill("#t-name", "Другой кубок")
+    page.click("#create-button")
+    expect(page.locator("#confirm-text")).to_contain_text(
+        "На табло уже есть турнир «Кубок клуба» (рассажен: туры 1)")
+    no_english(page)
+    page.click("#confirm-no")
+    expect(page.locator("#confirm")).to_be_hidden()
+    expect(page.locator("#notice")).to_have_text("прежний турнир остался, новый не создан")
+    expect(page.locator("#title")).to_have_text("Кубок клуба")
     page.click('#rounds button.send[data-round="1"]')
-    expect(page.locator("#notice")).to_have_text("тур 1 отправлен на столы: table-1")
+    expect(page.locator("#notice")).to_have_text("тур 1 отправлен на столы: стол 1")
     expect(page.locator('#rounds tr[data-round="1"]')).to_have_attribute("data-sent", "true")
+    # a round at the tables is not offered again: when it went, instead
+    expect(page.locator('#rounds button.send[data-round="1"]')).to_have_count(0)
+    expect(page.locator('#rounds tr[data-round="1"] td').nth(3)).to_contain_text("отправлен в")
+    # each seat's number beside its player
+    expect(page.locator('#rounds tr[data-round="1"] p[data-table="table-1"]')).to_have_text(
+        "Стол 1 (идёт игра): " + "\u00a0· ".join(f"{n}\u00a0{name}" for n, name in
+                                                  enumerate(PLAYERS, start=1)))
 
     view = page.request.get(f"{url}/api/tournament").json()
     seats = dict(enumerate(view["rounds"][0]["tables"][0]["players"], start=1))
@@ -107,13 +132,14 @@ def test_the_organisers_flow_in_russian_from_an_empty_board_to_the_seeded_final(
     final = page.locator('#rounds tr[data-stage="final"]')
     expect(final).to_have_count(2, timeout=60_000)
     expect(page.locator("#notice")).to_have_text(
-        "финал рассажен: 10 игроков за столом table-1, туры 2, 3")
+        "финал рассажен: 10 игроков, стол 1, туры 2, 3")
     for n in range(2):
         tables = final.nth(n).locator("p[data-table]")
         expect(tables).to_have_count(1)
         expect(tables).to_have_attribute("data-table", "table-1")
-        shown = tables.inner_text().split(": ", 1)[1].split(", ")
-        assert sorted(shown) == sorted(PLAYERS)  # the main stage's ten, each once
+        shown = tables.inner_text().split(": ", 1)[1].split("\u00a0· ")
+        assert [s.split("\u00a0")[0] for s in shown] == [str(n) for n in range(1, 11)]
+        assert sorted(s.split("\u00a0")[1] for s in shown) == sorted(PLAYERS)  # each once
     expect(final.first.locator("td").nth(1)).to_have_text("финал")
     no_english(page)
     fits(page)
@@ -121,7 +147,7 @@ def test_the_organisers_flow_in_russian_from_an_empty_board_to_the_seeded_final(
     page.locator("#languages button[lang=en]").click()  # the switch draws it all again
     expect(page.locator("#link")).to_have_text("live")
     expect(page.locator("#notice")).to_have_text(
-        "the final is seated: 10 players at table-1, rounds 2, 3")
+        "the final is seated: 10 players, table 1, rounds 2, 3")
     expect(final.first.locator("td").nth(1)).to_have_text("final")
     expect(page.locator("#seed-final")).to_have_text("Seed the final from the main stage's "
                                                      "standings")
@@ -146,6 +172,12 @@ def test_the_organisers_flow_in_russian_from_an_empty_board_to_the_seeded_final(
     expect(public.locator("#which")).to_have_text("Общий зачёт")
     # the first round of the final is the one to come
     expect(public.locator("#progress")).to_have_text("тур 2 из 3: сыграно 0 из 1 игры")
+    # places the tie-breaks leave equal are shared, and the first ten's bar has its legend
+    places = public.locator('#standings td[data-key="place"]').all_inner_texts()
+    assert any("\u2013" in place for place in places), places
+    expect(public.locator("#legend")).to_be_visible()
+    expect(public.locator("#legend-text")).to_have_text(
+        "полоса слева — 10 первых мест: выход в финал")
     found = foreign_words(public, "ru", names=PLAYERS)
     assert found == [], found
     fits(public)

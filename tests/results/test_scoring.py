@@ -132,8 +132,8 @@ def test_totals_add_up_and_only_the_winners_side_gets_the_win(record, name):
         assert s.total == pytest.approx(parts)
         assert s.won == (record.winner is not None and s.side == record.winner)
         assert s.win == (preset.win.points if s.won else 0)
-        assert s.extra == pytest.approx(sum(x.points for x in record.extra_points
-                                            if x.seat == s.seat))
+        assert s.extra == pytest.approx(preset.extra.per_game + sum(
+            x.points for x in record.extra_points if x.seat == s.seat))
     without = scoring.score(rec.Record(**{**{f: getattr(record, f) for f in
                                              record.__struct_fields__}, "extra_points": []}),
                             preset)

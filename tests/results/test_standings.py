@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from judge.record import document as rec
 from results import scoring
-from results.standings import FINAL, MAIN, Game, Round, standings
+from results.standings import FINAL, MAIN, Game, Round, place_text, standings
 
 ROLES = ["don", "mafia", "mafia", "sheriff", *["civilian"] * 6]
 FIIM = scoring.presets()["fiim"]
@@ -57,7 +57,8 @@ def test_the_total_is_every_games_points_added_up_by_the_preset():
     assert row(table, "P01").total == 1.0  # the don won one
     assert row(table, "P05").total == 1.3 and row(table, "P05").extra == 0.3
     assert row(table, "P04").games == 2 and row(table, "P04").wins == 1
-    assert [r.place for r in table.rows] == list(range(1, 11))
+    # P05 first; the don and the sheriff (a special role's win) share 2-3; the rest 4-10
+    assert [(r.place, r.last) for r in table.rows] == [(1, 1), (2, 3), (2, 3), *[(4, 10)] * 7]
 
 
 def test_equal_totals_go_by_the_platforms_default_order_epg_then_w_s_k():
@@ -78,9 +79,35 @@ def test_equal_totals_go_by_the_platforms_default_order_epg_then_w_s_k():
     # K: shot first (k), compensated, no win
     assert equal[0].player == "Y" and equal[0].extra == 1.0 and equal[0].wins == 0
     assert [r.player for r in equal[1:3]] == ["N4", "S1"]  # a special role's win, by name
+    assert equal[1].place == equal[2].place == equal[1].last - 1  # and share a place
     assert all(r.wins == 1 and r.special_role_wins == 0 for r in equal[3:-1])
     assert [r.player for r in equal[3:-1]] == sorted(r.player for r in equal[3:-1])
     assert equal[-1].player == "K" and equal[-1].first_killed == 1 and equal[-1].wins == 0
+
+
+def test_players_the_tie_breaks_leave_equal_share_their_places_listed_by_name():
+    """Issue 39: equal totals got distinct places (by name, which is no tie-break); now the
+    places the tie-breaks cannot tell apart are shared: «3-4» (an en dash)."""
+    games = [Game(game(TEN, "red"), 1)]
+    table = standings(games, [Round(1)], PLAIN).overall
+    civilians = [r for r in table.rows if r.player in TEN[4:]]
+    assert {(r.place, r.last) for r in civilians} == {(2, 7)}
+    assert [r.player for r in civilians] == sorted(TEN[4:])
+    assert [place_text(r) for r in table.rows[:2]] == ["1", "2\u20137"]
+
+
+def test_the_platforms_last_key_is_the_players_id_when_every_one_is_known():
+    """include/scoring.php compare_scores: equal on every key, the lower id first."""
+    by_id = msgspec.structs.replace(PLAIN, standings=msgspec.structs.replace(
+        PLAIN.standings, by_id=True))
+    games = [Game(game(TEN, "red"), 1)]
+    ids = {name: 100 - k for k, name in enumerate(TEN)}  # the later the name, the lower the id
+    table = standings(games, [Round(1)], by_id, ids=ids).overall
+    civilians = [r for r in table.rows if r.player in TEN[4:]]
+    assert [r.player for r in civilians] == TEN[4:][::-1]
+    assert [(r.place, r.last) for r in civilians] == [(n, n) for n in range(2, 8)]
+    partly = standings(games, [Round(1)], by_id, ids={TEN[4]: 1}).overall  # not all known
+    assert {(r.place, r.last) for r in partly.rows if r.player in TEN[4:]} == {(2, 7)}
 
 
 def test_first_night_deaths_as_red_break_the_last_tie_and_black_ones_do_not_count():
@@ -187,9 +214,13 @@ def test_the_order_is_total_and_the_same_whatever_the_order_of_the_games(t, rnd)
     for table in every_table(first):
         players = order(table)
         assert len(set(players)) == len(players)
-        sort_keys = [(-r.total, *(-round(sum(getattr(r, n) for n in k), 6) for k in keys),
-                      r.player) for r in table.rows]
+        ranks = [(-r.total, *(-round(sum(getattr(r, n) for n in k), 6) for k in keys))
+                 for r in table.rows]
+        sort_keys = [(*rank, r.player) for rank, r in zip(ranks, table.rows, strict=True)]
         assert all(a < b for a, b in itertools.pairwise(sort_keys))  # strictly
+        for rank, r in zip(ranks, table.rows, strict=True):  # equal ranks share, only they
+            assert r.place == 1 + sum(other < rank for other in ranks)
+            assert r.last == sum(other <= rank for other in ranks)
 
 
 @settings(max_examples=150, deadline=None)

@@ -4,8 +4,9 @@ plays the game core (``judge.game.step``) as a table and a judge would, its choi
 
 Every input is one the table or the judge could send at that point: nominations in speeches,
 each alive player's hand in every vote (re-votes and "all leave?" included), the mafia agreeing
-on a victim or missing, the checks, the best move, fouls (a fourth takes a player out). A game
-that has not ended after ``limit`` inputs stops there, unfinished.
+on a victim or missing, the checks, the best move, fouls (a fourth takes a player out), and with
+``disqualify_rate`` the judge's disqualifications. A game that has not ended after ``limit``
+inputs stops there, unfinished.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ class Player:
         self.inputs: list[tuple[Action | TableEvent, float]] = []
         self.nominators: dict[int, set[int]] = {}  # day -> who nominated
         self.foul_rate = 0.0
+        self.disqualify_rate = 0.0
 
     def add(self, given: Action | TableEvent) -> None:
         """Play one input; one the game refuses is not kept (the driver chose wrong)."""
@@ -45,8 +47,10 @@ class Player:
         self.add(table_event(topic, body))
 
 
-def random_game(rng: random.Random, limit: int = 600) -> list[tuple[Action | TableEvent, float]]:
+def random_game(rng: random.Random, limit: int = 600, disqualify_rate: float = 0.0
+                ) -> list[tuple[Action | TableEvent, float]]:
     p = Player(rng)
+    p.disqualify_rate = disqualify_rate
     p.event("state", day=0)
     for seat in rng.sample(range(1, 11), rng.randint(0, 10)):
         p.tap("name", seat=seat, name=f"player {seat}")
@@ -62,6 +66,9 @@ def random_game(rng: random.Random, limit: int = 600) -> list[tuple[Action | Tab
 
 def _move(p: Player, rng: random.Random) -> None:
     game = p.game
+    if p.disqualify_rate and game.stage == "day" and rng.random() < p.disqualify_rate:
+        p.tap("disqualify", seat=rng.choice(game.alive), reason="a grave violation")
+        return
     if game.stage in ("day", "defence", "last_words") and rng.random() < p.foul_rate:
         p.tap("foul", seat=rng.choice(game.alive))
         return

@@ -9,7 +9,7 @@ from hall.tournament import CSV_COLUMNS
 
 #: every key the public view may hold: the standings' columns, the rounds' progress
 PUBLIC_KEYS = {"name", "rounds", "number", "stage", "tables", "over", "standings", "overall",
-               "stages", "main", "final", "games", "rows", *CSV_COLUMNS}
+               "stages", "main", "final", "games", "rows", "last", *CSV_COLUMNS}
 #: what a game's secrets are written with: roles, sides
 SECRET_VALUES = {"don", "mafia", "sheriff", "civilian", "red", "black"}
 
