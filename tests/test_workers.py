@@ -119,13 +119,12 @@ def test_the_heaviest_go_first_and_a_group_stays_together(request):
     items = list(request.session.items)
     heaviest_first(items)
     assert sorted(map(id, items)) == sorted(map(id, request.session.items))
-    seen: list[object] = []
+    units: dict[object, list[tuple[float, bool]]] = {}  # each unit's weights, in order met
+    last: object = None
     for item in items:
         unit = group_of(item) or id(item)
-        if seen and seen[-1] == unit:
-            continue
-        assert unit not in seen, f"{unit} split"
-        seen.append(unit)
-    heaviness = [max(weight(i) for i in items if (group_of(i) or id(i)) == unit)
-                 for unit in seen]
+        assert unit == last or unit not in units, f"{unit} split"
+        units.setdefault(unit, []).append(weight(item))
+        last = unit
+    heaviness = [max(weights) for weights in units.values()]
     assert heaviness == sorted(heaviness, reverse=True)
