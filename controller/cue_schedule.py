@@ -7,8 +7,11 @@ and asks the event loop to wake it ``EARLY`` before the first one's time
 cue together with every other waiting cue of its group, as one sound with each cue after its own
 stretch of silence: the numbers of a count step are then exactly ``cadence`` apart in what the
 players hear, however late the loop woke or however busy the machine is. A cue whose time has
-passed plays at once. ``CancelCues`` drops the waiting cues of a group and stops its sound (a
-step ended early), or all of them (the phase changed).
+passed plays on the loop's next turn, after the rest of the input that made it (a speech's
+warning is its tone and its words, two cues), and a group later than its first cue's time is
+played late whole, each cue as far after the first as its time says: never squeezed together.
+``CancelCues`` drops the waiting cues of a group and stops its sound (a step ended early), or
+all of them (the phase changed).
 
 The music ducks under each cue as it sounds and comes back once the last one sounding has
 ended: more timed calls on the same loop.
@@ -59,12 +62,10 @@ class CueSchedule:
         return tuple(sorted(self._waiting, key=lambda cue: cue.t))
 
     def add(self, cue: Cue) -> None:
-        """Play ``cue`` now if its time has come, else (with its group) when it does."""
+        """Play ``cue`` (with its group) ``EARLY`` before its time; if that has passed, on the
+        loop's next turn: once the input that made it has added its group's other cues."""
         self._waiting.append(cue)
-        if cue.t <= self._now():
-            self._play_due()
-        else:
-            self._call_at(cue.t - EARLY, self._play_due)
+        self._call_at(cue.t - EARLY, self._play_due)
 
     def cancel(self, cancel: CancelCues) -> None:
         """Take back the cues of ``cancel.group`` (all: None) not yet heard."""
@@ -87,7 +88,10 @@ class CueSchedule:
             self._play(together, now)
 
     def _play(self, cues: list[Cue], now: float) -> None:
-        playing, parts = self._player.play([(c.name, max(0.0, c.t - now)) for c in cues])
+        """``cues`` as one sound, each at its time; all of them ``late`` if the first one's has
+        passed (a warning's words ``SAY_AFTER`` its tone, a loop late or not)."""
+        late = max(0.0, now - min(c.t for c in cues))
+        playing, parts = self._player.play([(c.name, c.t + late - now) for c in cues])
         group = cues[0].group
         if group is not None and parts:
             self._sounding[group] = playing

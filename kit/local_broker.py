@@ -9,6 +9,8 @@ those are configured from ``config/mosquitto/``.
 from __future__ import annotations
 
 import getpass
+import itertools
+import os
 import random
 import shutil
 import socket
@@ -50,20 +52,58 @@ def ephemeral_ports() -> range:
     return range(low, high + 1)
 
 
+#: The environment variable that narrows where ``free_port`` looks: ``LOW-HIGH`` (inclusive),
+#: outside the ephemeral range. The test suite gives each of its parallel workers its own share
+#: (tests/conftest.py), and the processes a test starts inherit it, so two workers never race
+#: for one port.
+PORTS_VARIABLE = "MAFIA_FREE_PORTS"
+
+
+def port_choices() -> range:
+    """Where ``free_port`` looks: ``$MAFIA_FREE_PORTS`` when set, else the larger of the two
+    stretches of ports from ``LOWEST_PORT`` up that the ephemeral range leaves."""
+    ephemeral = ephemeral_ports()
+    given = os.environ.get(PORTS_VARIABLE, "").strip()
+    if given:
+        return _given_ports(given, ephemeral)
+    below = range(LOWEST_PORT, max(LOWEST_PORT, ephemeral.start))
+    above = range(max(LOWEST_PORT, ephemeral.stop), 65536)
+    return max(below, above, key=len)
+
+
+def _given_ports(text: str, ephemeral: range) -> range:
+    low, dash, high = text.partition("-")
+    if not (dash and low.strip().isdigit() and high.strip().isdigit()):
+        raise ValueError(f"{PORTS_VARIABLE}={text!r}: LOW-HIGH expected, e.g. 20000-24999")
+    ports = range(int(low), int(high) + 1)
+    if not 1024 <= ports.start < ports.stop <= 65536:
+        raise ValueError(f"{PORTS_VARIABLE}={text!r}: ports from 1024 to 65535, LOW <= HIGH")
+    if ports.start < ephemeral.stop and ephemeral.start < ports.stop:
+        raise ValueError(f"{PORTS_VARIABLE}={text!r} overlaps the kernel's ephemeral ports "
+                         f"({ephemeral.start}-{ephemeral.stop - 1}): a client's connection "
+                         "could take a stopped broker's port")
+    return ports
+
+
+#: Where each range's next pick starts: a random place at first, then one port on, so one
+#: process never gets a port twice before it has gone round the whole range (two quick calls
+#: for two listeners once had a 1 in 22,768 chance of the same answer).
+_cursors: dict[range, itertools.count[int]] = {}
+
+
 def free_port() -> int:
-    """A TCP port on 127.0.0.1 that nothing is bound to right now, outside the ephemeral range.
+    """A TCP port on 127.0.0.1 that nothing is bound to right now, outside the ephemeral range
+    (``port_choices``; its ports in turn, from a random start).
 
     Never one the kernel could give an outgoing connection: a broker stopped for an outage
     must find its port free again when it restarts, and a client connecting meanwhile (a
     table's bridge retrying, a test's consumer) takes its local port from the ephemeral range
     (binding port 0 would pick from that very range, and mosquitto's restart would then fail
     "Address already in use")."""
-    ephemeral = ephemeral_ports()
-    below = range(LOWEST_PORT, max(LOWEST_PORT, ephemeral.start))
-    above = range(max(LOWEST_PORT, ephemeral.stop), 65536)
-    choices = max(below, above, key=len)
-    for _ in range(200):
-        port = random.choice(choices)
+    choices = port_choices()
+    cursor = _cursors.setdefault(choices, itertools.count(random.randrange(len(choices))))
+    for _ in range(min(200, len(choices))):
+        port = choices[next(cursor) % len(choices)]
         with socket.socket() as sock:
             try:
                 sock.bind(("127.0.0.1", port))

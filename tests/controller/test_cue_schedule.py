@@ -14,6 +14,7 @@ from collections.abc import Callable
 from controller.clock import SystemClock
 from controller.core.effects import CancelCues, Cue
 from controller.core.state import TableSetup, initial_state
+from controller.core.timer import SAY_AFTER
 from controller.cue_schedule import CueSchedule
 from controller.loop import EventLoop
 from hardware.audio import SOUNDS, Speaker
@@ -77,14 +78,29 @@ def test_a_group_goes_out_as_one_sound_each_cue_at_its_time_ducking_each():
     cues, speaker, loop = schedule()
     for i, n in enumerate((3, 1, 2)):
         cues.add(Cue(f"number/{n}", 1.0 + i * 0.6, "step"))
-    cues.add(Cue("end", 0.0))  # its time has passed: now
-    assert speaker.log == [(0.0, "end")]
+    cues.add(Cue("end", 0.0))  # its time has passed: on the loop's next turn
+    assert speaker.log == []
+    loop.run_until(0.0)
+    assert speaker.log == [(0.0, "end"), (0.0, "duck")]
     loop.run_until(0.9)  # woken EARLY before the first: the whole group, each on its time
     assert speaker.log[-3:] == [(1.0, "number/3"), (1.6, "number/1"), (2.2, "number/2")]
     speaker.log.clear()
     loop.run_until(5.0)
     assert speaker.log == [(1.0, "duck"), (1.5, "restore"), (1.6, "duck"), (2.1, "restore"),
                            (2.2, "duck"), (2.7, "restore")]
+
+
+def test_a_late_group_goes_out_late_whole_never_squeezed():
+    """A speech's warning made 0.11 s late (a busy loop): its tone at once, its words still
+    ``SAY_AFTER`` after the tone, both from the one input. Once the words came 0.29 s after the
+    tone: the tone, due, went out alone before the words were added, the words at their time."""
+    cues, speaker, loop = schedule()
+    speaker.now = 5.11
+    cues.add(Cue("warning", 5.0, "timer"))
+    cues.add(Cue("words/ru/ten_seconds", 5.0 + SAY_AFTER, "timer"))
+    loop.run_until(5.11)
+    assert speaker.log[:2] == [(5.11, "warning"),
+                               (round(5.11 + SAY_AFTER, 6), "words/ru/ten_seconds")]
 
 
 def test_a_step_that_ends_early_takes_back_its_numbers_and_a_phase_change_all_of_them():

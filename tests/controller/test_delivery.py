@@ -20,18 +20,27 @@ TOGGLE_EVERY = 0.04  # longer than the 20 ms debounce: every edge is a separate 
 
 
 class PressStream(threading.Thread):
-    """Seat buttons pressed and released in turn, one edge every 40 ms, until ``stop``."""
+    """Seat buttons pressed and released in turn, one edge every 40 ms, until ``stop``;
+    ``made`` waits until it has made so many (a busy machine makes fewer a second)."""
 
     def __init__(self, toggle):
         super().__init__(daemon=True)
         self.toggle = toggle
         self.edges = 0
         self._halt = threading.Event()
+        self._counted = threading.Condition()
 
     def run(self) -> None:
         while not self._halt.wait(TOGGLE_EVERY):
             self.toggle(self.edges)
-            self.edges += 1
+            with self._counted:
+                self.edges += 1
+                self._counted.notify_all()
+
+    def made(self, edges: int, timeout: float = 60.0) -> None:
+        with self._counted:
+            if not self._counted.wait_for(lambda: self.edges >= edges, timeout):
+                raise TimeoutError(f"the stream made {self.edges} edges of {edges}")
 
     def stop(self) -> None:
         self._halt.set()
@@ -53,18 +62,19 @@ def test_a_10_s_broker_outage_in_a_stream_of_presses_loses_no_event(tmp_path, pe
         try:
             online(consumer)
             stream.start()
-            time.sleep(1.5)  # presses flow through a live broker...
+            stream.made(40)  # presses flow through a live broker...
             broker.stop()
+            away = stream.edges
             time.sleep(10)  # ...then ten seconds with no broker at all...
+            stream.made(away + 200)  # ...and 200 presses at least in them...
             broker.start()
-            time.sleep(1.5)  # ...and presses on through the reconnect
+            stream.made(stream.edges + 40)  # ...and presses on through the reconnect
             stream.stop()
             consumer.wait_for_seq(stream.edges)
         finally:
             stream.stop()
             run.close()
             consumer.close()
-    assert stream.edges > 250
     assert sorted(consumer.events) == list(range(1, stream.edges + 1))
     for seq, copies in consumer.events.items():  # duplicates are exact copies, same id
         assert len({c.payload for c in copies}) == 1, seq
@@ -88,7 +98,7 @@ def test_a_sigkilled_controller_comes_back_with_its_state_and_every_event(tmp_pa
                          '{"id": "l", "lights": [{"seat": 3, "mode": "dim"}]}')
         stream = PressStream(press)
         stream.start()
-        time.sleep(1.0)
+        stream.made(25)
         process.kill()  # SIGKILL in the middle of the stream
         finish(process)
         stream.stop()
@@ -115,7 +125,7 @@ def test_a_sigkilled_controller_comes_back_with_its_state_and_every_event(tmp_pa
     consumer.close()
     assert depth == 0  # everything the broker got was acknowledged and marked so
     assert sorted(consumer.events) == list(range(1, last + 1))
-    assert sent > 20  # the kill came in the middle of a real stream
+    assert sent >= 25  # the kill came in the middle of a real stream
 
 
 def test_seq_goes_on_after_a_reopen_even_when_pruning_left_no_event(tmp_path):

@@ -104,7 +104,9 @@ def test_a_table_broker_restart_with_commands_in_flight_answers_each_once_and_lo
         assert held.wait(10)
         for n in range(BEFORE):  # taken by the controller, not yet run
             sender.send(f"a{n}", "timer/add", seconds=1)
-        until(lambda: run.service.loop.commands_waiting == BEFORE, what="the commands queued")
+        # through the broker and paho's thread: seconds on a busy machine (5 s were too few)
+        until(lambda: run.service.loop.commands_waiting == BEFORE, timeout=30,
+              what="the commands queued")
 
         broker.stop() if stop == "sigterm" else broker.kill()
         hold.set()  # run now: the replies wait for the broker in paho

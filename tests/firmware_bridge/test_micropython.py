@@ -155,7 +155,7 @@ def script(turn):
     if turn == 240:
         board.button = False
 board.script = script
-for name in ("machine", "os", "select", "sys"):
+for name in ("machine", "os", "select", "sys", "time"):
     sys.modules[name] = getattr(fake_board, name)
 try:
     import main

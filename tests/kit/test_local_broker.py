@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import socket
 
-from kit.local_broker import LocalBroker, ephemeral_ports, free_port
+import pytest
+
+from kit.local_broker import PORTS_VARIABLE, LocalBroker, ephemeral_ports, free_port, port_choices
 from tests.support.mqtt import Subscriber
 
 
@@ -42,3 +44,35 @@ def test_a_killed_broker_comes_back_with_its_last_save(tmp_path):
             assert back.sessions == [True] and back.messages == []
         finally:
             back.close()
+
+
+def test_free_ports_come_from_mafia_free_ports_when_set_each_once_before_any_again(monkeypatch):
+    """The test suite's workers each take their own share (tests/support/workers.py): every
+    port from it, and one process gets no port twice before it has been round its range (two
+    quick calls for two listeners must not get one port)."""
+    monkeypatch.setenv(PORTS_VARIABLE, "20000-20099")
+    assert port_choices() == range(20000, 20100)
+    ports = [free_port() for _ in range(50)]
+    assert set(ports) <= set(range(20000, 20100))
+    assert len(set(ports)) == 50  # a port another process holds is passed by, never repeated
+
+
+@pytest.mark.parametrize(("value", "says"), [
+    ("20000", "LOW-HIGH expected"),
+    ("a-b", "LOW-HIGH expected"),
+    ("20100-20000", "LOW <= HIGH"),
+    ("80-90", "from 1024 to 65535"),
+    ("20000-70000", "from 1024 to 65535"),
+])
+def test_a_bad_mafia_free_ports_is_refused_with_what_is_expected(monkeypatch, value, says):
+    monkeypatch.setenv(PORTS_VARIABLE, value)
+    with pytest.raises(ValueError, match=says) as refused:
+        free_port()
+    assert PORTS_VARIABLE in str(refused.value)
+
+
+def test_mafia_free_ports_in_the_ephemeral_range_is_refused_with_why(monkeypatch):
+    ephemeral = ephemeral_ports()
+    monkeypatch.setenv(PORTS_VARIABLE, f"{ephemeral.start}-{ephemeral.start + 99}")
+    with pytest.raises(ValueError, match="overlaps the kernel's ephemeral ports"):
+        free_port()

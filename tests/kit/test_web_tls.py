@@ -257,6 +257,7 @@ def test_the_hall_board_serves_https_refuses_a_foreign_login_and_its_cookie_is_s
     board = Process("hall", "board", "--broker", f"127.0.0.1:{broker.port}",
                     "--password-file", str(tmp_path / "board.pass"),
                     "--board-password-file", str(tmp_path / "board.pass"),
+                    "--store", str(tmp_path / "board.db"),
                     "--listen", f"127.0.0.1:{port}", "--tls-dir", str(tls),
                     "--trust-listen", f"127.0.0.1:{trust}")
     verify = ssl.create_default_context(cafile=str(tls / pki.CA_CERT))

@@ -1,13 +1,17 @@
-"""A fake RP2040 for ``firmware/main.py`` under MicroPython: ``machine``, ``os``, ``select``
-and ``sys`` stand-ins put in ``sys.modules`` before ``main`` is imported.
+"""A fake RP2040 for ``firmware/main.py`` under MicroPython: ``machine``, ``os``, ``select``,
+``sys`` and ``time`` stand-ins put in ``sys.modules`` before ``main`` is imported.
 
 A keypad matrix: a column reads low while the row driven low has a held key on it. A vote
 button to ground. PWM channels and the indicator pin record what they were set to. The host
 side of USB serial is two byte queues. The watchdog's ``feed`` (once per main-loop turn) runs
-``script`` (a function of the turn number) and ends the run after ``turns`` turns.
+``script`` (a function of the turn number) and ends the run after ``turns`` turns. The clock
+is the board's own: it moves only while the firmware waits for the host (``poll``'s timeout),
+so a run reads the same however busy the machine running it (on the real clock, a 400-turn run
+that took over 5 s, the suite's workers sharing two cores, had the console blank its light for
+the host's silence).
 """
 
-import time
+_TICKS = 1 << 30  # MicroPython's ticks_ms wraps here
 
 KEYMAP = [b"123", b"456", b"789", b"*0#"]
 
@@ -26,6 +30,7 @@ class Board:
         self.to_host = bytearray()
         self.turn = 0
         self.turns = 0
+        self.ms = 0  # the board's clock
         self.script = None
 
 
@@ -100,6 +105,20 @@ class os:
     @staticmethod
     def urandom(n):
         return bytes(range(0xA1, 0xA1 + n))  # the boot id is 0xA1A2A3A4
+
+
+class time:
+    @staticmethod
+    def ticks_ms():
+        return board.ms % _TICKS
+
+    @staticmethod
+    def ticks_diff(later, earlier):
+        return (later - earlier + _TICKS // 2) % _TICKS - _TICKS // 2
+
+    @staticmethod
+    def sleep_ms(ms):
+        board.ms += ms
 
 
 class _In:

@@ -8,6 +8,7 @@ included), mosquitto_passwd and the installed controller's ``check-config`` run 
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shutil
@@ -15,6 +16,7 @@ import socket
 import sqlite3
 import stat
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -83,7 +85,20 @@ def write_stub(path: Path, body: str) -> None:
     path.chmod(0o755)
 
 
-def install(root: Path, env: dict[str, str], *args: str, script: Path = SCRIPT) -> str:
+#: the copies ``this_release`` made, removed as the worker ends
+_COPIES: list[tempfile.TemporaryDirectory[str]] = []
+
+
+@functools.cache
+def this_release() -> Path:
+    """This checkout copied (``release``) once a worker: the script installs from its own
+    folder, and pip builds the project in that tree (``build/``), so an install from the
+    checkout itself wrote there, two workers' installs at once into the same folder."""
+    _COPIES.append(tempfile.TemporaryDirectory(prefix="install-pi-source-"))
+    return release(Path(_COPIES[-1].name))
+
+
+def install(root: Path, env: dict[str, str], *args: str, script: Path | None = None) -> str:
     done = run_script(root, env, *args, script=script)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "install-pi:" not in done.stderr, done.stderr  # no step failed on the way
@@ -91,7 +106,9 @@ def install(root: Path, env: dict[str, str], *args: str, script: Path = SCRIPT) 
 
 
 def run_script(root: Path, env: dict[str, str], *args: str,
-               script: Path = SCRIPT) -> subprocess.CompletedProcess[str]:
+               script: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """``install-pi.sh`` (``this_release``'s, unless ``script`` names another) into ``root``."""
+    script = script or this_release() / SCRIPT.relative_to(REPO)
     return subprocess.run(["bash", str(script), "--root", str(root), *args], env=env,
                           capture_output=True, text=True, timeout=600)
 

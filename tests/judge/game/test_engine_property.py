@@ -257,6 +257,7 @@ def assert_undo_is_replay(game: Game, undone: Game,
     event(f"an undo compared with the replay, in stage {game.stage}")
 
 
+@pytest.mark.timeout(600)  # 300 games on the CPU: 16 s alone, over 120 s beside the suite
 @pytest.mark.parametrize("name", SHIPPED)
 @settings(max_examples=300, deadline=None)
 @given(seed=st.integers(0, 2**32), draws=st.data())
