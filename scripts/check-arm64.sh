@@ -104,8 +104,9 @@ there() {
 }
 
 # in_root [--own-net] -- COMMAND...: COMMAND in the root, as root; --own-net: in network and
-# PID namespaces of their own (loopback only; whatever it leaves running ends with it). Without,
-# systemctl sees that it runs in a chroot, and does only what needs no running systemd.
+# PID namespaces of their own (loopback only; whatever it leaves running ends with it). No
+# systemd runs in the root: the install enables the services for a first boot (as for a card's
+# image being built) and starts none.
 in_root() {
     local own=()
     if [ "$1" = --own-net ]; then

@@ -274,26 +274,46 @@ no armv7 wheels of msgspec, pygame and numpy; install the 64-bit OS, docs/deploy
         say "udev is not running here: the consoles' and GPIO chips' rule applies from the" \
             "next boot"
     fi
-    systemctl daemon-reload
-    systemctl restart mosquitto
-    systemctl enable mafia-table
-    systemctl restart mafia-table
-    say "done: systemctl status mafia-table; edit $ETC/table.toml (seats, pins, consoles:" \
-        "$OPT/venv/bin/mafia-table consoles), then systemctl restart mafia-table"
+    if systemd_running; then
+        systemctl daemon-reload
+        systemctl restart mosquitto
+        systemctl enable mafia-table
+        systemctl restart mafia-table
+        say "done: systemctl status mafia-table; edit $ETC/table.toml (seats, pins, consoles:" \
+            "$OPT/venv/bin/mafia-table consoles), then systemctl restart mafia-table"
+    else  # an image being built (a chroot, a container): enabled, started at its first boot
+        systemctl enable mafia-table mosquitto
+        say "done: systemd is not running here, so mafia-table and mosquitto start at the" \
+            "next boot (enabled); edit $ETC/table.toml before it"
+    fi
+}
+
+# systemd_running: this system was booted with systemd, which runs now (sd_booted(3)'s test);
+# ($ROOT/run/...: not in a root being filled, nor a chroot or a container building an image)
+systemd_running() {
+    [ -d "$ROOT/run/systemd/system" ]
 }
 
 uninstall_all() {
     step "removing the controller" "the message above says why; run this again"
-    systemctl disable --now mafia-table || true  # not there: nothing to stop
+    if systemd_running; then
+        systemctl disable --now mafia-table || true  # not there: nothing to stop
+    else
+        systemctl disable mafia-table || true
+    fi
     rm -f "$UNIT" "$UDEV"
     rm -rf "$OPT"
-    systemctl daemon-reload
+    if systemd_running; then
+        systemctl daemon-reload
+    fi
     udevadm control --reload 2>/dev/null || true  # no udev here: nothing to tell
     if [ "$PURGE" -eq 1 ]; then
         rm -rf "$ETC" "$VAR"
         rm -f "$MOSQ/conf.d/mafia.conf" "$MOSQ/mafia.acl" "$MOSQ/mafia.passwd"
         userdel "$USER_NAME" || true
-        systemctl restart mosquitto || true
+        if systemd_running; then
+            systemctl restart mosquitto || true
+        fi
         say "removed the controller, its config, its journal and its user"
     else
         say "removed the controller; kept $ETC, $VAR and the broker config" \

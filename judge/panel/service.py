@@ -272,8 +272,10 @@ class Panel:
                     seen.notices.append(notice)
                     self.live.show()
                 return
-            seen.state = body
+            said, seen.state = seen.state.get("rules", _UNTOLD), body
             self._tell_wrong_preset()
+            if body.get("rules", _UNTOLD) != said:  # the header's preset check: shown now,
+                self.live.show()  # not at the table's next health (a tab then saw none)
         try:
             given = table_events.decode(topic, payload)
         except table_events.BadEvent as exc:

@@ -126,9 +126,7 @@ def test_a_whole_online_003_game_at_24_seats_from_the_judges_panel(tmp_path, bro
     table stops once it is decided, every role waking in order, and the judge's heart attacks
     («гибель от инфаркта») ending it: the honest win."""
     with book_game_at(tmp_path, broker.port, chromium, table_of_24(tmp_path, broker.port),
-                      # 2 s night steps: a 1 s step ended before the commissar's and the
-                      # journalist's keys reached a 24-seat table beside the whole suite
-                      book_game("online-003", 24, night_step=2.0)) as (panel, hands):
+                      book_game("online-003", 24)) as (panel, hands):
         page = panel.page
         page.on("dialog", lambda dialog: dialog.accept("a heart attack"))
         deal(panel, ROLES_24, ADDED_24)

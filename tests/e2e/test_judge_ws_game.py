@@ -26,8 +26,7 @@ def night_step(hands: Hands, step: str):
 def test_a_fiim_game_over_the_live_channel_alone(tmp_path, broker):
     listen = f"127.0.0.1:{free_port()}"
     config = judge_config(tmp_path, broker.port, listen)
-    # long night steps: the judge ends each one, so nothing here races a clock
-    config.write_text(config.read_text().replace("night_step = 1.0", "night_step = 60"))
+    # the night steps are long (``FIIM_GAME``): the judge ends each one, nothing races a clock
     hands = Hands(broker.port)
     table = Running(table_config(tmp_path, broker.port))
     judge = Judge(config)

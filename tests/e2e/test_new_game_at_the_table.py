@@ -113,7 +113,6 @@ def test_a_new_game_from_every_stage_of_a_fiim_game_ends_what_runs_at_the_table(
         tmp_path, broker):
     listen = f"127.0.0.1:{free_port()}"
     config = judge_config(tmp_path, broker.port, listen)
-    config.write_text(config.read_text().replace("night_step = 1.0", "night_step = 60"))
     hands = Hands(broker.port)
     table = Running(table_config(tmp_path, broker.port))
     judge = Judge(config)
@@ -210,7 +209,7 @@ def test_a_new_game_in_the_online_variants_vote_and_verdict_ends_them_at_the_tab
     hands = Hands(broker.port)
     table = Running(table_of_seven(tmp_path, broker.port))
     judge = Judge(judge_config(tmp_path, broker.port, listen,
-                               game=book_game("online-003", SEATS, night_step=60)))
+                               game=book_game("online-003", SEATS)))
 
     async def walk() -> None:
         async with logged_in(listen) as (_, live):

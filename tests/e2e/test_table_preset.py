@@ -50,8 +50,16 @@ async def start_at_the_panel(tmp_path, port: int, book: str) -> tuple[dict, dict
                 assert login.status == 200
             async with http.ws_connect(url + "live") as ws:
                 async def until(holds) -> dict[str, Any]:
+                    last = None
                     while True:
-                        message = await asyncio.wait_for(ws.receive_json(), 30)
+                        try:
+                            message = await asyncio.wait_for(ws.receive_json(), 30)
+                        except TimeoutError:
+                            raise AssertionError(
+                                f"{book}: last view {last}; the panel saw "
+                                f"{panel.live.seen.state}, broker {panel.live.seen.broker}, "
+                                f"status {panel.live.seen.status}") from None
+                        last = message
                         if holds(message):
                             return message
 

@@ -50,10 +50,12 @@ INSERT INTO events VALUES (2, 'event/seat/press', '{"seq": 2}', 0);
 def pi(tmp_path_factory):
     """A scratch root with the controller installed once, as documented (``sudo
     scripts/install-pi.sh``, no options), on a system whose archive has ``python3-lgpio`` (the
-    venv is the slow part)."""
+    venv is the slow part), booted with systemd (``/run/systemd/system``: its services started
+    now)."""
     base = tmp_path_factory.mktemp("pi")
     env, log = system_stubs(base, lgpio_in_archive=True)
     root = base / "root"
+    (root / "run/systemd/system").mkdir(parents=True)
     first = install(root, env)
     return root, env, log, first
 
@@ -273,7 +275,9 @@ def test_a_bad_table_id_is_refused_before_anything(tmp_path):
 
 def test_without_python3_lgpio_the_venv_takes_lgpio_from_pypi(tmp_path):
     """Debian's own arm64 (and other distributions than Raspberry Pi OS) has no python3-lgpio:
-    the [pi] extra brings lgpio's wheel from PyPI into the venv, and the install says so."""
+    the [pi] extra brings lgpio's wheel from PyPI into the venv, and the install says so. This
+    root runs no systemd (a card's image being built, scripts/check-arm64.sh's chroot): the
+    services are enabled for the first boot, not started, and no step fails for it."""
     env, log = system_stubs(tmp_path, lgpio_in_archive=False)
     root = tmp_path / "root"
     venv = root / "opt/mafia-table/venv"
@@ -285,6 +289,9 @@ def test_without_python3_lgpio_the_venv_takes_lgpio_from_pypi(tmp_path):
     found = subprocess.run([str(venv / "bin/python"), "-c", "import lgpio; print(lgpio.__file__)"],
                            capture_output=True, text=True, timeout=60)
     assert found.returncode == 0 and found.stdout.startswith(str(venv)), found.stderr
+    steps = [step for step in log.read_text().splitlines() if step.startswith("systemctl")]
+    assert steps == ["systemctl enable mafia-table mosquitto"]
+    assert "mafia-table and mosquitto start at the next boot (enabled)" in out
 
     again = install(root, env)  # an upgrade, as documented: the installed table, lgpio kept
     assert "installing the controller" not in again

@@ -53,13 +53,18 @@ def table_config(tmp_path: Path, port: int, rules: str = "fiim",
         backends=msgspec.structs.replace(cfg.backends, audio="off"))
 
 
-#: the panel's game for the end-to-end tests: FIIM's book, short night steps
-FIIM_GAME = "[timings]\nnight_step = 1.0\nbest_move = 2.0\n"
+#: how long a night step of the end-to-end tests lasts at most: a minute, and ``night_step``
+#: ends each as soon as the table has taken its entries (a step of a second lost a busy
+#: machine's late entry: the time is the core's rule, tested on its fake clock)
+STEP_SECONDS = 60
+
+#: the panel's game for the end-to-end tests: FIIM's book
+FIIM_GAME = f"[timings]\nnight_step = {STEP_SECONDS}\nbest_move = {STEP_SECONDS}\n"
 
 
-def book_game(book: str, seats: int = 10, night_step: float = 1.0) -> str:
+def book_game(book: str, seats: int = 10, night_step: float = STEP_SECONDS) -> str:
     """A ``[game]`` playing ``book`` at ``seats``, its night steps ``night_step`` seconds
-    (short: every step lasts its time; ``judge_config``'s ``game``)."""
+    (``judge_config``'s ``game``)."""
     return f'[game]\nbook = "{book}"\nseats = {seats}\n[timings]\nnight_step = {night_step}\n'
 
 
@@ -156,13 +161,14 @@ class Hands:
             for message in sent:
                 message.wait_for_publish(5)
 
-    def upcoming(self, topic: str, **fields):
-        """Wait later for the next message on ``topic`` with ``fields`` (counted from now)."""
+    def upcoming(self, topic: str, count: int = 1, **fields):
+        """Wait later for the next ``count`` messages on ``topic`` with ``fields`` (counted
+        from now); the wait returns the last of them."""
         def match(m: Received) -> bool:
             return m.topic == TABLE + topic and all(m.json().get(k) == v
                                                     for k, v in fields.items())
         seen = len(self.record.matching(match))
-        return lambda: self.record.wait_for(match, count=seen + 1, timeout=30)[-1].json()
+        return lambda: self.record.wait_for(match, count=seen + count, timeout=30)[-1].json()
 
 
 class Panel:
@@ -256,12 +262,21 @@ def vote(panel: Panel, hands: Hands, windows: list[tuple[int, list[int], str]],
     """Start the vote with Next, then for each window: the fists, and the judge's tap
     (``"shot"``: ``Panel.shot`` of the count, ``vote`` or for "all leave?" ``question``, then
     confirm; with ``correct``, the last window's count is the judge's own: those seats
-    selected, then Correct)."""
+    selected, then Correct). A count that missed a fist (a press later than a busy machine's
+    short window) is rejected and the window runs again, as a judge who saw the hand would."""
     opened = hands.upcoming("event/vote/window", state="opened", candidate=windows[0][0])
     panel.tap("#next")
     for i, (candidate, fists, decision) in enumerate(windows):
-        opened()
-        hands.fists(fists)
+        window = opened()
+        while True:
+            proposed = hands.upcoming("event/vote/proposed", candidate=candidate,
+                                      attempt=window["attempt"])
+            hands.fists(fists)
+            if sorted(proposed()["voters"]) == sorted(fists):
+                break
+            again = hands.upcoming("event/vote/window", state="opened", candidate=candidate)
+            panel.tap("#reject")
+            window = again()
         panel.page.wait_for_selector(f'#vote[data-proposed^="{candidate}:"]')
         if i + 1 < len(windows):
             opened = hands.upcoming("event/vote/window", state="opened",
@@ -278,16 +293,22 @@ def vote(panel: Panel, hands: Hands, windows: list[tuple[int, list[int], str]],
 
 def night_step(panel: Panel, hands: Hands, step: str, keys: dict[int, str],
                during: Callable[[], None] | None = None) -> dict:
-    """The judge opens ``step``, the actors type ``keys``; ``during`` checks the panel while
-    the step runs (before any key); returns the table's result."""
+    """The judge opens ``step``, the actors type ``keys``, and once the table has taken each
+    entry (``#`` ends one) the judge ends the step; ``during`` checks the panel while the step
+    runs (before any key); returns the table's result."""
     opened = hands.upcoming("private/night/step", step=step)
     result = hands.upcoming("private/night/result", step=step)
     panel.tap("#next")
     opened()
     if during is not None:
         during()
+    entries = sum(typed.count("#") for typed in keys.values())
+    picked = hands.upcoming("private/night/pick", count=entries, step=step)
     for seat, typed in keys.items():
         hands.key(seat, typed)
+    if entries:
+        picked()
+    panel.tap("#end-step")
     body = result()
     panel.page.wait_for_selector('#night[data-step=""]')
     return body

@@ -122,3 +122,22 @@ def test_a_table_on_no_preset_is_told_to_name_one_and_one_that_does_not_say_is_n
         assert panel.game.stage == "night0"
     finally:
         panel.close()
+
+
+def test_the_tables_preset_is_shown_as_soon_as_its_state_says_it(tmp_path):
+    """A tab connected before the table's retained ``state`` arrived (status and health come
+    first, the panel shows each) is shown the preset check when ``state`` comes, not at the
+    table's next health: once per preset said, not at every ``state``."""
+    panel = Panel(judge_config.load(write(tmp_path, GOOD)))
+    shown: list[object] = []
+    panel.live.watchers.append(shown.append)
+    try:
+        panel._on_table("state", table_state(rules="online-003"))
+        assert panel.live.message().table.rules is not None
+        assert len(shown) == 1
+        panel._on_table("state", table_state(rules="online-003"))
+        assert len(shown) == 1
+        panel._on_table("state", table_state(rules="fiim"))
+        assert len(shown) == 2
+    finally:
+        panel.close()
