@@ -13,7 +13,7 @@ import pytest
 
 from kit.local_broker import free_port
 from tests.support.judge_panel import TABLE, Hands, Judge, judge_config, table_config
-from tests.support.live_channel import logged_in
+from tests.support.live_channel import counted, logged_in
 from tests.support.record_game import ROLES
 from tests.support.running import Running
 
@@ -50,7 +50,7 @@ def test_a_fiim_game_over_the_live_channel_alone(tmp_path, broker):
             g = await live.offer("next")  # the vote (4.4.4)
             assert g["stage"] == "vote"
             opened()
-            hands.fists([1, 2, 3, 4, 6, 7, 8])
+            await counted(live, hands, 5, [1, 2, 3, 4, 6, 7, 8])
             for candidate in (5, 6):  # 6 gets the votes left over (4.4.8)
                 await live.until(lambda g, c=candidate: g["vote"] is not None
                                  and (g["vote"]["proposed"] or {}).get("candidate") == c)

@@ -17,7 +17,7 @@ import pytest
 
 from kit.local_broker import free_port
 from tests.support.judge_panel import TABLE, Hands, Judge, book_game, judge_config, table_config
-from tests.support.live_channel import Channel, View, logged_in
+from tests.support.live_channel import Channel, View, counted, logged_in
 from tests.support.online_003 import ADDED, ROLES, SEATS, table_of_seven
 from tests.support.record_game import ROLES as FIIM_ROLES
 from tests.support.running import Running
@@ -67,7 +67,7 @@ async def voted(live: Channel, hands: Hands, windows: list[tuple[int, list[int]]
     await live.offer("next")
     for i, (candidate, fists) in enumerate(windows):
         opened()
-        hands.fists(fists)
+        await counted(live, hands, candidate, fists)
         await live.until(lambda g, c=candidate: g["vote"] is not None
                          and (g["vote"]["proposed"] or {}).get("candidate") == c)
         if i + 1 < len(windows):
@@ -150,7 +150,7 @@ def test_a_new_game_from_every_stage_of_a_fiim_game_ends_what_runs_at_the_table(
             opened = hands.upcoming("event/vote/window", state="opened", candidate=5)
             await live.offer("next")
             opened()
-            hands.fists([1, 2, 3])
+            await counted(live, hands, 5, [1, 2, 3])
             await live.until(lambda g: g["vote"] is not None and g["vote"]["proposed"])
             await stage("a count proposed", abandon=True)
 

@@ -28,6 +28,7 @@ from tests.support.judge_panel import (
     Hands,
     Judge,
     Panel,
+    counted,
     judge_config,
     login,
     night_step,
@@ -189,7 +190,7 @@ def test_the_public_overlay_follows_the_game_and_never_holds_a_secret(tmp_path, 
         opened = hands.upcoming("event/vote/window", state="opened", candidate=5)
         panel.tap("#next")  # the vote (4.4.4)
         opened()
-        hands.fists([1, 2, 3, 4, 7, 8, 9, 10])
+        counted(panel, hands, 5, [1, 2, 3, 4, 7, 8, 9, 10])
         overlay.wait_for_selector('#votes:text("5: 8…")')  # the table's count, live
         opened = hands.upcoming("event/vote/window", state="opened", candidate=6)
         panel.tap("#confirm")

@@ -25,6 +25,7 @@ from tests.support.judge_panel import (
     Panel,
     book_game,
     book_game_at,
+    counted,
     night_step,
     table_config,
     vote,
@@ -144,7 +145,7 @@ def test_online_003_on_the_panel_and_overlay_in_its_own_words(tmp_path, broker, 
         panel.next()  # the verdict
         panel.stage("question")
         opened()
-        hands.fists([1, 2])  # two hands of seven FOR: no majority, night
+        counted(panel, hands, 0, [1, 2])  # two hands of seven FOR: no majority, night
         page.wait_for_selector('#vote[data-proposed="0:2"]')
         overlay.wait_for_selector('#stage[data-stage="question"]')
         said = {"en": ("The second vote: FOR or AGAINST", "FOR jailing: 2 votes (1, 2)",

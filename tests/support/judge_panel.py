@@ -161,6 +161,23 @@ class Hands:
             for message in sent:
                 message.wait_for_publish(5)
 
+    def all_counted(self, candidate: int, seats: list[int]) -> bool:
+        """``seats``' fists in ``candidate``'s window, open now (the caller waited for it):
+        whether the table's count has every one of them. False: a press came later than a busy
+        machine's short window; the judge rejects the count, the window runs again
+        (``reopened``), and the fists are raised again, as a judge who saw the hand would."""
+        window = self.record.matching(lambda m: m.topic == TABLE + "event/vote/window"
+                                      and m.json()["state"] == "opened"
+                                      and m.json()["candidate"] == candidate)[-1].json()
+        proposed = self.upcoming("event/vote/proposed", candidate=candidate,
+                                 attempt=window["attempt"])
+        self.fists(seats)
+        return sorted(proposed()["voters"]) == sorted(seats)
+
+    def reopened(self, candidate: int):
+        """Wait later for ``candidate``'s window to run again (after the judge's reject)."""
+        return self.upcoming("event/vote/window", state="opened", candidate=candidate)
+
     def upcoming(self, topic: str, count: int = 1, **fields):
         """Wait later for the next ``count`` messages on ``topic`` with ``fields`` (counted
         from now); the wait returns the last of them."""
@@ -267,16 +284,8 @@ def vote(panel: Panel, hands: Hands, windows: list[tuple[int, list[int], str]],
     opened = hands.upcoming("event/vote/window", state="opened", candidate=windows[0][0])
     panel.tap("#next")
     for i, (candidate, fists, decision) in enumerate(windows):
-        window = opened()
-        while True:
-            proposed = hands.upcoming("event/vote/proposed", candidate=candidate,
-                                      attempt=window["attempt"])
-            hands.fists(fists)
-            if sorted(proposed()["voters"]) == sorted(fists):
-                break
-            again = hands.upcoming("event/vote/window", state="opened", candidate=candidate)
-            panel.tap("#reject")
-            window = again()
+        opened()
+        counted(panel, hands, candidate, fists)
         panel.page.wait_for_selector(f'#vote[data-proposed^="{candidate}:"]')
         if i + 1 < len(windows):
             opened = hands.upcoming("event/vote/window", state="opened",
@@ -289,6 +298,15 @@ def vote(panel: Panel, hands: Hands, windows: list[tuple[int, list[int], str]],
                 panel.page.click(f'.seat[data-seat="{seat}"] .num')
             decision = "correct"
         panel.tap(f"#{decision}")
+
+
+def counted(panel: Panel, hands: Hands, candidate: int, fists: list[int]) -> None:
+    """``fists`` in ``candidate``'s window, open now, until the table's count has them all
+    (``Hands.all_counted``; a count that missed one rejected at the panel)."""
+    while not hands.all_counted(candidate, fists):
+        again = hands.reopened(candidate)
+        panel.tap("#reject")
+        again()
 
 
 def night_step(panel: Panel, hands: Hands, step: str, keys: dict[int, str],

@@ -10,7 +10,7 @@ from typing import Any
 
 import aiohttp
 
-from tests.support.judge_panel import PASSWORD
+from tests.support.judge_panel import PASSWORD, Hands
 
 View = dict[str, Any]
 
@@ -81,3 +81,14 @@ async def logged_in(listen: str) -> AsyncIterator[tuple[aiohttp.ClientSession, C
             live = Channel(ws, await ws.receive_json())
             await live.until(lambda g: True)
             yield http, live
+
+
+async def counted(live: Channel, hands: Hands, candidate: int, fists: list[int]) -> None:
+    """``fists`` in ``candidate``'s window, open now, until the table's count has them all
+    (``Hands.all_counted``; a count that missed one rejected over the live channel)."""
+    while not hands.all_counted(candidate, fists):
+        await live.until(lambda g: g["vote"] is not None
+                         and (g["vote"]["proposed"] or {}).get("candidate") == candidate)
+        again = hands.reopened(candidate)
+        await live.offer("reject")
+        again()
