@@ -94,12 +94,13 @@ unmount() {
 # gone PATH...: none of them is in the root; there PATH...: each is
 gone() {
     for path in "$@"; do
-        [ ! -e "$ROOT$path" ] || { echo "check-arm64: $path is still there" >&2; false; }
+        [ ! -e "$ROOT$path" ] && [ ! -L "$ROOT$path" ] \
+            || { echo "check-arm64: $path is still there" >&2; false; }
     done
 }
 there() {
-    for path in "$@"; do
-        [ -e "$ROOT$path" ] || { echo "check-arm64: $path is missing" >&2; false; }
+    for path in "$@"; do  # a symlink's absolute target is the root's: followed in the root
+        in_root -- test -e "$path" || { echo "check-arm64: $path is missing" >&2; false; }
     done
 }
 
