@@ -125,11 +125,12 @@ install_program() {
     fi
 }
 
-# make_secret FILE ACCOUNT: a random broker password, made once, readable by the service only.
+# make_secret FILE ACCOUNT: a random broker password, made once, readable by the service only
+# (FILE's folder is made before, open to the service's user: a mode set on it here closed
+# $ETC to the service, which then could not read its own table.toml).
 make_secret() {
     local file="$1" account="$2"
     if [ ! -s "$file" ]; then
-        install -d -m 0750 "$(dirname "$file")"
         (umask 027; head -c 24 /dev/urandom | base64 | tr -d '/+=' > "$file")
         say "made the $account broker password in $file"
     fi

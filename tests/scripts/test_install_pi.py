@@ -128,6 +128,9 @@ def test_a_fresh_install_puts_everything_in_place(pi):
     assert {p.name for p in (etc / "rules").iterdir()} == {
         p.name for p in (REPO / "config/rules").iterdir()}
     assert f"{etc / 'table.toml'}: ok (table table-1" in out  # the installed controller checked
+    # the service's user reaches its config (the folder was once left 0750 root:root, and the
+    # controller could not read table.toml: found by scripts/check-arm64.sh running it)
+    assert stat.S_IMODE(etc.stat().st_mode) == 0o755
     for account in ("broker", "rules-core", "observer"):
         secret = etc / f"{account}.pass"
         assert len(secret.read_text().strip()) >= 20
