@@ -30,6 +30,8 @@ HEADLINES: dict[str, tuple[str, ...]] = {
                 "first backlog event after", "drained: all 2,000", "service peak resident",
                 "SIGTERM 0.2 s into the catch-up: exited 0",
                 "verdict press during a 2,000-event catch-up: p50 / p99 / max"),
+    "board_replay": ("board replay: 2 games of evening-hall.jsonl.gz", "idle: RSS", "game 1:",
+                     "game 2:", "board: RSS", "verdict memory hall board, replayed:"),
     "compare": ("bench.consoles round 1/1", "bench.consoles median of 1 rounds"),
     "consoles": ("pty byte -> subscriber:", "burst of 24 seats within 10 ms x 2: lost",
                  "floor, bare pty write -> pyserial read:",
