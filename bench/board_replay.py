@@ -200,7 +200,9 @@ def main() -> None:
         idle = [sample(pid)]
         time.sleep(args.idle)
         idle.append(sample(pid))
-        print(f"  idle: RSS {idle[0].rss_kb} -> {idle[1].rss_kb} kB", flush=True)
+        print(f"  floor, the board idle with its page open {args.idle:g} s: RSS "
+              f"{idle[0].rss_kb} -> {idle[1].rss_kb} kB, CPU "
+              f"{idle[1].cpu_s - idle[0].cpu_s:.2f} s", flush=True)
         rss: list[float] = []
         for n in range(args.games):
             game = recorded[n % len(recorded)]
