@@ -186,7 +186,14 @@ def main() -> None:
     parser.add_argument("--idle", type=float, default=10.0,
                         help="seconds of the idle floor before the first game (10)")
     args = quick.arguments(parser, {"games": 2, "idle": 1.0})
-    recorded = [g for g in read(args.recording) if any(m.topic.endswith("/state") for m in g)]
+    if args.games < 2 or args.pace < 0 or args.idle < 0:
+        parser.error("--games takes 2 or more (a growth after the first), --pace and --idle "
+                     "0 or more")
+    try:
+        games = read(args.recording)
+    except (OSError, ValueError, EOFError) as exc:  # gzip's, JSON's, base64's
+        raise SystemExit(f"{args.recording}: not a recorded evening: {exc}") from None
+    recorded = [g for g in games if any(m.topic.endswith("/state") for m in g)]
     if not recorded:
         raise SystemExit(f"{args.recording}: no game recorded")
     tables = sorted({m.topic.split("/")[1] for g in recorded for m in g})

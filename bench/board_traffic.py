@@ -96,6 +96,8 @@ def read(path: Path) -> list[list[Message]]:
     text = (gzip.decompress(data) if path.suffix == ".gz" else data).decode("utf-8")
     for n, line in enumerate(text.splitlines(), 1):
         said = json.loads(line)
+        if not isinstance(said, dict):
+            raise ValueError(f"{path}:{n}: not a JSON object")
         if "game" in said:
             games.append(current)
             current = []
