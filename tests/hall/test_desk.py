@@ -219,7 +219,8 @@ def test_a_club_evening_without_a_tournament_reads_no_game_to_make_the_views(tmp
     tournament: no games on its pages); the process kept that high-water mark. Now the views
     of a desk without a tournament cost the same at the twelfth game as at the first (the peak
     of Python's allocations while they are made, by tracemalloc: reading the games cost about
-    95 kB more at each game of this script's size)."""
+    95 kB more at each game of this script's size, 1,027 kB more at the twelfth; the bound,
+    64 kB, is less than one game's, and leaves room for a thread left by another test)."""
     store = HallStore(tmp_path / "board.db")
     desk = Desk(store, PRESETS, Board().publish, Board().changed)
     seats = {seat: f"Player {seat}" for seat in range(1, 11)}
@@ -236,4 +237,4 @@ def test_a_club_evening_without_a_tournament_reads_no_game_to_make_the_views(tmp
     finally:
         tracemalloc.stop()
         store.close()
-    assert max(peaks) - peaks[0] < 16 * 1024, peaks
+    assert max(peaks) - peaks[0] < 64 * 1024, peaks
