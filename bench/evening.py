@@ -24,6 +24,10 @@ open, no game) for ``--idle`` seconds: what each process spends doing nothing (h
 keep-alives, timers), scaled to a game's length; each process's CPU a game is printed beside it
 with the ratio.
 
+``--record FILE`` writes the hall traffic the board reads, a JSON line a message and a mark
+after each game (``bench/board_traffic.py``): ``bench/board_replay.py`` plays it into a board of
+its own, an evening in a minute.
+
 Verdicts: memory, every process of ours (the two mosquittos, the controller, the panel, the
 board) and every page's JS heap grows by at most 1 MB over the evening after its first game
 (its fitted slope times the games after the first; Chromium's own processes are printed, not
@@ -42,12 +46,13 @@ import statistics
 import tempfile
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from bench import pi4, quick
+from bench.board_traffic import Recorder
 from bench.evening_play import LiveChannel, ScriptedJudge
 from bench.figures import load_average
 from contract.topics import topic_prefix
@@ -170,9 +175,12 @@ def main() -> None:
                         help="seconds of the idle floor before the first game (60)")
     parser.add_argument("--steps", type=int, default=200_000,
                         help="n-body steps of the Pi 4 comparison, three runs (200,000)")
+    parser.add_argument("--record", type=Path, metavar="FILE",
+                        help="write the hall traffic the board reads to FILE, a JSON line a "
+                             "message (bench/board_replay.py plays it again)")
     args = quick.arguments(parser, {"games": 2, "idle": 3.0, "steps": 20_000})
     load_before = load_average()
-    with evening() as (judge, watched, pages):
+    with evening(args.record) as (judge, watched, pages, recorder):
         print(f"evening: {args.games} games of {BOOK} on {TABLE}, every process up; "
               f"idle floor {args.idle:g} s", flush=True)
         for w in watched:
@@ -190,6 +198,8 @@ def main() -> None:
                 w.games.append(w.now())
             for page in pages:
                 page.take()
+            if recorder is not None:
+                recorder.mark(n + 1)
             print(f"  game {n + 1}: {winners[-1]} won in {durations[-1]:.0f} s (at a real "
                   f"table's pace {(durations[-1] + skipped[-1]) / 60:.0f} min); RSS kB: "
                   + ", ".join(f"{w.name} {w.games[-1].rss_kb}" for w in watched), flush=True)
@@ -200,8 +210,10 @@ def main() -> None:
 
 
 @contextmanager
-def evening() -> Iterator[tuple[ScriptedJudge, list[Watched], list[PageWatch]]]:
-    """The hall, the table, the panel, the pages and the scripted judge, all up; stopped after."""
+def evening(record: Path | None = None) -> Iterator[
+        tuple[ScriptedJudge, list[Watched], list[PageWatch], Recorder | None]]:
+    """The hall, the table, the panel, the pages and the scripted judge, all up, and the hall's
+    traffic recorded to ``record`` if given; stopped after."""
     with tempfile.TemporaryDirectory(prefix="bench-evening-") as tmp:
         root = Path(tmp)
         hall = SimulatedHall(root / "hall", 1)
@@ -226,9 +238,12 @@ def evening() -> Iterator[tuple[ScriptedJudge, list[Watched], list[PageWatch]]]:
                            Watched("hall board", _board_pid(board_port)),
                            Watched("chromium (4 pages)", None)]
                 with headless_chromium() as browser, \
-                        LiveChannel(f"http://{listen}/", PASSWORD) as live:
+                        LiveChannel(f"http://{listen}/", PASSWORD) as live, \
+                        ExitStack() as recording:
+                    recorder = None if record is None else recording.enter_context(
+                        Recorder(hall.port, record, "rules-core", password("rules-core")))
                     pages = open_pages(browser, f"http://{listen}", board_url)
-                    yield ScriptedJudge(live, hands, load_rules(BOOK)), watched, pages
+                    yield ScriptedJudge(live, hands, load_rules(BOOK)), watched, pages, recorder
             finally:
                 judge.stop()
                 hands.record.close()

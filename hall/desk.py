@@ -71,9 +71,15 @@ class Desk:
     # ------------------------------------------------------------------ the views
 
     def views(self) -> tuple[dict[str, Any], dict[str, Any]]:
-        """The organiser's view and the public one, made again only after a change."""
+        """The organiser's view and the public one, made again only after a change.
+
+        Only a tournament's views show the games: without one (a club evening) no game is
+        read from the store to make them. Each game held, decoded, is about 150 kB for the
+        moment the views are made (a 27 kB record of a FIIM game), and the process's memory
+        keeps the high-water mark: reading them all at each game's record grew the board by
+        that much a game, all evening (docs/performance.md, "A club evening")."""
         if self._views is None:
-            held = self.store.games()
+            held = [] if self.tournament is None else self.store.games()
             history = {h.message.game: self.store.history(h.message.game) for h in held}
             organiser = tm.organiser_view(self.tournament, held, self.presets,
                                           self.store.refusals, history)

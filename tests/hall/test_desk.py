@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import io
 import json
+import tracemalloc
 import zipfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -210,3 +211,30 @@ def test_a_seating_file_that_does_not_seat_the_stage_whole_is_refused_and_replac
             "загрузка рассадки: не принято: тур 2: в рассадке 1 стол, а играют 2")
         assert desk.tournament is held
         assert Desk(store, PRESETS, board.publish, board.changed).tournament == held
+
+
+def test_a_club_evening_without_a_tournament_reads_no_game_to_make_the_views(tmp_path):
+    """Issue 40: the board grew ~170 kB a game all evening, its Python heap flat. Each game's
+    record made the views again, and they read and decoded every game held to show none (no
+    tournament: no games on its pages); the process kept that high-water mark. Now the views
+    of a desk without a tournament cost the same at the twelfth game as at the first (the peak
+    of Python's allocations while they are made, by tracemalloc: reading the games cost about
+    95 kB more at each game of this script's size, 1,027 kB more at the twelfth; the bound,
+    64 kB, is less than one game's, and leaves room for a thread left by another test)."""
+    store = HallStore(tmp_path / "board.db")
+    desk = Desk(store, PRESETS, Board().publish, Board().changed)
+    seats = {seat: f"Player {seat}" for seat in range(1, 11)}
+    peaks = []
+    tracemalloc.start()
+    try:
+        for n in range(1, 13):
+            assert desk.receive(*seated_game("table-1", n, seats, "t-elsewhere")).changed
+            tracemalloc.reset_peak()
+            before = tracemalloc.get_traced_memory()[0]
+            assert desk.views()[0]["tournament"] is None
+            peaks.append(tracemalloc.get_traced_memory()[1] - before)
+        assert len(store.games()) == 12
+    finally:
+        tracemalloc.stop()
+        store.close()
+    assert max(peaks) - peaks[0] < 64 * 1024, peaks
