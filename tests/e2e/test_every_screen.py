@@ -52,7 +52,7 @@ from tests.support.judge_panel import (
     vote,
 )
 from tests.support.online_003 import table_of_seven
-from tests.support.page_layout import fits, out_of_sight, overflowing
+from tests.support.page_layout import fits, lines, out_of_reach, out_of_sight, overflowing
 from tests.support.page_words import (
     foreign_words,
     machine_words,
@@ -73,6 +73,9 @@ OTHER = {"ru": "en", "en": "ru"}
 #: a night step's seconds in the walk: its screen is looked at (three sizes) while it runs
 STEP = 2.0
 DON = {"ru": "Дон", "en": "Don"}  # the book's title of the card (config/books/fiim.toml)
+#: whether the panel offers now an action on a selected seat (not its primary one, always shown)
+SEAT_OFFERS = """() => view.game.offers.some((o) => !o.primary && o.key !== "name" &&
+  (o.params || []).some((p) => p.kind === "seat" || p.kind === "seats"))"""
 
 
 #: the messages a page's renderer (kit/i18n/i18n.js) rendered since the last call: its
@@ -105,6 +108,9 @@ class Walk:
         self.language, self.names = language, list(names)
         self.missing: list[str] = []  # the renderer's "in no catalog" warnings, every page
         self.uncounted = set(counted_without_forms(language))
+        #: the speaker's clock as it must read: the seconds alone ("59 с")
+        self.clock = re.compile(re.escape(i18n.t("panel.clock", language, seconds=12345))
+                                .replace("12345", r"\d+"))
 
     def watch(self, page):
         """``page``, its renderer's warnings collected."""
@@ -131,11 +137,69 @@ class Walk:
         """The screen fits a tablet either way and a phone, and passes ``words`` at each (a
         narrow screen may show other words); on the panel, the game's state reads at a glance
         at each: the stage, the floor, the clock, the vote and the night's step all on the
-        first screen (``page_layout.out_of_sight``)."""
+        first screen (``page_layout.out_of_sight``), with a seat selected when the game offers
+        a seat's actions, which are on that screen too, with the primary action (``taps``)."""
+        panel = page.query_selector("#bar") is not None
+        tile = self.select(page) if panel else None
+
         def each() -> None:
             self.words(page)
             assert out_of_sight(page) == [], (page.viewport_size, out_of_sight(page))
+            if panel:
+                self.taps(page, tile is not None or page.query_selector(".seat.selected"))
+                self.reads(page)
         fits(page, each)
+        if tile is not None:  # as it was: no seat selected
+            tile.click()
+            page.wait_for_selector(".seat.selected", state="detached")
+
+    @staticmethod
+    def select(page) -> Any:
+        """A seat in the game selected, as the judge taps it, when the game offers an action
+        on a selected seat and none is selected (its tile, to let it go after), else None."""
+        if not page.evaluate(SEAT_OFFERS) or page.query_selector(".seat.selected"):
+            return None
+        tile = page.locator(".seat:not(.out) .num").first
+        tile.click()
+        page.wait_for_selector(".seat.selected")
+        return tile
+
+    @staticmethod
+    def taps(page, picked: Any) -> None:
+        """The panel's primary action and, a seat selected (``picked``), its actions (a foul,
+        a nomination, a count's correction...) are on the first screen, a finger's tap away
+        without scrolling (issue 38 item 2: on a phone they were under the ten seats), and New
+        game and Abandon are not among them (New game is the primary action at game over)."""
+        size = page.viewport_size
+        assert page.locator("#bar .primary:visible").count() >= 1, (size, "no primary action")
+        assert out_of_reach(page, "#bar button, #bar a") == [], (size, out_of_reach(
+            page, "#bar button, #bar a"))
+        over = page.get_attribute("#stage", "data-stage") == "over"
+        assert page.locator("#bar #abandon").count() == 0
+        assert page.locator("#bar #new-game").count() == (1 if over else 0), size
+        if picked and page.evaluate(SEAT_OFFERS):
+            assert page.locator("#seat-offers button.offer:visible").count() >= 1, (
+                size, "no action of the selected seat in the bar")
+
+    def reads(self, page) -> None:
+        """The panel's words that were misread: the speaker's clock is the seconds alone, on
+        one line (``1: 59 с`` read as a time of day; ``ночь: 58 с`` left ``с`` on a line of its
+        own); the log has no numbers (``1.`` was the latest line) and no box of its own that
+        cuts a line at its edge; the night picks' switch says what it does, away from the
+        everyday buttons (issue 38 items 1 and 9)."""
+        size = page.viewport_size
+        if page.is_visible("#remaining"):
+            said = page.text_content("#remaining") or ""
+            assert self.clock.fullmatch(said), (size, said)
+            assert lines(page, "#remaining") == 1, (size, said)
+        log = page.evaluate("""() => { const log = document.getElementById("log");
+          const li = log.querySelector("li");
+          return [log.scrollHeight - log.clientHeight,
+                  li ? getComputedStyle(li).listStyleType : "none"]; }""")
+        assert log[0] <= 1 and log[1] == "none", (size, log)
+        if page.is_visible("#night-input"):
+            assert page.locator("#table-settings #night-input").count() == 1
+            assert (page.text_content("#night-input-now") or "").strip(), size
 
     def frame(self, overlay) -> None:
         """``words``, and nothing overflows its box on the stream overlay's own 1920x1080
@@ -183,6 +247,9 @@ class Screens:
         """Setup: the names typed, the cards chosen with the ``added`` optional ones, looked
         at, dealt; the overlay opened (the stream PC: no cookie, the panel's language)."""
         self.panel.name_and_deal(NAMES[self.walk.language], roles)
+        # the deal's seed is called as the tournament's seating calls its own (issue 38 item 9)
+        seed = self.page.get_attribute("#deal-seed", "placeholder") or ""
+        assert seed.casefold() == self.t("tournament.seed").casefold(), seed
         if added:
             self.page.select_option("#deal-typed-add", list(added))
         self.look()

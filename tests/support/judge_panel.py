@@ -26,7 +26,7 @@ import msgspec
 from controller import config as config_module
 from kit.local_broker import free_port
 from tests.support.mqtt import Received, Subscriber
-from tests.support.page_layout import fits
+from tests.support.page_layout import VIEWPORTS, fits
 from tests.support.paths import EXAMPLE_CONFIG
 from tests.support.running import Running
 
@@ -214,12 +214,20 @@ class Panel:
 
     def shot(self, name: str) -> None:
         """This screen passes ``look``, fits a tablet either way and a phone (``fits``), and
-        its screenshot for the docs when the run keeps them."""
+        its screenshots for the docs when the run keeps them: on a tablet
+        (``judge-<prefix><name>.png``) and on a phone (``...-phone.png``), each the first
+        screen, as the judge sees it."""
         if self.look is not None:
             self.look()
         fits(self.page)
         if self.shots is not None:
-            self.page.screenshot(path=str(self.shots / f"judge-{self.prefix}{name}.png"))
+            was = self.page.viewport_size
+            for size, suffix in ((VIEWPORTS[0], ""), (VIEWPORTS[2], "-phone")):
+                self.page.set_viewport_size(size)
+                self.page.evaluate("scrollTo(0, 0)")
+                self.page.screenshot(
+                    path=str(self.shots / f"judge-{self.prefix}{name}{suffix}.png"))
+            self.page.set_viewport_size(was)
 
 
 def login(chromium, url: str) -> Panel:

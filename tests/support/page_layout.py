@@ -94,23 +94,77 @@ def orphans(page: Any) -> list[str]:
 #: the vote's window and the night's step (issue 28 item 3: "readable at a glance")
 GLANCE = ("#stage", "#floor", "#clock", "#vote", "#night")
 
-_OUT_OF_SIGHT = """(selectors) => selectors.filter((s) => {
-  const e = document.querySelector(s);
-  if (!e || !e.checkVisibility() || !e.textContent.trim()) return false;
-  const r = e.getBoundingClientRect();
-  return r.top + scrollY < -1 || r.top + scrollY + Math.min(r.height, 96) > innerHeight + 1;
-}).map((s) => {
-  const r = document.querySelector(s).getBoundingClientRect();
-  const [top, bottom] = [r.top + scrollY, r.bottom + scrollY].map(Math.round);
-  return `${s} at ${top}..${bottom} of ${innerHeight}`;
-})"""
+#: the height of what stays at the foot of the screen over the page (the panel's bar: sticky or
+#: fixed at ``bottom: 0``) when the page is longer than the screen: the first screen shows the
+#: page above it only
+_FOOT = """(() => {
+  if (document.documentElement.scrollHeight <= innerHeight + 1) return 0;
+  return Math.max(0, ...[...document.querySelectorAll("body *")].filter((e) => {
+    const s = getComputedStyle(e);
+    return ["sticky", "fixed"].includes(s.position) && s.bottom === "0px" && e.checkVisibility();
+  }).map((e) => e.getBoundingClientRect().height));
+})()"""
+
+_OUT_OF_SIGHT = """(selectors) => {
+  const foot = innerHeight - FOOT;
+  return selectors.filter((s) => {
+    const e = document.querySelector(s);
+    if (!e || !e.checkVisibility() || !e.textContent.trim()) return false;
+    const r = e.getBoundingClientRect();
+    return r.top + scrollY < -1 || r.top + scrollY + Math.min(r.height, 96) > foot + 1;
+  }).map((s) => {
+    const r = document.querySelector(s).getBoundingClientRect();
+    const [top, bottom] = [r.top + scrollY, r.bottom + scrollY].map(Math.round);
+    return `${s} at ${top}..${bottom} of ${Math.round(foot)}`;
+  });
+}""".replace("FOOT", _FOOT)
 
 
 def out_of_sight(page: Any, selectors: tuple[str, ...] = GLANCE) -> list[str]:
     """Each of ``selectors`` shown with words in it that the first screen (the page scrolled
-    to its top) does not show, at least its first 96 px: what a judge must read at a glance
-    without scrolling for it."""
+    to its top, less what stays at its foot over the page: the panel's bar) does not show, at
+    least its first 96 px: what a judge must read at a glance without scrolling for it."""
     found: list[str] = page.evaluate(_OUT_OF_SIGHT, list(selectors))
+    return found
+
+
+_OUT_OF_REACH = """(selector) => {
+  scrollTo(0, 0);
+  return [...document.querySelectorAll(selector)].filter((e) => e.checkVisibility())
+    .filter((e) => {
+      const r = e.getBoundingClientRect();
+      if (r.top < -1 || r.left < -1 || r.bottom > innerHeight + 1 || r.right > innerWidth + 1)
+        return true;
+      const hit = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+      return !hit || !(e === hit || e.contains(hit));
+    }).map((e) => {
+      const r = e.getBoundingClientRect();
+      return `#${e.id || e.tagName.toLowerCase()} at ${Math.round(r.top)}..${
+        Math.round(r.bottom)} of ${innerHeight}`;
+    });
+}"""
+
+
+def out_of_reach(page: Any, selector: str) -> list[str]:
+    """Each visible element matching ``selector`` that a finger cannot tap on the first screen
+    (the page scrolled to its top): not whole on the screen, or covered by another element."""
+    found: list[str] = page.evaluate(_OUT_OF_REACH, selector)
+    return found
+
+
+_LINES = """(selector) => {
+  const e = document.querySelector(selector);
+  if (!e || !e.checkVisibility() || !e.textContent.trim()) return 0;
+  const range = document.createRange();
+  range.selectNodeContents(e);
+  return new Set([...range.getClientRects()].filter((r) => r.width > 0)
+    .map((r) => Math.round(r.top))).size;
+}"""
+
+
+def lines(page: Any, selector: str) -> int:
+    """How many lines the words of the element ``selector`` run on (0: not shown)."""
+    found: int = page.evaluate(_LINES, selector)
     return found
 
 

@@ -100,6 +100,7 @@ function seatTile(seat) {
     if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
     selected.has(seat) ? selected.delete(seat) : selected.add(seat);
     tile.classList.toggle("selected", selected.has(seat));
+    drawPicked();
   });
   tile.querySelector(".name").addEventListener("change", (e) =>
     act("name", { seat, name: e.target.value }));
@@ -217,6 +218,11 @@ function render(message) {
   put($("setup"), "hidden", g.stage !== "setup");
   put($("abandon"), "hidden", g.stage === "setup" || g.stage === "over");
   put($("sheet-link"), "hidden", g.stage !== "over");  // the finished game's sheet, one tap away
+  const input = g.offers.find((o) => o.action === "night_input");
+  put($("table-settings"), "hidden", !input);
+  put($("night-input-now"), "textContent", t(g.night_input === "count" ?
+    "panel.night_input.count" : "panel.night_input.keypad"));
+  drawPicked();
   renderLog([...message.log.map((l) => ({ said: l.text, line: () => I18n.line(l) })),
     ...message.notices.map((n) => ({ said: `⚠ ${n.text}`, line: () => `⚠ ${I18n.words(n)}` }))]
     .slice(-40));
@@ -246,8 +252,21 @@ function renderLog(lines) {  // newest at the top; only new lines drawn, the old
 
 // ------------------------------------------------------------------ offers
 
-const GROUPS = { setup: "setup", clock: "clock-offers", game: "actions", vote: "actions",
-  night: "actions", seat: "actions", panel: "actions" };
+// where an offer's button goes: the bar at the screen's foot holds what the judge taps every
+// minute (the primary action, the stage's decisions, the selected seats' actions, Undo); the
+// side column the setup, the rarer choices and the table's settings; the game's end (New game)
+// is kept away from them, but at game over, when it is what comes next
+function boxOf(offer, g) {
+  const seated = (offer.params || []).some((p) => p.kind === "seat" || p.kind === "seats");
+  if (offer.group === "clock") return "clock-offers";
+  if (offer.action === "night_input") return "table-settings";
+  if (offer.action === "new_game") return g.stage === "over" ? "bar-offers" : "panel-actions";
+  if (offer.primary) return "bar-offers";
+  if (seated) return "seat-offers";
+  if (offer.group === "setup") return "setup";
+  if (["vote", "night", "game", "panel"].includes(offer.group || "game")) return "bar-offers";
+  return "actions";
+}
 
 function renderOffers(offers, g) {
   const shown = new Set(), order = {};  // box id -> its offers' nodes, in the order offered
@@ -258,14 +277,14 @@ function renderOffers(offers, g) {
     if (!button) {
       button = document.createElement("button");
       button.id = offer.key;
-      button.className = "big";
+      button.className = "big offer";
       button.onclick = () => tap(button.offer);
       (offer.params || []).filter((p) => ["number", "choice", "choices"].includes(p.kind))
-        .forEach((p) => $(GROUPS[offer.group || "game"]).appendChild(paramInput(offer, p)));
-      $(GROUPS[offer.group || "game"]).appendChild(button);
+        .forEach((p) => $(boxOf(offer, g)).appendChild(paramInput(offer, p)));
+      $(boxOf(offer, g)).appendChild(button);
     }
     // in the order offered: the inputs of its params, then the button
-    const box = GROUPS[offer.group || "game"];
+    const box = boxOf(offer, g);
     (offer.params || []).forEach((p) => {
       const input = $(`${offer.key}-${p.name}`);
       if (input) (order[box] = order[box] || []).push(input);
@@ -283,7 +302,8 @@ function renderOffers(offers, g) {
       if (input && p.max) put(input, "max", String(p.max));  // a bound that moves (cards left)
     });
   });
-  // each box's offers moved only when their order changed (a new one is appended here too)
+  // each box's offers moved only when their order changed (a new one is appended here too;
+  // one whose box changed, New game at game over, moves)
   Object.entries(order).forEach(([id, nodes]) => {
     const box = $(id), wanted = new Set(nodes);
     const now = [...box.children].filter((node) => wanted.has(node));
@@ -291,7 +311,7 @@ function renderOffers(offers, g) {
       nodes.forEach((node) => box.appendChild(node));
     }
   });
-  document.querySelectorAll("#setup button, #clock-offers button, #actions button").forEach((b) => {
+  document.querySelectorAll("button.offer").forEach((b) => {
     if (shown.has(b.id)) return;
     put(b, "hidden", true);
     (b.offer && b.offer.params || []).forEach((p) => {
@@ -299,6 +319,17 @@ function renderOffers(offers, g) {
       if (input) put(input, "hidden", true);
     });
   });
+}
+
+// the bar's seat row: the selected seats ("Игрок 3:"), whose actions it shows; with none
+// selected, how to get them
+function drawPicked() {
+  const seats = [...selected].sort((a, b) => a - b);
+  $("bar").classList.toggle("picking", seats.length > 0);
+  put($("bar-picked"), "textContent", seats.length ? t("panel.bar.picked",
+    { count: seats.length, seats }) : t("panel.bar.pick"));
+  // the bar's height kept clear when the page scrolls a field or a tile into view
+  document.documentElement.style.scrollPaddingBottom = `${$("bar").offsetHeight + 8}px`;
 }
 
 function paramInput(offer, param) {  // a number, a choice or choices beside the offer's button
@@ -383,16 +414,19 @@ function tick() {  // the floor's time left, counted down between the table's ti
   if (!clock) return;
   const running = clock.running;
   const left = Math.max(0, clock.remaining_ms - (running ? performance.now() - clock.at : 0));
-  const who = clock.seat || t(clock.kind === "discussion" ? "panel.clock.discussion" :
-    "panel.clock.night");
-  put($("remaining"), "textContent", t(running ? "panel.clock" : "panel.clock.paused",
-    { who, seconds: Math.ceil(left / 1000) }));
+  // the seconds alone in the big figures ("59 с", never "1: 59 с", which reads as a time of
+  // day); whose time it is, and a pause, in small words above them
+  const what = clock.seat ? t("panel.clock.seat", { seat: clock.seat }) :
+    t(clock.kind === "discussion" ? "panel.clock.discussion" : "panel.clock.night");
+  put($("clock-what"), "textContent", running ? what : t("panel.clock.paused", { what }));
+  put($("remaining"), "textContent", t("panel.clock", { seconds: Math.ceil(left / 1000) }));
 }
 setInterval(tick, 250);
 
 function clearSelection() {
   selected.clear();
   document.querySelectorAll(".seat.selected").forEach((t) => t.classList.remove("selected"));
+  drawPicked();
 }
 $("hide-roles").onclick = () => {  // this screen only: one tap hides the roles, one shows them
   rolesHidden = !rolesHidden;
@@ -406,15 +440,15 @@ $("abandon").onclick = () => {  // kept in the games as abandoned, with the reas
     .then((r) => (r.ok ? null : r.json().then((e) => say(e.words || { key: "panel.error",
       params: { error: e.error } }))), () => say({ key: "panel.not_connected" }));
 };
-document.addEventListener("click", (e) => {  // new game needs a confirmation
-  if (e.target.id === "new-game" && !confirm(t("panel.new_game.confirm"))) {
+document.addEventListener("click", (e) => {  // new game needs a confirmation, but at game over
+  if (e.target.id === "new-game" && view && view.game.stage !== "over" &&
+      !confirm(t("panel.new_game.confirm"))) {
     e.stopImmediatePropagation();
   }
 }, true);
 function redraw() {  // the language changed: every word again, the log too
   document.querySelectorAll(".param").forEach((input) => input.remove());
-  document.querySelectorAll("#setup button, #clock-offers button, #actions button")
-    .forEach((b) => b.remove());
+  document.querySelectorAll("button.offer").forEach((b) => b.remove());
   logged = []; shownHealth = "";
   if (message && !$("message").hidden) $("message").textContent = I18n.words(message);
   if (view) render(view);
