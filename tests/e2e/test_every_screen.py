@@ -17,11 +17,22 @@ renderer found in no catalog (it says so on the console), no message the page re
 takes a count and has no plural forms (tests/support/plurals.py), no number disagreeing with
 its noun and no one seat answered in the plural (``disagreeing``), no sentence after a full
 stop in lower case (``uncapitalised``), and the screen fits a tablet either way and a phone
-with no target under 48 px (tests/support/page_layout.py); the overlay, a 1920x1080 layer for
-the streaming program, is measured on that canvas. And the pages' renderer (kit/i18n/i18n.js)
+with no target under 48 px and no drop-down list that cuts its choice
+(tests/support/page_layout.py); the overlay, a 1920x1080 layer for the streaming program, is
+measured on that canvas. On the panel, at each screen and size (issue 38): the game's state
+above the bar, and the bar's primary action and, a seat selected, its actions, whole and
+uncovered on the first screen, New game and Abandon not among them but at game over; the
+clock the seconds alone on one line; the log unnumbered, no box of its own; the night picks'
+switch in words; after a deal each seat's list its card; one labelled list of optional cards.
+FIIM's walk loads the club's roster, seats a name from it as it is typed and one typed
+carelessly in the roster's spelling, and after the game plays the evening's next game on a
+phone: its players kept, re-seated by lot, two swapped, dealt at random, ended by four
+disqualifications. The Crow Club's plays the table's ten seats with no ``[game] seats``;
+every book's night 0 is named in its own words. And the pages' renderer (kit/i18n/i18n.js)
 writes every message of both catalogs as the server's (kit/i18n) does.
-``MAFIA_SCREENSHOTS=docs`` saves FIIM's panel screens, its protocol sheet (as printed) and the
-overlay at game over there in each language, for docs/judge.md and docs/overlay.md.
+``MAFIA_SCREENSHOTS=docs`` saves FIIM's panel screens (on a tablet and on a phone), its
+protocol sheet (as printed) and the overlay at game over there in each language, for
+docs/judge.md and docs/overlay.md.
 """
 
 from __future__ import annotations
@@ -52,7 +63,15 @@ from tests.support.judge_panel import (
     vote,
 )
 from tests.support.online_003 import table_of_seven
-from tests.support.page_layout import fits, lines, out_of_reach, out_of_sight, overflowing
+from tests.support.page_layout import (
+    VIEWPORTS,
+    cut_choices,
+    fits,
+    lines,
+    out_of_reach,
+    out_of_sight,
+    overflowing,
+)
 from tests.support.page_words import (
     foreign_words,
     machine_words,
@@ -68,6 +87,10 @@ from tests.support.running import Running
 #: Russian club, a Cyrillic one at an English), which the scan lets through as a name
 NAMES = {"ru": {1: "Анна", 2: "Борис Ёлкин", 4: "Dmitry"},
          "en": {1: "Anna", 2: "Борис Ёлкин", 4: "Dmitry"}}
+#: the club's roster file (FIIM's walk): its players, each a name typed in part (3: offered,
+#: tapped) or carelessly (5: case, spaces, е for ё) and seated as the roster writes it
+ROSTER = {"ru": {3: ("Иван Петров", "ив"), 5: ("Алёна Смирнова", " алена   смирнова ")},
+          "en": {3: ("Ivan Petrov", "iv"), 5: ("Alyona Smirnova", " alyona   SMIRNOVA ")}}
 SHOTS = Path(os.environ["MAFIA_SCREENSHOTS"]) if os.environ.get("MAFIA_SCREENSHOTS") else None
 OTHER = {"ru": "en", "en": "ru"}
 #: a night step's seconds in the walk: its screen is looked at (three sizes) while it runs
@@ -145,6 +168,7 @@ class Walk:
         def each() -> None:
             self.words(page)
             assert out_of_sight(page) == [], (page.viewport_size, out_of_sight(page))
+            assert cut_choices(page) == [], (page.viewport_size, cut_choices(page))
             if panel:
                 self.taps(page, tile is not None or page.query_selector(".seat.selected"))
                 self.reads(page)
@@ -197,6 +221,19 @@ class Walk:
           return [log.scrollHeight - log.clientHeight,
                   li ? getComputedStyle(li).listStyleType : "none"]; }""")
         assert log[0] <= 1 and log[1] == "none", (size, log)
+        # setup: one list of the optional cards, under its words, for either deal; after a
+        # deal each seat's list shows the card it was dealt (issue 38 item 5: the tiles said
+        # the dealt card and their lists "мирный житель", which a typed deal would deal)
+        optional = page.evaluate("""() => [...document.querySelectorAll("select[multiple]")]
+          .filter((s) => s.checkVisibility())
+          .map((s) => (s.closest("label") || {}).textContent || "")""")
+        assert len(optional) <= 1 and all(w.strip() for w in optional), (size, optional)
+        if page.get_attribute("#stage", "data-stage") == "setup":
+            cards = page.evaluate("""() => [...document.querySelectorAll(".seat")]
+              .filter((tile) => tile.querySelector(".role").dataset.role)
+              .map((tile) => [tile.querySelector(".role").dataset.role,
+                              tile.querySelector(".deal").value])""")
+            assert all(dealt == listed for dealt, listed in cards), (size, cards)
         if page.is_visible("#night-input"):
             assert page.locator("#table-settings #night-input").count() == 1
             assert (page.text_content("#night-input-now") or "").strip(), size
@@ -251,7 +288,7 @@ class Screens:
         seed = self.page.get_attribute("#deal-seed", "placeholder") or ""
         assert seed.casefold() == self.t("tournament.seed").casefold(), seed
         if added:
-            self.page.select_option("#deal-typed-add", list(added))
+            self.page.select_option("#deal-add", list(added))
         self.look()
         self.panel.tap("#deal-typed")
         self.panel.shot("setup")
@@ -264,6 +301,10 @@ class Screens:
         self.overlay.wait_for_selector('#stage[data-stage="setup"]')
         self.panel.tap("#start")
         self.panel.stage("night0")
+        # night 0 in its book's own words, where the book gives them (the Crow Club's «ночь
+        # знакомства», not the panel's "первая ночь": issue 38 item 5)
+        own = self.page.evaluate("view.game.book.stages.night0 || null")
+        assert own is None or self.page.text_content("#stage") == own[self.walk.language]
         self.look()
         self.panel.next()
         self.panel.stage("day")
@@ -295,6 +336,7 @@ def play_fiim(s: Screens, chromium, url: str) -> None:
     on the way the language switch (remembered across a reload and the whole site)."""
     page, panel, hands, t, walk = s.page, s.panel, s.hands, s.t, s.walk
     language = walk.language
+    club(s)
     s.deal(ROLES)
     page.wait_for_selector(f'.seat[data-seat="1"] .role:text("{DON[language]}")')
     s.start(chromium, url)
@@ -304,8 +346,8 @@ def play_fiim(s: Screens, chromium, url: str) -> None:
     assert page.locator('#log li:has-text("4.5.9")').count() == 0
     assert page.is_disabled("#withdraw")  # nobody to withdraw yet: shown, not enabled
     # in the game a seat shows its name, and no empty name field where there is none
-    assert page.locator('.seat[data-seat="3"] .name').is_hidden()
-    assert page.input_value('.seat[data-seat="2"] .name') == "Борис Ёлкин"
+    assert page.locator('.seat[data-seat="6"] .who').is_hidden()
+    assert page.text_content('.seat[data-seat="2"] .who') == "Борис Ёлкин"
 
     # ---------------------------------------------------------- day 1: speeches
     for speaker, nominee in ((1, 5), (2, 6)):
@@ -354,6 +396,7 @@ def play_fiim(s: Screens, chromium, url: str) -> None:
     opened()
     rest = hands.upcoming("event/vote/window", state="opened", candidate=6)
     hands.fists([1, 2, 3, 4, 7])  # at once: the window is short (1.2 s), the machine may be busy
+    s.look()  # the window's screen or its count's: the fists are in, the look may outlast it
     page.wait_for_selector('#vote[data-proposed="5:5"]')
     # nobody has the floor: the nominees alone, no stray separator; no Nominate in a vote
     nominated = t("panel.nominated", seats=[5, 6])
@@ -447,6 +490,79 @@ def play_fiim(s: Screens, chromium, url: str) -> None:
     assert s.overlay.locator(".seat.nominee").count() == 0  # no ▲ left after the game
 
 
+def club(s: Screens) -> None:
+    """The club's players (issue 38 item 10): its roster file loaded as a Russian Excel saves
+    it (Windows-1251, ``;``, a header, a column the panel does not read), a name offered as it
+    is typed and tapped, one typed carelessly seated as the roster writes it."""
+    page, panel, language = s.page, s.panel, s.walk.language
+    players = ROSTER[language]
+    header = {"ru": "Имя;Телефон", "en": "Name;Phone"}[language]
+    data = "\r\n".join([header, *(f"{name};" for name, _ in players.values())]) + "\r\n"
+    page.set_input_files("#roster-file", files=[{"name": "club.csv", "mimeType": "text/csv",
+                                                 "buffer": data.encode("cp1251")}])
+    loaded = s.t("panel.roster.loaded", added=i18n.Words("panel.roster.added", count=2),
+                 respelled=i18n.Words("panel.roster.respelled", count=0),
+                 total=i18n.Words("panel.roster.total", count=2))
+    page.wait_for_selector(f'#message.good:text-is("{loaded}")')
+    page.wait_for_selector(f'#roster-count:text-is("{s.t("panel.roster.count", count=2)}")')
+    name, part = players[3]
+    page.fill('.seat[data-seat="3"] .name', part)
+    offered = page.locator(f'#suggest button:text-is("{name}")')
+    offered.wait_for()
+    version = page.get_attribute("body", "data-version")
+    offered.click()
+    page.wait_for_function(f"document.body.dataset.version !== '{version}'")
+    name, typed = players[5]
+    panel.name_and_deal({5: typed}, [])
+    for seat, (name, _) in players.items():
+        assert page.input_value(f'.seat[data-seat="{seat}"] .name') == name
+
+
+def evening(s: Screens) -> None:
+    """The evening's next game, on a phone (issue 38 item 10): New game (the bar's primary at
+    game over) keeps the players in their seats; a seating drawn by lot and two swapped; dealt
+    at random, four of the town disqualified to black's win; the roster counts the games."""
+    page, panel = s.page, s.panel
+    page.set_viewport_size(VIEWPORTS[2])
+    seated = {s["seat"]: s["name"] for s in page.evaluate("view.game.seats") if s["name"]}
+    panel.tap("#new-game")  # no question at game over: it is what comes next
+    panel.stage("setup")
+    names = lambda: {s["seat"]: s["name"] for s in page.evaluate("view.game.seats")  # noqa: E731
+                     if s["name"]}
+    page.wait_for_function("""(seated) => view.game.seats.every((s) =>
+      s.name === (seated[s.seat] || ""))""", arg=seated)  # the fresh game's view comes first
+    # and the cards' lists start plain: the last deal, dealt again, is no secret to its players
+    assert set(page.eval_on_selector_all(".seat .deal", "all => all.map((s) => s.value)")) == {
+        "civilian"}
+    s.look()
+    panel.tap("#reseat")
+    assert sorted(names().values()) == sorted(seated.values())
+    before = names()
+    first, second = sorted(before)[:2]
+    page.click(f'.seat[data-seat="{first}"] .num')
+    page.click(f'.seat[data-seat="{second}"] .num')
+    panel.tap("#swap")
+    assert (names()[first], names()[second]) == (before[second], before[first])
+    s.look()
+    panel.shot("evening")
+    panel.tap("#deal")
+    panel.tap("#start")
+    panel.stage("night0")
+    panel.next()
+    panel.stage("day")
+    s.look()
+    town = [seat["seat"] for seat in page.evaluate("view.game.seats")
+            if seat["team"] != "black"][:4]
+    page.on("dialog", lambda dialog: dialog.accept(s.t("sheet.heading")))  # the reason
+    for seat in town:
+        panel.seat(seat, "disqualify")
+    panel.stage("over")
+    s.look()
+    played = dict(page.evaluate("""() => fetch("/api/roster").then((r) => r.json())
+      .then((body) => body.names.map((p) => [p.name, p.games]))"""))
+    assert all(played[name] == 2 for name in seated.values()), played
+
+
 def play_classic(s: Screens, chromium, url: str) -> None:
     """The classic club's game (tests/e2e/test_judge_classic_000.py): the organiser's four
     cards, the whole table's discussion, the accusation's speeches, the open ballot (the
@@ -505,6 +621,8 @@ def play_crow(s: Screens, chromium, url: str) -> None:
     the mafia, the doctor's heal and poison, the sheriff and the paranoid, the Don voted out
     on day 2: red's win."""
     page, panel, hands = s.page, s.panel, s.hands
+    # the table's ten seats, not the book's smallest deck of seven: [game] seats is not set
+    assert page.locator(".seat").count() == 10
     s.deal(["don", "mafia", "mafia", "sheriff", "doctor", "paranoid", *["civilian"] * 4])
     s.start(chromium, url)
     s.frame()
@@ -578,6 +696,9 @@ GAMES: dict[str, tuple[Callable[..., Any], Callable[[Screens, Any, str], None]]]
 }
 
 
+#: each book's ``[game] seats`` in its walk (none: the table's own)
+SEATS = {"classic-000": 10, "online-003": 7}
+
 #: the walks the suite plays: every book in Russian (the clubs' language, the pages' default),
 #: FIIM in English too; MAFIA_WALKS=all adds the club books in English (2-3 minutes more, which
 #: CI's 20 minutes on two cores cannot spare)
@@ -595,11 +716,13 @@ def test_every_screen_of_a_whole_game_reads_in_its_language_and_fits(
     table_of, play = GAMES[book]
     table = Running(table_of(tmp_path, broker.port))
     # every night step lasts its seconds: long enough for its screen's look (three sizes)
+    # the Crow Club plays the table's ten seats with no [game] seats (its smallest deck is 7)
     game = f"[timings]\nnight_step = {STEP}\nbest_move = {STEP}\n" if book == "fiim" \
-        else book_game(book, 7 if book == "online-003" else 10, STEP)
+        else book_game(book, SEATS.get(book), STEP)
     judge = Judge(judge_config(tmp_path, broker.port, listen, language=language, game=game))
     names = NAMES[language]
-    walk = Walk(language, [*names.values(), *quotes(book)])
+    walk = Walk(language, [*names.values(), *(n for n, _ in ROSTER[language].values()),
+                           *quotes(book)])
 
     def t(key: str, **params) -> str:
         return i18n.t(key, language, **params)
@@ -673,6 +796,10 @@ def test_every_screen_of_a_whole_game_reads_in_its_language_and_fits(
             games.set_viewport_size({"width": 794, "height": 1123})
             games.screenshot(path=str(SHOTS / f"judge{suffix(language)}-sheet.png"),
                              full_page=True)
+        if book == "fiim":  # the evening goes on: the next game, names kept, on a phone
+            games.close()
+            page.bring_to_front()  # a tab behind another has its frames held back
+            evening(screens)
         # nor did the server render a key a catalog lacks (kit.i18n logs each once)
         said = judge.stop()
         assert "i18n:" not in said, said

@@ -50,7 +50,7 @@ def test_classic_000_a_whole_game_from_the_judges_panel(tmp_path, broker, chromi
         # ------------------------------------------ the deal, with the organiser's four
         for seat, role in enumerate(ROLES, start=1):
             page.select_option(f'.seat[data-seat="{seat}"] .deal', role)
-        page.select_option("#deal-typed-add", ["joker", "detective", "maniac", "laura"])
+        page.select_option("#deal-add", ["joker", "detective", "maniac", "laura"])
         panel.tap("#deal-typed")
         page.wait_for_selector('.seat[data-seat="9"] .role:text("laura")')
         panel.tap("#start")

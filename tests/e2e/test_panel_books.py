@@ -117,7 +117,7 @@ def test_online_003_on_the_panel_and_overlay_in_its_own_words(tmp_path, broker, 
             page.select_option(f'.seat[data-seat="{seat}"] .deal', role)
         for language in ("ru", "en"):  # the list drawn again in each language
             switch(panel, language)
-            page.select_option("#deal-typed-add", ADDED)
+            page.select_option("#deal-add", ADDED)
             setup_fits(panel)
         panel.tap("#deal-typed")
         panel.tap("#start")
@@ -197,7 +197,7 @@ def test_classic_000_roulette_and_cards_on_the_panel_and_overlay(tmp_path, broke
             page.select_option(f'.seat[data-seat="{seat}"] .deal', role)
         for language in ("ru", "en"):  # the list drawn again in each language
             switch(panel, language)
-            page.select_option("#deal-typed-add", ["joker", "detective", "maniac", "laura"])
+            page.select_option("#deal-add", ["joker", "detective", "maniac", "laura"])
             setup_fits(panel)
         panel.tap("#deal-typed")
         panel.tap("#start")

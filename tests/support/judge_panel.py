@@ -57,10 +57,11 @@ def table_config(tmp_path: Path, port: int, rules: str = "fiim",
 FIIM_GAME = "[timings]\nnight_step = 1.0\nbest_move = 2.0\n"
 
 
-def book_game(book: str, seats: int = 10, night_step: float = 1.0) -> str:
-    """A ``[game]`` playing ``book`` at ``seats``, its night steps ``night_step`` seconds
-    (short: every step lasts its time; ``judge_config``'s ``game``)."""
-    return f'[game]\nbook = "{book}"\nseats = {seats}\n[timings]\nnight_step = {night_step}\n'
+def book_game(book: str, seats: int | None = 10, night_step: float = 1.0) -> str:
+    """A ``[game]`` playing ``book`` at ``seats`` (None: the table's own), its night steps
+    ``night_step`` seconds (short: every step lasts its time; ``judge_config``'s ``game``)."""
+    size = "" if seats is None else f"seats = {seats}\n"
+    return f'[game]\nbook = "{book}"\n{size}[timings]\nnight_step = {night_step}\n'
 
 
 def judge_config(tmp_path: Path, broker_port: int, listen: str, language: str = "en",

@@ -181,3 +181,30 @@ def fits(page: Any, each: Callable[[], None] | None = None) -> None:
             each()
     if was is not None:
         page.set_viewport_size(was)
+
+
+_CUT_CHOICES = """() => [...document.querySelectorAll("select:not([multiple])")]
+  .filter((s) => s.checkVisibility() && s.selectedOptions.length)
+  .flatMap((s) => {
+    // the same list holding the chosen card only, as wide as it needs to show it whole
+    const probe = s.cloneNode(false);
+    probe.removeAttribute("id");
+    probe.appendChild(new Option(s.selectedOptions[0].text));
+    probe.style.cssText = "position: absolute; visibility: hidden; width: max-content; " +
+      "min-width: 0; max-width: none";
+    s.parentElement.appendChild(probe);
+    const need = probe.getBoundingClientRect().width;
+    probe.remove();
+    const has = s.getBoundingClientRect().width;
+    const seat = s.closest("[data-seat]");
+    return need > has + 1 ? [`${s.id ? "#" + s.id : "select." + s.className}${
+      seat ? `[${seat.dataset.seat}]` : ""} "${s.selectedOptions[0].text}" ${
+      Math.round(need)} > ${Math.round(has)}`] : [];
+  })"""
+
+
+def cut_choices(page: Any) -> list[str]:
+    """Every visible drop-down list whose chosen item it cannot show whole (``мирный жит…``):
+    the width the list would need for that item alone, against its own."""
+    found: list[str] = page.evaluate(_CUT_CHOICES)
+    return found

@@ -21,6 +21,8 @@ let rolesHidden = null;  // null until the first view says the panel's default
 let online = true;
 let shownHealth = "";  // the header's health parts drawn now
 let sent = 0;  // the refs of this page's actions: the panel answers each (done, or refused)
+let dealtShown = null;  // the deal the seats' card lists were last set to
+let shownStage = null;  // the stage drawn last
 
 const STAGES = { setup: "stage.setup", night0: "stage.night0", day: "stage.day",
   vote: "stage.vote", defence: "stage.defence", roulette: "stage.roulette",
@@ -84,9 +86,10 @@ function act(action, args = {}) {
   socket.send(JSON.stringify({ action, args, version: view.game.version, ref: sent }));
 }
 
-function say(words) {  // a message for the judge: words (drawn again in a new language)
-  message = words;
+function say(words, good = false) {  // a message for the judge: words (drawn again in a new
+  message = words;                     // language); good: what was done, not a refusal
   $("message").textContent = I18n.words(words);
+  $("message").classList.toggle("good", good);
   $("message").hidden = false;
 }
 
@@ -95,17 +98,88 @@ function seatTile(seat) {
   tile.className = "seat";
   tile.dataset.seat = seat;
   tile.innerHTML = `<div class="num">${seat}</div><input class="name" placeholder="${t("panel.name")}">
-    <div class="role"></div><select class="deal" hidden></select><div class="fouls"></div>`;
+    <div class="who" hidden></div><div class="role"></div><select class="deal" hidden></select>
+    <div class="fouls"></div>`;
   tile.addEventListener("click", (e) => {
     if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
     selected.has(seat) ? selected.delete(seat) : selected.add(seat);
     tile.classList.toggle("selected", selected.has(seat));
     drawPicked();
   });
-  tile.querySelector(".name").addEventListener("change", (e) =>
-    act("name", { seat, name: e.target.value }));
+  const name = tile.querySelector(".name");
+  name.addEventListener("change", (e) => {
+    if (e.target.value !== e.target.dataset.picked) act("name", { seat, name: e.target.value });
+    e.target.dataset.sent = e.target.value;
+    delete e.target.dataset.picked;
+  });
+  name.addEventListener("input", () => suggest(name, seat));
+  name.addEventListener("focus", () => suggest(name, seat));
+  name.addEventListener("blur", () => { $("suggest").hidden = true; });
   return tile;
 }
+
+// ------------------------------------------------------------------ the club's players
+
+let roster = { names: [], count: 0 };  // the club's roster: names the most played first
+
+// a name as the roster compares it (kit/player_names.py's key): NFC, lower case, ё as е,
+// single spaces
+const nameKey = (name) => name.normalize("NFC").toLowerCase().replace(/ё/g, "е")
+  .split(/\s+/).filter(Boolean).join(" ");
+
+function loadRoster() {
+  fetch("/api/roster", { credentials: "same-origin" }).then((r) => (r.ok ? r.json() : null))
+    .then((body) => { if (body) { roster = body; drawRoster(); } }, () => {});
+}
+
+function drawRoster() {
+  put($("roster-count"), "textContent", t("panel.roster.count", { count: roster.count }));
+}
+
+// under a name being typed: the roster's players whose name has a word starting with each
+// word typed (any case, ё or е), not seated elsewhere; a tap seats the one meant
+function suggest(input, seat) {
+  const box = $("suggest"), typed = nameKey(input.value);
+  const seated = new Set(view ? view.game.seats.filter((s) => s.seat !== seat && s.name)
+    .map((s) => nameKey(s.name)) : []);
+  const words = typed.split(" ");
+  const found = !typed ? [] : roster.names.filter(({ name }) => {
+    const parts = nameKey(name).split(" ");
+    return name !== input.value && !seated.has(nameKey(name)) &&
+      words.every((w) => parts.some((part) => part.startsWith(w)));
+  }).slice(0, 6);
+  box.replaceChildren(...found.map(({ name }) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = name;
+    button.addEventListener("pointerdown", (e) => e.preventDefault());  // the field keeps focus
+    button.addEventListener("click", () => {
+      input.value = input.dataset.picked = input.dataset.sent = name;
+      box.hidden = true;
+      act("name", { seat, name });
+      input.blur();
+    });
+    return button;
+  }));
+  box.hidden = !found.length;
+  if (!found.length) return;
+  const r = input.getBoundingClientRect();
+  box.style.minWidth = `${r.width}px`;
+  box.style.top = `${r.bottom + scrollY + 2}px`;
+  box.style.left = `${Math.max(8, Math.min(r.left, innerWidth - 8 - box.offsetWidth)) + scrollX}px`;
+}
+
+$("roster-file").addEventListener("change", (e) => {  // the club's file: taken whole, or why not
+  const file = e.target.files[0];
+  e.target.value = "";
+  if (!file) return;
+  file.arrayBuffer().then((data) => fetch("/api/roster", { method: "POST", body: data,
+    headers: { "Content-Type": "text/csv" }, credentials: "same-origin" }))
+    .then((r) => r.json().then((body) => {
+      say(body.words || { key: "panel.error", params: { error: body.error } }, r.ok);
+      if (r.ok) loadRoster();
+    }), () => say({ key: "panel.not_connected" }));
+});
 
 function dealOptions(g) {  // the cards of the book, for a deal typed seat by seat
   const key = g.book.roles.map((r) => r.role).join(",") + I18n.language;
@@ -116,6 +190,21 @@ function dealOptions(g) {  // the cards of the book, for a deal typed seat by se
     select.replaceChildren(...g.book.roles.map((r) => new Option(I18n.text(r.title), r.role)));
     const plain = g.book.roles.find((r) => r.role === "civilian") || g.book.roles.at(-1);
     select.value = g.book.roles.some((r) => r.role === chosen) ? chosen : plain.role;
+  });
+}
+
+// after a deal, each seat's list shows its card: what a re-deal would deal; a new game's lists
+// start plain again (the last game's cards, dealt again, would sit where the players know them)
+function dealShown(g) {
+  const deal = g.seats.map((s) => s.role || "").join(",");
+  document.body.classList.toggle("dealt", g.dealt);
+  const fresh = g.stage === "setup" && shownStage !== null && shownStage !== "setup";
+  if (deal === dealtShown && !fresh) return;  // the judge's own choices are left as they are
+  dealtShown = deal;
+  if (!g.dealt && !fresh) return;
+  const plain = g.book.roles.find((r) => r.role === "civilian") || g.book.roles.at(-1);
+  g.seats.forEach((s) => {
+    put($("seats").querySelector(`[data-seat="${s.seat}"] .deal`), "value", s.role || plain.role);
   });
 }
 
@@ -130,15 +219,21 @@ function render(message) {
     g.seats.forEach((s) => $("seats").appendChild(seatTile(s.seat)));
   }
   dealOptions(g);
+  dealShown(g);
   const voted = new Set(g.vote && g.vote.proposed ? g.vote.proposed.voters : []);
   const down = new Set(message.down);
   g.seats.forEach((s) => {
     const tile = $("seats").querySelector(`[data-seat="${s.seat}"]`);
     const name = tile.querySelector(".name");
-    if (document.activeElement !== name) put(name, "value", s.name);
-    put(name, "disabled", g.stage !== "setup");
-    put(name, "placeholder", g.stage === "setup" ? t("panel.name") : "");  // empty, not "name"
-    put(name, "hidden", g.stage !== "setup" && !s.name);
+    // the name as kept (tidy, in the roster's spelling), unless the judge is typing it now
+    if (document.activeElement !== name || name.value === name.dataset.sent) {
+      put(name, "value", s.name);
+    }
+    // typed in setup; in the game, the name as words that wrap (a field would cut it)
+    put(name, "hidden", g.stage !== "setup");
+    const who = tile.querySelector(".who");
+    put(who, "textContent", s.name);
+    put(who, "hidden", g.stage === "setup" || !s.name);
     const role = tile.querySelector(".role");
     put(role, "textContent", !s.role ? "" : s.card ? t("panel.role.shown",
       { role: roleTitle(g, s.role) }) : roleTitle(g, s.role));
@@ -157,7 +252,9 @@ function render(message) {
   const winner = g.winner === "draw" ? t("stage.draw") : g.winner ? teamTitle(g, g.winner) : "";
   const drawn = g.stage === "over" && g.winner === "draw" ? "stage.over.draw"
     : g.stage === "question" ? asked("stage", g.vote) : STAGES[g.stage];
-  put($("stage"), "textContent", drawn ? t(drawn, { day: g.day, night: g.night, winner }) : g.stage);
+  const own = g.book.stages && g.book.stages[g.stage];  // the book's own name for the stage
+  put($("stage"), "textContent", own ? t("stage.book", { stage: own, day: g.day, night: g.night })
+    : drawn ? t(drawn, { day: g.day, night: g.night, winner }) : g.stage);
   put($("stage").dataset, "stage", g.stage);
   put($("book"), "textContent", I18n.text(g.book.title));
   const up = tb.broker && tb.status === "online";
@@ -216,6 +313,9 @@ function render(message) {
   tick();
   renderOffers(g.offers, g);
   put($("setup"), "hidden", g.stage !== "setup");
+  put($("players"), "hidden", g.stage !== "setup");
+  if (g.stage === "setup" && shownStage !== "setup") loadRoster();  // the last game's names in
+  shownStage = g.stage;
   put($("abandon"), "hidden", g.stage === "setup" || g.stage === "over");
   put($("sheet-link"), "hidden", g.stage !== "over");  // the finished game's sheet, one tap away
   const input = g.offers.find((o) => o.action === "night_input");
@@ -264,7 +364,10 @@ function boxOf(offer, g) {
   if (offer.primary) return "bar-offers";
   if (seated) return "seat-offers";
   if (offer.group === "setup") return "setup";
-  if (["vote", "night", "game", "panel"].includes(offer.group || "game")) return "bar-offers";
+  // the stage's decisions (a count rejected, a step ended, a violation over, Laura's side)
+  if (["vote", "night", "game", "panel", "seat"].includes(offer.group || "game")) {
+    return "bar-offers";
+  }
   return "actions";
 }
 
@@ -280,16 +383,18 @@ function renderOffers(offers, g) {
       button.className = "big offer";
       button.onclick = () => tap(button.offer);
       (offer.params || []).filter((p) => ["number", "choice", "choices"].includes(p.kind))
+        .filter((p) => !$(inputId(offer, p)))  // a shared list: made once
         .forEach((p) => $(boxOf(offer, g)).appendChild(paramInput(offer, p)));
       $(boxOf(offer, g)).appendChild(button);
     }
-    // in the order offered: the inputs of its params, then the button
-    const box = boxOf(offer, g);
-    (offer.params || []).forEach((p) => {
-      const input = $(`${offer.key}-${p.name}`);
-      if (input) (order[box] = order[box] || []).push(input);
+    // in the order offered: the shared lists first, the inputs of its params, then the button
+    const box = boxOf(offer, g), nodes = (order[box] = order[box] || []);
+    const params = [...(offer.params || [])].sort((a, b) => (b.name in SHARED) - (a.name in SHARED));
+    params.forEach((p) => {
+      const input = placed(inputId(offer, p));
+      if (input && !nodes.includes(input)) nodes.splice(p.name in SHARED ? 0 : nodes.length, 0, input);
     });
-    (order[box] = order[box] || []).push(button);
+    nodes.push(button);
     button.offer = offer;
     put(button.dataset, "kind", offer.kind);  // what it does (docs/judge-api.md, "Offer kinds")
     put(button, "textContent", I18n.words(offer.label));
@@ -297,7 +402,7 @@ function renderOffers(offers, g) {
     button.classList.toggle("primary", !!offer.primary);
     put(button, "hidden", false);
     (offer.params || []).forEach((p) => {
-      const input = $(`${offer.key}-${p.name}`);
+      const input = placed(inputId(offer, p));
       if (input) put(input, "hidden", false);
       if (input && p.max) put(input, "max", String(p.max));  // a bound that moves (cards left)
     });
@@ -311,15 +416,23 @@ function renderOffers(offers, g) {
       nodes.forEach((node) => box.appendChild(node));
     }
   });
+  const kept = new Set(offers.filter((o) => shown.has(o.key))
+    .flatMap((o) => (o.params || []).map((p) => inputId(o, p))));
   document.querySelectorAll("button.offer").forEach((b) => {
     if (shown.has(b.id)) return;
     put(b, "hidden", true);
     (b.offer && b.offer.params || []).forEach((p) => {
-      const input = $(`${b.id}-${p.name}`);
-      if (input) put(input, "hidden", true);
+      const input = placed(inputId(b.offer, p));
+      if (input && !kept.has(inputId(b.offer, p))) put(input, "hidden", true);
     });
   });
 }
+
+// a list several offers share, one list under its words: the optional cards of either deal
+// (two unlabelled lists were read as two different things)
+const SHARED = { add: "deal-add" };
+const inputId = (offer, param) => SHARED[param.name] || `${offer.key}-${param.name}`;
+const placed = (id) => { const input = $(id); return input && (input.closest(".param-box") || input); };
 
 // the bar's seat row: the selected seats ("Игрок 3:"), whose actions it shows; with none
 // selected, how to get them
@@ -333,7 +446,7 @@ function drawPicked() {
 }
 
 function paramInput(offer, param) {  // a number, a choice or choices beside the offer's button
-  const id = `${offer.key}-${param.name}`;
+  const id = inputId(offer, param);
   let input;
   if (param.kind === "number") {
     input = document.createElement("input");
@@ -349,7 +462,13 @@ function paramInput(offer, param) {  // a number, a choice or choices beside the
   }
   input.id = id;
   input.className = "param";
-  return input;
+  if (!(param.name in SHARED)) return input;
+  const box = document.createElement("label");  // its words above it, for every offer it serves
+  box.className = "param-box";
+  const words = document.createElement("span");
+  words.textContent = t(PARAMS[param.name]);
+  box.append(words, input);
+  return box;
 }
 
 let picking = null;  // a night pick being entered: the actor chosen, the targets next
@@ -384,7 +503,7 @@ function enterPick(offer) {  // first tap: the actor (one seat); second: the sea
 }
 
 function paramValue(offer, param) {
-  const input = $(`${offer.key}-${param.name}`);
+  const input = $(inputId(offer, param));
   const seats = [...selected].sort((a, b) => a - b);
   switch (param.kind) {
     case "seat":  // one seat at a time: a second action would name a stale version
@@ -447,10 +566,11 @@ document.addEventListener("click", (e) => {  // new game needs a confirmation, b
   }
 }, true);
 function redraw() {  // the language changed: every word again, the log too
-  document.querySelectorAll(".param").forEach((input) => input.remove());
+  document.querySelectorAll(".param-box, .param").forEach((input) => input.remove());
   document.querySelectorAll("button.offer").forEach((b) => b.remove());
   logged = []; shownHealth = "";
   if (message && !$("message").hidden) $("message").textContent = I18n.words(message);
+  drawRoster();
   if (view) render(view);
 }
 I18n.load().then(() => {
