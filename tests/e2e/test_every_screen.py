@@ -545,7 +545,8 @@ def evening(s: Screens) -> None:
     assert (names()[first], names()[second]) == (before[second], before[first])
     s.look()
     panel.shot("evening")
-    panel.tap("#deal")
+    panel.tap("#deal")  # at random: each seat's list shows the card it was dealt
+    s.look()
     panel.tap("#start")
     panel.stage("night0")
     panel.next()
