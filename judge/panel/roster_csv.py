@@ -73,7 +73,7 @@ def read(data: bytes) -> list[Row]:
     first = True  # the first line with words may be a header
     for cells in _rows(reader):
         cell = cells[0] if cells else ""
-        if cell.startswith("'") and cell[1:2] in FORMULA:
+        if _guarded(cell):
             cell = cell[1:]  # ours: written so that a spreadsheet would not run it
         whole = player_names.tidy(cell, longest=None)
         header, first = first and any(cells) and _header(whole), first and not any(cells)
@@ -141,6 +141,12 @@ def _text(data: bytes) -> str:
     return text
 
 
+def _guarded(cell: str) -> bool:
+    """Whether a cell starts with the ``'`` that ``write`` puts before a formula's first
+    character (or before a name's own ``'`` such a one follows)."""
+    return cell.startswith("'") and cell[1:2] in (*FORMULA, "'") and len(cell) > 1
+
+
 def _header(cell: str) -> bool:
     """Whether a first line's first cell names the column rather than a player."""
     own = {player_names.key(i18n.t("panel.roster.csv.name", language))
@@ -156,5 +162,6 @@ def write(rows: Iterable[tuple[str, int, str]], language: str) -> bytes:
     writer.writerow([i18n.t(key, language) for key in (
         "panel.roster.csv.name", "panel.roster.csv.games", "panel.roster.csv.last")])
     for name, games, last in rows:
-        writer.writerow([f"'{name}" if name.startswith(FORMULA) else name, games, last])
+        guard = name.startswith(FORMULA) or _guarded(name)  # a name's own "'=": "''="
+        writer.writerow([f"'{name}" if guard else name, games, last])
     return ("\ufeff" + out.getvalue()).encode("utf-8")
