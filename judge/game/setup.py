@@ -102,7 +102,7 @@ def swap(game: Game, seats: tuple[int, ...]) -> Result:
     a, b = sorted(set(seats))
     first, second = game.player(a), game.player(b)
     swapped = set_player(set_player(game, a, name=second.name), b, name=first.name)
-    return Result(swapped, [], [Line(None, "line.swap", seats=[a, b])])
+    return Result(swapped, [], [Line(None, "line.swap", first=a, second=b)])
 
 
 def _seated_once(game: Game, names: dict[int, str]) -> None:

@@ -86,7 +86,7 @@ def test_two_seats_swap_their_players_and_only_two():
     game, _, _ = run(new_game(), tap("name", seat=2, name="Анна"), tap("name", seat=7, name="Ян"))
     swapped, _, lines = step(game, tap("swap", seats=[7, 2]), 0.0)
     assert (swapped.player(2).name, swapped.player(7).name) == ("Ян", "Анна")
-    assert i18n.render(lines[0], "ru") == "игроки 2, 7 поменялись местами"
+    assert i18n.render(lines[0], "ru") == "игроки 2 и 7 поменялись местами"
     for seats in ([2], [2, 7, 9], [2, 2]):
         with pytest.raises(Refused):
             step(game, tap("swap", seats=seats), 0.0)
