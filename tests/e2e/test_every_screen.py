@@ -554,7 +554,7 @@ def evening(s: Screens) -> None:
     s.look()
     town = [seat["seat"] for seat in page.evaluate("view.game.seats")
             if seat["team"] != "black"][:4]
-    reason = {"ru": "грубое нарушение", "en": "a grave breach"}[s.walk.language]
+    reason = {"ru": "оскорбление", "en": "an insult"}[s.walk.language]
     page.on("dialog", lambda dialog: dialog.accept(reason))  # the disqualification's why
     for seat in town:
         panel.seat(seat, "disqualify")
