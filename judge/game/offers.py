@@ -34,7 +34,8 @@ KINDS = ("name", "deal_random", "deal_typed", "start_night", "start_day", "next"
          "give_floor", "give_last_words", "next_round", "start_vote", "start_revote", "leave",
          "confirm_count", "reject_count", "correct_count", "foul", "nominate", "withdraw",
          "disqualify", "show_card", "end_step", "enter_pick", "night_input_count",
-         "night_input_keypad", "undo", "deal_called", "call", "violation", "violation_end")
+         "night_input_keypad", "undo", "deal_called", "call", "violation", "violation_end",
+         "reseat", "swap")
 
 
 def decisions() -> dict[str, object]:
