@@ -214,7 +214,7 @@ class Panel:
         self.tap(f"#{action}")
 
     def shot(self, name: str) -> None:
-        """This screen passes ``look``, fits a tablet either way and a phone (``fits``), and
+        """This screen passes ``look``, fits a laptop, a tablet and a phone (``fits``), and
         its screenshots for the docs when the run keeps them: on a tablet
         (``judge-<prefix><name>.png``) and on a phone (``...-phone.png``), each the first
         screen, as the judge sees it."""
@@ -223,7 +223,7 @@ class Panel:
         fits(self.page)
         if self.shots is not None:
             was = self.page.viewport_size
-            for size, suffix in ((VIEWPORTS[0], ""), (VIEWPORTS[2], "-phone")):
+            for size, suffix in ((VIEWPORTS[1], ""), (VIEWPORTS[2], "-phone")):
                 self.page.set_viewport_size(size)
                 self.page.evaluate("scrollTo(0, 0)")
                 self.page.screenshot(

@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-#: a 10" tablet in landscape and in portrait, and a phone
-VIEWPORTS = ({"width": 1280, "height": 800}, {"width": 800, "height": 1280},
+#: a laptop (1366x768), a tablet in portrait (820x1180) and a phone (390x844): the sizes a
+#: club judge tried the panel at (issue 38)
+VIEWPORTS = ({"width": 1366, "height": 768}, {"width": 820, "height": 1180},
              {"width": 390, "height": 844})
 
 #: the smallest side of a touch target, CSS px (WCAG 2.5.5's 44, Material's 48)
