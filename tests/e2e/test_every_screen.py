@@ -16,14 +16,15 @@ game's id, a seat 0, a record's JSON path, UTC: ``machine_words``), no catalog k
 renderer found in no catalog (it says so on the console), no message the page rendered that
 takes a count and has no plural forms (tests/support/plurals.py), no number disagreeing with
 its noun and no one seat answered in the plural (``disagreeing``), no sentence after a full
-stop in lower case (``uncapitalised``), and the screen fits a tablet either way and a phone
+stop in lower case (``uncapitalised``), and the screen fits a laptop, a tablet and a phone
 with no target under 48 px and no drop-down list that cuts its choice
 (tests/support/page_layout.py); the overlay, a 1920x1080 layer for the streaming program, is
 measured on that canvas. On the panel, at each screen and size (issue 38): the game's state
 above the bar, and the bar's primary action and, a seat selected, its actions, whole and
 uncovered on the first screen, New game and Abandon not among them but at game over; the
 clock the seconds alone on one line; the log unnumbered, no box of its own; the night picks'
-switch in words; after a deal each seat's list its card; one labelled list of optional cards.
+switch in words; after a deal each seat's list its card; each name whole in its field; one
+labelled list of optional cards.
 FIIM's walk loads the club's roster, seats a name from it as it is typed and one typed
 carelessly in the roster's spelling, and after the game plays the evening's next game on a
 phone: its players kept, re-seated by lot, two swapped, dealt at random, ended by four
@@ -46,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from judge.game.book import BOOKS
 from kit import i18n
@@ -99,6 +101,10 @@ DON = {"ru": "Дон", "en": "Don"}  # the book's title of the card (config/book
 #: whether the panel offers now an action on a selected seat (not its primary one, always shown)
 SEAT_OFFERS = """() => view.game.offers.some((o) => !o.primary && o.key !== "name" &&
   (o.params || []).some((p) => p.kind === "seat" || p.kind === "seats"))"""
+
+#: the names cut in their fields at setup (the field's text wider than the field)
+CUT_NAMES = """[...document.querySelectorAll(".seat .name")]
+  .filter((n) => n.checkVisibility() && n.scrollWidth > n.clientWidth).map((n) => n.value)"""
 
 
 #: the messages a page's renderer (kit/i18n/i18n.js) rendered since the last call: its
@@ -157,7 +163,7 @@ class Walk:
         assert uncapitalised(blocks, self.language) == [], uncapitalised(blocks, self.language)
 
     def look(self, page) -> None:
-        """The screen fits a tablet either way and a phone, and passes ``words`` at each (a
+        """The screen fits a laptop, a tablet and a phone, and passes ``words`` at each (a
         narrow screen may show other words); on the panel, the game's state reads at a glance
         at each: the stage, the floor, the clock, the vote and the night's step all on the
         first screen (``page_layout.out_of_sight``), with a seat selected when the game offers
@@ -234,6 +240,11 @@ class Walk:
               .map((tile) => [tile.querySelector(".role").dataset.role,
                               tile.querySelector(".deal").value])""")
             assert all(dealt == listed for dealt, listed in cards), (size, cards)
+            # each name whole in its field («Алёна Смирн…» at a tablet's width and a phone's)
+            try:  # fitted as the page takes its new width (its resize event)
+                page.wait_for_function(CUT_NAMES + ".length === 0", polling="raf")
+            except PlaywrightTimeout:
+                raise AssertionError((size, page.evaluate(CUT_NAMES))) from None
         if page.is_visible("#night-input"):
             assert page.locator("#table-settings #night-input").count() == 1
             assert (page.text_content("#night-input-now") or "").strip(), size

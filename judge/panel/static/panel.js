@@ -112,11 +112,21 @@ function seatTile(seat) {
     e.target.dataset.sent = e.target.value;
     delete e.target.dataset.picked;
   });
-  name.addEventListener("input", () => suggest(name, seat));
+  name.addEventListener("input", () => { fitName(name); suggest(name, seat); });
   name.addEventListener("focus", () => suggest(name, seat));
   name.addEventListener("blur", () => { $("suggest").hidden = true; });
   return tile;
 }
+
+// a name in its field whole where a smaller type lets it be («Алёна Смирнова» was «Алёна
+// Смирн…» at a tablet's and a phone's width): 17 px, down to 13 px as the name needs
+function fitName(input) {
+  input.style.fontSize = "";
+  for (let size = 16; size >= 13 && input.scrollWidth > input.clientWidth; size--) {
+    input.style.fontSize = `${size}px`;
+  }
+}
+addEventListener("resize", () => document.querySelectorAll(".seat .name").forEach(fitName));
 
 // ------------------------------------------------------------------ the club's players
 
@@ -231,6 +241,7 @@ function render(message) {
     }
     // typed in setup; in the game, the name as words that wrap (a field would cut it)
     put(name, "hidden", g.stage !== "setup");
+    fitName(name);
     const who = tile.querySelector(".who");
     put(who, "textContent", s.name);
     put(who, "hidden", g.stage === "setup" || !s.name);
