@@ -102,6 +102,9 @@ DON = {"ru": "Дон", "en": "Don"}  # the book's title of the card (config/book
 SEAT_OFFERS = """() => view.game.offers.some((o) => !o.primary && o.key !== "name" &&
   (o.params || []).some((p) => p.kind === "seat" || p.kind === "seats"))"""
 
+#: setup, not dealt yet (the start offered, not enabled), and a deal at random offered
+UNDEALT = """() => view.game.stage === "setup" && view.game.offers.some((o) => o.key === "deal") &&
+  view.game.offers.some((o) => o.key === "start" && o.enabled === false)"""
 #: the names cut in their fields at setup (the field's text wider than the field)
 CUT_NAMES = """[...document.querySelectorAll(".seat .name")]
   .filter((n) => n.checkVisibility() && n.scrollWidth > n.clientWidth).map((n) => n.value)"""
@@ -198,7 +201,8 @@ class Walk:
     def taps(page, picked: Any) -> None:
         """The panel's primary action and, a seat selected (``picked``), its actions (a foul,
         a nomination, a count's correction...) are on the first screen, a finger's tap away
-        without scrolling (issue 38 item 2: on a phone they were under the ten seats), and New
+        without scrolling (issue 38 item 2: on a phone they were under the ten seats), before
+        a deal the deal at random beside the dim start (it was under the seats too), and New
         game and Abandon are not among them (New game is the primary action at game over)."""
         size = page.viewport_size
         assert page.locator("#bar .primary:visible").count() >= 1, (size, "no primary action")
@@ -207,6 +211,9 @@ class Walk:
         over = page.get_attribute("#stage", "data-stage") == "over"
         assert page.locator("#bar #abandon").count() == 0
         assert page.locator("#bar #new-game").count() == (1 if over else 0), size
+        # before a deal the night cannot start (its button dim): the deal is beside it, in view
+        if page.evaluate(UNDEALT):
+            assert page.locator("#bar #deal:visible:enabled").count() == 1, (size, "no deal")
         if picked and page.evaluate(SEAT_OFFERS):
             assert page.locator("#seat-offers button.offer:visible").count() >= 1, (
                 size, "no action of the selected seat in the bar")

@@ -374,6 +374,7 @@ function boxOf(offer, g) {
   if (offer.action === "new_game") return g.stage === "over" ? "bar-offers" : "panel-actions";
   if (offer.primary) return "bar-offers";
   if (seated) return "seat-offers";
+  if (offer.kind === "deal_random" && undealt(g)) return "bar-offers";
   if (offer.group === "setup") return "setup";
   // the stage's decisions (a count rejected, a step ended, a violation over, Laura's side)
   if (["vote", "night", "game", "panel", "seat"].includes(offer.group || "game")) {
@@ -381,6 +382,16 @@ function boxOf(offer, g) {
   }
   return "actions";
 }
+
+// setup before a deal: the night cannot start yet (its button dim in the bar), so the deal
+// at random, with its seed, stands beside it, in view (on a phone the setup's buttons are under
+// the ten seats); dealt, it goes back to the setup's box, and the start is the way forward
+const undealt = (g) => g.stage === "setup" &&
+  g.offers.some((o) => o.key === "start" && o.enabled === false);
+
+// where a param's input goes: beside its offer's button, but a list several offers share (the
+// optional cards) stays in the setup's box, under its words
+const paramBox = (offer, param, g) => (param.name in SHARED ? "setup" : boxOf(offer, g));
 
 function renderOffers(offers, g) {
   const shown = new Set(), order = {};  // box id -> its offers' nodes, in the order offered
@@ -395,17 +406,18 @@ function renderOffers(offers, g) {
       button.onclick = () => tap(button.offer);
       (offer.params || []).filter((p) => ["number", "choice", "choices"].includes(p.kind))
         .filter((p) => !$(inputId(offer, p)))  // a shared list: made once
-        .forEach((p) => $(boxOf(offer, g)).appendChild(paramInput(offer, p)));
+        .forEach((p) => $(paramBox(offer, p, g)).appendChild(paramInput(offer, p)));
       $(boxOf(offer, g)).appendChild(button);
     }
     // in the order offered: the shared lists first, the inputs of its params, then the button
-    const box = boxOf(offer, g), nodes = (order[box] = order[box] || []);
     const params = [...(offer.params || [])].sort((a, b) => (b.name in SHARED) - (a.name in SHARED));
     params.forEach((p) => {
-      const input = placed(inputId(offer, p));
+      const input = placed(inputId(offer, p)), box = paramBox(offer, p, g);
+      const nodes = (order[box] = order[box] || []);
       if (input && !nodes.includes(input)) nodes.splice(p.name in SHARED ? 0 : nodes.length, 0, input);
     });
-    nodes.push(button);
+    const box = boxOf(offer, g);
+    (order[box] = order[box] || []).push(button);
     button.offer = offer;
     put(button.dataset, "kind", offer.kind);  // what it does (docs/judge-api.md, "Offer kinds")
     put(button, "textContent", I18n.words(offer.label));
@@ -450,8 +462,10 @@ const placed = (id) => { const input = $(id); return input && (input.closest(".p
 function drawPicked() {
   const seats = [...selected].sort((a, b) => a - b);
   $("bar").classList.toggle("picking", seats.length > 0);
+  // at setup a seat's action is a swap of two (no foul, no nomination before the game)
+  const setup = view && view.game.stage === "setup";
   put($("bar-picked"), "textContent", seats.length ? t("panel.bar.picked",
-    { count: seats.length, seats }) : t("panel.bar.pick"));
+    { count: seats.length, seats }) : t(setup ? "panel.bar.pick.setup" : "panel.bar.pick"));
   // the bar's height kept clear when the page scrolls a field or a tile into view
   document.documentElement.style.scrollPaddingBottom = `${$("bar").offsetHeight + 8}px`;
 }
