@@ -73,6 +73,7 @@ from tests.support.page_layout import (
     out_of_reach,
     out_of_sight,
     overflowing,
+    units_apart,
 )
 from tests.support.page_words import (
     foreign_words,
@@ -234,6 +235,10 @@ class Walk:
           return [log.scrollHeight - log.clientHeight,
                   li ? getComputedStyle(li).listStyleType : "none"]; }""")
         assert log[0] <= 1 and log[1] == "none", (size, log)
+        # a number of seconds and its unit on one line, in the log and the game's state
+        # («(речь, 60 с)» wrapped, «с)» alone on a line: the clock's defect, in the log)
+        apart = units_apart(page, "#log li, #clock, #floor, #vote, #night, #bar button")
+        assert apart == [], (size, apart)
         # setup: one list of the optional cards, under its words, for either deal; after a
         # deal each seat's list shows the card it was dealt (issue 38 item 5: the tiles said
         # the dealt card and their lists "мирный житель", which a typed deal would deal)

@@ -169,6 +169,32 @@ def lines(page: Any, selector: str) -> int:
     return found
 
 
+_UNITS_APART = """(selector) => [...document.querySelectorAll(selector)]
+  .filter((e) => e.checkVisibility()).flatMap((e) => {
+    const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT), apart = [];
+    const top = (node, i) => { const r = document.createRange();
+      r.setStart(node, i); r.setEnd(node, i + 1); const box = r.getClientRects()[0];
+      return box ? box.top : null; };
+    // the digit before the space and the unit after it, as laid out: on lines of their own?
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      for (const m of n.textContent.matchAll(/\\d (?:с|s)(?![\\p{L}\\d])/gu)) {
+        const digit = top(n, m.index), unit = top(n, m.index + 2);  // none: not laid out
+        if (digit !== null && unit !== null && Math.abs(digit - unit) > 1) {
+          apart.push(e.textContent);
+        }
+      }
+    }
+    return apart;
+  })"""
+
+
+def units_apart(page: Any, selector: str) -> list[str]:
+    """The texts of the elements ``selector`` where a number and its unit of seconds are on
+    two lines («60» at a line's end, «с)» at the next one's start)."""
+    found: list[str] = page.evaluate(_UNITS_APART, selector)
+    return found
+
+
 def fits(page: Any, each: Callable[[], None] | None = None) -> None:
     """The page now fits each of ``VIEWPORTS`` (nothing overflows, no target under 48 px, no
     line starts with a separator), and passes ``each`` (a check of what it shows) at each; the

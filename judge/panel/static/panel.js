@@ -355,10 +355,26 @@ function renderLog(lines) {  // newest at the top; only new lines drawn, the old
   if (!kept) log.textContent = "";
   else for (let gone = logged.length - kept; gone > 0; gone--) log.lastElementChild.remove();
   lines.slice(kept).forEach((l) => {
-    const li = document.createElement("li"); li.textContent = l.line();
-    log.insertBefore(li, log.firstChild);
+    log.insertBefore(logLine(l.line()), log.firstChild);
   });
   logged = said;
+}
+
+// a log line whose seconds keep their unit on their line («(речь, 60 с)» wrapped to «60» and
+// «с)» alone on the next at a tablet's width): each pair in a span that does not wrap, the
+// line's text as it was
+function logLine(text) {
+  const li = document.createElement("li");
+  let at = 0;
+  for (const m of text.matchAll(/\d+ (?:с|s)(?![\p{L}\d])/gu)) {
+    const pair = document.createElement("span");
+    pair.className = "unit";
+    pair.textContent = m[0];
+    li.append(text.slice(at, m.index), pair);
+    at = m.index + m[0].length;
+  }
+  li.append(text.slice(at));
+  return li;
 }
 
 // ------------------------------------------------------------------ offers
