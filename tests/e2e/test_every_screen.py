@@ -103,6 +103,10 @@ DON = {"ru": "Дон", "en": "Don"}  # the book's title of the card (config/book
 SEAT_OFFERS = """() => view.game.offers.some((o) => !o.primary && o.key !== "name" &&
   (o.params || []).some((p) => p.kind === "seat" || p.kind === "seats"))"""
 
+#: whether the panel offers an action on a selected seat now, and how many of the bar's seat
+#: buttons are shown, in one read
+SEAT_BAR = f"""() => [({SEAT_OFFERS})(), [...document.querySelectorAll("#seat-offers button.offer")]
+  .filter((b) => b.checkVisibility()).length]"""
 #: setup, not dealt yet (the start offered, not enabled), and a deal at random offered
 UNDEALT = """() => view.game.stage === "setup" && view.game.offers.some((o) => o.key === "deal") &&
   view.game.offers.some((o) => o.key === "start" && o.enabled === false)"""
@@ -215,9 +219,10 @@ class Walk:
         # before a deal the night cannot start (its button dim): the deal is beside it, in view
         if page.evaluate(UNDEALT):
             assert page.locator("#bar #deal:visible:enabled").count() == 1, (size, "no deal")
-        if picked and page.evaluate(SEAT_OFFERS):
-            assert page.locator("#seat-offers button.offer:visible").count() >= 1, (
-                size, "no action of the selected seat in the bar")
+        # the offers and the bar read at once: a night step may end, and its offers with it
+        offered, shown = page.evaluate(SEAT_BAR)
+        if picked and offered:
+            assert shown >= 1, (size, "no action of the selected seat in the bar")
 
     def reads(self, page) -> None:
         """The panel's words that were misread: the speaker's clock is the seconds alone, on
@@ -226,10 +231,10 @@ class Walk:
         cuts a line at its edge; the night picks' switch says what it does, away from the
         everyday buttons (issue 38 items 1 and 9)."""
         size = page.viewport_size
-        if page.is_visible("#remaining"):
-            said = page.text_content("#remaining") or ""
+        said, count = lines(page, "#remaining")  # at once: the clock may end between reads
+        if count:
             assert self.clock.fullmatch(said), (size, said)
-            assert lines(page, "#remaining") == 1, (size, said)
+            assert count == 1, (size, said)
         log = page.evaluate("""() => { const log = document.getElementById("log");
           const li = log.querySelector("li");
           return [log.scrollHeight - log.clientHeight,

@@ -155,18 +155,19 @@ def out_of_reach(page: Any, selector: str) -> list[str]:
 
 _LINES = """(selector) => {
   const e = document.querySelector(selector);
-  if (!e || !e.checkVisibility() || !e.textContent.trim()) return 0;
+  if (!e || !e.checkVisibility() || !e.textContent.trim()) return ["", 0];
   const range = document.createRange();
   range.selectNodeContents(e);
-  return new Set([...range.getClientRects()].filter((r) => r.width > 0)
-    .map((r) => Math.round(r.top))).size;
+  return [e.textContent, new Set([...range.getClientRects()].filter((r) => r.width > 0)
+    .map((r) => Math.round(r.top))).size];
 }"""
 
 
-def lines(page: Any, selector: str) -> int:
-    """How many lines the words of the element ``selector`` run on (0: not shown)."""
-    found: int = page.evaluate(_LINES, selector)
-    return found
+def lines(page: Any, selector: str) -> tuple[str, int]:
+    """The words of the element ``selector`` and how many lines they run on (``("", 0)``: not
+    shown), read at once: a clock's words change, and it hides, between two reads."""
+    text, count = page.evaluate(_LINES, selector)
+    return text, count
 
 
 _UNITS_APART = """(selector) => [...document.querySelectorAll(selector)]
