@@ -38,12 +38,36 @@ class JudgeAction(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
 
 class Name(JudgeAction):
-    """Setup: a seat's player name (40 characters kept)."""
+    """Setup: a seat's player name (kept tidy: ``kit.player_names``; a player already seated
+    elsewhere is refused)."""
 
     kind = "name"
     undoable = True
     seat: Seat
     name: Text = ""
+
+
+class Seating(JudgeAction):
+    """Setup: the table's seats and who sits where, a name per seat in seat order (the panel
+    seats the table's own number of players, and the last game's players for the next)."""
+
+    kind = "seating"
+    names: Annotated[list[Text], msgspec.Meta(min_length=1, max_length=MAX_SEATS)]
+
+
+class Reseat(JudgeAction):
+    """Setup: the players' names drawn to new seats at random (a seating drawn by lot)."""
+
+    kind = "reseat"
+    undoable = True
+
+
+class Swap(JudgeAction):
+    """Setup: two seats' players change places."""
+
+    kind = "swap"
+    undoable = True
+    seats: Seats
 
 
 class Deal(JudgeAction):
@@ -211,8 +235,9 @@ class NewGame(JudgeAction):
 
 
 ACTIONS: dict[str, type[JudgeAction]] = {a.kind: a for a in (
-    Name, Deal, Call, Start, Next, Nominate, Withdraw, Foul, Violation, Disqualify, ShowCard,
-    Confirm, Reject, Correct, NightPick, EndStep, NightInput, Choose, Undo, Timer, NewGame)}
+    Name, Seating, Reseat, Swap, Deal, Call, Start, Next, Nominate, Withdraw, Foul, Violation,
+    Disqualify, ShowCard, Confirm, Reject, Correct, NightPick, EndStep, NightInput, Choose, Undo,
+    Timer, NewGame)}
 #: what an undo can take back
 UNDOABLE = tuple(kind for kind, a in ACTIONS.items() if a.undoable)
 
@@ -225,14 +250,15 @@ Group = Literal["setup", "game", "vote", "night", "seat", "clock", "panel"]
 
 class Param(msgspec.Struct, kw_only=True, omit_defaults=True):
     """An argument the judge gives: ``seat`` (one of ``seats``), ``seats`` (any of ``seats``, at
-    most ``max``), ``number``, ``text``, ``roles`` (a card per seat, of ``choices``), ``choice``
-    (one of ``choices``), ``choices`` (any of ``choices``)."""
+    least ``min``, at most ``max``), ``number``, ``text``, ``roles`` (a card per seat, of
+    ``choices``), ``choice`` (one of ``choices``), ``choices`` (any of ``choices``)."""
 
     name: str
     kind: Literal["seat", "seats", "number", "text", "roles", "choice", "choices"]
     seats: list[int] = []
     #: what a choice may be, each sent as it is (a number as a number: the roulette's)
     choices: list[str | int] = []
+    min: int | None = None
     max: int | None = None
 
 

@@ -258,9 +258,16 @@ class Endgame(_Table, frozen=True):
     options: Any = msgspec.field(default_factory=dict)
 
 
+#: the stages a book may give its own name (``Book.stages``)
+StageName = Literal["setup", "night0", "day", "vote", "defence", "roulette", "question",
+                    "last_words", "night"]
+
+
 class Book(_Table, frozen=True):
     """A rule book. ``title``: how screens name it, per language, in the book's own terms
-    (``{ ru = "ФИИМ", en = "FIIM" }``); ``source``: the book it digests."""
+    (``{ ru = "ФИИМ", en = "FIIM" }``); ``source``: the book it digests; ``stages``: the book's
+    own names for its stages, per language, over the panel's (the Crow Club's night 0 is «ночь
+    знакомства»; ``{{day}}`` and ``{{night}}`` are the day's and the night's numbers)."""
 
     title: Local
     source: str
@@ -276,6 +283,7 @@ class Book(_Table, frozen=True):
     night: NightRules
     endgames: tuple[Endgame, ...]
     first_night: FirstNight | None = None
+    stages: dict[StageName, Local] = {}
     leaving: Leaving = Leaving()
     fouls: Fouls = Fouls()
     deal: DealRules = DealRules()
@@ -454,6 +462,7 @@ def check_texts(book: Book) -> list[str]:
           if s.label)]
     if book.first_night is not None and book.first_night.says:
         texts.append(("first_night.says", book.first_night.says))
+    texts += [(f"stages.{stage}", name) for stage, name in book.stages.items()]
     return local_problems(texts)
 
 

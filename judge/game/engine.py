@@ -40,8 +40,11 @@ from judge.game.actions import (
     NightPick,
     Nominate,
     Reject,
+    Reseat,
+    Seating,
     ShowCard,
     Start,
+    Swap,
     Undo,
     Violation,
     Withdraw,
@@ -67,7 +70,8 @@ from judge.game.wind_up import wind_up
 from kit.i18n import Line, Words
 
 #: the undoable actions in words, for the record's "undo: ..." line
-ACTION_WORDS = {"name": Words("action.name"), "deal": Words("action.deal"),
+ACTION_WORDS = {"name": Words("action.name"), "reseat": Words("action.reseat"),
+                "swap": Words("action.swap"), "deal": Words("action.deal"),
                 "call": Words("action.call"),
                 "nominate": Words("action.nominate"), "withdraw": Words("action.withdraw"),
                 "foul": Words("action.foul"), "violation": Words("action.violation"),
@@ -129,6 +133,12 @@ def act(game: Game, action: JudgeAction, now: float) -> Result:
     match action:
         case Name():
             return setup.name(game, action.seat, action.name)
+        case Seating():
+            return setup.seating(game, tuple(action.names))
+        case Reseat():
+            return setup.reseat(game)
+        case Swap():
+            return setup.swap(game, tuple(action.seats))
         case Deal():
             roles = None if action.roles is None else tuple(action.roles)
             return setup.deal(game, action.seed, roles, tuple(action.add), action.called)

@@ -34,7 +34,8 @@ KINDS = ("name", "deal_random", "deal_typed", "start_night", "start_day", "next"
          "give_floor", "give_last_words", "next_round", "start_vote", "start_revote", "leave",
          "confirm_count", "reject_count", "correct_count", "foul", "nominate", "withdraw",
          "disqualify", "show_card", "end_step", "enter_pick", "night_input_count",
-         "night_input_keypad", "undo", "deal_called", "call", "violation", "violation_end")
+         "night_input_keypad", "undo", "deal_called", "call", "violation", "violation_end",
+         "reseat", "swap")
 
 
 def decisions() -> dict[str, object]:
@@ -72,6 +73,10 @@ def _setup(game: Game) -> list[Offer]:
         Offer(action="name", kind="name", key="name", label=Words("offer.name"), group="seat",
               params=[Param(name="seat", kind="seat", seats=seats),
                       Param(name="name", kind="text")]),
+        Offer(action="reseat", kind="reseat", key="reseat", label=Words("offer.reseat"),
+              group="setup", enabled=any(p.name for p in game.players)),
+        Offer(action="swap", kind="swap", key="swap", label=Words("offer.swap"), group="seat",
+              params=[Param(name="seats", kind="seats", seats=seats, min=2, max=2)]),
         Offer(action="deal", kind="deal_random", key="deal", label=Words("offer.deal"),
               group="setup",
               params=[Param(name="seed", kind="number"), *add]),

@@ -1,5 +1,9 @@
 """Before the first night: the seats, the players' names, the deal, and the start (FIIM 4.1).
 
+The seats are the table's (the panel's ``seating``: as many as the table has, when the book
+plays that many), each with its player's name, tidy and seated once (``kit.player_names``);
+the judge types them, draws them to seats by lot (``reseat``) or swaps two.
+
 The deck is the book's for the number of seats (``[[deck]]``: FIIM 1.1's ten cards; a club's
 by player count), with any of its optional cards the organiser adds. The judge deals at random
 (a seed: the same seed deals the same cards) or types the cards dealt by hand, seat by seat.
@@ -28,6 +32,7 @@ from judge.game.state import (
     set_player,
     with_note,
 )
+from kit import player_names
 from kit.i18n import Line, Words
 
 
@@ -47,10 +52,74 @@ def new_game(rules: Rules, seats: int | None = None, previous: Previous | None =
 
 
 def name(game: Game, seat: int, name: str) -> Result:
-    name = name.strip()[:40]
+    """Seat ``seat``'s player, as the club writes the name once (``kit.player_names.tidy``);
+    a player seated elsewhere already (the same ``key``: ``Иван`` and ``иван ``) is refused:
+    one player sits once, and the records and standings count one name as one player."""
+    name = player_names.tidy(name)
     game.player(seat)
+    _seated_once(game, {seat: name})
     return Result(set_player(game, seat, name=name), [],
                   [Line(None, "line.name" if name else "line.name.none", seat=seat, name=name)])
+
+
+def seating(game: Game, names: tuple[str, ...]) -> Result:
+    """The table's seats and who sits where: a name per seat, in seat order (the panel's: the
+    table's own number of seats, the last game's players kept for the next). A new number of
+    seats is one the book plays, and the deal is dealt again for it."""
+    need(game, "setup", Line(game.rules.cite("deal"), "refused.deal.started"))
+    fresh = new_game(game.rules, len(names), game.previous)  # the book's sizes, or refused
+    tidy = tuple(player_names.tidy(n) for n in names)
+    _seated_once(fresh, dict(enumerate(tidy, start=1)))
+    sized = len(names) == len(game.players)
+    players = tuple(replace(p, name=n) for p, n in zip(
+        game.players if sized else fresh.players, tidy, strict=True))
+    lines = [] if sized else [Line(game.rules.cite("players"), "line.seats", count=len(names))]
+    if any(tidy):
+        lines.append(Line(None, "line.seating", seats=_seated(players)))
+    if not sized:  # a deal by called numbers under way was for the other number of seats
+        game = with_note(with_note(game, CALLERS, ()), STACK, ())
+    return Result(replace(game, players=players), [], lines)
+
+
+def reseat(game: Game) -> Result:
+    """The names drawn to new seats at random, as a club draws its seating by lot (drawn from
+    the game's version: the same journal seats the same way again)."""
+    need(game, "setup", Line(game.rules.cite("deal"), "refused.deal.started"))
+    names = [p.name for p in game.players]
+    if not any(names):
+        raise Refused(Line(None, "refused.reseat.nobody"))
+    random.Random(game.version).shuffle(names)
+    players = tuple(replace(p, name=n) for p, n in zip(game.players, names, strict=True))
+    return Result(replace(game, players=players), [],
+                  [Line(None, "line.reseat", seats=_seated(players))])
+
+
+def swap(game: Game, seats: tuple[int, ...]) -> Result:
+    """Two seats' players change places."""
+    need(game, "setup", Line(game.rules.cite("deal"), "refused.deal.started"))
+    if len(set(seats)) != 2:
+        raise Refused(Line(None, "refused.swap.two"))
+    a, b = sorted(set(seats))
+    first, second = game.player(a), game.player(b)
+    swapped = set_player(set_player(game, a, name=second.name), b, name=first.name)
+    return Result(swapped, [], [Line(None, "line.swap", first=a, second=b)])
+
+
+def _seated_once(game: Game, names: dict[int, str]) -> None:
+    """``names`` (by seat) sit once each among the game's seats, or ``Refused`` names the
+    player and the seat they already have."""
+    now = {p.seat: p.name for p in game.players} | names
+    for seat, name in sorted(names.items()):
+        same = [other for other, theirs in sorted(now.items())
+                if (other < seat or other not in names) and other != seat and name and theirs
+                and player_names.key(theirs) == player_names.key(name)]
+        if same:
+            raise Refused(Line(None, "refused.name.seated", name=name, seat=same[0]))
+
+
+def _seated(players: tuple[Player, ...]) -> list[Words]:
+    """The named seats, each as "3 Анна"."""
+    return [Words("words.seated", seat=p.seat, name=p.name) for p in players if p.name]
 
 
 #: a deal by called numbers under way (``deal(called=...)``): who calls next, in turn, and the

@@ -165,7 +165,8 @@ OWN_KINDS = ("pause_clock", "resume_clock", "add_time", "new_game")
 def own_offers(game: Game, timer: dict[str, Any] | None = None) -> list[Offer]:
     """The panel's own actions the judge may take now: the floor's clock (a speaker's, the
     night countdown, the table's discussion: Pause while it runs, Resume while it is paused, as
-    the table's last ``timer`` says; both before it says), a new game."""
+    the table's last ``timer`` says; both before it says), a new game (the judge's primary
+    action once the game is over: the evening's next game)."""
     running = None if timer is None else timer.get("running")
     applies = {"pause": running is not False, "resume": running is not True, "add": True}
     offers = [Offer(action="timer", kind=kind, key=op, label=label, args={"op": op},
@@ -175,4 +176,5 @@ def own_offers(game: Game, timer: dict[str, Any] | None = None) -> list[Offer]:
                                       ("add", "add_time", Words("offer.add", seconds=10)))
               if (game.floor is not None or game.countdown or game.discussing) and applies[op]]
     return [*offers, Offer(action="new_game", kind="new_game", key="new-game",
-                           label=Words("offer.new_game"), group="panel")]
+                           label=Words("offer.new_game"), group="panel",
+                           primary=game.stage == "over")]

@@ -10,7 +10,9 @@ The imperative shell around ``judge.game``, composed of one part a job:
 - ``judge.panel.live_view``: what the pages show, pushed to every logged-in tab and to the stream
   overlay at each change;
 - ``judge.record.feed``: each game over (and each later edit of it) on its way to the hall,
-  kept until the broker acknowledges it; the hall's ``seating`` names the players.
+  kept until the broker acknowledges it; the hall's ``seating`` names the players;
+- ``judge.panel.roster``: the club's players, the names played here and the club's own file,
+  so a name typed is written as the club writes it (``judge.panel.roster_routes``).
 
 ``Panel`` is the loop between them: it feeds the core the judge's taps (from the panel's
 WebSocket) and the table's events (from the link), sends the core's commands to the table and
@@ -19,7 +21,7 @@ action names the game ``version`` its page showed, and one made on a stale page 
 a message rather than applied to a game its judge did not see; paho runs on that loop too (no
 network thread: ``kit.mqtt.LoopDriver``). The routes get the parts they need, never the
 ``Panel``: the games' pages the record store (``judge.record.routes``), the overlay the live
-view and the game's history (``judge.overlay.routes``).
+view and the game's history (``judge.overlay.routes``), the roster's its store.
 """
 
 from __future__ import annotations
@@ -55,11 +57,12 @@ from judge.game.rules import wrong_preset
 from judge.game.state import BadArgument
 from judge.game.wind_up import wind_up
 from judge.overlay import routes as overlay_routes
-from judge.panel import table_events
+from judge.panel import roster_routes, table_events
 from judge.panel.config import JudgeConfig
 from judge.panel.journal import Journal
 from judge.panel.kept_game import KeptGame
 from judge.panel.live_view import LiveView
+from judge.panel.roster import Roster
 from judge.panel.table_link import TableLink
 from judge.panel.views import ActionMessage, Done, Refusal, as_json
 from judge.record import routes as record_routes
@@ -104,6 +107,10 @@ class Panel:
         # each game knows the one archived before it at the table (the book's proposals)
         self.kept = KeptGame(self.journal,
                              lambda: cfg.new_game(previous(self.games.latest())))
+        self.roster = Roster(cfg.journal.path)
+        if not len(self.roster):  # a new roster: the players of the games kept here so far
+            for record in self.games.archived_games():
+                self.roster.played((p.name for p in record.players), record.created)
         self.live = LiveView(self.kept, hide_roles=cfg.game.hide_roles,
                              language=cfg.panel.language)
         self.feed = RecordFeed(cfg.journal.path, cfg.table)
@@ -117,6 +124,7 @@ class Panel:
             stylesheet="/static/panel/panel.css", sessions=self.journal, log=log)
         self.recent_ids: deque[str] = deque(maxlen=4096)  # redelivered events are dropped
         self._preset_told: object = _UNTOLD  # the table's preset last told to be the wrong one
+        self._unplayable: int | None = None  # a table's seats the book does not play (logged)
 
     @property
     def game(self) -> Game:
@@ -131,6 +139,7 @@ class Panel:
         self.journal.close()
         self.games.close()
         self.feed.close()
+        self.roster.close()
 
     # ------------------------------------------------------------------ the game
 
@@ -144,9 +153,12 @@ class Panel:
             if wrong is not None:
                 raise Refused(wrong)
         was = self.game.stage
-        commands = self.kept.apply(given, time.time())
+        now = time.time()
+        commands = self.kept.apply(given, now)
         for command in commands or ():
             self.link.send(command)
+        if was == "setup" and self.game.stage != "setup":  # the evening's players, one more game
+            self.roster.played((p.name for p in self.game.players), now)
         if (was == "over") != (self.game.stage == "over"):  # the win, or its undo
             self._record_changed(self.games.current())
         if commands is not None or shown:
@@ -180,10 +192,48 @@ class Panel:
         # table said runs: an ending that finds nothing is refused, and is no news to the judge
         for command in wind_up(self.game, self.live.seen.state):
             self.link.send(command, quiet=True)
+        old = self.game
         self.kept.start_over()
         self.apply(TableEvent("state", events.DayEvent(day=self.live.seen.day)))
+        # a club's evening: its players stay seated for the next game; a tournament's table
+        # is seated by the hall, round by round (a round's names kept would be the wrong ones)
+        self._seat_table(None if self.seating is not None else [p.name for p in old.players])
         self._seat_players()
         self.live.show()
+
+    def _seat_table(self, names: list[str] | None = None) -> None:
+        """In setup, the game seats the table's players: as many seats as the table has (its
+        ``state``), unless ``[game] seats`` says, and the book plays that many; ``names`` in
+        them (the last game's, for the next; else the names typed so far). Not a rule decision:
+        the table's own size, and who came to play."""
+        game = self.game
+        if game.stage != "setup":
+            return
+        count = self._table_seats() or len(game.players)
+        given = [p.name for p in game.players] if names is None else names
+        wanted = (given + [""] * count)[:count]
+        if wanted == [p.name for p in game.players]:
+            return
+        try:
+            self.apply(Action("seating", {"names": wanted}))
+        except Refused as exc:  # a journal's names seated twice, before names were checked
+            log.warning("the seating of %s refused: %s", wanted, exc)
+
+    def _table_seats(self) -> int | None:
+        """The table's number of seats (its retained ``state``), when the game is to play it:
+        no ``[game] seats``, and a number the book plays (else logged once: the book's own)."""
+        seats = self.live.seen.state.get("seats")
+        if self.cfg.game.seats is not None or not isinstance(seats, list):
+            return None
+        players = self.game.book.players
+        if not players.min <= len(seats) <= players.max:
+            if self._unplayable != len(seats):
+                self._unplayable = len(seats)
+                log.warning("the table has %d seats; %s plays %d to %d: the game has %d",
+                            len(seats), i18n.text(self.game.book.title, "en"), players.min,
+                            players.max, len(self.game.players))
+            return None
+        return len(seats)
 
     # ------------------------------------------------------------------ the hall
 
@@ -274,6 +324,7 @@ class Panel:
                 return
             said, seen.state = seen.state.get("rules", _UNTOLD), body
             self._tell_wrong_preset()
+            self._seat_table()
             if body.get("rules", _UNTOLD) != said:  # the header's preset check: shown now,
                 self.live.show()  # not at the table's next health (a tab then saw none)
         try:
@@ -394,7 +445,10 @@ def handle_message(panel: Panel, text: str) -> dict[str, Any] | None:
     ref = message.ref
     if message.version != panel.game.version:
         return _refusal(panel, Line(None, "refused.version"), "version", ref)
-    given = Action(message.action, message.args)
+    args = message.args
+    if message.action == "name" and isinstance(args.get("name"), str):  # as the roster has it
+        args = {**args, "name": panel.roster.spelling(args["name"])}
+    given = Action(message.action, args)
     try:
         if message.action in (Timer.kind, NewGame.kind):
             own = decode(given)
@@ -431,6 +485,7 @@ def make_app(panel: Panel) -> web.Application:
     app.router.add_static("/static/panel", STATIC)
     record_routes.register(app, panel.games, panel.new_game, panel.gate.logged_in,
                            panel.cfg.game_rules.book, panel.cfg.table_name)
+    roster_routes.register(app, panel.roster, panel.gate.logged_in)
     overlay_routes.add_routes(app, panel.cfg.overlay, panel.kept.history(), panel.live)
     app.on_shutdown.append(_close_sockets)
     return app

@@ -61,13 +61,15 @@ class StepView(View, kw_only=True):
 
 class BookView(View, kw_only=True):
     """The book: its name (``fiim``: the record's ``rules``), its title per language, its
-    cards, sides and night steps."""
+    cards, sides and night steps, and its own names for its stages (``night0``: «ночь
+    знакомства»), per language, where it gives them."""
 
     id: str
     title: dict[str, str]
     roles: list[Card]
     teams: list[Side]
     steps: list[StepView]
+    stages: dict[str, dict[str, str]] = msgspec.field(default_factory=dict)
 
 
 class JudgeGame(PublicGame, kw_only=True):
@@ -111,7 +113,8 @@ def judge_game(game: Game) -> JudgeGame:
                              for name, team in book.teams.items()],
                       roles=[Card(role=name, title=role.title, team=role.team)
                              for name, role in book.roles.items()],
-                      steps=[StepView(step=s.name, title=s.words) for s in book.night.steps]),
+                      steps=[StepView(step=s.name, title=s.words) for s in book.night.steps],
+                      stages={str(stage): name for stage, name in book.stages.items()}),
         offers=offered(game))
 
 

@@ -110,6 +110,8 @@ class _Builder:
             return
         self.game = after
         self.log += [LogLine.of(at, line) for line in lines]
+        if len(after.players) != len(before.players):  # setup seated the table's own number
+            return  # of players: no seat has a story yet
         if before.stage == "setup" and after.stage != "setup":
             self.started = at
         if after.stage == "over" and before.stage != "over":

@@ -65,7 +65,7 @@ def test_a_whole_fiim_game_from_the_judges_panel(tmp_path, broker, chromium):
         panel.shot("setup")
         panel.tap("#start")
         panel.stage("night0")
-        page.wait_for_selector('#remaining:text("night: ")')  # the mafia's minute (4.2.1)
+        page.wait_for_selector('#clock-what:text-is("night")')  # the mafia's minute (4.2.1)
         panel.next()  # morning: day 1, seat 1 opens (4.3.2)
         panel.stage("day")
 
@@ -76,13 +76,12 @@ def test_a_whole_fiim_game_from_the_judges_panel(tmp_path, broker, chromium):
             hands.key(speaker, f"{nominee}#")
             page.wait_for_selector(f'.seat.nominee[data-seat="{nominee}"]')
         page.click("#pause")  # the floor's clock, from the panel (4.3.1)
-        page.wait_for_selector('#remaining:text("(paused)")')
+        page.wait_for_selector('#clock-what:text-is("seat 2 · paused")')
         added = hands.upcoming("event/timer", state="changed")
         page.click("#add")
         assert added()["remaining_ms"] > 60_000
         page.click("#resume")
-        page.wait_for_function("!document.getElementById('remaining').textContent"
-                               ".includes('paused')")
+        page.wait_for_selector('#clock-what:text-is("seat 2")')
         panel.seat(9, "foul")
         page.wait_for_selector('.seat[data-seat="9"] .fouls:text("●")')
         panel.tap("#undo")
@@ -106,7 +105,7 @@ def test_a_whole_fiim_game_from_the_judges_panel(tmp_path, broker, chromium):
         reveal = hands.upcoming("cmd/night/reveal", seat=1, pattern=1)
 
         def counting_down() -> None:  # the step's own time, as the table runs it
-            page.wait_for_selector('#clock:not([hidden]) #remaining:text("night: ")')
+            page.wait_for_selector('#clock:not([hidden]) #clock-what:text-is("night")')
 
         night_step(panel, hands, "don_check", {1: "4#"}, during=counting_down)  # the Sheriff: yes
         reveal()

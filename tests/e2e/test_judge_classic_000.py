@@ -50,7 +50,7 @@ def test_classic_000_a_whole_game_from_the_judges_panel(tmp_path, broker, chromi
         # ------------------------------------------ the deal, with the organiser's four
         for seat, role in enumerate(ROLES, start=1):
             page.select_option(f'.seat[data-seat="{seat}"] .deal', role)
-        page.select_option("#deal-typed-add", ["joker", "detective", "maniac", "laura"])
+        page.select_option("#deal-add", ["joker", "detective", "maniac", "laura"])
         panel.tap("#deal-typed")
         page.wait_for_selector('.seat[data-seat="9"] .role:text("laura")')
         panel.tap("#start")
@@ -62,7 +62,7 @@ def test_classic_000_a_whole_game_from_the_judges_panel(tmp_path, broker, chromi
         discussion = hands.upcoming("cmd/timer/start", kind="discussion")
         panel.next()
         assert discussion().get("seat") is None  # the whole table's five minutes, no seat lit
-        page.wait_for_selector('#remaining:text("discussion: ")')
+        page.wait_for_selector('#clock-what:text-is("discussion")')
         panel.next()  # its end; then 30 s each, no nominations
         panel.next(10)
         # «5. Голосование»: every player a candidate; 1 gets six fists, not the detective's:

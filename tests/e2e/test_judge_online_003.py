@@ -42,7 +42,7 @@ def deal(panel: Panel, roles: list[str], added: list[str]) -> None:
     (no step opens); then day 1 («Первый ход игры…»: "Первый ход игры - день")."""
     for seat, role in enumerate(roles, start=1):
         panel.page.select_option(f'.seat[data-seat="{seat}"] .deal', role)
-    panel.page.select_option("#deal-typed-add", added)
+    panel.page.select_option("#deal-add", added)
     panel.tap("#deal-typed")
     panel.page.wait_for_selector(f'.seat[data-seat="{len(roles)}"] .role:text("{roles[-1]}")')
     panel.tap("#start")

@@ -5,7 +5,7 @@ night's check, and the classic club's (000) to its first day's roulette.
 
 What it holds the pages to: the setup's optional cards and their button fit each screen, with
 targets a finger hits; hiding the roles hides every secret, the log's too, and showing brings
-them back; the clock's longest words («обсуждение: 300 с») fit the side column; the verdict
+them back; the clock's longest figures («300 с») fit the side column; the verdict
 («голосуют ЗА или ПРОТИВ», the question's vote of this book) is named as the book's, not as
 FIIM's "all leave?", on the panel and the overlay, in Russian and English; and the organiser's
 delayed overlay names the commissar's check as the commissar's, with the book's answer, and
@@ -80,11 +80,10 @@ def hiding_hides_every_secret(panel: Panel) -> None:
     assert log_shown(panel) and page.is_visible('.seat[data-seat="2"] .role')
 
 
-#: the clock's longest words: the table's discussion at five minutes
+#: the clock's longest figures: the table's discussion at five minutes
 DISCUSSION = """() => {
   const remaining = document.getElementById("remaining");
-  remaining.textContent = I18n.t("panel.clock", { who: I18n.t("panel.clock.discussion"),
-    seconds: 300 });
+  remaining.textContent = I18n.t("panel.clock", { seconds: 300 });
   return [remaining.textContent, remaining.scrollWidth, remaining.clientWidth,
     remaining.getBoundingClientRect().right, innerWidth,
     parseFloat(getComputedStyle(remaining).fontSize)];
@@ -92,7 +91,7 @@ DISCUSSION = """() => {
 
 
 def clock_fits(panel: Panel) -> None:
-    """The clock's longest words fit its box at each screen, in figures read across the table
+    """The clock's longest figures fit its box at each screen, in figures read across the table
     (written and measured in one go, between two of the page's ticks)."""
     page = panel.page
     page.wait_for_selector("#clock:not([hidden])")
@@ -119,7 +118,7 @@ def test_online_003_on_the_panel_and_overlay_in_its_own_words(tmp_path, broker, 
             page.select_option(f'.seat[data-seat="{seat}"] .deal', role)
         for language in ("ru", "en"):  # the list drawn again in each language
             switch(panel, language)
-            page.select_option("#deal-typed-add", ADDED)
+            page.select_option("#deal-add", ADDED)
             setup_fits(panel)
         panel.tap("#deal-typed")
         panel.tap("#start")
@@ -199,7 +198,7 @@ def test_classic_000_roulette_and_cards_on_the_panel_and_overlay(tmp_path, broke
             page.select_option(f'.seat[data-seat="{seat}"] .deal', role)
         for language in ("ru", "en"):  # the list drawn again in each language
             switch(panel, language)
-            page.select_option("#deal-typed-add", ["joker", "detective", "maniac", "laura"])
+            page.select_option("#deal-add", ["joker", "detective", "maniac", "laura"])
             setup_fits(panel)
         panel.tap("#deal-typed")
         panel.tap("#start")
@@ -207,7 +206,7 @@ def test_classic_000_roulette_and_cards_on_the_panel_and_overlay(tmp_path, broke
         panel.next()
         panel.stage("day")
         panel.next()  # «3. Обсуждение»: the whole table's clock, its longest words
-        page.wait_for_selector('#remaining:text("discussion: ")')
+        page.wait_for_selector('#clock-what:text-is("discussion")')
         clock_fits(panel)
         panel.next()
         panel.next(10)

@@ -26,7 +26,7 @@ import msgspec
 from controller import config as config_module
 from kit.local_broker import free_port
 from tests.support.mqtt import Received, Subscriber
-from tests.support.page_layout import fits
+from tests.support.page_layout import VIEWPORTS, fits
 from tests.support.paths import EXAMPLE_CONFIG
 from tests.support.running import Running
 
@@ -62,10 +62,11 @@ STEP_SECONDS = 60
 FIIM_GAME = f"[timings]\nnight_step = {STEP_SECONDS}\nbest_move = {STEP_SECONDS}\n"
 
 
-def book_game(book: str, seats: int = 10, night_step: float = STEP_SECONDS) -> str:
-    """A ``[game]`` playing ``book`` at ``seats``, its night steps ``night_step`` seconds
-    (``judge_config``'s ``game``)."""
-    return f'[game]\nbook = "{book}"\nseats = {seats}\n[timings]\nnight_step = {night_step}\n'
+def book_game(book: str, seats: int | None = 10, night_step: float = STEP_SECONDS) -> str:
+    """A ``[game]`` playing ``book`` at ``seats`` (None: the table's own), its night steps
+    ``night_step`` seconds (``judge_config``'s ``game``)."""
+    size = "" if seats is None else f"seats = {seats}\n"
+    return f'[game]\nbook = "{book}"\n{size}[timings]\nnight_step = {night_step}\n'
 
 
 def judge_config(tmp_path: Path, broker_port: int, listen: str, language: str = "en",
@@ -236,13 +237,21 @@ class Panel:
         self.tap(f"#{action}")
 
     def shot(self, name: str) -> None:
-        """This screen passes ``look``, fits a tablet either way and a phone (``fits``), and
-        its screenshot for the docs when the run keeps them."""
+        """This screen passes ``look``, fits a laptop, a tablet and a phone (``fits``), and
+        its screenshots for the docs when the run keeps them: on a tablet
+        (``judge-<prefix><name>.png``) and on a phone (``...-phone.png``), each the first
+        screen, as the judge sees it."""
         if self.look is not None:
             self.look()
         fits(self.page)
         if self.shots is not None:
-            self.page.screenshot(path=str(self.shots / f"judge-{self.prefix}{name}.png"))
+            was = self.page.viewport_size
+            for size, suffix in ((VIEWPORTS[1], ""), (VIEWPORTS[2], "-phone")):
+                self.page.set_viewport_size(size)
+                self.page.evaluate("scrollTo(0, 0)")
+                self.page.screenshot(
+                    path=str(self.shots / f"judge-{self.prefix}{name}{suffix}.png"))
+            self.page.set_viewport_size(was)
 
 
 def login(chromium, url: str) -> Panel:
@@ -312,20 +321,20 @@ def counted(panel: Panel, hands: Hands, candidate: int, fists: list[int]) -> Non
 def night_step(panel: Panel, hands: Hands, step: str, keys: dict[int, str],
                during: Callable[[], None] | None = None) -> dict:
     """The judge opens ``step``, the actors type ``keys``, and once the table has taken each
-    entry (``#`` ends one) the judge ends the step; ``during`` checks the panel while the step
-    runs (before any key); returns the table's result."""
+    entry (``#`` ends one), ``during`` checks the panel while the step still runs (it lasts
+    ``STEP_SECONDS``), then the judge ends the step; returns the table's result."""
     opened = hands.upcoming("private/night/step", step=step)
     result = hands.upcoming("private/night/result", step=step)
     panel.tap("#next")
     opened()
-    if during is not None:
-        during()
     entries = sum(typed.count("#") for typed in keys.values())
     picked = hands.upcoming("private/night/pick", count=entries, step=step)
     for seat, typed in keys.items():
         hands.key(seat, typed)
     if entries:
         picked()
+    if during is not None:
+        during()
     panel.tap("#end-step")
     body = result()
     panel.page.wait_for_selector('#night[data-step=""]')

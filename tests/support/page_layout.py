@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-#: a 10" tablet in landscape and in portrait, and a phone
-VIEWPORTS = ({"width": 1280, "height": 800}, {"width": 800, "height": 1280},
+#: a laptop (1366x768), a tablet in portrait (820x1180) and a phone (390x844): the sizes a
+#: club judge tried the panel at (issue 38)
+VIEWPORTS = ({"width": 1366, "height": 768}, {"width": 820, "height": 1180},
              {"width": 390, "height": 844})
 
 #: the smallest side of a touch target, CSS px (WCAG 2.5.5's 44, Material's 48)
@@ -94,23 +95,104 @@ def orphans(page: Any) -> list[str]:
 #: the vote's window and the night's step (issue 28 item 3: "readable at a glance")
 GLANCE = ("#stage", "#floor", "#clock", "#vote", "#night")
 
-_OUT_OF_SIGHT = """(selectors) => selectors.filter((s) => {
-  const e = document.querySelector(s);
-  if (!e || !e.checkVisibility() || !e.textContent.trim()) return false;
-  const r = e.getBoundingClientRect();
-  return r.top + scrollY < -1 || r.top + scrollY + Math.min(r.height, 96) > innerHeight + 1;
-}).map((s) => {
-  const r = document.querySelector(s).getBoundingClientRect();
-  const [top, bottom] = [r.top + scrollY, r.bottom + scrollY].map(Math.round);
-  return `${s} at ${top}..${bottom} of ${innerHeight}`;
-})"""
+#: the height of what stays at the foot of the screen over the page (the panel's bar: sticky or
+#: fixed at ``bottom: 0``) when the page is longer than the screen: the first screen shows the
+#: page above it only
+_FOOT = """(() => {
+  if (document.documentElement.scrollHeight <= innerHeight + 1) return 0;
+  return Math.max(0, ...[...document.querySelectorAll("body *")].filter((e) => {
+    const s = getComputedStyle(e);
+    return ["sticky", "fixed"].includes(s.position) && s.bottom === "0px" && e.checkVisibility();
+  }).map((e) => e.getBoundingClientRect().height));
+})()"""
+
+_OUT_OF_SIGHT = """(selectors) => {
+  const foot = innerHeight - FOOT;
+  return selectors.filter((s) => {
+    const e = document.querySelector(s);
+    if (!e || !e.checkVisibility() || !e.textContent.trim()) return false;
+    const r = e.getBoundingClientRect();
+    return r.top + scrollY < -1 || r.top + scrollY + Math.min(r.height, 96) > foot + 1;
+  }).map((s) => {
+    const r = document.querySelector(s).getBoundingClientRect();
+    const [top, bottom] = [r.top + scrollY, r.bottom + scrollY].map(Math.round);
+    return `${s} at ${top}..${bottom} of ${Math.round(foot)}`;
+  });
+}""".replace("FOOT", _FOOT)
 
 
 def out_of_sight(page: Any, selectors: tuple[str, ...] = GLANCE) -> list[str]:
     """Each of ``selectors`` shown with words in it that the first screen (the page scrolled
-    to its top) does not show, at least its first 96 px: what a judge must read at a glance
-    without scrolling for it."""
+    to its top, less what stays at its foot over the page: the panel's bar) does not show, at
+    least its first 96 px: what a judge must read at a glance without scrolling for it."""
     found: list[str] = page.evaluate(_OUT_OF_SIGHT, list(selectors))
+    return found
+
+
+_OUT_OF_REACH = """(selector) => {
+  scrollTo(0, 0);
+  return [...document.querySelectorAll(selector)].filter((e) => e.checkVisibility())
+    .filter((e) => {
+      const r = e.getBoundingClientRect();
+      if (r.top < -1 || r.left < -1 || r.bottom > innerHeight + 1 || r.right > innerWidth + 1)
+        return true;
+      const hit = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+      return !hit || !(e === hit || e.contains(hit));
+    }).map((e) => {
+      const r = e.getBoundingClientRect();
+      return `#${e.id || e.tagName.toLowerCase()} at ${Math.round(r.top)}..${
+        Math.round(r.bottom)} of ${innerHeight}`;
+    });
+}"""
+
+
+def out_of_reach(page: Any, selector: str) -> list[str]:
+    """Each visible element matching ``selector`` that a finger cannot tap on the first screen
+    (the page scrolled to its top): not whole on the screen, or covered by another element."""
+    found: list[str] = page.evaluate(_OUT_OF_REACH, selector)
+    return found
+
+
+_LINES = """(selector) => {
+  const e = document.querySelector(selector);
+  if (!e || !e.checkVisibility() || !e.textContent.trim()) return ["", 0];
+  const range = document.createRange();
+  range.selectNodeContents(e);
+  return [e.textContent, new Set([...range.getClientRects()].filter((r) => r.width > 0)
+    .map((r) => Math.round(r.top))).size];
+}"""
+
+
+def lines(page: Any, selector: str) -> tuple[str, int]:
+    """The words of the element ``selector`` and how many lines they run on (``("", 0)``: not
+    shown), read at once: a clock's words change, and it hides, between two reads."""
+    text, count = page.evaluate(_LINES, selector)
+    return text, count
+
+
+_UNITS_APART = """(selector) => [...document.querySelectorAll(selector)]
+  .filter((e) => e.checkVisibility()).flatMap((e) => {
+    const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT), apart = [];
+    const top = (node, i) => { const r = document.createRange();
+      r.setStart(node, i); r.setEnd(node, i + 1); const box = r.getClientRects()[0];
+      return box ? box.top : null; };
+    // the digit before the space and the unit after it, as laid out: on lines of their own?
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      for (const m of n.textContent.matchAll(/\\d (?:с|s)(?![\\p{L}\\d])/gu)) {
+        const digit = top(n, m.index), unit = top(n, m.index + 2);  // none: not laid out
+        if (digit !== null && unit !== null && Math.abs(digit - unit) > 1) {
+          apart.push(e.textContent);
+        }
+      }
+    }
+    return apart;
+  })"""
+
+
+def units_apart(page: Any, selector: str) -> list[str]:
+    """The texts of the elements ``selector`` where a number and its unit of seconds are on
+    two lines («60» at a line's end, «с)» at the next one's start)."""
+    found: list[str] = page.evaluate(_UNITS_APART, selector)
     return found
 
 
@@ -127,3 +209,30 @@ def fits(page: Any, each: Callable[[], None] | None = None) -> None:
             each()
     if was is not None:
         page.set_viewport_size(was)
+
+
+_CUT_CHOICES = """() => [...document.querySelectorAll("select:not([multiple])")]
+  .filter((s) => s.checkVisibility() && s.selectedOptions.length)
+  .flatMap((s) => {
+    // the same list holding the chosen card only, as wide as it needs to show it whole
+    const probe = s.cloneNode(false);
+    probe.removeAttribute("id");
+    probe.appendChild(new Option(s.selectedOptions[0].text));
+    probe.style.cssText = "position: absolute; visibility: hidden; width: max-content; " +
+      "min-width: 0; max-width: none";
+    s.parentElement.appendChild(probe);
+    const need = probe.getBoundingClientRect().width;
+    probe.remove();
+    const has = s.getBoundingClientRect().width;
+    const seat = s.closest("[data-seat]");
+    return need > has + 1 ? [`${s.id ? "#" + s.id : "select." + s.className}${
+      seat ? `[${seat.dataset.seat}]` : ""} "${s.selectedOptions[0].text}" ${
+      Math.round(need)} > ${Math.round(has)}`] : [];
+  })"""
+
+
+def cut_choices(page: Any) -> list[str]:
+    """Every visible drop-down list whose chosen item it cannot show whole (``мирный жит…``):
+    the width the list would need for that item alone, against its own."""
+    found: list[str] = page.evaluate(_CUT_CHOICES)
+    return found

@@ -21,6 +21,8 @@ let rolesHidden = null;  // null until the first view says the panel's default
 let online = true;
 let shownHealth = "";  // the header's health parts drawn now
 let sent = 0;  // the refs of this page's actions: the panel answers each (done, or refused)
+let dealtShown = null;  // the deal the seats' card lists were last set to
+let shownStage = null;  // the stage drawn last
 
 const STAGES = { setup: "stage.setup", night0: "stage.night0", day: "stage.day",
   vote: "stage.vote", defence: "stage.defence", roulette: "stage.roulette",
@@ -84,9 +86,10 @@ function act(action, args = {}) {
   socket.send(JSON.stringify({ action, args, version: view.game.version, ref: sent }));
 }
 
-function say(words) {  // a message for the judge: words (drawn again in a new language)
-  message = words;
+function say(words, good = false) {  // a message for the judge: words (drawn again in a new
+  message = words;                     // language); good: what was done, not a refusal
   $("message").textContent = I18n.words(words);
+  $("message").classList.toggle("good", good);
   $("message").hidden = false;
 }
 
@@ -95,16 +98,98 @@ function seatTile(seat) {
   tile.className = "seat";
   tile.dataset.seat = seat;
   tile.innerHTML = `<div class="num">${seat}</div><input class="name" placeholder="${t("panel.name")}">
-    <div class="role"></div><select class="deal" hidden></select><div class="fouls"></div>`;
+    <div class="who" hidden></div><div class="role"></div><select class="deal" hidden></select>
+    <div class="fouls"></div>`;
   tile.addEventListener("click", (e) => {
     if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
     selected.has(seat) ? selected.delete(seat) : selected.add(seat);
     tile.classList.toggle("selected", selected.has(seat));
+    drawPicked();
   });
-  tile.querySelector(".name").addEventListener("change", (e) =>
-    act("name", { seat, name: e.target.value }));
+  const name = tile.querySelector(".name");
+  name.addEventListener("change", (e) => {
+    if (e.target.value !== e.target.dataset.picked) act("name", { seat, name: e.target.value });
+    e.target.dataset.sent = e.target.value;
+    delete e.target.dataset.picked;
+  });
+  name.addEventListener("input", () => { fitName(name); suggest(name, seat); });
+  name.addEventListener("focus", () => suggest(name, seat));
+  name.addEventListener("blur", () => { $("suggest").hidden = true; });
   return tile;
 }
+
+// a name in its field whole where a smaller type lets it be («Алёна Смирнова» was «Алёна
+// Смирн…» at a tablet's and a phone's width): 17 px, down to 13 px as the name needs
+function fitName(input) {
+  input.style.fontSize = "";
+  for (let size = 16; size >= 13 && input.scrollWidth > input.clientWidth; size--) {
+    input.style.fontSize = `${size}px`;
+  }
+}
+addEventListener("resize", () => document.querySelectorAll(".seat .name").forEach(fitName));
+
+// ------------------------------------------------------------------ the club's players
+
+let roster = { names: [], count: 0 };  // the club's roster: names the most played first
+
+// a name as the roster compares it (kit/player_names.py's key): NFC, lower case, ё as е,
+// single spaces
+const nameKey = (name) => name.normalize("NFC").toLowerCase().replace(/ё/g, "е")
+  .split(/\s+/).filter(Boolean).join(" ");
+
+function loadRoster() {
+  fetch("/api/roster", { credentials: "same-origin" }).then((r) => (r.ok ? r.json() : null))
+    .then((body) => { if (body) { roster = body; drawRoster(); } }, () => {});
+}
+
+function drawRoster() {
+  put($("roster-count"), "textContent", t("panel.roster.count", { count: roster.count }));
+}
+
+// under a name being typed: the roster's players whose name has a word starting with each
+// word typed (any case, ё or е), not seated elsewhere; a tap seats the one meant
+function suggest(input, seat) {
+  const box = $("suggest"), typed = nameKey(input.value);
+  const seated = new Set(view ? view.game.seats.filter((s) => s.seat !== seat && s.name)
+    .map((s) => nameKey(s.name)) : []);
+  const words = typed.split(" ");
+  const found = !typed ? [] : roster.names.filter(({ name }) => {
+    const parts = nameKey(name).split(" ");
+    return name !== input.value && !seated.has(nameKey(name)) &&
+      words.every((w) => parts.some((part) => part.startsWith(w)));
+  }).slice(0, 6);
+  box.replaceChildren(...found.map(({ name }) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.textContent = name;
+    button.addEventListener("pointerdown", (e) => e.preventDefault());  // the field keeps focus
+    button.addEventListener("click", () => {
+      input.value = input.dataset.picked = input.dataset.sent = name;
+      box.hidden = true;
+      act("name", { seat, name });
+      input.blur();
+    });
+    return button;
+  }));
+  box.hidden = !found.length;
+  if (!found.length) return;
+  const r = input.getBoundingClientRect();
+  box.style.minWidth = `${r.width}px`;
+  box.style.top = `${r.bottom + scrollY + 2}px`;
+  box.style.left = `${Math.max(8, Math.min(r.left, innerWidth - 8 - box.offsetWidth)) + scrollX}px`;
+}
+
+$("roster-file").addEventListener("change", (e) => {  // the club's file: taken whole, or why not
+  const file = e.target.files[0];
+  e.target.value = "";
+  if (!file) return;
+  file.arrayBuffer().then((data) => fetch("/api/roster", { method: "POST", body: data,
+    headers: { "Content-Type": "text/csv" }, credentials: "same-origin" }))
+    .then((r) => r.json().then((body) => {
+      say(body.words || { key: "panel.error", params: { error: body.error } }, r.ok);
+      if (r.ok) loadRoster();
+    }), () => say({ key: "panel.not_connected" }));
+});
 
 function dealOptions(g) {  // the cards of the book, for a deal typed seat by seat
   const key = g.book.roles.map((r) => r.role).join(",") + I18n.language;
@@ -115,6 +200,21 @@ function dealOptions(g) {  // the cards of the book, for a deal typed seat by se
     select.replaceChildren(...g.book.roles.map((r) => new Option(I18n.text(r.title), r.role)));
     const plain = g.book.roles.find((r) => r.role === "civilian") || g.book.roles.at(-1);
     select.value = g.book.roles.some((r) => r.role === chosen) ? chosen : plain.role;
+  });
+}
+
+// after a deal, each seat's list shows its card: what a re-deal would deal; a new game's lists
+// start plain again (the last game's cards, dealt again, would sit where the players know them)
+function dealShown(g) {
+  const deal = g.seats.map((s) => s.role || "").join(",");
+  document.body.classList.toggle("dealt", g.dealt);
+  const fresh = g.stage === "setup" && shownStage !== null && shownStage !== "setup";
+  if (deal === dealtShown && !fresh) return;  // the judge's own choices are left as they are
+  dealtShown = deal;
+  if (!g.dealt && !fresh) return;
+  const plain = g.book.roles.find((r) => r.role === "civilian") || g.book.roles.at(-1);
+  g.seats.forEach((s) => {
+    put($("seats").querySelector(`[data-seat="${s.seat}"] .deal`), "value", s.role || plain.role);
   });
 }
 
@@ -129,15 +229,22 @@ function render(message) {
     g.seats.forEach((s) => $("seats").appendChild(seatTile(s.seat)));
   }
   dealOptions(g);
+  dealShown(g);
   const voted = new Set(g.vote && g.vote.proposed ? g.vote.proposed.voters : []);
   const down = new Set(message.down);
   g.seats.forEach((s) => {
     const tile = $("seats").querySelector(`[data-seat="${s.seat}"]`);
     const name = tile.querySelector(".name");
-    if (document.activeElement !== name) put(name, "value", s.name);
-    put(name, "disabled", g.stage !== "setup");
-    put(name, "placeholder", g.stage === "setup" ? t("panel.name") : "");  // empty, not "name"
-    put(name, "hidden", g.stage !== "setup" && !s.name);
+    // the name as kept (tidy, in the roster's spelling), unless the judge is typing it now
+    if (document.activeElement !== name || name.value === name.dataset.sent) {
+      put(name, "value", s.name);
+    }
+    // typed in setup; in the game, the name as words that wrap (a field would cut it)
+    put(name, "hidden", g.stage !== "setup");
+    fitName(name);
+    const who = tile.querySelector(".who");
+    put(who, "textContent", s.name);
+    put(who, "hidden", g.stage === "setup" || !s.name);
     const role = tile.querySelector(".role");
     put(role, "textContent", !s.role ? "" : s.card ? t("panel.role.shown",
       { role: roleTitle(g, s.role) }) : roleTitle(g, s.role));
@@ -156,7 +263,9 @@ function render(message) {
   const winner = g.winner === "draw" ? t("stage.draw") : g.winner ? teamTitle(g, g.winner) : "";
   const drawn = g.stage === "over" && g.winner === "draw" ? "stage.over.draw"
     : g.stage === "question" ? asked("stage", g.vote) : STAGES[g.stage];
-  put($("stage"), "textContent", drawn ? t(drawn, { day: g.day, night: g.night, winner }) : g.stage);
+  const own = g.book.stages && g.book.stages[g.stage];  // the book's own name for the stage
+  put($("stage"), "textContent", own ? t("stage.book", { stage: own, day: g.day, night: g.night })
+    : drawn ? t(drawn, { day: g.day, night: g.night, winner }) : g.stage);
   put($("stage").dataset, "stage", g.stage);
   put($("book"), "textContent", I18n.text(g.book.title));
   const up = tb.broker && tb.status === "online";
@@ -215,8 +324,16 @@ function render(message) {
   tick();
   renderOffers(g.offers, g);
   put($("setup"), "hidden", g.stage !== "setup");
+  put($("players"), "hidden", g.stage !== "setup");
+  if (g.stage === "setup" && shownStage !== "setup") loadRoster();  // the last game's names in
+  shownStage = g.stage;
   put($("abandon"), "hidden", g.stage === "setup" || g.stage === "over");
   put($("sheet-link"), "hidden", g.stage !== "over");  // the finished game's sheet, one tap away
+  const input = g.offers.find((o) => o.action === "night_input");
+  put($("table-settings"), "hidden", !input);
+  put($("night-input-now"), "textContent", t(g.night_input === "count" ?
+    "panel.night_input.count" : "panel.night_input.keypad"));
+  drawPicked();
   renderLog([...message.log.map((l) => ({ said: l.text, line: () => I18n.line(l) })),
     ...message.notices.map((n) => ({ said: `⚠ ${n.text}`, line: () => `⚠ ${I18n.words(n)}` }))]
     .slice(-40));
@@ -238,16 +355,59 @@ function renderLog(lines) {  // newest at the top; only new lines drawn, the old
   if (!kept) log.textContent = "";
   else for (let gone = logged.length - kept; gone > 0; gone--) log.lastElementChild.remove();
   lines.slice(kept).forEach((l) => {
-    const li = document.createElement("li"); li.textContent = l.line();
-    log.insertBefore(li, log.firstChild);
+    log.insertBefore(logLine(l.line()), log.firstChild);
   });
   logged = said;
 }
 
+// a log line whose seconds keep their unit on their line («(речь, 60 с)» wrapped to «60» and
+// «с)» alone on the next at a tablet's width): each pair in a span that does not wrap, the
+// line's text as it was
+function logLine(text) {
+  const li = document.createElement("li");
+  let at = 0;
+  for (const m of text.matchAll(/\d+ (?:с|s)(?![\p{L}\d])/gu)) {
+    const pair = document.createElement("span");
+    pair.className = "unit";
+    pair.textContent = m[0];
+    li.append(text.slice(at, m.index), pair);
+    at = m.index + m[0].length;
+  }
+  li.append(text.slice(at));
+  return li;
+}
+
 // ------------------------------------------------------------------ offers
 
-const GROUPS = { setup: "setup", clock: "clock-offers", game: "actions", vote: "actions",
-  night: "actions", seat: "actions", panel: "actions" };
+// where an offer's button goes: the bar at the screen's foot holds what the judge taps every
+// minute (the primary action, the stage's decisions, the selected seats' actions, Undo); the
+// side column the setup, the rarer choices and the table's settings; the game's end (New game)
+// is kept away from them, but at game over, when it is what comes next
+function boxOf(offer, g) {
+  const seated = (offer.params || []).some((p) => p.kind === "seat" || p.kind === "seats");
+  if (offer.group === "clock") return "clock-offers";
+  if (offer.action === "night_input") return "table-settings";
+  if (offer.action === "new_game") return g.stage === "over" ? "bar-offers" : "panel-actions";
+  if (offer.primary) return "bar-offers";
+  if (seated) return "seat-offers";
+  if (offer.kind === "deal_random" && undealt(g)) return "bar-offers";
+  if (offer.group === "setup") return "setup";
+  // the stage's decisions (a count rejected, a step ended, a violation over, Laura's side)
+  if (["vote", "night", "game", "panel", "seat"].includes(offer.group || "game")) {
+    return "bar-offers";
+  }
+  return "actions";
+}
+
+// setup before a deal: the night cannot start yet (its button dim in the bar), so the deal
+// at random, with its seed, stands beside it, in view (on a phone the setup's buttons are under
+// the ten seats); dealt, it goes back to the setup's box, and the start is the way forward
+const undealt = (g) => g.stage === "setup" &&
+  g.offers.some((o) => o.key === "start" && o.enabled === false);
+
+// where a param's input goes: beside its offer's button, but a list several offers share (the
+// optional cards) stays in the setup's box, under its words
+const paramBox = (offer, param, g) => (param.name in SHARED ? "setup" : boxOf(offer, g));
 
 function renderOffers(offers, g) {
   const shown = new Set(), order = {};  // box id -> its offers' nodes, in the order offered
@@ -258,18 +418,21 @@ function renderOffers(offers, g) {
     if (!button) {
       button = document.createElement("button");
       button.id = offer.key;
-      button.className = "big";
+      button.className = "big offer";
       button.onclick = () => tap(button.offer);
       (offer.params || []).filter((p) => ["number", "choice", "choices"].includes(p.kind))
-        .forEach((p) => $(GROUPS[offer.group || "game"]).appendChild(paramInput(offer, p)));
-      $(GROUPS[offer.group || "game"]).appendChild(button);
+        .filter((p) => !$(inputId(offer, p)))  // a shared list: made once
+        .forEach((p) => $(paramBox(offer, p, g)).appendChild(paramInput(offer, p)));
+      $(boxOf(offer, g)).appendChild(button);
     }
-    // in the order offered: the inputs of its params, then the button
-    const box = GROUPS[offer.group || "game"];
-    (offer.params || []).forEach((p) => {
-      const input = $(`${offer.key}-${p.name}`);
-      if (input) (order[box] = order[box] || []).push(input);
+    // in the order offered: the shared lists first, the inputs of its params, then the button
+    const params = [...(offer.params || [])].sort((a, b) => (b.name in SHARED) - (a.name in SHARED));
+    params.forEach((p) => {
+      const input = placed(inputId(offer, p)), box = paramBox(offer, p, g);
+      const nodes = (order[box] = order[box] || []);
+      if (input && !nodes.includes(input)) nodes.splice(p.name in SHARED ? 0 : nodes.length, 0, input);
     });
+    const box = boxOf(offer, g);
     (order[box] = order[box] || []).push(button);
     button.offer = offer;
     put(button.dataset, "kind", offer.kind);  // what it does (docs/judge-api.md, "Offer kinds")
@@ -278,12 +441,13 @@ function renderOffers(offers, g) {
     button.classList.toggle("primary", !!offer.primary);
     put(button, "hidden", false);
     (offer.params || []).forEach((p) => {
-      const input = $(`${offer.key}-${p.name}`);
+      const input = placed(inputId(offer, p));
       if (input) put(input, "hidden", false);
       if (input && p.max) put(input, "max", String(p.max));  // a bound that moves (cards left)
     });
   });
-  // each box's offers moved only when their order changed (a new one is appended here too)
+  // each box's offers moved only when their order changed (a new one is appended here too;
+  // one whose box changed, New game at game over, moves)
   Object.entries(order).forEach(([id, nodes]) => {
     const box = $(id), wanted = new Set(nodes);
     const now = [...box.children].filter((node) => wanted.has(node));
@@ -291,18 +455,39 @@ function renderOffers(offers, g) {
       nodes.forEach((node) => box.appendChild(node));
     }
   });
-  document.querySelectorAll("#setup button, #clock-offers button, #actions button").forEach((b) => {
+  const kept = new Set(offers.filter((o) => shown.has(o.key))
+    .flatMap((o) => (o.params || []).map((p) => inputId(o, p))));
+  document.querySelectorAll("button.offer").forEach((b) => {
     if (shown.has(b.id)) return;
     put(b, "hidden", true);
     (b.offer && b.offer.params || []).forEach((p) => {
-      const input = $(`${b.id}-${p.name}`);
-      if (input) put(input, "hidden", true);
+      const input = placed(inputId(b.offer, p));
+      if (input && !kept.has(inputId(b.offer, p))) put(input, "hidden", true);
     });
   });
 }
 
+// a list several offers share, one list under its words: the optional cards of either deal
+// (two unlabelled lists were read as two different things)
+const SHARED = { add: "deal-add" };
+const inputId = (offer, param) => SHARED[param.name] || `${offer.key}-${param.name}`;
+const placed = (id) => { const input = $(id); return input && (input.closest(".param-box") || input); };
+
+// the bar's seat row: the selected seats ("Игрок 3:"), whose actions it shows; with none
+// selected, how to get them
+function drawPicked() {
+  const seats = [...selected].sort((a, b) => a - b);
+  $("bar").classList.toggle("picking", seats.length > 0);
+  // at setup a seat's action is a swap of two (no foul, no nomination before the game)
+  const setup = view && view.game.stage === "setup";
+  put($("bar-picked"), "textContent", seats.length ? t("panel.bar.picked",
+    { count: seats.length, seats }) : t(setup ? "panel.bar.pick.setup" : "panel.bar.pick"));
+  // the bar's height kept clear when the page scrolls a field or a tile into view
+  document.documentElement.style.scrollPaddingBottom = `${$("bar").offsetHeight + 8}px`;
+}
+
 function paramInput(offer, param) {  // a number, a choice or choices beside the offer's button
-  const id = `${offer.key}-${param.name}`;
+  const id = inputId(offer, param);
   let input;
   if (param.kind === "number") {
     input = document.createElement("input");
@@ -318,7 +503,13 @@ function paramInput(offer, param) {  // a number, a choice or choices beside the
   }
   input.id = id;
   input.className = "param";
-  return input;
+  if (!(param.name in SHARED)) return input;
+  const box = document.createElement("label");  // its words above it, for every offer it serves
+  box.className = "param-box";
+  const words = document.createElement("span");
+  words.textContent = t(PARAMS[param.name]);
+  box.append(words, input);
+  return box;
 }
 
 let picking = null;  // a night pick being entered: the actor chosen, the targets next
@@ -353,7 +544,7 @@ function enterPick(offer) {  // first tap: the actor (one seat); second: the sea
 }
 
 function paramValue(offer, param) {
-  const input = $(`${offer.key}-${param.name}`);
+  const input = $(inputId(offer, param));
   const seats = [...selected].sort((a, b) => a - b);
   switch (param.kind) {
     case "seat":  // one seat at a time: a second action would name a stale version
@@ -383,16 +574,19 @@ function tick() {  // the floor's time left, counted down between the table's ti
   if (!clock) return;
   const running = clock.running;
   const left = Math.max(0, clock.remaining_ms - (running ? performance.now() - clock.at : 0));
-  const who = clock.seat || t(clock.kind === "discussion" ? "panel.clock.discussion" :
-    "panel.clock.night");
-  put($("remaining"), "textContent", t(running ? "panel.clock" : "panel.clock.paused",
-    { who, seconds: Math.ceil(left / 1000) }));
+  // the seconds alone in the big figures ("59 с", never "1: 59 с", which reads as a time of
+  // day); whose time it is, and a pause, in small words above them
+  const what = clock.seat ? t("panel.clock.seat", { seat: clock.seat }) :
+    t(clock.kind === "discussion" ? "panel.clock.discussion" : "panel.clock.night");
+  put($("clock-what"), "textContent", running ? what : t("panel.clock.paused", { what }));
+  put($("remaining"), "textContent", t("panel.clock", { seconds: Math.ceil(left / 1000) }));
 }
 setInterval(tick, 250);
 
 function clearSelection() {
   selected.clear();
   document.querySelectorAll(".seat.selected").forEach((t) => t.classList.remove("selected"));
+  drawPicked();
 }
 $("hide-roles").onclick = () => {  // this screen only: one tap hides the roles, one shows them
   rolesHidden = !rolesHidden;
@@ -406,17 +600,18 @@ $("abandon").onclick = () => {  // kept in the games as abandoned, with the reas
     .then((r) => (r.ok ? null : r.json().then((e) => say(e.words || { key: "panel.error",
       params: { error: e.error } }))), () => say({ key: "panel.not_connected" }));
 };
-document.addEventListener("click", (e) => {  // new game needs a confirmation
-  if (e.target.id === "new-game" && !confirm(t("panel.new_game.confirm"))) {
+document.addEventListener("click", (e) => {  // new game needs a confirmation, but at game over
+  if (e.target.id === "new-game" && view && view.game.stage !== "over" &&
+      !confirm(t("panel.new_game.confirm"))) {
     e.stopImmediatePropagation();
   }
 }, true);
 function redraw() {  // the language changed: every word again, the log too
-  document.querySelectorAll(".param").forEach((input) => input.remove());
-  document.querySelectorAll("#setup button, #clock-offers button, #actions button")
-    .forEach((b) => b.remove());
+  document.querySelectorAll(".param-box, .param").forEach((input) => input.remove());
+  document.querySelectorAll("button.offer").forEach((b) => b.remove());
   logged = []; shownHealth = "";
   if (message && !$("message").hidden) $("message").textContent = I18n.words(message);
+  drawRoster();
   if (view) render(view);
 }
 I18n.load().then(() => {

@@ -62,7 +62,7 @@ def args_for(offer: Offer, game: Game, rng: random.Random) -> dict:
         if param.kind == "seat":
             args[param.name] = rng.choice(param.seats)
         elif param.kind == "seats":
-            args[param.name] = rng.sample(param.seats, rng.randint(0, min(
+            args[param.name] = rng.sample(param.seats, rng.randint(param.min or 0, min(
                 len(param.seats), param.max or len(param.seats))))
         elif param.kind == "number":  # a seed, or a number the rules bound (a called one)
             args[param.name] = rng.randint(1, param.max) if param.max else rng.randint(0, 10**6)
