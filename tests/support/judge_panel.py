@@ -163,17 +163,31 @@ class Hands:
                 message.wait_for_publish(5)
 
     def all_counted(self, candidate: int, seats: list[int]) -> bool:
-        """``seats``' fists in ``candidate``'s window, open now (the caller waited for it):
-        whether the table's count has every one of them. False: a press came later than a busy
-        machine's short window; the judge rejects the count, the window runs again
-        (``reopened``), and the fists are raised again, as a judge who saw the hand would."""
-        window = self.record.matching(lambda m: m.topic == TABLE + "event/vote/window"
-                                      and m.json()["state"] == "opened"
-                                      and m.json()["candidate"] == candidate)[-1].json()
-        proposed = self.upcoming("event/vote/proposed", candidate=candidate,
-                                 attempt=window["attempt"])
+        """``seats``' fists in ``candidate``'s window, open now (the caller waited for it; it
+        may have closed since, with no fist: its count is read all the same): whether the
+        table's count has every one of them. False: a press came later than a busy machine's
+        short window; the judge rejects the count, the window runs again (``reopened``), and
+        the fists are raised again, as a judge who saw the hand would."""
+        def opened(m: Received) -> bool:
+            return (m.topic == TABLE + "event/vote/window" and m.json()["state"] == "opened"
+                    and m.json()["candidate"] == candidate)
+
+        received = list(self.record.messages)  # appended to only: a copy is a snapshot
+        since = max(i for i, m in enumerate(received) if opened(m))
+        attempt = received[since].json()["attempt"]
+
+        def proposal(messages: list[Received]) -> dict | None:
+            return next((m.json() for m in messages[since:]
+                         if m.topic == TABLE + "event/vote/proposed"
+                         and m.json()["candidate"] == candidate
+                         and m.json()["attempt"] == attempt), None)
+
         self.fists(seats)
-        return sorted(proposed()["voters"]) == sorted(seats)
+        self.record.wait_until(lambda messages: proposal(messages) is not None, timeout=30,
+                               what=f"the count of {candidate}'s window, attempt {attempt}")
+        said = proposal(list(self.record.messages))
+        assert said is not None
+        return sorted(said["voters"]) == sorted(seats)
 
     def reopened(self, candidate: int):
         """Wait later for ``candidate``'s window to run again (after the judge's reject)."""
