@@ -217,11 +217,15 @@ for _ in $(seq 300); do  # listening, before the controller looks (it would star
     (exec 3<>/dev/tcp/127.0.0.1/1883) 2>/dev/null && break
     sleep 0.1
 done
-runuser -u mafia-table -- env HOME=/var/lib/mafia-table /opt/mafia-table/venv/bin/mafia-table \
+# as its unit runs it, the controller itself its own process (setpriv execs it: runuser would
+# stay its parent, and answer a SIGTERM with its own 143)
+setpriv --reuid=mafia-table --regid=mafia-table --init-groups \
+    env HOME=/var/lib/mafia-table /opt/mafia-table/venv/bin/mafia-table \
     run --sim --config /etc/mafia-table/table.toml > /tmp/controller.log 2>&1 &
 controller=$!
 # the observer (its installed password) waits for the table's state: the controller has
-# connected and subscribed; then the table's account presses seat 3 and the event must come
+# connected and subscribed; then the technician (its installed password) presses seat 3 on
+# the simulated table and the event must come
 checked=0
 /opt/mafia-table/venv/bin/python - "$table" <<'PY' || checked=$?
 import json
@@ -261,7 +265,7 @@ if not state.wait(300):
     sys.exit("no state from the controller in 300 s")
 print(f"the controller is up: {prefix}state came")
 hand = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="check-hand")
-hand.username_pw_set(table, secret("broker"))
+hand.username_pw_set("technician", secret("technician"))
 hand.connect("127.0.0.1", 1883)
 hand.loop_start()
 for verb in ("press", "release"):
@@ -280,7 +284,10 @@ code=0
 wait "$controller" || code=$?
 echo "the controller stopped on SIGTERM with exit code $code; its log:"
 sed 's/^/  /' /tmp/controller.log
-[ "$checked" -eq 0 ] && [ "$code" -eq 0 ]
+if [ "$checked" -ne 0 ] || [ "$code" -ne 0 ]; then  # (an `a && b` list fails no set -e on a)
+    echo "the check exited $checked, the controller $code" >&2
+    exit 1
+fi
 ! grep -q "started a private mosquitto" /tmp/controller.log  # it used the installed broker
 IN_ROOT
 

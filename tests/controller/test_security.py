@@ -92,6 +92,8 @@ def test_a_technician_may_command_beside_the_rules_core_and_reads_the_public_top
         technician.wait_for(with_json("mafia/t1/reply/light", id="t", ok=True))
         core.wait_for(with_json("mafia/t1/reply/light", id="t", ok=True))
         assert technician.publish_outcome("mafia/t1/event/seat/press", "{}") == NOT_AUTHORIZED
+        # a simulated table's hands (scripts/check-arm64.sh's press): taken, not refused
+        assert not technician.publish_outcome("mafia/t1/sim/key", "{}").is_failure
     finally:
         run.close()
         technician.close()
