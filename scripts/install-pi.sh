@@ -299,8 +299,8 @@ uninstall_all() {
     step "removing the controller" "the message above says why; run this again"
     if systemd_running; then
         systemctl disable --now mafia-table || true  # not there: nothing to stop
-    else
-        systemctl disable mafia-table || true
+    elif [ -e "$UNIT" ]; then  # (a purge after an uninstall: the unit is gone already)
+        systemctl disable mafia-table
     fi
     rm -f "$UNIT" "$UDEV"
     rm -rf "$OPT"
