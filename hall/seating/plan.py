@@ -1,11 +1,13 @@
 """A tournament's seating from start to end, deterministic by seed and work.
 
-1. :mod:`~hall.seating.split`: can the kept-apart pairs hold at all (else refused)?
-2. A start: :mod:`~hall.seating.cyclic` for a full hall of up to 5 tables, else the
-   split's random start (:func:`hall.seating.groups.random_start`).
+1. :mod:`~hall.seating.split`: can the kept-apart pairs and the tables kept from players hold
+   at all (else refused)?
+2. A start: :mod:`~hall.seating.cyclic` for a full hall (everyone playing every round), else the
+   split's random start (:func:`hall.seating.groups.random_start`); for a re-seating
+   (:mod:`~hall.seating.reseat`) the rounds played, then a random start of the rounds to come.
 3. :mod:`~hall.seating.groups`: who meets whom and at which table (local search).
 4. :mod:`~hall.seating.labels`: each round's tables renumbered for the tables score.
-5. :mod:`~hall.seating.seats`: the seat numbers inside each game.
+5. :mod:`~hall.seating.seats`: the seat numbers inside each game, the fixed ones held.
 
 The work is counted, not timed: ``seconds`` buys a number of steps of each phase at the rates
 the development machine runs them (``RATES``), so the same seed and seconds give the same
@@ -19,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hall.seating import cyclic, groups, labels, seats
+from hall.seating import cyclic, groups, labels, reseat, seats
 from hall.seating.chart import Seating
 from hall.seating.inputs import Restrictions
 from hall.seating.instance import Instance, instance
@@ -29,13 +31,13 @@ from hall.seating.split import split
 #: microseconds a step of each phase takes on the development VM (one core of its Intel Xeon,
 #: Python 3.11, numpy 2; measured by ``python -m bench.seating --calibrate``): scoring one
 #: round's swaps costs ``a + b * players²`` (``APART_FACTOR`` times that with kept-apart pairs),
-#: renumbering one round's tables ``a + b * tables³``
+#: a step of the cyclic start's tabu search ``a + b * rounds² * tables``, renumbering one
+#: round's tables ``a + b * tables³``
 ROUND_US = (45.0, 0.027)
 APART_FACTOR = 1.4
-CYCLIC_STEP_US = 6.0
+CYCLIC_STEP_US = (70.0, 0.125)
 SEAT_STEP_US = 5.0
 RELABEL_ROUND_US = (30.0, 0.025)
-CYCLIC_TABLES = 5  # the cyclic start for full halls of up to this many tables
 SEAT_STEPS = 200_000  # the least seat-number steps (they stop once the numbers are perfect)
 
 
@@ -50,19 +52,20 @@ class Work:
     seats: int
 
 
-def work(inst: Instance, seconds: float) -> Work:
-    """How ``seconds`` are spent on ``inst``: 15 % on the cyclic start where there is one,
-    5 % on the seat numbers where they are not exact already, 2 % renumbering the tables,
-    the rest searching."""
+def work(inst: Instance, seconds: float, reseating: bool = False) -> Work:
+    """How ``seconds`` are spent on ``inst``: 30 % on the cyclic start where there is one,
+    5 % on the seat numbers where they are not exact already (some fixed, or a re-seating),
+    2 % renumbering the tables, the rest searching."""
     budget = seconds * 1e6
     rounds = len(inst.round_tables())
     players = inst.tables * SEATS
-    cyclic_share = 0.15 if uses_cyclic(inst) else 0.0
-    seats_share = 0.05 if inst.games % SEATS else 0.0
+    cyclic_share = 0.3 if not reseating and uses_cyclic(inst) else 0.0
+    seats_share = 0.05 if inst.games % SEATS or inst.seats or reseating else 0.0
     relabel_round = RELABEL_ROUND_US[0] + RELABEL_ROUND_US[1] * inst.tables ** 3
+    cyclic_step = CYCLIC_STEP_US[0] + CYCLIC_STEP_US[1] * rounds ** 2 * inst.tables
     return Work(
         seconds=seconds,
-        cyclic=int(budget * cyclic_share / CYCLIC_STEP_US),
+        cyclic=int(budget * cyclic_share / cyclic_step),
         search=max(1, int(budget * (0.98 - cyclic_share - seats_share)
                           / ((ROUND_US[0] + ROUND_US[1] * players ** 2)
                              * (APART_FACTOR if inst.apart else 1.0)))),
@@ -71,7 +74,8 @@ def work(inst: Instance, seconds: float) -> Work:
 
 
 def uses_cyclic(inst: Instance) -> bool:
-    return inst.players == inst.tables * SEATS and 2 <= inst.tables <= CYCLIC_TABLES
+    """A full hall of two tables or more: everyone plays every round."""
+    return inst.players == inst.tables * SEATS and inst.tables >= 2
 
 
 @dataclass(frozen=True)
@@ -83,26 +87,38 @@ class Plan:
     work: Work
     layout: Layout  # [round][table][seat] -> player, 0-based
     scores: Scores
-    start: str  # "cyclic" or "random"
+    start: str  # "cyclic", "random" or "kept" (a re-seating)
     progress: groups.Progress
 
 
-def make(inst: Instance, seed: int, seconds: float) -> Plan:
-    """The seating of ``inst``, or :class:`~hall.seating.instance.Refused` when its
-    kept-apart pairs cannot hold."""
-    kept = split(inst)
+def make(inst: Instance, seed: int, seconds: float, keep: reseat.Keep | None = None) -> Plan:
+    """The seating of ``inst`` (with ``keep``: its rounds played kept and the rest seated
+    again), or :class:`~hall.seating.instance.Refused` when its restrictions cannot hold."""
+    if keep is not None:
+        reseat.check(inst, keep)
+    kept = split(inst if keep is None else reseat.without(inst, keep.gone))
     rng = np.random.default_rng(seed)
-    spend = work(inst, seconds)
-    start = cyclic.start(inst, rng, spend.cyclic) if uses_cyclic(inst) else None
-    kind = "cyclic" if start is not None else "random"
+    spend = work(inst, seconds, reseating=keep is not None)
+    frozen, start, kind = 0, None, "random"
+    if keep is not None:
+        frozen, kind = len(keep.layout), "kept"
+        rest = groups.random_start(inst, kept, rng, reseat.rounds_to_come(inst, keep, kept, rng))
+        start = np.concatenate([reseat.table_rows(inst, keep.layout), rest])
+    elif uses_cyclic(inst):
+        start = cyclic.start(inst, rng, spend.cyclic)
+        kind = "random" if start is None else "cyclic"
     if start is None:
         start = groups.random_start(inst, kept, rng)
-    table_of, progress = groups.search(inst, start, rng, spend.search)
-    table_of = labels.renumber(inst, table_of, rng, spend.relabel)
-    games = [[[int(p) for p in np.flatnonzero(table_of[r] == t)] for t in range(count)]
-             for r, count in enumerate(inst.round_tables())]
-    layout = seats.colour(inst.players, games)
-    seats.anneal(inst.players, inst.games, layout, rng, spend.seats)
+    table_of, progress = groups.search(inst, start, rng, spend.search, frozen)
+    table_of = labels.renumber(inst, table_of, rng, spend.relabel, frozen)
+    count = [int((row >= 0).sum()) // SEATS for row in table_of]
+    games = [[[int(p) for p in np.flatnonzero(table_of[r] == t)] for t in range(count[r])]
+             for r in range(frozen, len(count))]
+    layout = ([[list(game) for game in round_] for round_ in keep.layout] if keep else []) \
+        + seats.colour(inst.players, games)
+    fixed = seats.fix(layout, [(r, p, s) for r, p, s in inst.seats if r >= frozen])
+    played = {(r, t, s) for r in range(frozen) for t in range(count[r]) for s in range(SEATS)}
+    seats.anneal(inst.players, inst.games, layout, rng, spend.seats, fixed | played)
     return Plan(inst, seed, spend, layout, score(inst.definition(), layout), kind, progress)
 
 

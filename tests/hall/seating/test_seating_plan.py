@@ -1,6 +1,7 @@
 """The seating generator (hall/seating/): whatever the instance, every round seats every
 player once, ten to a table, every player plays their games, kept-apart pairs never share a
-table, the same seed gives the same seating, and it refuses exactly what cannot be seated."""
+table, no one sits at a table kept from them, fixed seats are held, the same seed gives the
+same seating, and it refuses exactly what cannot be seated."""
 
 from __future__ import annotations
 
@@ -26,7 +27,8 @@ WORK = 0.02  # seconds of work: enough to seat, the properties hold at any budge
 @st.composite
 def instances(draw: st.DrawFn) -> Instance:
     """Small instances of every shape: one to four tables, players sitting out or not, short
-    last rounds, a few pairs kept apart or avoiding each other."""
+    last rounds, a few pairs kept apart or avoiding each other, players kept from a table,
+    fixed seats."""
     tables = draw(st.integers(1, 4))
     players = draw(st.integers(10 * tables, 10 * tables + 7))
     games = draw(st.sampled_from([g for g in range(1, 13) if players * g % 10 == 0]))
@@ -35,7 +37,14 @@ def instances(draw: st.DrawFn) -> Instance:
     apart = draw(st.lists(pair, max_size=4)) if players >= 10 * tables + 2 or tables > 1 else []
     avoid = draw(st.lists(pair, max_size=2))
     avoid = [p for p in avoid if tuple(sorted(p)) not in {tuple(sorted(q)) for q in apart}]
-    return instance(players, games, tables, apart, avoid)
+    away = draw(st.dictionaries(st.integers(0, players - 1), st.integers(0, tables - 1),
+                                max_size=3)).items() if tables > 1 else []
+    rounds = len(Instance(players, games, tables).round_tables())
+    fixed = draw(st.dictionaries(st.tuples(st.integers(0, rounds - 1), st.integers(0, 9)),
+                                 st.integers(0, players - 1), max_size=3))
+    seats = {(r, p, s) for (r, s), p in fixed.items()}
+    seats = {(r, p, s) for r, p, s in seats if sum(1 for q in seats if q[:2] == (r, p)) == 1}
+    return instance(players, games, tables, apart, avoid, away, seats)
 
 
 def seated(inst: Instance, seed: int) -> plan.Plan | None:
@@ -62,9 +71,12 @@ def test_every_round_seats_every_player_once_and_keeps_the_pairs_apart(inst: Ins
         assert len(set(players)) == len(players)  # nobody twice in a round
         for p in players:
             games[p] += 1
-        for game in round_:
+        for t, game in enumerate(round_):
             assert not {(a, b) for a in game for b in game if a < b} & inst.apart
+            assert not {(p, t) for p in game} & inst.away
     assert games == [inst.games] * inst.players
+    for r, p, seat in inst.seats:  # a fixed seat is held wherever the player plays that round
+        assert all(game[seat] == p for game in made.layout[r] if p in game)
 
 
 @settings(max_examples=15)
