@@ -173,7 +173,7 @@ async def live(request: web.Request) -> web.StreamResponse:
 
 #: the tournament's actions, the desk's (docs/tournament.md)
 DESK_ACTIONS = ("create_tournament", "generate_seating", "load_tournament_seating",
-                "send_tournament_round", "seed_final")
+                "send_tournament_round", "seed_final", "withdraw_player")
 
 
 def handle_message(board: Board, text: str) -> dict[str, Any]:

@@ -5,9 +5,11 @@ The organiser's flow (docs/tournament.md): ``create`` (the players, each one's g
 main stage, the tables a round, the scoring preset, the restrictions for the seating), then the
 main stage's seating, ``generate``d (``hall.seating.chart``) or loaded (``with_seating``), each
 round ``sent`` to its tables (``messages``: retained ``seating``, carrying the tournament's id,
-which comes back with each game), the games counted as they come (``games``), the standings
-(``results.standings``: the main stage and the final scored apart), and the final
-(``seed_final``: the main stage's best, seated for the final's rounds at one table).
+which comes back with each game), a player ``withdraw``n (a substitute in their seats, or the
+rounds to come seated again without them), the games counted as they come (``games``), the
+standings (``results.standings``: the main stage and the final scored apart), and the final
+(``seed_final``: the main stage's best, seated for the final's rounds at one table, their
+fixed seats held).
 
 A game counts in a round when its message names this tournament and that round (the round's
 seating named its players at the table), it came from a table of that round, and it is
@@ -61,6 +63,15 @@ class Round(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     sent: float | None = None  # when it went to the tables
 
 
+class Withdrawal(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """``player`` plays no more from main round ``round`` on; ``substitute`` (a new player)
+    took their seats from then, or the rounds were seated again without them."""
+
+    player: str
+    round: int
+    substitute: str | None = None
+
+
 class Tournament(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     v: int = 1
     id: str  # in every seating sent, and back in every game: "t-<created>"
@@ -74,6 +85,8 @@ class Tournament(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     rounds: list[Round] = []
     same_yo: bool = True  # "ё" and "е" one letter in the players' names (``identity``)
     ids: dict[str, int] = {}  # a player's id on the rating platform, where the organiser gave it
+    #: in order; a substitute is in ``players`` too (after the players it was made with)
+    withdrawals: list[Withdrawal] = []
 
     def round(self, number: int) -> Round | None:
         return next((r for r in self.rounds if r.number == number), None)
@@ -130,11 +143,8 @@ def create(name: str, players: str, games: int, tables: int, scoring_name: str,
         problems.append(Words("tournament.refused.scoring", scoring=scoring_name,
                               presets=", ".join(presets)))
     if names and restrictions.strip():
-        try:
-            inputs.restrictions(restriction_text(restrictions), names)
-        except inputs.InputError as exc:
-            problems += [Words("tournament.refused.restrictions", problem=p)
-                         for p in exc.problems]
+        problems += _restriction_problems(restriction_text(restrictions), names, games,
+                                          tables)
     if problems:
         raise TournamentError(problems)
     return Tournament(id=f"t-{int(now)}", name=name, created=now, players=names, games=games,
@@ -147,6 +157,29 @@ def identity(name: str, same_yo: bool = True) -> str:
     are one; ``Алёна`` and ``Алена`` too when ``same_yo``, as the judge's panel reads them,
     ``kit.player_names.key``). The spelling kept is the first one registered."""
     return player_names.key(name) if same_yo else player_names.tidy(name, None).casefold()
+
+
+def _restriction_problems(text: str, names: list[str], games: int,
+                          tables: int) -> list[Words]:
+    """Whatever is wrong with the restrictions for these players, games and tables: a line the
+    generator cannot read, or a table, round or seat not in the tournament."""
+    from hall.seating import inputs
+    from hall.seating.instance import Refused, instance
+
+    try:
+        rules = inputs.restrictions(text, names)
+    except inputs.InputError as exc:
+        return [Words("tournament.refused.restrictions", problem=p) for p in exc.problems]
+    try:
+        shape = instance(len(names), games, tables)
+    except Refused:
+        return []  # its numbers are wrong: nothing to hold the restrictions to
+    try:
+        instance(len(names), games, tables, rules.apart, rules.avoid, rules.away,
+                 rules.fixed(len(shape.round_tables())))
+    except Refused as exc:
+        return [Words("tournament.refused.restrictions", problem=p) for p in exc.reasons]
+    return []
 
 
 def _names(text: str, same_yo: bool = True) -> tuple[list[str], dict[str, int]]:
@@ -332,6 +365,93 @@ def seating_problems(tournament: Tournament, seating: Seating, stage: str = MAIN
     return mapped, problems
 
 
+def withdraw(tournament: Tournament, player: str, start: int, substitute: str | None,
+             seed: int, seconds: float) -> Tournament:
+    """``player`` plays no more from main round ``start`` on, the rounds before it (all sent
+    to the tables) kept as they are: ``substitute`` (a new player) takes their seats from then
+    on, or without one the main rounds from ``start`` are seated again without them
+    (``hall.seating.reseat``). Refused for a player not playing the rounds to come, a round
+    not of the main stage or already at the tables, or a substitute who cannot be one."""
+    from hall.seating import inputs, plan, reseat
+    from hall.seating.instance import Refused, instance
+
+    main = tournament.stage(MAIN)
+    numbers = [r.number for r in main]
+    problems = []
+    if not main:
+        problems.append(Words("tournament.refused.no_seating"))
+    elif tournament.stage(FINAL):
+        problems.append(Words("tournament.refused.final_seated"))
+    elif start not in numbers[1:]:
+        problems.append(Words("tournament.refused.withdraw_round", round=start,
+                              rounds=numbers[1:]))
+    else:
+        problems += [Words("tournament.refused.unsent", round=r.number) for r in main
+                     if r.number < start and r.sent is None]
+        problems += [Words("tournament.refused.at_tables", round=r.number,
+                           stage=stage_words(MAIN)) for r in main
+                     if r.number >= start and r.sent is not None][:1]
+    slot = _slots(tournament)
+    names = [tournament.players[k] for k in sorted(set(slot.values()))]  # the slots' first
+    current = {name: _occupant(tournament, name) for name in names}
+    playing = set(current.values()) - {w.player for w in tournament.withdrawals}
+    if player not in playing:
+        problems.append(Words("tournament.refused.withdraw_player", player=player))
+    if problems:
+        raise TournamentError(problems)
+    seating = {r.number: r.seating for r in main}
+    try:
+        if substitute is not None:
+            substitute = substitute.strip()
+            if len(substitute) > MAX_NAME or substitute in tournament.players:
+                raise Refused([Words("seating.reseat.taken", name=substitute)])
+            made = reseat.substitute(seating, start, {player: substitute}, tournament.players)
+        else:
+            slot_names = [current[n] for n in names]
+            as_slots = {n: {t: {s: slot_names[slot[p]] for s, p in seats.items()}
+                            for t, seats in tables.items()} for n, tables in seating.items()}
+            gone = [slot_names[slot[w.player]] for w in tournament.withdrawals
+                    if w.substitute is None] + [player]
+            rules = inputs.restrictions(restriction_text(tournament.restrictions), names) \
+                if tournament.restrictions.strip() else inputs.Restrictions()
+            made, _ = plan.reseated(slot_names, instance(len(names), tournament.games,
+                                                         tournament.tables),
+                                    rules, as_slots, start, gone, seed, seconds)
+    except inputs.InputError as exc:
+        raise TournamentError([Words("tournament.refused.restrictions", problem=p)
+                               for p in exc.problems]) from None
+    except Refused as exc:
+        raise TournamentError([Words("tournament.refused.unseatable", reason=r)
+                               for r in exc.reasons]) from None
+    rounds = [r if r.number < start or r.stage != MAIN else
+              msgspec.structs.replace(r, seating=made[r.number]) for r in tournament.rounds]
+    added = [substitute] if substitute is not None else []
+    return msgspec.structs.replace(
+        tournament, rounds=rounds, players=[*tournament.players, *added],
+        withdrawals=[*tournament.withdrawals, Withdrawal(player=player, round=start,
+                                                         substitute=substitute)])
+
+
+def _slots(tournament: Tournament) -> dict[str, int]:
+    """Each player's slot: the index of the player they play for among those the tournament
+    was made with (a substitute fills the slot of the player they replaced)."""
+    slot = {}
+    for k, name in enumerate(tournament.players):
+        slot[name] = k
+    for w in tournament.withdrawals:
+        if w.substitute is not None:
+            slot[w.substitute] = slot[w.player]
+    return slot
+
+
+def _occupant(tournament: Tournament, name: str) -> str:
+    """Who plays in ``name``'s slot now: the last substitute in it, else ``name``."""
+    for w in tournament.withdrawals:
+        if w.player == name and w.substitute is not None:
+            name = w.substitute
+    return name
+
+
 def sent(tournament: Tournament, number: int, now: float) -> Tournament:
     """Round ``number`` went to its tables (again: a round may be sent twice)."""
     if tournament.round(number) is None:
@@ -461,10 +581,11 @@ def complete(tournament: Tournament, counted: Sequence[Game], number: int) -> li
 
 def seed_final(tournament: Tournament, held: Sequence[Held],
                presets: Mapping[str, scoring.Preset], finalists: int, rounds: int,
-               table: str, seed: int, seconds: float) -> Tournament:
+               table: str, seed: int, seconds: float, seats: str = "") -> Tournament:
     """The final: the main stage's best ``finalists`` (its standings' order) seated for
-    ``rounds`` games at ``table``; refused while a main round is unsent or a game of it is
-    still to come, or once the final is at the tables."""
+    ``rounds`` games at ``table``, ``seats`` (the generator's ``seat`` lines, by finalist's
+    name) fixed; refused while a main round is unsent or a game of it is still to come, or once
+    the final is at the tables."""
     from hall.seating import inputs, plan
     from hall.seating.instance import Refused
 
@@ -491,7 +612,11 @@ def seed_final(tournament: Tournament, held: Sequence[Held],
     if problems:
         raise TournamentError(problems)
     try:
-        made, _ = plan.seated(best[:finalists], rounds, 1, inputs.Restrictions(), seed, seconds)
+        rules = inputs.restrictions(seats, best[:finalists], "seats")
+        made, _ = plan.seated(best[:finalists], rounds, 1, rules, seed, seconds)
+    except inputs.InputError as exc:
+        raise TournamentError([Words("tournament.refused.final_seats", problem=p)
+                               for p in exc.problems]) from None
     except Refused as exc:
         raise TournamentError([Words("tournament.refused.unseatable", reason=r)
                                for r in exc.reasons]) from None

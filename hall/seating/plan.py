@@ -24,9 +24,10 @@ import numpy as np
 from hall.seating import cyclic, groups, labels, reseat, seats
 from hall.seating.chart import Seating
 from hall.seating.inputs import Restrictions
-from hall.seating.instance import Instance, instance
+from hall.seating.instance import Instance, Refused, instance
 from hall.seating.scores import SEATS, Layout, Scores, score
 from hall.seating.split import split
+from kit.i18n import Words
 
 #: microseconds a step of each phase takes on the development VM (one core of its Intel Xeon,
 #: Python 3.11, numpy 2; measured by ``python -m bench.seating --calibrate``): scoring one
@@ -140,5 +141,46 @@ def seated(names: list[str], games: int, tables: int | None, rules: Restrictions
     (``None``: players / 10), by name, and how it came about: what ``mafia-table hall seating``
     writes and the board's tournament generates. :class:`~hall.seating.instance.Refused`
     with the reasons when it cannot be seated."""
-    made = make(instance(len(names), games, tables, rules.apart, rules.avoid), seed, seconds)
+    return seat(names, instance(len(names), games, tables), rules, seed, seconds)
+
+
+def seat(names: list[str], shape: Instance, rules: Restrictions, seed: int, seconds: float,
+         keep: reseat.Keep | None = None) -> tuple[Seating, Plan]:
+    """The seating of ``shape``'s players (its numbers: players, games, tables) under ``rules``
+    (``keep``: the rounds played kept, the rest seated again), by name, and how it came
+    about."""
+    rounds = len(shape.round_tables())
+    inst = instance(shape.players, shape.games, shape.tables, rules.apart, rules.avoid,
+                    rules.away, rules.fixed(rounds))
+    made = make(inst, seed, seconds, keep)
     return named(made.layout, names), made
+
+
+def reseated(names: list[str], shape: Instance, rules: Restrictions, seating: Seating,
+             start: int, gone: list[str], seed: int, seconds: float) -> tuple[Seating, Plan]:
+    """``seating`` (rounds from 1, its tables any ids) with its rounds before ``start`` kept
+    and the rest seated again without the ``gone`` players: the seating by name, its tables
+    named as the seating names them, and how it came about."""
+    index = {name: k for k, name in enumerate(names)}
+    ids = sorted({t for tables in seating.values() for t in tables}, key=_table_order)
+    unknown = sorted(({p for tables in seating.values() for seats_ in tables.values()
+                       for p in seats_.values()} | set(gone)) - set(index))
+    reasons = [Words("seating.reseat.strangers", players=", ".join(unknown[:5]))] if unknown \
+        else []
+    if sorted(seating) != list(range(1, len(shape.round_tables()) + 1)):
+        reasons.append(Words("seating.reseat.rounds_of", rounds=len(shape.round_tables())))
+    if reasons:
+        raise Refused(reasons)
+    layout = [[[index[seats_[s]] for s in sorted(seats_)] for t in ids
+               if (seats_ := seating[r].get(t)) is not None]
+              for r in range(1, start)]
+    made, plan = seat(names, shape, rules, seed, seconds,
+                      reseat.Keep(layout, frozenset(index[p] for p in gone)))
+    return {r: {ids[int(t.split("-")[1]) - 1]: game for t, game in tables.items()}
+            for r, tables in made.items()}, plan
+
+
+def _table_order(table: str) -> tuple[int, str]:
+    """Tables in their number's order (``table-2`` before ``table-10``), others by name."""
+    head, _, number = table.rpartition("-")
+    return (int(number), head) if number.isdigit() else (1 << 30, table)

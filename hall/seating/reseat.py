@@ -1,14 +1,14 @@
 """Seating the rest of a tournament after a withdrawal, keeping the rounds already played.
 
-A player who withdraws without a substitute (a substitute simply takes the seats of the player
-they replace: :func:`substitute`) leaves the rounds to come one player short. Those rounds are
-seated again: the rounds played stay exactly as they were (their meetings and tables count in
-the balance of the rest), the withdrawn players play no more, and each round to come keeps its
-tables while the players left fill them (a full hall loses a table: 29 players seat 2 tables of
-10, nine sitting out in turn). The seats to come go to the players left so that everyone's
-games in all (played and to come) are as even as they can be: the players with fewest games
-first, never two games in a round, and a restricted player only in rounds whose tables hold
-their split table (hall/seating/split.py).
+A substitute simply takes the seats of the player they replace, from the round they join
+(:func:`substitute`). A player who withdraws without one leaves the rounds to come one player
+short. Those rounds are seated again: the rounds played stay exactly as they were (their
+meetings and tables count in the balance of the rest), the withdrawn players play no more, and
+each round to come keeps its tables while the players left fill them (a full hall loses a
+table: 29 players seat 2 tables of 10, nine sitting out in turn). The seats to come go to the
+players left so that everyone's games in all (played and to come) are as even as they can be:
+the players with fewest games first, never two games in a round, and a restricted player only
+in rounds whose tables hold their split table (hall/seating/split.py).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
+from hall.seating.chart import Seating
 from hall.seating.instance import Instance, Refused
 from hall.seating.scores import SEATS, Layout
 from kit.i18n import Words
@@ -128,3 +129,21 @@ def table_rows(inst: Instance, layout: Layout) -> Array:
         for t, game in enumerate(round_):
             table_of[r, list(game)] = t
     return table_of
+
+
+def substitute(seating: Seating, start: int, swaps: dict[str, str],
+               names: list[str]) -> Seating:
+    """``seating`` (by name) with each substitute in the seats of the player they replace
+    (``swaps``: player -> substitute) from round ``start`` on: nothing else changes, the
+    substitute taking over the player's meetings and tables as they stand. :class:`Refused`
+    when a replaced player is no player, or a substitute is one already."""
+    new = list(swaps.values())
+    reasons = [Words("seating.reseat.strangers", players=old) for old in swaps
+               if old not in names]
+    reasons += [Words("seating.reseat.taken", name=name) for name in sorted(set(new))
+                if name in names or new.count(name) > 1 or not 1 <= len(name) <= 64]
+    if reasons:
+        raise Refused(reasons)
+    return {r: {t: {s: swaps.get(p, p) if r >= start else p for s, p in game.items()}
+                for t, game in tables.items()}
+            for r, tables in seating.items()}
