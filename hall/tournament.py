@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
@@ -261,22 +262,31 @@ def generate(tournament: Tournament, seed: int, seconds: float) -> Tournament:
     """The main stage seated by ``hall.seating.chart`` (players, games, tables, restrictions of
     the tournament); ``TournamentError`` with the generator's reasons."""
     from hall.seating import inputs, plan
-    from hall.seating.instance import Refused
 
     rules = inputs.Restrictions()
-    try:
+    with _generator_refusals():
         if tournament.restrictions.strip():
             rules = inputs.restrictions(restriction_text(tournament.restrictions),
                                          tournament.players)
         made, _ = plan.seated(tournament.players, tournament.games, tournament.tables, rules,
                               seed, seconds)
+    return with_seating(tournament, made)
+
+
+@contextmanager
+def _generator_refusals(file: str = "tournament.refused.restrictions") -> Iterator[None]:
+    """The seating generator's refusals as the tournament's: a restrictions ``file`` it cannot
+    read, an instance it cannot seat."""
+    from hall.seating import inputs
+    from hall.seating.instance import Refused
+
+    try:
+        yield
     except inputs.InputError as exc:
-        raise TournamentError([Words("tournament.refused.restrictions", problem=p)
-                               for p in exc.problems]) from None
+        raise TournamentError([Words(file, problem=p) for p in exc.problems]) from None
     except Refused as exc:
         raise TournamentError([Words("tournament.refused.unseatable", reason=r)
                                for r in exc.reasons]) from None
-    return with_seating(tournament, made)
 
 
 def with_seating(tournament: Tournament, seating: Seating, stage: str = MAIN, *,
@@ -400,7 +410,7 @@ def withdraw(tournament: Tournament, player: str, start: int, substitute: str | 
     if problems:
         raise TournamentError(problems)
     seating = {r.number: r.seating for r in main}
-    try:
+    with _generator_refusals():
         if substitute is not None:
             substitute = substitute.strip()
             if len(substitute) > MAX_NAME or substitute in tournament.players:
@@ -417,12 +427,6 @@ def withdraw(tournament: Tournament, player: str, start: int, substitute: str | 
             made, _ = plan.reseated(slot_names, instance(len(names), tournament.games,
                                                          tournament.tables),
                                     rules, as_slots, start, gone, seed, seconds)
-    except inputs.InputError as exc:
-        raise TournamentError([Words("tournament.refused.restrictions", problem=p)
-                               for p in exc.problems]) from None
-    except Refused as exc:
-        raise TournamentError([Words("tournament.refused.unseatable", reason=r)
-                               for r in exc.reasons]) from None
     rounds = [r if r.number < start or r.stage != MAIN else
               msgspec.structs.replace(r, seating=made[r.number]) for r in tournament.rounds]
     added = [substitute] if substitute is not None else []
@@ -587,7 +591,6 @@ def seed_final(tournament: Tournament, held: Sequence[Held],
     name) fixed; refused while a main round is unsent or a game of it is still to come, or once
     the final is at the tables."""
     from hall.seating import inputs, plan
-    from hall.seating.instance import Refused
 
     problems = []
     main = tournament.stage(MAIN)
@@ -611,15 +614,9 @@ def seed_final(tournament: Tournament, held: Sequence[Held],
                               finalists=finalists))
     if problems:
         raise TournamentError(problems)
-    try:
+    with _generator_refusals("tournament.refused.final_seats"):
         rules = inputs.restrictions(seats, best[:finalists], "seats")
         made, _ = plan.seated(best[:finalists], rounds, 1, rules, seed, seconds)
-    except inputs.InputError as exc:
-        raise TournamentError([Words("tournament.refused.final_seats", problem=p)
-                               for p in exc.problems]) from None
-    except Refused as exc:
-        raise TournamentError([Words("tournament.refused.unseatable", reason=r)
-                               for r in exc.reasons]) from None
     at_table = {n: {table: next(iter(tables.values()))} for n, tables in made.items()}
     return with_seating(tournament, at_table, FINAL)
 
