@@ -39,7 +39,7 @@ APART_FACTOR = 1.4
 CYCLIC_STEP_US = (70.0, 0.125)
 SEAT_STEP_US = 5.0
 RELABEL_ROUND_US = (30.0, 0.025)
-SEAT_STEPS = 200_000  # the least seat-number steps (they stop once the numbers are perfect)
+SEAT_STEPS = 50_000  # the least seat-number steps (they stop once the numbers are perfect)
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,7 @@ from hall.seating.scores import SEAT_WEIGHT, SEATS
 Games = Sequence[Sequence[Sequence[int]]]  # [round][table] -> the game's players, any order
 Place = tuple[int, int, int]  # (round, table, seat), all from 0
 VIOLATION = 10_000_000
-CYCLE = 200_000  # steps of one fall of the temperature
+CYCLE = 50_000  # steps of one fall of the temperature
 
 
 def colour(players: int, games: Games) -> list[list[list[int]]]:
