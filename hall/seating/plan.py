@@ -34,11 +34,11 @@ from kit.i18n import Words
 #: round's swaps costs ``a + b * players²`` (``APART_FACTOR`` times that with kept-apart pairs),
 #: a step of the cyclic start's tabu search ``a + b * rounds² * tables``, renumbering one
 #: round's tables ``a + b * tables³``
-ROUND_US = (45.0, 0.027)
+ROUND_US = (40.0, 0.032)
 APART_FACTOR = 1.4
-CYCLIC_STEP_US = (70.0, 0.125)
+CYCLIC_STEP_US = (89.0, 0.057)
 SEAT_STEP_US = 5.0
-RELABEL_ROUND_US = (30.0, 0.025)
+RELABEL_ROUND_US = (40.0, 0.03)
 SEAT_STEPS = 50_000  # the least seat-number steps (they stop once the numbers are perfect)
 
 
