@@ -23,7 +23,7 @@ import io
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import msgspec
 
@@ -36,6 +36,9 @@ from kit.i18n import Words
 from results import mafiaratings, scoring, spreadsheet, standings
 from results.record import Record
 from results.standings import FINAL, MAIN
+
+if TYPE_CHECKING:
+    from hall.seating.inputs import Restrictions
 
 #: the judge's panel keeps 40 characters of a name (judge/game/setup.py): a longer one would
 #: come back shortened and count for nobody
@@ -144,8 +147,7 @@ def create(name: str, players: str, games: int, tables: int, scoring_name: str,
         problems.append(Words("tournament.refused.scoring", scoring=scoring_name,
                               presets=", ".join(presets)))
     if names and restrictions.strip():
-        problems += _restriction_problems(restriction_text(restrictions), names, games,
-                                          tables)
+        problems += _restriction_problems(restrictions, names, games, tables, same_yo)
     if problems:
         raise TournamentError(problems)
     return Tournament(id=f"t-{int(now)}", name=name, created=now, players=names, games=games,
@@ -160,15 +162,19 @@ def identity(name: str, same_yo: bool = True) -> str:
     return player_names.key(name) if same_yo else player_names.tidy(name, None).casefold()
 
 
-def _restriction_problems(text: str, names: list[str], games: int,
-                          tables: int) -> list[Words]:
+def _restriction_problems(text: str, names: list[str], games: int, tables: int,
+                          same_yo: bool) -> list[Words]:
     """Whatever is wrong with the restrictions for these players, games and tables: a line the
-    generator cannot read, or a table, round or seat not in the tournament."""
+    generator cannot read, a name of no player, or a table, round or seat not in the
+    tournament, or rules no seating can hold (a player kept from every table, a seat fixed for
+    two players who may meet, a group larger than the tables: the generator's own check,
+    ``hall.seating.split``)."""
     from hall.seating import inputs
     from hall.seating.instance import Refused, instance
+    from hall.seating.split import split
 
     try:
-        rules = inputs.restrictions(text, names)
+        rules = read_restrictions(text, names, same_yo)
     except inputs.InputError as exc:
         return [Words("tournament.refused.restrictions", problem=p) for p in exc.problems]
     try:
@@ -176,8 +182,8 @@ def _restriction_problems(text: str, names: list[str], games: int,
     except Refused:
         return []  # its numbers are wrong: nothing to hold the restrictions to
     try:
-        instance(len(names), games, tables, rules.apart, rules.avoid, rules.away,
-                 rules.fixed(len(shape.round_tables())))
+        split(instance(len(names), games, tables, rules.apart, rules.avoid, rules.away,
+                       rules.fixed(len(shape.round_tables()))))
     except Refused as exc:
         return [Words("tournament.refused.restrictions", problem=p) for p in exc.reasons]
     return []
@@ -226,19 +232,33 @@ def _names(text: str, same_yo: bool = True) -> tuple[list[str], dict[str, int]]:
 
 #: the restrictions' kinds as the organiser's page names them in Russian (the generator's file
 #: names them in English: docs/hall.md)
-KINDS = {"врозь": "apart", "реже": "avoid"}
+KINDS = {"врозь": "apart", "реже": "avoid", "не за стол": "away", "место": "seat"}
 
 
 def restriction_text(text: str) -> str:
     """The restrictions an organiser typed, each line's kind as the seating generator reads it:
-    «врозь, Анна, Борис» is ``apart, Анна, Борис``, «реже, ...» ``avoid, ...``; any other line
-    as it is (the generator names what it cannot read)."""
+    «врозь, Анна, Борис» is ``apart, Анна, Борис``, «реже, ...» ``avoid, ...``, «не за стол, 2,
+    Анна» ``away, 2, Анна``, «место, 1, Анна» ``seat, 1, Анна``; any other line as it is (the
+    generator names what it cannot read)."""
     lines = []
     for line in text.splitlines():
         kind, comma, rest = line.partition(",")
         known = KINDS.get(kind.strip().casefold())
         lines.append(f"{known}{comma}{rest}" if known and comma else line)
     return "\n".join(lines)
+
+
+def read_restrictions(text: str, names: list[str], same_yo: bool = True,
+                      source: str = "restrictions") -> Restrictions:
+    """The restrictions an organiser typed (in either language's words, ``restriction_text``)
+    for these players, each name read as the tournament reads names (``identity``: «анна» is
+    «Анна»); ``hall.seating.inputs.InputError`` naming each line it cannot read."""
+    from hall.seating import inputs
+
+    if not text.strip():
+        return inputs.Restrictions()
+    return inputs.restrictions(restriction_text(text), names, source,
+                               key=lambda name: identity(name, same_yo))
 
 
 def _unseatable(players: int, games: int, tables: int) -> list[Words]:
@@ -261,13 +281,11 @@ def seating_of(tournament: Tournament, stage: str = MAIN) -> Seating:
 def generate(tournament: Tournament, seed: int, seconds: float) -> Tournament:
     """The main stage seated by ``hall.seating.chart`` (players, games, tables, restrictions of
     the tournament); ``TournamentError`` with the generator's reasons."""
-    from hall.seating import inputs, plan
+    from hall.seating import plan
 
-    rules = inputs.Restrictions()
     with _generator_refusals():
-        if tournament.restrictions.strip():
-            rules = inputs.restrictions(restriction_text(tournament.restrictions),
-                                         tournament.players)
+        rules = read_restrictions(tournament.restrictions, tournament.players,
+                                  tournament.same_yo)
         made, _ = plan.seated(tournament.players, tournament.games, tournament.tables, rules,
                               seed, seconds)
     return with_seating(tournament, made)
@@ -382,7 +400,7 @@ def withdraw(tournament: Tournament, player: str, start: int, substitute: str | 
     on, or without one the main rounds from ``start`` are seated again without them
     (``hall.seating.reseat``). Refused for a player not playing the rounds to come, a round
     not of the main stage or already at the tables, or a substitute who cannot be one."""
-    from hall.seating import inputs, plan, reseat
+    from hall.seating import plan, reseat
     from hall.seating.instance import Refused, instance
 
     main = tournament.stage(MAIN)
@@ -405,6 +423,8 @@ def withdraw(tournament: Tournament, player: str, start: int, substitute: str | 
     names = [tournament.players[k] for k in sorted(set(slot.values()))]  # the slots' first
     current = {name: _occupant(tournament, name) for name in names}
     playing = set(current.values()) - {w.player for w in tournament.withdrawals}
+    player = next((p for p in playing if identity(p, tournament.same_yo)
+                   == identity(player, tournament.same_yo)), player)  # as registered
     if player not in playing:
         problems.append(Words("tournament.refused.withdraw_player", player=player))
     if problems:
@@ -412,8 +432,10 @@ def withdraw(tournament: Tournament, player: str, start: int, substitute: str | 
     seating = {r.number: r.seating for r in main}
     with _generator_refusals():
         if substitute is not None:
-            substitute = substitute.strip()
-            if len(substitute) > MAX_NAME or substitute in tournament.players:
+            substitute = player_names.tidy(substitute, None)
+            taken = {identity(p, tournament.same_yo) for p in tournament.players}
+            if not 1 <= len(substitute) <= MAX_NAME \
+                    or identity(substitute, tournament.same_yo) in taken:
                 raise Refused([Words("seating.reseat.taken", name=substitute)])
             made = reseat.substitute(seating, start, {player: substitute}, tournament.players)
         else:
@@ -422,8 +444,7 @@ def withdraw(tournament: Tournament, player: str, start: int, substitute: str | 
                             for t, seats in tables.items()} for n, tables in seating.items()}
             gone = [slot_names[slot[w.player]] for w in tournament.withdrawals
                     if w.substitute is None] + [player]
-            rules = inputs.restrictions(restriction_text(tournament.restrictions), names) \
-                if tournament.restrictions.strip() else inputs.Restrictions()
+            rules = read_restrictions(tournament.restrictions, names, tournament.same_yo)
             made, _ = plan.reseated(slot_names, instance(len(names), tournament.games,
                                                          tournament.tables),
                                     rules, as_slots, start, gone, seed, seconds)
@@ -590,7 +611,7 @@ def seed_final(tournament: Tournament, held: Sequence[Held],
     ``rounds`` games at ``table``, ``seats`` (the generator's ``seat`` lines, by finalist's
     name) fixed; refused while a main round is unsent or a game of it is still to come, or once
     the final is at the tables."""
-    from hall.seating import inputs, plan
+    from hall.seating import plan
 
     problems = []
     main = tournament.stage(MAIN)
@@ -615,7 +636,7 @@ def seed_final(tournament: Tournament, held: Sequence[Held],
     if problems:
         raise TournamentError(problems)
     with _generator_refusals("tournament.refused.final_seats"):
-        rules = inputs.restrictions(seats, best[:finalists], "seats")
+        rules = read_restrictions(seats, best[:finalists], tournament.same_yo, "seats")
         made, _ = plan.seated(best[:finalists], rounds, 1, rules, seed, seconds)
     at_table = {n: {table: next(iter(tables.values()))} for n, tables in made.items()}
     return with_seating(tournament, at_table, FINAL)

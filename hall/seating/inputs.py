@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from hall.seating.instance import Away, Pair, pair
@@ -98,9 +99,12 @@ def _number(token: str, prefix: str = "") -> int | None:
     return int(token) - 1 if token.isdigit() and int(token) >= 1 else None
 
 
-def restrictions(text: str, players: list[str], source: str = "restrictions") -> Restrictions:
-    """The pairs of a restrictions file (players numbered from 0), or :class:`InputError`."""
-    index = {name: k for k, name in enumerate(players)}
+def restrictions(text: str, players: list[str], source: str = "restrictions",
+                 key: Callable[[str], str] = str) -> Restrictions:
+    """The rules of a restrictions file (players numbered from 0), or :class:`InputError`; a
+    name is a player's when their ``key`` is one (the tournament reads `` anna `` as ``Anna``:
+    ``hall.tournament.identity``)."""
+    index = {key(name): k for k, name in enumerate(players)}
     found = Restrictions()
     problems: list[Words] = []
     for number, cells in enumerate(csv.reader(io.StringIO(text)), start=1):
@@ -112,21 +116,19 @@ def restrictions(text: str, players: list[str], source: str = "restrictions") ->
             problems.append(Words("seating.input.rule", line=number, rule=cells[0],
                                   kinds=", ".join(KINDS)))
             continue
+
+        def player(token: str, line: int = number) -> int | None:
+            return _player(line, token, index, key, len(players), problems)
+
         if kind == "away":
-            _away(number, given, index, len(players), found, problems)
+            _away(number, given, player, found, problems)
             continue
         if kind == "seat":
-            _seat(number, given, index, len(players), found, problems)
+            _seat(number, given, player, found, problems)
             continue
-        chosen: list[int] = []
-        for token in given:
-            if token in index:
-                chosen.append(index[token])
-            elif token.isdigit() and 1 <= int(token) <= len(players):
-                chosen.append(int(token) - 1)
-            else:
-                problems.append(Words("seating.input.player", line=number, token=token,
-                                      most=len(players)))
+        chosen = [p for p in map(player, given) if p is not None]
+        if len(chosen) < len(given):
+            continue
         if len(set(chosen)) != len(chosen):
             problems.append(Words("seating.input.twice", line=number))
         elif len(given) < 2:
@@ -139,38 +141,39 @@ def restrictions(text: str, players: list[str], source: str = "restrictions") ->
     return found
 
 
-def _player(number: int, token: str, index: dict[str, int], players: int,
-            problems: list[Words]) -> int | None:
-    if token in index:
-        return index[token]
+def _player(number: int, token: str, index: dict[str, int], key: Callable[[str], str],
+            players: int, problems: list[Words]) -> int | None:
+    """The player ``token`` names on line ``number`` (a name, or a number 1..``players``),
+    or None with the problem said."""
+    if key(token) in index:
+        return index[key(token)]
     if token.isdigit() and 1 <= int(token) <= players:
         return int(token) - 1
     problems.append(Words("seating.input.player", line=number, token=token, most=players))
     return None
 
 
-def _away(number: int, given: list[str], index: dict[str, int], players: int,
+def _away(number: int, given: list[str], player: Callable[[str], int | None],
           found: Restrictions, problems: list[Words]) -> None:
     """``away, <table>, player, ...``."""
     table = _number(given[0], "table-") if given else None
     if table is None or len(given) < 2:
         problems.append(Words("seating.input.away", line=number))
         return
-    chosen = [_player(number, token, index, players, problems) for token in given[1:]]
+    chosen = [player(token) for token in given[1:]]
     found.away.update((p, table) for p in chosen if p is not None)
 
 
-def _seat(number: int, given: list[str], index: dict[str, int], players: int,
+def _seat(number: int, given: list[str], player: Callable[[str], int | None],
           found: Restrictions, problems: list[Words]) -> None:
     """``seat, <seat 1..10>, player[, round, ...]``."""
     seat = _number(given[0]) if given else None
     if seat is None or seat >= 10 or len(given) < 2:
         problems.append(Words("seating.input.seat", line=number))
         return
-    player = _player(number, given[1], index, players, problems)
+    who = player(given[1])
     rounds = [_number(token) for token in given[2:]]
     if any(r is None for r in rounds):
         problems.append(Words("seating.input.seat_round", line=number))
-    elif player is not None:
-        found.seats.update((r, player, seat) for r in rounds or [EVERY_ROUND]
-                           if r is not None)
+    elif who is not None:
+        found.seats.update((r, who, seat) for r in rounds or [EVERY_ROUND] if r is not None)

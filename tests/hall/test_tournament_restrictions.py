@@ -34,8 +34,17 @@ def at_tables(tournament: tm.Tournament, name: str, stage: str = "main") -> list
             if name in seats.values()]
 
 
-def test_the_restrictions_are_held_by_the_generated_seating():
-    seated = tm.generate(made(), seed=2, seconds=0.3)
+#: the same rules as the organiser's page takes them: in Russian words, names as typed
+#: (``tm.identity``: capitals and spaces aside)
+RUSSIAN = ("врозь, player 1, PLAYER 2 , Player  3\n"
+           "не за стол, 2, player 4\n"
+           "Место, 1, player 5, 2\n")
+
+
+@pytest.mark.parametrize("rules", [RULES, RUSSIAN])
+def test_the_restrictions_are_held_by_the_generated_seating(rules):
+    seated = tm.generate(made(rules), seed=2, seconds=0.3)
+    assert seated.restrictions == rules  # kept as the organiser typed them
     for r in seated.stage("main"):
         club = [t for t, seats in r.seating.items()
                 for p in ("Player 1", "Player 2", "Player 3") if p in seats.values()]
@@ -47,6 +56,15 @@ def test_the_restrictions_are_held_by_the_generated_seating():
 
 
 @pytest.mark.parametrize(("rules", "said", "russian"), [
+    ("apart, Player 1, Nobody", "line 1: 'Nobody' is no player",
+     "строка 1: «Nobody» не игрок"),
+    ("врозь, Player 1, Player 2\nне за стол, 2, Никто", "line 2: 'Никто' is no player",
+     "строка 2: «Никто» не игрок"),
+    ("реже, Player 1", "line 1: avoid needs two players or more", "строка 1: "),
+    ("врозь, Player 1, Player 2, Player 3, Player 4",
+     "the players 1, 2, 3, 4 must all sit apart from each other: there are 4 of them, "
+     "and tables: 3", "игроков 1, 2, 3, 4 нельзя сажать вместе"),
+    ("рядом, Player 1, Player 2", "line 1: 'рядом' is not a rule", "строка 1: «рядом»"),
     ("away, table-4, Player 4", "player 4 kept away from table 4, but the tables are 1..3",
      "игроку 4 нельзя за стол 4, а столы — от 1 до 3"),
     ("seat, 1, Player 5, 7", "player 5: a seat in round 7, but the rounds are 1..4",
@@ -81,6 +99,17 @@ def test_a_substitute_takes_the_withdrawn_players_seats_and_nothing_else_changes
         tm.withdraw(after, "Player 7", 4, None, 1, 0.3)
     with pytest.raises(tm.TournamentError, match="'Player 8' cannot be a substitute"):
         tm.withdraw(sent(after, 3), "Zoe", 4, "Player 8", 1, 0.3)
+    with pytest.raises(tm.TournamentError, match="'player 8' cannot be a substitute"):
+        tm.withdraw(sent(after, 3), "Zoe", 4, " player  8", 1, 0.3)  # one player, as typed
+    with pytest.raises(tm.TournamentError, match="'' cannot be a substitute"):
+        tm.withdraw(sent(after, 3), "Zoe", 4, "\u200b", 1, 0.3)  # an invisible name
+
+
+def test_the_player_withdrawn_is_named_as_the_organiser_types_names():
+    seated = sent(tm.generate(made(""), seed=1, seconds=0.3), 1, 2)
+    after = tm.withdraw(seated, " player  7 ", 3, " Zoe ", 1, 0.3)
+    assert [(w.player, w.substitute) for w in after.withdrawals] == [("Player 7", "Zoe")]
+    assert after.players[-1] == "Zoe"
 
 
 def test_a_withdrawal_without_a_substitute_seats_the_rounds_to_come_again():
