@@ -145,3 +145,59 @@ def test_a_last_round_with_fewer_tables_takes_the_players_left() -> None:
     valid(inst, made.layout)
     assert Counter(p for r in made.layout for g in r for p in g) == Counter(
         {p: 10 for p in range(43)})
+
+
+@st.composite
+def feasible_rules(draw: st.DrawFn) -> tuple[Instance, int]:
+    """An instance with restrictions some seating holds, and a seed: groups kept apart, tables
+    kept from players, pairs to meet rarely. Feasible by making: each restricted player has a
+    hidden table (at most 10 a table), a group takes players of different hidden tables and a
+    player is kept only from tables not theirs."""
+    players, games, tables = draw(st.sampled_from(
+        [(20, 4, 2), (30, 5, 3), (40, 4, 4), (35, 4, 3), (25, 4, 2), (43, 10, 4)]))
+    restricted = draw(st.lists(st.integers(0, players - 1), min_size=2, max_size=8,
+                               unique=True))
+    hidden = {p: k % tables for k, p in enumerate(restricted)}  # <= 8 a table: room for all
+    by_table = [[p for p in restricted if hidden[p] == t] for t in range(tables)]
+    apart: set[tuple[int, int]] = set()
+    for _ in range(draw(st.integers(0, 3))):  # groups: one player of each of some tables
+        chosen = draw(st.lists(st.sampled_from(range(tables)), min_size=2, max_size=tables,
+                               unique=True)) if tables > 1 else []
+        group = [draw(st.sampled_from(by_table[t])) for t in chosen if by_table[t]]
+        apart |= {(min(a, b), max(a, b)) for a, b in itertools.combinations(group, 2)}
+    away = {(p, t) for p in restricted for t in range(tables)
+            if t != hidden[p] and draw(st.booleans())}
+    avoid = set(draw(st.lists(st.tuples(st.integers(0, players - 1),
+                                        st.integers(0, players - 1)).filter(
+        lambda ab: ab[0] < ab[1]), max_size=4))) - apart
+    return instance(players, games, tables, apart=apart, avoid=avoid, away=away), \
+        draw(st.integers(0, 2**16))
+
+
+@settings(max_examples=25, deadline=None)
+@given(feasible_rules())
+def test_restrictions_some_seating_holds_are_never_broken(case: tuple[Instance, int]) -> None:
+    """Whatever groups, tables kept from players and pairs to avoid a feasible instance has:
+    no kept-apart pair ever at one table, no one at a table kept from them, every round ten
+    different players a table, everyone the same number of games."""
+    inst, seed = case
+    made = plan.make(inst, seed, WORK)
+    valid(inst, made.layout)
+    games = Counter(p for round_ in made.layout for game in round_ for p in game)
+    assert games == Counter({p: inst.games for p in range(inst.players)})
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(1, 6), st.data())
+def test_a_finals_fixed_seats_are_always_as_fixed(rounds: int, data: st.DataObject) -> None:
+    """Ten finalists at one table: any seats fixed without two players on one seat of a round
+    nor a player on two: each exactly as fixed, every game the ten finalists."""
+    fixed: dict[tuple[int, int], int] = {}  # (round, seat) -> player
+    for r in range(rounds):
+        who = data.draw(st.lists(st.integers(0, 9), max_size=10, unique=True))
+        where = data.draw(st.permutations(range(10)))
+        fixed |= {(r, where[k]): p for k, p in enumerate(who)}
+    inst = instance(10, rounds, 1, seats={(r, p, s) for (r, s), p in fixed.items()})
+    made = plan.make(inst, data.draw(st.integers(0, 99)), WORK)
+    assert all(made.layout[r][0][s] == p for (r, s), p in fixed.items())
+    assert all(sorted(round_[0]) == list(range(10)) for round_ in made.layout)
