@@ -242,10 +242,21 @@ def restriction_text(text: str) -> str:
     generator names what it cannot read)."""
     lines = []
     for line in text.splitlines():
-        kind, comma, rest = line.partition(",")
-        known = KINDS.get(kind.strip().casefold())
-        lines.append(f"{known}{comma}{rest}" if known and comma else line)
+        kind, rest = restriction_line(line)
+        lines.append(f"{kind},{rest}" if kind else line)
     return "\n".join(lines)
+
+
+def restriction_line(line: str) -> tuple[str | None, str]:
+    """A restriction's kind as the generator names it (from the organiser's Russian word or
+    the generator's own) and the rest of its line after the comma; None for a line of neither
+    (a comment, a mistake: the generator says what is wrong)."""
+    from hall.seating.inputs import KINDS as FILE_KINDS
+
+    word, comma, rest = line.partition(",")
+    word = word.strip().casefold()
+    kind = KINDS.get(word, word if word in FILE_KINDS else None)
+    return (kind, rest) if kind and comma else (None, line)
 
 
 def read_restrictions(text: str, names: list[str], same_yo: bool = True,
@@ -657,6 +668,9 @@ def organiser_view(tournament: Tournament | None, held: Sequence[Held],
     return {
         "tournament": {k: v for k, v in msgspec.to_builtins(tournament).items()
                        if k != "rounds"},
+        # each line of the restrictions: its kind, for the page to name in its language
+        "restrictions": [dict(zip(("kind", "rest"), restriction_line(line), strict=True))
+                         for line in tournament.restrictions.splitlines() if line.strip()],
         "presets": choices, "default_scoring": DEFAULT_SCORING, "refused": refused,
         "rounds": [{"number": r.number, "stage": r.stage, "sent": r.sent,
                     "tables": [{"table": t, "players": [seats[s] for s in sorted(seats)],
