@@ -2,6 +2,7 @@
 
     .venv/bin/python -m bench.seating --platform DIR [--seconds 60] [--seeds 1 2 3]  # ~25 min
     .venv/bin/python -m bench.seating --quick [--platform DIR]                         # seconds
+    .venv/bin/python -m bench.seating --platform DIR --instances 50x8                  # one row
     .venv/bin/python -m bench.seating --record VECTORS.json --platform DIR
     .venv/bin/python -m bench.seating --calibrate
 
@@ -257,6 +258,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="a snapshot of szotin/mafiaratings (checkout or git directory)")
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--seeds", type=int, nargs="+", default=list(SEEDS), metavar="SEED")
+    parser.add_argument("--instances", nargs="+", metavar="PxG", type=_shape,
+                        help="only these of the instances, players x games (e.g. 50x8)")
     parser.add_argument("--record", type=Path, metavar="FILE",
                         help="write score vectors from the platform's PHP (needs --platform)")
     parser.add_argument("--calibrate", action="store_true", help="measure the step costs")
@@ -274,7 +277,18 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:  # a smoke run: the figures are too small to hold anyone to
         compare(QUICK, args.seconds, seeds, args.platform)
         return 0
-    return 0 if compare(INSTANCES, args.seconds, seeds, args.platform) else 1
+    chosen = tuple(i for i in INSTANCES if args.instances is None or i[:2] in args.instances)
+    if not chosen:
+        parser.error(f"--instances: none of {', '.join(f'{p}x{g}' for p, g, _ in INSTANCES)}")
+    return 0 if compare(chosen, args.seconds, seeds, args.platform) else 1
+
+
+def _shape(text: str) -> tuple[int, int]:
+    """``50x8`` as (50, 8)."""
+    players, _, games = text.lower().partition("x")
+    if not (players.isdigit() and games.isdigit()):
+        raise argparse.ArgumentTypeError(f"'{text}' is not players x games, as 50x8")
+    return int(players), int(games)
 
 
 if __name__ == "__main__":

@@ -20,7 +20,10 @@ squared deviation from ``games / tables`` at each table). A swap is scored as
 ``players_weight x players + tables`` with ``players_weight`` above any change of the tables a
 swap can make, and a seating is the best yet when its players score is lower, or equal with a
 lower tables score: the tables are won only where the pairs give nothing up. (Where the two
-trade, they trade one for one: hall/seating/floor.py.)
+trade, they trade one for one: hall/seating/floor.py.) Given a ``trade`` weight instead, it
+minimises ``trade x players + tables``: the pairs give some up for the tables
+(:func:`hall.seating.plan.make` asks for it where the pairs first are proven to hold the
+tables up).
 
 Rounds already played (a re-seating after a withdrawal: :mod:`hall.seating.plan`) count in the
 meetings and the tables but are never changed.
@@ -28,7 +31,7 @@ meetings and the tables but are never changed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -125,6 +128,7 @@ class Search:
         #: one table and joining another: at most 4 x (2 games + 1) x SCALE), against the
         #: least change of the players score (half a point: an avoid pair's meeting)
         self.players_weight = 8 * (2 * inst.games + 1) + 1 if self.tables_matter else 1
+        self.trade: float | None = None
         self.apart = np.zeros((n, n), dtype=np.int64)
         self.avoid = np.zeros((n, n), dtype=np.int64)
         for grid, pairs in ((self.apart, inst.apart), (self.avoid, inst.avoid)):
@@ -219,7 +223,7 @@ class Search:
         free = self._rounds()
         order = [free[int(k)] for k in self.rng.permutation(len(free))]
         scored = calm = 0
-        weight = self.players_weight
+        weight = self.players_weight if self.trade is None else self.trade
         while order and calm < len(order) and scored < budget:
             r = order[scored % len(order)]
             scored += 1
@@ -237,9 +241,18 @@ class Search:
                          self.cost[1] + int(tables_delta[i, j]))
             calm = 0
         self.progress.steps += scored
-        if self.cost < self.best_cost:
+        if self.better():
             self._keep()
         return scored
+
+    def better(self) -> bool:
+        """Whether the current seating is better than the best yet: by the players score, then
+        the tables (lexicographic), or, when the search trades them (``trade``: the weight of
+        the players), by ``trade x players + tables``."""
+        if self.trade is None:
+            return self.cost < self.best_cost
+        return (self.trade * self.cost[0] + self.cost[1]
+                < self.trade * self.best_cost[0] + self.best_cost[1])
 
     def kick(self, swaps: int) -> int:
         """A few random swaps that keep the restrictions, from the best seating; the rounds
@@ -291,16 +304,23 @@ class Search:
 
 
 def search(inst: Instance, start: Array, rng: np.random.Generator, budget: int,
-           frozen: int = 0) -> tuple[Array, Progress]:
+           frozen: int = 0, trade: float | None = None,
+           enough: Callable[[Array], bool] | None = None) -> tuple[Array, Progress]:
     """``table_of[round][player]``: the best seating found from ``start`` in ``budget``
-    rounds scored (fewer when it is perfect), the rounds before ``frozen`` kept."""
+    rounds scored (fewer when it is perfect, or when a new best one is ``enough``), the
+    rounds before ``frozen`` kept; with ``trade``, the best by ``trade x players + tables``
+    (else the players first)."""
     state = Search(inst, start, rng, frozen)
-    if not state._rounds():
-        return state.best, state.progress  # one table a round: nothing to swap
+    state.trade = trade if state.tables_matter else None
+    if not state._rounds() or (enough is not None and enough(state.best)):
+        return state.best, state.progress  # one table a round, or enough already
     left = budget
     while left > 0:
         left -= state.descend(left)
         if state.best_cost == state.cost and state.perfect():
+            break
+        if enough is not None and state.progress.best_step == state.progress.steps \
+                and enough(state.best):
             break
         if left > 0:
             left -= state.kick(KICK)

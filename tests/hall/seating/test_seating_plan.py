@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hall.seating import chart as seating
-from hall.seating import groups, labels, plan
+from hall.seating import floor, groups, labels, plan
 from hall.seating.floor import players_floor
 from hall.seating.inputs import default_names
 from hall.seating.instance import Instance, Refused, instance
@@ -205,6 +205,20 @@ def test_thirty_players_ten_rounds_reach_the_floor() -> None:
     made = plan.make(inst, 1, 2.0)
     assert made.start == "cyclic"
     assert made.scores.players == pytest.approx(players_floor(inst))
+
+
+def test_where_the_pairs_floor_holds_the_tables_up_pairs_are_traded_for_tables() -> None:
+    """50 x 8: the pairs first reach their floor (555.10), where the tables cannot go below
+    320 (floor.py's J - players); the rest of the work trades pairs for tables, and the seating
+    kept has fewer tables and still pairs far from a random seating's."""
+    inst = instance(50, 8)
+    made = plan.make(inst, 1, 3.0)
+    assert made.start == "cyclic"
+    assert made.scores.tables < 320
+    assert players_floor(inst) < made.scores.players < 1.4 * players_floor(inst)
+    assert made.scores.players + made.scores.tables >= floor.joint(inst)  # type: ignore[operator]
+    thirty = plan.make(instance(30, 10), 1, 2.0)  # not held up there: the pairs stay first
+    assert thirty.scores.players == pytest.approx(players_floor(instance(30, 10)))
 
 
 def test_renumbering_the_tables_changes_only_the_tables_score() -> None:
