@@ -41,7 +41,7 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 from contract.topics import topic_prefix
 from hall import tables, tournament_routes
-from hall.desk import Desk
+from hall.desk import WHAT, Desk
 from hall.seating import chart as seating_module
 from hall.store import HallStore, StoreError
 from kit import i18n, webguard
@@ -171,9 +171,10 @@ async def live(request: web.Request) -> web.StreamResponse:
                                    lambda text: handle_message(board, text))
 
 
-#: the tournament's actions, the desk's (docs/tournament.md)
-DESK_ACTIONS = ("create_tournament", "generate_seating", "load_tournament_seating",
-                "send_tournament_round", "seed_final")
+#: the tournament's actions, the desk's (docs/tournament.md): making it, and each the desk
+#: names when it refuses one (a list of its own left "bring back" out: the page's button was
+#: answered "no such action")
+DESK_ACTIONS = ("create_tournament", *WHAT)
 
 
 def handle_message(board: Board, text: str) -> dict[str, Any]:

@@ -36,7 +36,7 @@ log = logging.getLogger("hall.desk")
 #: what was being done when a refusal came, by action
 WHAT = {"generate_seating": "desk.what.generate", "load_tournament_seating": "desk.what.load",
         "send_tournament_round": "desk.what.send", "seed_final": "desk.what.final",
-        "bring_back_tournament": "desk.what.bring_back"}
+        "bring_back_tournament": "desk.what.bring_back", "withdraw_player": "desk.what.withdraw"}
 
 
 def answer(kind: str, words: Words, **more: Any) -> dict[str, Any]:
@@ -127,12 +127,20 @@ class Desk:
                 return self._bring_back(int(message["n"]))
             if action == "seed_final":
                 held = self.store.games()
+                finalists, rounds = int(message.get("finalists", 10)), int(message["rounds"])
+                table, seats = str(message.get("table", "table-1")), str(message.get("seats", ""))
                 return self._work("final", float(message.get("seconds", 5)),
                                   lambda t, seed, seconds: tm.seed_final(
-                                      t, held, self.presets, int(message.get("finalists", 10)),
-                                      int(message["rounds"]), str(message.get("table",
-                                                                              "table-1")),
-                                      seed, seconds), int(message.get("seed", 1)))
+                                      t, held, self.presets, finalists, rounds, table, seed,
+                                      seconds, seats), int(message.get("seed", 1)))
+            if action == "withdraw_player":
+                player, start = str(message["player"]), int(message["from_round"])
+                given = message.get("substitute")
+                substitute = None if given in (None, "") else str(given)
+                return self._work("withdraw", float(message.get("seconds", 5)),
+                                  lambda t, seed, seconds: tm.withdraw(
+                                      t, player, start, substitute, seed, seconds),
+                                  int(message.get("seed", 1)))
         except tm.TournamentError as exc:
             return self._refuse(WHAT[action], exc.problems)
         except seating_module.SeatingError as exc:
@@ -226,6 +234,8 @@ class Desk:
         self.working = asyncio.get_running_loop().run_in_executor(None, make, before, seed,
                                                                   seconds)
         self.working.add_done_callback(lambda done: self._worked(done, before, stage))
+        if stage == "withdraw":
+            return self._say(Words("desk.withdrawing", seconds=seconds))
         return self._say(Words("desk.working", stage=tm.stage_words(stage), seconds=seconds))
 
     def _worked(self, done: asyncio.Future[Any], before: tm.Tournament | None,
@@ -234,14 +244,19 @@ class Desk:
         try:
             made = done.result()
         except tm.TournamentError as exc:
-            self._refuse({"main": "desk.what.generate", "final": "desk.what.final"}[stage],
-                         exc.problems)
+            self._refuse({"main": "desk.what.generate", "final": "desk.what.final",
+                          "withdraw": "desk.what.withdraw"}[stage], exc.problems)
             return
         if self.tournament is not before:
             self._say(Words("desk.moved"))
             return
         self._save(made)
-        if stage == "main":
+        if stage == "withdraw":
+            last = made.withdrawals[-1]
+            self._say(Words("desk.substituted", player=last.player, round=last.round,
+                            substitute=last.substitute) if last.substitute else
+                      Words("desk.withdrawn", player=last.player, round=last.round))
+        elif stage == "main":
             self._say(Words("desk.seating", rounds=self._rounds("main")))
         else:
             final = made.stage("final")

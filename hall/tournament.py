@@ -5,9 +5,11 @@ The organiser's flow (docs/tournament.md): ``create`` (the players, each one's g
 main stage, the tables a round, the scoring preset, the restrictions for the seating), then the
 main stage's seating, ``generate``d (``hall.seating.chart``) or loaded (``with_seating``), each
 round ``sent`` to its tables (``messages``: retained ``seating``, carrying the tournament's id,
-which comes back with each game), the games counted as they come (``games``), the standings
-(``results.standings``: the main stage and the final scored apart), and the final
-(``seed_final``: the main stage's best, seated for the final's rounds at one table).
+which comes back with each game), a player ``withdraw``n (a substitute in their seats, or the
+rounds to come seated again without them), the games counted as they come (``games``), the
+standings (``results.standings``: the main stage and the final scored apart), and the final
+(``seed_final``: the main stage's best, seated for the final's rounds at one table, their
+fixed seats held).
 
 A game counts in a round when its message names this tournament and that round (the round's
 seating named its players at the table), it came from a table of that round, and it is
@@ -18,9 +20,10 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import msgspec
 
@@ -33,6 +36,9 @@ from kit.i18n import Words
 from results import mafiaratings, scoring, spreadsheet, standings
 from results.record import Record
 from results.standings import FINAL, MAIN
+
+if TYPE_CHECKING:
+    from hall.seating.inputs import Restrictions
 
 #: the judge's panel keeps 40 characters of a name (judge/game/setup.py): a longer one would
 #: come back shortened and count for nobody
@@ -61,6 +67,15 @@ class Round(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     sent: float | None = None  # when it went to the tables
 
 
+class Withdrawal(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """``player`` plays no more from main round ``round`` on; ``substitute`` (a new player)
+    took their seats from then, or the rounds were seated again without them."""
+
+    player: str
+    round: int
+    substitute: str | None = None
+
+
 class Tournament(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     v: int = 1
     id: str  # in every seating sent, and back in every game: "t-<created>"
@@ -74,6 +89,8 @@ class Tournament(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     rounds: list[Round] = []
     same_yo: bool = True  # "ё" and "е" one letter in the players' names (``identity``)
     ids: dict[str, int] = {}  # a player's id on the rating platform, where the organiser gave it
+    #: in order; a substitute is in ``players`` too (after the players it was made with)
+    withdrawals: list[Withdrawal] = []
 
     def round(self, number: int) -> Round | None:
         return next((r for r in self.rounds if r.number == number), None)
@@ -130,11 +147,7 @@ def create(name: str, players: str, games: int, tables: int, scoring_name: str,
         problems.append(Words("tournament.refused.scoring", scoring=scoring_name,
                               presets=", ".join(presets)))
     if names and restrictions.strip():
-        try:
-            inputs.restrictions(restriction_text(restrictions), names)
-        except inputs.InputError as exc:
-            problems += [Words("tournament.refused.restrictions", problem=p)
-                         for p in exc.problems]
+        problems += _restriction_problems(restrictions, names, games, tables, same_yo)
     if problems:
         raise TournamentError(problems)
     return Tournament(id=f"t-{int(now)}", name=name, created=now, players=names, games=games,
@@ -147,6 +160,33 @@ def identity(name: str, same_yo: bool = True) -> str:
     are one; ``Алёна`` and ``Алена`` too when ``same_yo``, as the judge's panel reads them,
     ``kit.player_names.key``). The spelling kept is the first one registered."""
     return player_names.key(name) if same_yo else player_names.tidy(name, None).casefold()
+
+
+def _restriction_problems(text: str, names: list[str], games: int, tables: int,
+                          same_yo: bool) -> list[Words]:
+    """Whatever is wrong with the restrictions for these players, games and tables: a line the
+    generator cannot read, a name of no player, or a table, round or seat not in the
+    tournament, or rules no seating can hold (a player kept from every table, a seat fixed for
+    two players who may meet, a group larger than the tables: the generator's own check,
+    ``hall.seating.split``)."""
+    from hall.seating import inputs
+    from hall.seating.instance import Refused, instance
+    from hall.seating.split import split
+
+    try:
+        rules = read_restrictions(text, names, same_yo)
+    except inputs.InputError as exc:
+        return [Words("tournament.refused.restrictions", problem=p) for p in exc.problems]
+    try:
+        shape = instance(len(names), games, tables)
+    except Refused:
+        return []  # its numbers are wrong: nothing to hold the restrictions to
+    try:
+        split(instance(len(names), games, tables, rules.apart, rules.avoid, rules.away,
+                       rules.fixed(len(shape.round_tables()))))
+    except Refused as exc:
+        return [Words("tournament.refused.restrictions", problem=p) for p in exc.reasons]
+    return []
 
 
 def _names(text: str, same_yo: bool = True) -> tuple[list[str], dict[str, int]]:
@@ -192,19 +232,44 @@ def _names(text: str, same_yo: bool = True) -> tuple[list[str], dict[str, int]]:
 
 #: the restrictions' kinds as the organiser's page names them in Russian (the generator's file
 #: names them in English: docs/hall.md)
-KINDS = {"врозь": "apart", "реже": "avoid"}
+KINDS = {"врозь": "apart", "реже": "avoid", "не за стол": "away", "место": "seat"}
 
 
 def restriction_text(text: str) -> str:
     """The restrictions an organiser typed, each line's kind as the seating generator reads it:
-    «врозь, Анна, Борис» is ``apart, Анна, Борис``, «реже, ...» ``avoid, ...``; any other line
-    as it is (the generator names what it cannot read)."""
+    «врозь, Анна, Борис» is ``apart, Анна, Борис``, «реже, ...» ``avoid, ...``, «не за стол, 2,
+    Анна» ``away, 2, Анна``, «место, 1, Анна» ``seat, 1, Анна``; any other line as it is (the
+    generator names what it cannot read)."""
     lines = []
     for line in text.splitlines():
-        kind, comma, rest = line.partition(",")
-        known = KINDS.get(kind.strip().casefold())
-        lines.append(f"{known}{comma}{rest}" if known and comma else line)
+        kind, rest = restriction_line(line)
+        lines.append(f"{kind},{rest}" if kind else line)
     return "\n".join(lines)
+
+
+def restriction_line(line: str) -> tuple[str | None, str]:
+    """A restriction's kind as the generator names it (from the organiser's Russian word or
+    the generator's own) and the rest of its line after the comma; None for a line of neither
+    (a comment, a mistake: the generator says what is wrong)."""
+    from hall.seating.inputs import KINDS as FILE_KINDS
+
+    word, comma, rest = line.partition(",")
+    word = word.strip().casefold()
+    kind = KINDS.get(word, word if word in FILE_KINDS else None)
+    return (kind, rest) if kind and comma else (None, line)
+
+
+def read_restrictions(text: str, names: list[str], same_yo: bool = True,
+                      source: str = "restrictions") -> Restrictions:
+    """The restrictions an organiser typed (in either language's words, ``restriction_text``)
+    for these players, each name read as the tournament reads names (``identity``: «анна» is
+    «Анна»); ``hall.seating.inputs.InputError`` naming each line it cannot read."""
+    from hall.seating import inputs
+
+    if not text.strip():
+        return inputs.Restrictions()
+    return inputs.restrictions(restriction_text(text), names, source,
+                               key=lambda name: identity(name, same_yo))
 
 
 def _unseatable(players: int, games: int, tables: int) -> list[Words]:
@@ -227,23 +292,30 @@ def seating_of(tournament: Tournament, stage: str = MAIN) -> Seating:
 def generate(tournament: Tournament, seed: int, seconds: float) -> Tournament:
     """The main stage seated by ``hall.seating.chart`` (players, games, tables, restrictions of
     the tournament); ``TournamentError`` with the generator's reasons."""
-    from hall.seating import inputs, plan
-    from hall.seating.instance import Refused
+    from hall.seating import plan
 
-    rules = inputs.Restrictions()
-    try:
-        if tournament.restrictions.strip():
-            rules = inputs.restrictions(restriction_text(tournament.restrictions),
-                                         tournament.players)
+    with _generator_refusals():
+        rules = read_restrictions(tournament.restrictions, tournament.players,
+                                  tournament.same_yo)
         made, _ = plan.seated(tournament.players, tournament.games, tournament.tables, rules,
                               seed, seconds)
+    return with_seating(tournament, made)
+
+
+@contextmanager
+def _generator_refusals(file: str = "tournament.refused.restrictions") -> Iterator[None]:
+    """The seating generator's refusals as the tournament's: a restrictions ``file`` it cannot
+    read, an instance it cannot seat."""
+    from hall.seating import inputs
+    from hall.seating.instance import Refused
+
+    try:
+        yield
     except inputs.InputError as exc:
-        raise TournamentError([Words("tournament.refused.restrictions", problem=p)
-                               for p in exc.problems]) from None
+        raise TournamentError([Words(file, problem=p) for p in exc.problems]) from None
     except Refused as exc:
         raise TournamentError([Words("tournament.refused.unseatable", reason=r)
                                for r in exc.reasons]) from None
-    return with_seating(tournament, made)
 
 
 def with_seating(tournament: Tournament, seating: Seating, stage: str = MAIN, *,
@@ -330,6 +402,90 @@ def seating_problems(tournament: Tournament, seating: Seating, stage: str = MAIN
         problems.append(Words("tournament.refused.games_uneven", players=", ".join(
             f"{p} ({n})" for p, n in sorted(games.items())[:10])))
     return mapped, problems
+
+
+def withdraw(tournament: Tournament, player: str, start: int, substitute: str | None,
+             seed: int, seconds: float) -> Tournament:
+    """``player`` plays no more from main round ``start`` on, the rounds before it (all sent
+    to the tables) kept as they are: ``substitute`` (a new player) takes their seats from then
+    on, or without one the main rounds from ``start`` are seated again without them
+    (``hall.seating.reseat``). Refused for a player not playing the rounds to come, a round
+    not of the main stage or already at the tables, or a substitute who cannot be one."""
+    from hall.seating import plan, reseat
+    from hall.seating.instance import Refused, instance
+
+    main = tournament.stage(MAIN)
+    numbers = [r.number for r in main]
+    problems = []
+    if not main:
+        problems.append(Words("tournament.refused.no_seating"))
+    elif tournament.stage(FINAL):
+        problems.append(Words("tournament.refused.final_seated"))
+    elif start not in numbers[1:]:
+        problems.append(Words("tournament.refused.withdraw_round", round=start,
+                              rounds=numbers[1:]))
+    else:
+        problems += [Words("tournament.refused.unsent", round=r.number) for r in main
+                     if r.number < start and r.sent is None]
+        problems += [Words("tournament.refused.at_tables", round=r.number,
+                           stage=stage_words(MAIN)) for r in main
+                     if r.number >= start and r.sent is not None][:1]
+    slot = _slots(tournament)
+    names = [tournament.players[k] for k in sorted(set(slot.values()))]  # the slots' first
+    current = {name: _occupant(tournament, name) for name in names}
+    playing = set(current.values()) - {w.player for w in tournament.withdrawals}
+    player = next((p for p in playing if identity(p, tournament.same_yo)
+                   == identity(player, tournament.same_yo)), player)  # as registered
+    if player not in playing:
+        problems.append(Words("tournament.refused.withdraw_player", player=player))
+    if problems:
+        raise TournamentError(problems)
+    seating = {r.number: r.seating for r in main}
+    with _generator_refusals():
+        if substitute is not None:
+            substitute = player_names.tidy(substitute, None)
+            taken = {identity(p, tournament.same_yo) for p in tournament.players}
+            if not 1 <= len(substitute) <= MAX_NAME \
+                    or identity(substitute, tournament.same_yo) in taken:
+                raise Refused([Words("seating.reseat.taken", name=substitute)])
+            made = reseat.substitute(seating, start, {player: substitute}, tournament.players)
+        else:
+            slot_names = [current[n] for n in names]
+            as_slots = {n: {t: {s: slot_names[slot[p]] for s, p in seats.items()}
+                            for t, seats in tables.items()} for n, tables in seating.items()}
+            gone = [slot_names[slot[w.player]] for w in tournament.withdrawals
+                    if w.substitute is None] + [player]
+            rules = read_restrictions(tournament.restrictions, names, tournament.same_yo)
+            made, _ = plan.reseated(slot_names, instance(len(names), tournament.games,
+                                                         tournament.tables),
+                                    rules, as_slots, start, gone, seed, seconds)
+    rounds = [r if r.number < start or r.stage != MAIN else
+              msgspec.structs.replace(r, seating=made[r.number]) for r in tournament.rounds]
+    added = [substitute] if substitute is not None else []
+    return msgspec.structs.replace(
+        tournament, rounds=rounds, players=[*tournament.players, *added],
+        withdrawals=[*tournament.withdrawals, Withdrawal(player=player, round=start,
+                                                         substitute=substitute)])
+
+
+def _slots(tournament: Tournament) -> dict[str, int]:
+    """Each player's slot: the index of the player they play for among those the tournament
+    was made with (a substitute fills the slot of the player they replaced)."""
+    slot = {}
+    for k, name in enumerate(tournament.players):
+        slot[name] = k
+    for w in tournament.withdrawals:
+        if w.substitute is not None:
+            slot[w.substitute] = slot[w.player]
+    return slot
+
+
+def _occupant(tournament: Tournament, name: str) -> str:
+    """Who plays in ``name``'s slot now: the last substitute in it, else ``name``."""
+    for w in tournament.withdrawals:
+        if w.player == name and w.substitute is not None:
+            name = w.substitute
+    return name
 
 
 def sent(tournament: Tournament, number: int, now: float) -> Tournament:
@@ -461,12 +617,12 @@ def complete(tournament: Tournament, counted: Sequence[Game], number: int) -> li
 
 def seed_final(tournament: Tournament, held: Sequence[Held],
                presets: Mapping[str, scoring.Preset], finalists: int, rounds: int,
-               table: str, seed: int, seconds: float) -> Tournament:
+               table: str, seed: int, seconds: float, seats: str = "") -> Tournament:
     """The final: the main stage's best ``finalists`` (its standings' order) seated for
-    ``rounds`` games at ``table``; refused while a main round is unsent or a game of it is
-    still to come, or once the final is at the tables."""
-    from hall.seating import inputs, plan
-    from hall.seating.instance import Refused
+    ``rounds`` games at ``table``, ``seats`` (the generator's ``seat`` lines, by finalist's
+    name) fixed; refused while a main round is unsent or a game of it is still to come, or once
+    the final is at the tables."""
+    from hall.seating import plan
 
     problems = []
     main = tournament.stage(MAIN)
@@ -490,11 +646,9 @@ def seed_final(tournament: Tournament, held: Sequence[Held],
                               finalists=finalists))
     if problems:
         raise TournamentError(problems)
-    try:
-        made, _ = plan.seated(best[:finalists], rounds, 1, inputs.Restrictions(), seed, seconds)
-    except Refused as exc:
-        raise TournamentError([Words("tournament.refused.unseatable", reason=r)
-                               for r in exc.reasons]) from None
+    with _generator_refusals("tournament.refused.final_seats"):
+        rules = read_restrictions(seats, best[:finalists], tournament.same_yo, "seats")
+        made, _ = plan.seated(best[:finalists], rounds, 1, rules, seed, seconds)
     at_table = {n: {table: next(iter(tables.values()))} for n, tables in made.items()}
     return with_seating(tournament, at_table, FINAL)
 
@@ -514,6 +668,9 @@ def organiser_view(tournament: Tournament | None, held: Sequence[Held],
     return {
         "tournament": {k: v for k, v in msgspec.to_builtins(tournament).items()
                        if k != "rounds"},
+        # each line of the restrictions: its kind, for the page to name in its language
+        "restrictions": [dict(zip(("kind", "rest"), restriction_line(line), strict=True))
+                         for line in tournament.restrictions.splitlines() if line.strip()],
         "presets": choices, "default_scoring": DEFAULT_SCORING, "refused": refused,
         "rounds": [{"number": r.number, "stage": r.stage, "sent": r.sent,
                     "tables": [{"table": t, "players": [seats[s] for s in sorted(seats)],

@@ -12,15 +12,26 @@ seating if it is the best yet, kicks the best seating with a few random swaps an
 again. Kept-apart pairs never meet: the start keeps them apart and no swap may put them
 together.
 
-What it minimises, in fixed point (``SCALE``): the platform's players score (each pair's
-squared deviation from its expected meetings) x``PLAYERS_WEIGHT``, plus its tables score (each
-player's squared deviation from ``games / tables`` at each table), plus half a point of the
-players score for each meeting of an ``avoid`` pair (such a pair meets less wherever the
-balance hardly suffers for it).
+What it minimises, in fixed point (``SCALE``), lexicographically: first the platform's players
+score (each pair's squared deviation from its expected meetings), with half a point more for
+each meeting of an ``avoid`` pair (such a pair meets less wherever the balance hardly suffers
+for it); then, where the platform's tables score can be above 0, that score (each player's
+squared deviation from ``games / tables`` at each table). A swap is scored as
+``players_weight x players + tables`` with ``players_weight`` above any change of the tables a
+swap can make, and a seating is the best yet when its players score is lower, or equal with a
+lower tables score: the tables are won only where the pairs give nothing up. (Where the two
+trade, they trade one for one: hall/seating/floor.py.) Given a ``trade`` weight instead, it
+minimises ``trade x players + tables``: the pairs give some up for the tables
+(:func:`hall.seating.plan.make` asks for it where the pairs first are proven to hold the
+tables up).
+
+Rounds already played (a re-seating after a withdrawal: :mod:`hall.seating.plan`) count in the
+meetings and the tables but are never changed.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -32,8 +43,7 @@ from hall.seating.scores import SEATS, pair_expectations
 Array = npt.NDArray[np.int64]
 
 SCALE = 1 << 12
-PLAYERS_WEIGHT = 4  # the tables score weighs 1
-AVOID_COST = SCALE * PLAYERS_WEIGHT // 2  # per meeting of an avoid pair
+AVOID_COST = SCALE // 2  # per meeting of an avoid pair, in the players score
 FORBIDDEN = np.int64(1) << 60
 KICK = 4  # random swaps of a kick
 
@@ -72,15 +82,18 @@ def presence(inst: Instance, split: dict[int, int], rng: np.random.Generator) ->
     return [np.sort(order[seats[bounds[r]:bounds[r + 1]]]) for r in range(len(counts))]
 
 
-def random_start(inst: Instance, split: dict[int, int], rng: np.random.Generator) -> Array:
-    """``table_of[round][player]`` (-1: sitting out): the players of :func:`presence`, those
-    of the split at their split table (its tables shuffled each full round), the rest at
-    random to 10 a table."""
-    counts = inst.round_tables()
-    table_of = np.full((len(counts), inst.players), -1, dtype=np.int64)
-    for r, players in enumerate(presence(inst, split, rng)):
-        tables = counts[r]
-        order = rng.permutation(tables) if tables == inst.tables else np.arange(tables)
+def random_start(inst: Instance, split: dict[int, int], rng: np.random.Generator,
+                 rounds: Sequence[tuple[Array, int]] | None = None) -> Array:
+    """``table_of[round][player]`` (-1: sitting out): the players of each round (``rounds``:
+    its players and tables; by default :func:`presence`'s at the instance's tables), those of
+    the split at their split table (its tables shuffled each full round, unless someone is kept
+    away from a table), the rest at random to 10 a table."""
+    if rounds is None:
+        rounds = list(zip(presence(inst, split, rng), inst.round_tables(), strict=True))
+    table_of = np.full((len(rounds), inst.players), -1, dtype=np.int64)
+    for r, (players, tables) in enumerate(rounds):
+        shuffle = tables == inst.tables and not inst.away
+        order = rng.permutation(tables) if shuffle else np.arange(tables)
         load = np.zeros(tables, dtype=np.int64)
         for p in players:
             if int(p) in split:
@@ -94,12 +107,14 @@ def random_start(inst: Instance, split: dict[int, int], rng: np.random.Generator
 
 
 class Search:
-    """The seating being searched and its running counts."""
+    """The seating being searched and its running counts; rounds before ``frozen`` are kept as
+    they are."""
 
-    def __init__(self, inst: Instance, start: Array, rng: np.random.Generator):
+    def __init__(self, inst: Instance, start: Array, rng: np.random.Generator, frozen: int = 0):
         self.inst = inst
         self.rng = rng
-        self.counts = inst.round_tables()
+        self.counts = [int((row >= 0).sum()) // SEATS for row in start]
+        self.frozen = frozen
         self.table_of = start.copy()
         self.present = [np.flatnonzero(row >= 0) for row in self.table_of]
         n, t = inst.players, inst.tables
@@ -108,12 +123,21 @@ class Search:
         self._recount()
         self.expected = self._expected()
         self.expected_table = round(inst.games * SCALE / t)
+        self.tables_matter = inst.tables_matter()
+        #: above any change of the tables score one swap can make (two players, each leaving
+        #: one table and joining another: at most 4 x (2 games + 1) x SCALE), against the
+        #: least change of the players score (half a point: an avoid pair's meeting)
+        self.players_weight = 8 * (2 * inst.games + 1) + 1 if self.tables_matter else 1
+        self.trade: float | None = None
         self.apart = np.zeros((n, n), dtype=np.int64)
         self.avoid = np.zeros((n, n), dtype=np.int64)
         for grid, pairs in ((self.apart, inst.apart), (self.avoid, inst.avoid)):
             for a, b in pairs:
                 grid[a, b] = grid[b, a] = 1
-        self.cost = 0  # relative to the start; only differences matter
+        self.away = np.zeros((n, t), dtype=bool)
+        for p, table in inst.away:
+            self.away[p, table] = True
+        self.cost = (0, 0)  # players, tables: relative to the start; only differences matter
         self.progress = Progress()
         self._keep()
 
@@ -138,8 +162,8 @@ class Search:
         return expected
 
     def deltas(self, r: int) -> tuple[Array, Array, Array]:
-        """Round ``r``'s players, their tables, and the change of the cost for swapping each
-        two of them (``FORBIDDEN`` where the swap is not a move)."""
+        """Round ``r``'s players, and the change of the players and tables costs for
+        swapping each two of them (players ``FORBIDDEN`` where the swap is not a move)."""
         players = self.present[r]
         tab = self.table_of[r, players]
         onehot = (tab[:, None] == np.arange(self.counts[r])[None, :]).astype(np.int64)
@@ -154,16 +178,22 @@ class Search:
         leaves = np.where(same, leave, 0).sum(axis=1)
         cross = joins[:, tab]  # [i, j]: i joins everyone at j's table
         players_delta = leaves[:, None] + leaves[None, :] + cross + cross.T - join - join.T
-        dev_t = 2 * (self.at_table[players, :self.counts[r]] * SCALE - self.expected_table)
-        own = SCALE - dev_t[np.arange(len(players)), tab]  # leaving one's table
-        arrive = (dev_t + SCALE)[:, tab]  # [i, j]: i arrives at j's table
-        delta = PLAYERS_WEIGHT * players_delta + own[:, None] + own[None, :] + arrive + arrive.T
+        if self.tables_matter:
+            dev_t = 2 * (self.at_table[players, :self.counts[r]] * SCALE - self.expected_table)
+            own = SCALE - dev_t[np.arange(len(players)), tab]  # leaving one's table
+            arrive = (dev_t + SCALE)[:, tab]  # [i, j]: i arrives at j's table
+            tables_delta = own[:, None] + own[None, :] + arrive + arrive.T
+        else:
+            tables_delta = np.zeros_like(players_delta)
         bad = same
         if self.inst.apart:
             apart = self.apart[sub]
             there = (apart @ onehot)[:, tab] - apart  # [i, j]: i's kept-apart at j's table
             bad = bad | (there > 0) | (there.T > 0)
-        return players, tab, np.where(bad, FORBIDDEN, delta)
+        if self.inst.away:
+            kept = self.away[players][:, tab]  # [i, j]: i kept away from j's table
+            bad = bad | kept | kept.T
+        return players, np.where(bad, FORBIDDEN, players_delta), tables_delta
 
     def swap(self, r: int, a: int, b: int) -> None:
         """Swap players ``a`` and ``b`` of round ``r`` (at different tables)."""
@@ -183,16 +213,23 @@ class Search:
         self.at_table[b, ta] += 1
         self.table_of[r, a], self.table_of[r, b] = tb, ta
 
+    def _rounds(self) -> list[int]:
+        """The rounds the search may change: not frozen, with two tables or more."""
+        return [r for r in range(self.frozen, len(self.counts)) if self.counts[r] > 1]
+
     def descend(self, budget: int) -> int:
         """Best swaps, a round at a time (in a random order), until no round has an improving
         one or ``budget`` rounds have been scored; the rounds scored."""
-        rounds = len(self.counts)
-        order = [int(r) for r in self.rng.permutation(rounds) if self.counts[r] > 1]
+        free = self._rounds()
+        order = [free[int(k)] for k in self.rng.permutation(len(free))]
         scored = calm = 0
+        weight = self.players_weight if self.trade is None else self.trade
         while order and calm < len(order) and scored < budget:
             r = order[scored % len(order)]
             scored += 1
-            players, _, delta = self.deltas(r)
+            players, players_delta, tables_delta = self.deltas(r)
+            delta = np.where(players_delta >= FORBIDDEN, FORBIDDEN,
+                             weight * players_delta + tables_delta)
             least = int(delta.min())
             if least >= 0:
                 calm += 1
@@ -200,28 +237,38 @@ class Search:
             choices = np.flatnonzero(delta == least)
             i, j = divmod(int(choices[self.rng.integers(len(choices))]), len(players))
             self.swap(r, int(players[i]), int(players[j]))
-            self.cost += least
+            self.cost = (self.cost[0] + int(players_delta[i, j]),
+                         self.cost[1] + int(tables_delta[i, j]))
             calm = 0
         self.progress.steps += scored
-        if self.cost < self.best_cost:
+        if self.better():
             self._keep()
         return scored
 
+    def better(self) -> bool:
+        """Whether the current seating is better than the best yet: by the players score, then
+        the tables (lexicographic), or, when the search trades them (``trade``: the weight of
+        the players), by ``trade x players + tables``."""
+        if self.trade is None:
+            return self.cost < self.best_cost
+        return (self.trade * self.cost[0] + self.cost[1]
+                < self.trade * self.best_cost[0] + self.best_cost[1])
+
     def kick(self, swaps: int) -> int:
-        """A few random swaps that keep the kept-apart pairs apart, from the best seating; the
-        rounds scored."""
+        """A few random swaps that keep the restrictions, from the best seating; the rounds
+        scored."""
         self.progress.kicks += 1
         self.restore()
+        free = self._rounds()
         for _ in range(swaps):
-            r = int(self.rng.integers(len(self.counts)))
-            if self.counts[r] < 2:
-                continue
-            players, _, delta = self.deltas(r)
-            options = np.flatnonzero(delta < FORBIDDEN)
+            r = free[int(self.rng.integers(len(free)))]
+            players, players_delta, tables_delta = self.deltas(r)
+            options = np.flatnonzero(players_delta < FORBIDDEN)
             if len(options):
                 i, j = divmod(int(options[self.rng.integers(len(options))]), len(players))
                 self.swap(r, int(players[i]), int(players[j]))
-                self.cost += int(delta[i, j])
+                self.cost = (self.cost[0] + int(players_delta[i, j]),
+                             self.cost[1] + int(tables_delta[i, j]))
         self.progress.steps += swaps
         return swaps
 
@@ -252,21 +299,28 @@ class Search:
         np.fill_diagonal(off, False)
         if (off & (self.apart == 0)).any():
             return False
-        return self.inst.tables < 3 or bool(
+        return not self.tables_matter or bool(
             (self.expected_table - self.at_table * SCALE < SCALE).all())
 
 
-def search(inst: Instance, start: Array, rng: np.random.Generator,
-           budget: int) -> tuple[Array, Progress]:
+def search(inst: Instance, start: Array, rng: np.random.Generator, budget: int,
+           frozen: int = 0, trade: float | None = None,
+           enough: Callable[[Array], bool] | None = None) -> tuple[Array, Progress]:
     """``table_of[round][player]``: the best seating found from ``start`` in ``budget``
-    rounds scored (fewer when it is perfect)."""
-    state = Search(inst, start, rng)
-    if all(tables < 2 for tables in state.counts):
-        return state.best, state.progress  # one table a round: nothing to swap
+    rounds scored (fewer when it is perfect, or when a new best one is ``enough``), the
+    rounds before ``frozen`` kept; with ``trade``, the best by ``trade x players + tables``
+    (else the players first)."""
+    state = Search(inst, start, rng, frozen)
+    state.trade = trade if state.tables_matter else None
+    if not state._rounds() or (enough is not None and enough(state.best)):
+        return state.best, state.progress  # one table a round, or enough already
     left = budget
     while left > 0:
         left -= state.descend(left)
         if state.best_cost == state.cost and state.perfect():
+            break
+        if enough is not None and state.progress.best_step == state.progress.steps \
+                and enough(state.best):
             break
         if left > 0:
             left -= state.kick(KICK)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from hall.seating import floor
 from hall.seating import plan as plan_module
-from hall.seating.floor import players_floor
 from hall.seating.scores import SEATS, meetings, number_counts, table_counts
 
 
@@ -65,9 +65,9 @@ def _given_up(plan: plan_module.Plan, names: list[str], m: list[list[int]],
     if scores.players:
         off = sum(1 for a in range(inst.players) for b in range(a + 1, inst.players)
                   if (a, b) not in inst.apart and abs(m[a][b] - expected) >= 1)
-        floor = players_floor(inst)
-        bar = (f"; no seating of these numbers scores below {floor:.2f}" if floor else
-               "; whether a perfect one exists is not known" if floor == 0 else "")
+        least = floor.players_floor(inst)
+        bar = (f"; no seating of these numbers scores below {least:.2f}" if least else
+               "; whether a perfect one exists is not known" if least == 0 else "")
         out.append(f"given up: players: {off} pairs meet a game or more off the expected"
                    f" {expected:.2f}{bar}")
     if scores.numbers:
@@ -76,8 +76,11 @@ def _given_up(plan: plan_module.Plan, names: list[str], m: list[list[int]],
     if scores.tables:
         at = table_counts(inst.definition(), plan.layout)
         short = sum(1 for row in at if any(inst.games / inst.tables - c >= 1 for c in row))
+        least_tables = floor.tables(inst, scores.players).imperfect
         out.append(f"given up: tables: {short} players are a game or more short of the "
-                   f"expected {inst.games / inst.tables:.2f} at some table")
+                   f"expected {inst.games / inst.tables:.2f} at some table"
+                   + (f"; with this players score no seating scores below {least_tables:.2f}"
+                      if least_tables else ""))
     for a, b in sorted(inst.avoid):
         out.append(f"avoid: {names[a]} and {names[b]} meet {m[a][b]} times (expected "
                    f"{expected:.2f})")

@@ -16,20 +16,27 @@ the two colours are swapped along the path that alternates them from the other e
 Otherwise a player's last copy has fewer than ten games and its numbers come out of the
 colouring as they fall; simulated annealing then swaps two players' seats inside a game,
 judged by the platform's numbers score (in integers: x100), each squared deviation of 1 or more
-counting as a violation far above any balance, so the search goes for "perfect" first.
+counting as a violation far above any balance, so the search goes for "perfect" first; its
+temperature falls and starts again until the numbers are perfect or the work is spent.
+
+Fixed seats (a final's, or a player who must sit at one end) are put in place after the
+colouring, by swapping inside the game, and the annealing never moves them; nor does it touch
+the games of rounds already played (a re-seating keeps them as they were).
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 import numpy as np
 
 from hall.seating.scores import SEAT_WEIGHT, SEATS
 
 Games = Sequence[Sequence[Sequence[int]]]  # [round][table] -> the game's players, any order
+Place = tuple[int, int, int]  # (round, table, seat), all from 0
 VIOLATION = 10_000_000
+CYCLE = 50_000  # steps of one fall of the temperature
 
 
 def colour(players: int, games: Games) -> list[list[list[int]]]:
@@ -105,26 +112,53 @@ def row_cost(row: Sequence[int], games: int) -> int:
     return cost
 
 
+def fix(seated: list[list[list[int]]], fixed: Iterable[tuple[int, int, int]]) -> set[Place]:
+    """Each fixed ``(round, player, seat)`` made so by swapping the player into that seat of
+    their game, in place; the places it fixed (``(round, table, seat)``). A fixed player who
+    does not play that round is skipped."""
+    places: set[Place] = set()
+    for r, p, seat in sorted(fixed):
+        for t, game in enumerate(seated[r]):
+            if p in game:
+                at = game.index(p)
+                game[at], game[seat] = game[seat], game[at]
+                places.add((r, t, seat))
+    return places
+
+
 def anneal(players: int, games: int, seated: list[list[list[int]]], rng: np.random.Generator,
-           steps: int) -> int:
-    """Swap seats inside games for at most ``steps`` tries, in place; the steps taken (it stops
-    when the numbers score is perfect)."""
+           steps: int, locked: Collection[Place] = ()) -> int:
+    """Swap seats inside games for at most ``steps`` tries, in place, never moving a ``locked``
+    place (``(round, table, seat)``); the steps taken. It stops when the numbers score is
+    perfect; its temperature falls from hot to cold over each ``CYCLE`` steps and starts again,
+    and it ends at the best seating it saw at the end of a cycle or of the steps."""
     flat = [game for round_ in seated for game in round_]
+    where = [(r, t) for r, round_ in enumerate(seated) for t in range(len(round_))]
+    free = [[s for s in range(SEATS) if (r, t, s) not in locked] for r, t in where]
+    movable = [g for g, seats_free in enumerate(free) if len(seats_free) > 1]
     counts = [[0] * SEATS for _ in range(players)]
     for game in flat:
         for s, p in enumerate(game):
             counts[p][s] += 1
     cost = [row_cost(row, games) for row in counts]
     violations = sum(c // VIOLATION for c in cost)
+    if not movable:
+        return 0
     hot, cold = 200.0 * games, 1.0
-    picks = rng.integers(0, len(flat), size=steps)
+    cycle = min(steps, CYCLE)
+    picks = rng.integers(0, len(movable), size=steps)
     seats = rng.integers(0, SEATS, size=(steps, 2))
     chance = rng.random(steps)
+    total = sum(cost)
+    best, best_games = total, [game[:] for game in flat]
     for k in range(steps):
         if violations == 0:
             return k
-        game = flat[picks[k]]
-        i, j = int(seats[k, 0]), int(seats[k, 1])
+        if k % cycle == cycle - 1 and total < best:
+            best, best_games = total, [game[:] for game in flat]
+        g = movable[picks[k]]
+        game, choices = flat[g], free[g]
+        i, j = choices[seats[k, 0] % len(choices)], choices[seats[k, 1] % len(choices)]
         if i == j:
             continue
         a, b = game[i], game[j]
@@ -135,14 +169,18 @@ def anneal(players: int, games: int, seated: list[list[list[int]]], rng: np.rand
         rb[i] += 1
         ca, cb = row_cost(ra, games), row_cost(rb, games)
         delta = ca + cb - cost[a] - cost[b]
-        heat = hot * (cold / hot) ** (k / steps)
+        heat = hot * (cold / hot) ** ((k % cycle) / cycle)
         if delta <= 0 or chance[k] < math.exp(-delta / heat):
             game[i], game[j] = b, a
             violations += (ca + cb) // VIOLATION - (cost[a] + cost[b]) // VIOLATION
             cost[a], cost[b] = ca, cb
+            total += delta
         else:
             ra[i] += 1
             ra[j] -= 1
             rb[j] += 1
             rb[i] -= 1
+    if best < total:
+        for game, kept in zip(flat, best_games, strict=True):
+            game[:] = kept
     return steps

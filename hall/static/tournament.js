@@ -10,6 +10,9 @@ const STAGES = {main: "tournament.stage.main", final: "tournament.stage.final"};
 const PHASES = {day: "board.phase.day", idle: "board.phase.idle", vote: "board.phase.vote",
   night: "board.phase.night"};
 const word = (map, value) => (value in map ? t(map[value]) : value);
+// a restriction's kind in the organiser's words («врозь», «не за стол»), whichever they typed
+const KINDS = {apart: "tournament.kind.apart", avoid: "tournament.kind.avoid",
+  away: "tournament.kind.away", seat: "tournament.kind.seat"};
 
 const TEXT = {
   summary: (tour, presets) => t("tournament.summary", {name: tour.name,
@@ -74,8 +77,29 @@ function drawCreate(view) {
     $(id).hidden = !tour;
   }
   $("title").textContent = tour ? tour.name : t("tournament.title");
-  if (tour) $("summary-text").textContent = TEXT.summary(tour, view.presets);
+  if (tour) drawSummary(tour, view);
   drawReplaced(view.replaced || [], started);
+}
+
+// the tournament in a line, its restrictions as the organiser typed them, who withdrew (and
+// who plays for them); the withdrawal form offers the players still playing
+function drawSummary(tour, view) {
+  $("summary-text").textContent = TEXT.summary(tour, view.presets);
+  const rules = (view.restrictions || []).map((r) => (r.kind ? `${word(KINDS, r.kind)},${r.rest}`
+    : r.rest).trim());
+  $("summary-restrictions").hidden = !rules.length;
+  $("summary-restrictions").textContent = t("tournament.summary.restrictions",
+    {lines: rules.join("; ")});
+  const gone = tour.withdrawals || [];
+  $("summary-withdrawals").hidden = !gone.length;
+  $("summary-withdrawals").textContent = t("tournament.summary.withdrawals", {list: gone.map(
+    (w) => (w.substitute ? t("tournament.summary.substitute", w)
+      : t("tournament.summary.withdrawn", w))).join("; ")});
+  const out = new Set(gone.map((w) => w.player));
+  $("w-players").replaceChildren(...tour.players.filter((p) => !out.has(p))
+    .map((p) => new Option(p)));
+  const next = (view.rounds || []).find((r) => r.stage === "main" && r.sent === null);
+  if (next && !$("w-round").dataset.touched) $("w-round").value = next.number;
 }
 
 // the tournaments a new one replaced, kept: each can come back while this one has not started
@@ -257,6 +281,14 @@ $("standings-table").addEventListener("change", () => { if (last) drawStandings(
 $("seed-final").addEventListener("click", () => {
   send({action: "seed_final", finalists: Number($("finalists").value),
         rounds: Number($("final-rounds").value), table: `table-${Number($("final-table").value)}`,
+        seats: $("final-seats").value,
+        seed: Number($("seed").value), seconds: Number($("seconds").value)});
+});
+$("w-round").addEventListener("input", () => { $("w-round").dataset.touched = "1"; });
+$("withdraw-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  send({action: "withdraw_player", player: $("w-player").value,
+        from_round: Number($("w-round").value), substitute: $("w-substitute").value || null,
         seed: Number($("seed").value), seconds: Number($("seconds").value)});
 });
 I18n.load().then(() => {

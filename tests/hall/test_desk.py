@@ -14,10 +14,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import paho.mqtt.client as mqtt
 import pytest
+from paho.mqtt.enums import CallbackAPIVersion
 
+from hall import board as hall_board
 from hall.desk import Desk
 from hall.store import HallStore
+from hall.tables import Limits
 from kit.i18n import render
 from results import scoring
 from tests.support.record_game import seated_game
@@ -196,6 +200,33 @@ def test_a_new_tournament_over_one_seated_is_asked_first_and_the_old_one_can_com
         n = desk.views()[0]["replaced"][0]["n"]
         assert desk.act({"action": "bring_back_tournament", "n": n})["type"] == "refused"
         assert desk.tournament is not None and desk.tournament.name == "Cup"
+
+
+def test_every_action_of_the_tournament_page_reaches_the_desk_through_the_boards_channel(
+        tmp_path):
+    """The page sends its actions on the board's live channel (hall.board.handle_message): a
+    kept tournament brought back reaches the desk (it was refused as an action the board did
+    not know), and an unknown action is still refused."""
+    store = HallStore(tmp_path / "board.db")
+    board = hall_board.Board(password="x", limits=Limits(), client=mqtt.Client(
+        CallbackAPIVersion.VERSION2), store=store, presets=PRESETS)
+    try:
+        def act(**message: object) -> dict:
+            return hall_board.handle_message(board, json.dumps(message))
+
+        made = {"action": "create_tournament", "name": "Cup", "players": NAMES, "games": 2,
+                "tables": 2}
+        assert act(**made)["type"] == "done"
+        assert act(action="load_tournament_seating", csv=CSV)["type"] == "done"
+        cup = board.desk.tournament
+        assert cup is not None
+        assert act(**{**made, "name": "Other", "replace": cup.id})["type"] == "done"
+        [kept] = board.desk.views()[0]["replaced"]
+        assert act(action="bring_back_tournament", n=kept["n"])["message"] == (
+            "the tournament 'Cup' is back; 'Other' is kept in its place")
+        assert act(action="no_such")["type"] == "refused"
+    finally:
+        store.close()
 
 
 def test_a_seating_file_that_does_not_seat_the_stage_whole_is_refused_and_replaces_nothing(

@@ -15,10 +15,10 @@ import pytest
 from hall import tournament as tm
 from hall.store import Held
 from kit.i18n import Words, render
-from results import feed, scoring, standings
+from results import scoring, standings
 from tests.support.public_view import PUBLIC_KEYS, SECRET_VALUES, walk
-from tests.support.record_game import built, whole_game
 from tests.support.spreadsheets import as_shown, cell_types
+from tests.support.tournament_games import every_game, played
 
 PRESETS = scoring.presets()
 NAMES = [f"Player {n}" for n in range(1, 31)]
@@ -31,26 +31,6 @@ def made(players: list[str] = NAMES, games: int = 3, tables: int = 3) -> tm.Tour
 @pytest.fixture(scope="module")
 def seated() -> tm.Tournament:
     return tm.generate(made(), seed=1, seconds=0.5)
-
-
-def played(tournament: tm.Tournament, number: int, table: str, *, revision: int = 1,
-           of: str | None = None, finished: bool = True) -> Held:
-    """The scripted game (red wins, seat 7 shot on night 1, best move 1 2 3) played at
-    ``table`` in round ``number``, its players named by the round's seating."""
-    inputs = whole_game().inputs if finished else whole_game().inputs[:-1]
-    base = built(inputs)
-    seats = tournament.round(number).seating[table]  # type: ignore[union-attr]
-    record = msgspec.structs.replace(
-        base, table=table, id=f"{table}-r{number}",
-        players=[msgspec.structs.replace(p, name=seats[p.seat]) for p in base.players])
-    message = feed.message(table, record.id, revision, 1.0, record,
-                           tournament=tournament.id if of is None else of, round=number)
-    return Held(*feed.decode(feed.topic(table, record.id), feed.encode(message)), 1.0)
-
-
-def every_game(tournament: tm.Tournament, stage: str = "main") -> list[Held]:
-    return [played(tournament, r.number, t) for r in tournament.stage(stage)
-            for t in sorted(r.seating)]
 
 
 def test_a_tournament_is_refused_with_every_problem_named():

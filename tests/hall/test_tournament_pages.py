@@ -2,9 +2,9 @@
 both languages): on an empty board the organiser's page offers FIIM's scoring (not the first
 preset's, which would double every win unseen), makes a tournament through the page, loads a
 seating, sends round 1; a game comes in as the judge's panel sends it (retained, QoS 1, as
-``rules-core``); then "Seed the final" seats the final's table from the standings. At each
-step no English word is on either page (tests/support/page_words.py), and both pages fit a
-tablet either way and a phone (tests/support/page_layout.py)."""
+``rules-core``); then "Seed the final" seats the final's table from the standings, a seat
+fixed. At each step no English word is on either page (tests/support/page_words.py), and both
+pages fit a tablet either way and a phone (tests/support/page_layout.py)."""
 
 from __future__ import annotations
 
@@ -128,6 +128,7 @@ def test_the_organisers_flow_in_russian_from_an_empty_board_to_the_seeded_final(
 
     page.fill("#seconds", "0.5")
     page.fill("#final-rounds", "2")
+    page.fill("#final-seats", "место, 1, анна")  # the final's fixed seat, the name as typed
     page.click("#seed-final")
     final = page.locator('#rounds tr[data-stage="final"]')
     expect(final).to_have_count(2, timeout=60_000)
@@ -140,6 +141,7 @@ def test_the_organisers_flow_in_russian_from_an_empty_board_to_the_seeded_final(
         shown = tables.inner_text().split(": ", 1)[1].split("\u00a0· ")
         assert [s.split("\u00a0")[0] for s in shown] == [str(n) for n in range(1, 11)]
         assert sorted(s.split("\u00a0")[1] for s in shown) == sorted(PLAYERS)  # each once
+        assert shown[0] == "1\u00a0Анна"
     expect(final.first.locator("td").nth(1)).to_have_text("финал")
     no_english(page)
     fits(page)
@@ -197,3 +199,83 @@ def test_the_pages_counts_read_in_each_languages_plural_forms():
         assert render(Words("desk.games", count=n), "ru") == said
     assert render(Words("standings.progress.games", over=2, count=5), "ru") == "сыграно 2 из 5 игр"
     assert render(Words("standings.progress.games", over=1, count=1), "en") == "1 of 1 game over"
+
+
+#: twenty players for two tables, a round each of their three games
+HALL = [*PLAYERS, "Лев", "Мария", "Нина", "Олег", "Павел", "Раиса", "Семён", "Тимур", "Ульяна",
+        "Фёдор"]
+
+
+@pytest.mark.timeout(300)
+def test_the_restrictions_in_the_organisers_words_a_withdrawal_and_a_substitute(chromium,
+                                                                                 tmp_path):
+    """The organiser types the restrictions in Russian (one line in the file's English, names
+    in any case): a table no tournament has is refused with the reason; the page shows them in
+    its words, the generated seating holds them; after round 1 a player withdraws from the page
+    (the rounds to come seated again without him, fewer tables), then another is replaced by a
+    substitute; the summary says who and from when."""
+    hall = SimulatedHall(tmp_path, 0)
+    with with_board(hall, free_port(), controllers=False,
+                    log_path=hall.root / "board.log") as url:
+        page = organiser_page(chromium, url)
+        page.fill("#t-name", "Кубок клуба")
+        page.fill("#t-players", "\n".join(HALL))
+        page.fill("#t-games", "3")
+        page.fill("#t-tables", "2")
+        page.fill("#t-restrictions", "не за стол, 5, Глеб")
+        page.click("#create-button")
+        expect(page.locator("#notice")).to_contain_text("нельзя за стол 5, а столы — от 1 до 2")
+        rules = ("врозь, Анна, борис\nне за стол, 2, глеб\navoid, Дарья, Елена\n"
+                 "место, 1, Жанна, 1")
+        page.fill("#t-restrictions", rules)
+        page.click("#create-button")
+        expect(page.locator("#notice")).to_contain_text("турнир «Кубок клуба» создан")
+        expect(page.locator("#summary-restrictions")).to_have_text(
+            "Ограничения рассадки: врозь, Анна, борис; не за стол, 2, глеб; реже, Дарья, Елена;"
+            " место, 1, Жанна, 1")
+        no_english(page)
+
+        page.fill("#seconds", "0.5")
+        page.click("#generate")
+        expect(page.locator("#notice")).to_have_text("основной этап рассажен: туры 1, 2, 3",
+                                                     timeout=60_000)
+        seated = page.request.get(f"{url}/api/tournament").json()
+        tables = {r["number"]: {tb["table"]: tb["players"] for tb in r["tables"]}
+                  for r in seated["rounds"]}
+        for round_ in tables.values():
+            assert not any({"Анна", "Борис"} <= set(players) for players in round_.values())
+            assert "Глеб" not in round_["table-2"]
+        assert "Жанна" in [players[0] for players in tables[1].values()]  # seat 1, round 1
+
+        page.click('#rounds button.send[data-round="1"]')
+        expect(page.locator('#rounds tr[data-round="1"]')).to_have_attribute("data-sent", "true")
+        expect(page.locator("#w-round")).to_have_value("2")  # the first round not yet sent
+        page.fill("#w-player", " глеб ")
+        page.click("#withdraw")
+        expect(page.locator("#notice")).to_have_text(
+            "Глеб выбывает: основной этап рассажен заново с тура 2", timeout=60_000)
+        expect(page.locator("#summary-withdrawals")).to_have_text(
+            "Выбывшие и замены: Глеб не играет с тура 2")
+        after = page.request.get(f"{url}/api/tournament").json()
+        assert after["rounds"][0]["tables"] == seated["rounds"][0]["tables"]  # as played
+        for r in after["rounds"][1:]:  # 19 left: one table of ten, nine sit out
+            assert [tb["table"] for tb in r["tables"]] == ["table-1"]
+            assert "Глеб" not in r["tables"][0]["players"]
+            assert not {"Анна", "Борис"} <= set(r["tables"][0]["players"])
+
+        page.click('#rounds button.send[data-round="2"]')
+        expect(page.locator('#rounds tr[data-round="2"]')).to_have_attribute("data-sent", "true")
+        expect(page.locator("#w-round")).to_have_value("3")
+        page.fill("#w-player", "Дарья")
+        page.fill("#w-substitute", "Ян")
+        page.click("#withdraw")
+        expect(page.locator("#notice")).to_have_text("Ян играет вместо Дарья с тура 3",
+                                                     timeout=60_000)
+        expect(page.locator("#summary-withdrawals")).to_have_text(
+            "Выбывшие и замены: Глеб не играет с тура 2; Ян вместо Дарья с тура 3")
+        page.fill("#w-player", "Ян")  # the round 3 is not sent: a refusal says why
+        page.fill("#w-round", "2")
+        page.click("#withdraw")
+        expect(page.locator("#notice")).to_contain_text("выбывание игрока: не принято")
+        no_english(page)
+        fits(page)

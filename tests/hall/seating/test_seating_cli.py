@@ -79,7 +79,7 @@ def test_a_bad_file_is_refused_whole_naming_each_line(tmp_path: Path,
     code, _, err = run(capsys, "--players", "30", "--rounds", "10", "--restrictions",
                        str(tmp_path / "rules.csv"))
     assert code == 2
-    assert "line 2: 'separate' is not a rule (apart, avoid)" in err
+    assert "line 2: 'separate' is not a rule (apart, avoid, away, seat)" in err
     assert "line 3: avoid needs two players or more" in err
     assert "line 4: '99' is no player (a name, or 1..30)" in err
     code, _, err = run(capsys, "--players", "30", "--rounds", "10", "--names",
@@ -110,3 +110,76 @@ def test_mounted_in_the_mafia_table_command(capsys: pytest.CaptureFixture[str]) 
     assert cli.main(["hall", "seating", "--players", "20", "--rounds", "5", "--seconds",
                      "0.1"]) == 0
     assert seating.parse(capsys.readouterr().out, seats=10)
+
+
+def test_a_table_kept_from_a_player_and_a_fixed_seat(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "rules.csv").write_text("away, table-2, Player 4, 5\nseat, 10, Player 6\n"
+                                        "seat, 1, 7, 3\n")
+    code, out, _ = run(capsys, "--players", "30", "--rounds", "6", "--restrictions",
+                       str(tmp_path / "rules.csv"))
+    assert code == 0
+    board = seating.parse(out, seats=10)
+    for tables in board.values():
+        assert not {"Player 4", "Player 5"} & set(tables["table-2"].values())
+        assert any(game.get(10) == "Player 6" for game in tables.values())
+    assert any(game.get(1) == "Player 7" for game in board[3].values())
+    (tmp_path / "bad.csv").write_text("away, Player 4\nseat, 12, Player 6\nseat, 1, 7, x\n")
+    code, _, err = run(capsys, "--players", "30", "--rounds", "6", "--restrictions",
+                       str(tmp_path / "bad.csv"))
+    assert code == 2
+    assert "line 1: away needs a table (a number, or table-N) and a player or more" in err
+    assert "line 2: seat needs a seat number 1..10" in err
+    assert "line 3: a round is a number from 1" in err
+
+
+def test_reseating_after_a_withdrawal_and_a_substitute(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    code, first, _ = run(capsys, "--players", "30", "--rounds", "6")
+    (tmp_path / "so-far.csv").write_text(first)
+    code, out, err = run(capsys, "--players", "30", "--rounds", "6", "--reseat",
+                         str(tmp_path / "so-far.csv"), "--from-round", "4", "--withdraw",
+                         "Player 9", "--substitute", "Player 10=Zoe")
+    assert code == 0 and "kept start" in err
+    before, after = seating.parse(first, seats=10), seating.parse(out, seats=10)
+    assert all(after[r] == before[r] for r in (1, 2, 3))
+    playing = set()
+    for r in (4, 5, 6):  # 29 left: two tables, nine sitting out in turn
+        names = [p for game in after[r].values() for p in game.values()]
+        assert "Player 9" not in names and "Player 10" not in names
+        assert len(after[r]) == 2 and len(set(names)) == 20
+        playing |= set(names)
+    assert "Zoe" in playing
+    code, out, err = run(capsys, "--players", "30", "--rounds", "6", "--reseat",
+                         str(tmp_path / "so-far.csv"), "--from-round", "2", "--substitute",
+                         "Player 3=Anna")
+    assert code == 0 and err == ""  # a substitute alone: the seats renamed, nothing seated
+    renamed = seating.parse(out, seats=10)
+    assert renamed[1] == before[1]
+    assert all(renamed[r] == {t: {s: "Anna" if p == "Player 3" else p for s, p in game.items()}
+                              for t, game in before[r].items()} for r in range(2, 7))
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["--withdraw", "Player 1"], "--from-round, --withdraw and --substitute go with --reseat"),
+    (["--reseat", "x.csv", "--withdraw", "Player 1"], "--reseat needs --from-round K"),
+    (["--reseat", "x.csv", "--from-round", "3"], "--reseat needs a --withdraw or a --substitute"),
+    (["--reseat", "x.csv", "--from-round", "3", "--substitute", "Anna"],
+     "--substitute 'Anna': NAME=NEW expected"),
+])
+def test_reseating_options_that_do_not_go_together_are_refused(
+        capsys: pytest.CaptureFixture[str], argv: list[str], said: str) -> None:
+    code, _, err = run(capsys, "--players", "30", "--rounds", "6", *argv)
+    assert code == 2 and said in err
+
+
+def test_a_reseating_of_another_tournament_or_a_stranger_is_refused(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _, first, _ = run(capsys, "--players", "30", "--rounds", "6")
+    (tmp_path / "so-far.csv").write_text(first)
+    code, _, err = run(capsys, "--players", "30", "--rounds", "8", "--reseat",
+                       str(tmp_path / "so-far.csv"), "--from-round", "4", "--withdraw",
+                       "Nobody", "--substitute", "Player 2=Player 3")
+    assert code == 2
+    assert "not players of this tournament: Nobody" in err
+    assert "the seating's rounds are not rounds 1..8 of this tournament" in err

@@ -1,6 +1,7 @@
 """The seating generator (hall/seating/): whatever the instance, every round seats every
 player once, ten to a table, every player plays their games, kept-apart pairs never share a
-table, the same seed gives the same seating, and it refuses exactly what cannot be seated."""
+table, no one sits at a table kept from them, fixed seats are held, the same seed gives the
+same seating, and it refuses exactly what cannot be seated."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hall.seating import chart as seating
-from hall.seating import groups, labels, plan
+from hall.seating import floor, groups, labels, plan
 from hall.seating.floor import players_floor
 from hall.seating.inputs import default_names
 from hall.seating.instance import Instance, Refused, instance
@@ -26,7 +27,8 @@ WORK = 0.02  # seconds of work: enough to seat, the properties hold at any budge
 @st.composite
 def instances(draw: st.DrawFn) -> Instance:
     """Small instances of every shape: one to four tables, players sitting out or not, short
-    last rounds, a few pairs kept apart or avoiding each other."""
+    last rounds, a few pairs kept apart or avoiding each other, players kept from a table,
+    fixed seats."""
     tables = draw(st.integers(1, 4))
     players = draw(st.integers(10 * tables, 10 * tables + 7))
     games = draw(st.sampled_from([g for g in range(1, 13) if players * g % 10 == 0]))
@@ -35,7 +37,14 @@ def instances(draw: st.DrawFn) -> Instance:
     apart = draw(st.lists(pair, max_size=4)) if players >= 10 * tables + 2 or tables > 1 else []
     avoid = draw(st.lists(pair, max_size=2))
     avoid = [p for p in avoid if tuple(sorted(p)) not in {tuple(sorted(q)) for q in apart}]
-    return instance(players, games, tables, apart, avoid)
+    away = draw(st.dictionaries(st.integers(0, players - 1), st.integers(0, tables - 1),
+                                max_size=3)).items() if tables > 1 else []
+    rounds = len(Instance(players, games, tables).round_tables())
+    fixed = draw(st.dictionaries(st.tuples(st.integers(0, rounds - 1), st.integers(0, 9)),
+                                 st.integers(0, players - 1), max_size=3))
+    seats = {(r, p, s) for (r, s), p in fixed.items()}
+    seats = {(r, p, s) for r, p, s in seats if sum(1 for q in seats if q[:2] == (r, p)) == 1}
+    return instance(players, games, tables, apart, avoid, away, seats)
 
 
 def seated(inst: Instance, seed: int) -> plan.Plan | None:
@@ -62,9 +71,12 @@ def test_every_round_seats_every_player_once_and_keeps_the_pairs_apart(inst: Ins
         assert len(set(players)) == len(players)  # nobody twice in a round
         for p in players:
             games[p] += 1
-        for game in round_:
+        for t, game in enumerate(round_):
             assert not {(a, b) for a in game for b in game if a < b} & inst.apart
+            assert not {(p, t) for p in game} & inst.away
     assert games == [inst.games] * inst.players
+    for r, p, seat in inst.seats:  # a fixed seat is held wherever the player plays that round
+        assert all(game[seat] == p for game in made.layout[r] if p in game)
 
 
 @settings(max_examples=15)
@@ -193,6 +205,20 @@ def test_thirty_players_ten_rounds_reach_the_floor() -> None:
     made = plan.make(inst, 1, 2.0)
     assert made.start == "cyclic"
     assert made.scores.players == pytest.approx(players_floor(inst))
+
+
+def test_where_the_pairs_floor_holds_the_tables_up_pairs_are_traded_for_tables() -> None:
+    """50 x 8: the pairs first reach their floor (555.10), where the tables cannot go below
+    320 (floor.py's J - players); the rest of the work trades pairs for tables, and the seating
+    kept has fewer tables and still pairs far from a random seating's."""
+    inst = instance(50, 8)
+    made = plan.make(inst, 1, 3.0)
+    assert made.start == "cyclic"
+    assert made.scores.tables < 320
+    assert players_floor(inst) < made.scores.players < 1.4 * players_floor(inst)
+    assert made.scores.players + made.scores.tables >= floor.joint(inst)  # type: ignore[operator]
+    thirty = plan.make(instance(30, 10), 1, 2.0)  # not held up there: the pairs stay first
+    assert thirty.scores.players == pytest.approx(players_floor(instance(30, 10)))
 
 
 def test_renumbering_the_tables_changes_only_the_tables_score() -> None:
