@@ -168,7 +168,9 @@ def play(name: str, seed: int, draws: st.DataObject) -> None:
         times.append(float(at))
         if game.vote is not None:
             vote_kinds.add(game.vote.kind)
-        if isinstance(given, Action) and given.kind == "deal":
+        if before.stage == "setup" and game.stage != "setup":
+            # the cards as the game starts with them: a deal by called numbers (the Crow
+            # Club's) deals nothing at its ``deal``, each card at its player's ``call``
             deck = Counter(p.role for p in game.players)
         declared = isinstance(given, Action) and given.kind == "choose" \
             and given.args.get("of") in {r.kind for r in book.endgames}
