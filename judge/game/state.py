@@ -291,6 +291,15 @@ class Game:
         return tuple(p.seat for p in self.players if p.in_game)
 
     @property
+    def today(self) -> int:
+        """The day a moment belongs to on paper: ``day``, but in the morning's last words (the
+        night's victims', ``after_last_words == "day"``) the day that morning opens. FIIM's
+        killed player speaks after «Утро» (4.5.4, 4.5.9): that minute is day N+1's though
+        ``day`` turns only at its first speech."""
+        morning = self.stage == "last_words" and self.after_last_words == "day"
+        return self.day + 1 if morning else self.day
+
+    @property
     def voters(self) -> tuple[int, ...]:
         """Who votes today: the players in the game but the frozen (``NO_VOTE``)."""
         return tuple(p.seat for p in self.players if p.in_game

@@ -136,7 +136,7 @@ class _Builder:
             fouls = self.fouls.setdefault(now.seat, [])
             del fouls[now.fouls:]  # an undo takes a foul back
             for n in range(was.fouls + 1, now.fouls + 1):
-                fouls.append(Foul(n=n, at=at, day=after.day, night=after.night,
+                fouls.append(Foul(n=n, at=at, day=before.today, night=after.night,
                                   stage=before.stage, floor=before.floor))
 
     def _departures(self, before: Game, after: Game, given: Action | TableEvent,
@@ -148,7 +148,8 @@ class _Builder:
                 how: How = now.left if now.left in _HOW else "voted_out"  # type: ignore[assignment]
                 reason = str(given.args.get("reason", "")) \
                     if isinstance(given, Action) and how == "disqualified" else ""
-                self.left[now.seat] = Departure(how=how, at=at, day=before.day,
+                day = before.day if how == "shot" else before.today  # a shot: its night's eve
+                self.left[now.seat] = Departure(how=how, at=at, day=day,
                                                 night=before.night, reason=reason)
 
     def _nominations(self, before: Game, after: Game, given: Action | TableEvent,

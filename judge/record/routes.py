@@ -224,6 +224,7 @@ async def error_pages(request: web.Request, handler):
 
         return web.Response(status=exc.status, content_type="text/html", text=f"""\
 <!doctype html><html lang="{language}"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{t("games.error", status=exc.status)}</title>
 <link rel="stylesheet" href="/static/record/sheet.css"></head><body>
 <nav><a href="/">{t("games.panel")}</a> <a href="/games">{t("games.all")}</a>
@@ -345,6 +346,7 @@ async def games_page(request: web.Request) -> web.Response:
         f"<td>{escape(why(r.abandon_reason, language))}</td></tr>"
         for r in listing)
     return web.Response(text=f"""<!doctype html><html lang="{language}"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{t("games.title")}</title>
 <link rel="stylesheet" href="/static/record/sheet.css"></head><body>
 <nav><a href="/">{t("games.panel")}</a> {i18n_web.switch(language)}</nav>

@@ -314,6 +314,7 @@ def protocol(record: Record, scores: list[PlayerScore], preset: i18n.Text,
         "sheet.col.compensation", "sheet.col.extra", "sheet.col.total"))
     parts = [f"""<!doctype html>
 <html lang="{e(language)}"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{e(head)}</title>
 <link rel="stylesheet" href="/static/record/sheet.css">
 </head><body data-game="{e(record.id)}">

@@ -113,6 +113,21 @@ def ended_in_last_words() -> list[Action | TableEvent]:
             *[tap("foul", seat=8)] * 3]
 
 
+def morning_after_night_one() -> list[Action | TableEvent]:
+    """Day 1 with no nomination, night 1: the mafia shoot seat 6, the checks, 6's best move,
+    then «Утро» and 6's last minute (4.5.4, 4.5.9): the inputs up to 6 having the floor."""
+    def answered(step_name: str, picks: dict[int, list[int]]) -> list[Action | TableEvent]:
+        return [tap("next"), table_event("private/night/result", {
+            "step": step_name, "missing": [], "agreed": True,
+            "picks": [{"actor": a, "picks": p} for a, p in picks.items()]})]
+    return [tap("deal", roles=ROLES), tap("start"), tap("next"),  # night 0, day 1
+            *[tap("next")] * 11,  # seats 1..10 speak; nobody nominated: night 1
+            *answered("mafia_shot", {1: [6], 2: [6], 3: [6]}),
+            *answered("don_check", {1: [4]}), *answered("sheriff_check", {4: [2]}),
+            *answered("best_move", {6: [1, 2, 3]}),
+            tap("next"), tap("next")]  # «Утро»; 6 has the floor
+
+
 actions = st.one_of(
     st.builds(lambda: tap("next")), st.builds(lambda: tap("confirm")),
     st.builds(lambda: tap("reject")), st.builds(lambda: tap("undo")),

@@ -17,6 +17,11 @@ from typing import Any
 VIEWPORTS = ({"width": 1366, "height": 768}, {"width": 820, "height": 1180},
              {"width": 390, "height": 844})
 
+#: a phone's page as its browser makes it (``browser.new_page(**PHONE)``): 390x844 and, unlike
+#: a desktop window made that small, laid out by the page's viewport meta tag (none: 980 px wide,
+#: shrunk to the screen)
+PHONE: dict[str, Any] = {"viewport": VIEWPORTS[2], "is_mobile": True, "has_touch": True}
+
 #: the smallest side of a touch target, CSS px (WCAG 2.5.5's 44, Material's 48)
 TARGET = 48
 
@@ -76,6 +81,19 @@ def overflowing(page: Any) -> list[str]:
     is meant), or that lies off the screen, and the page itself if it scrolls sideways."""
     found: list[str] = page.evaluate(_OVERFLOWING)
     return found
+
+
+_TEXT_SIZE = """(selector) => {
+  const size = parseFloat(getComputedStyle(document.querySelector(selector)).fontSize);
+  return [size, size * visualViewport.scale];
+}"""
+
+
+def text_size(page: Any, selector: str = "body") -> tuple[float, float]:
+    """The font size of ``selector``'s text in CSS px, and as the screen shows it (times the
+    page's zoom: a page laid out wider than a phone is shrunk to fit, its letters with it)."""
+    size, shown = page.evaluate(_TEXT_SIZE, selector)
+    return size, shown
 
 
 def small_targets(page: Any, least: int = TARGET) -> list[str]:

@@ -23,7 +23,7 @@ from judge.panel.service import Panel, handle_message, make_app
 from judge.record import document as rec
 from kit.local_broker import free_port
 from tests.support.judge_configs import GOOD, PASSWORD, write
-from tests.support.page_layout import fits
+from tests.support.page_layout import PHONE, fits, overflowing, text_size
 from tests.support.page_words import foreign_words
 from tests.support.record_game import Script, whole_game
 from tests.support.web_client import browser, logged_in
@@ -422,9 +422,10 @@ class Served:
         self.thread.start()
         assert ready.wait(30)
 
-    def logged_in(self, browser: Any) -> tuple[Any, str]:
-        """A page logged in to the panel (on the panel's page), and the panel's address."""
-        page = browser.new_page()
+    def logged_in(self, browser: Any, **options: Any) -> tuple[Any, str]:
+        """A page (Playwright's ``options``: ``PHONE``) logged in to the panel (on the panel's
+        page), and the panel's address."""
+        page = browser.new_page(**options)
         page.set_default_timeout(20_000)
         url = f"http://127.0.0.1:{self.port}"
         page.goto(url + "/")
@@ -595,6 +596,27 @@ def test_a_refused_request_is_logged_with_its_reason(tmp_path, caplog):
 
 
 #: long Cyrillic names at every seat: the widest the sheet meets at a Russian club
+@pytest.mark.timeout(120)
+def test_the_protocol_sheet_and_the_games_list_read_on_a_phone(tmp_path, chromium):
+    """On a phone (390x844, its browser laying the page out by its viewport meta tag; without
+    one, 980 px wide shrunk to 5 px letters) the sheet and the games list are as wide as the
+    screen: nothing moves the page sideways (a wide table scrolls in its own box, the
+    correction form fits) and their text is 14 px at least, on screen too."""
+    served = Served(lambda: played(tmp_path))
+    try:
+        page, url = served.logged_in(chromium, **PHONE)
+        for path, ready in ((f"/games/{served.record.id}?lang=ru", "#correction-form"),
+                            ("/games", "#games")):
+            page.goto(url + path)
+            page.wait_for_selector(ready)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390, path
+            assert overflowing(page) == [], path
+            size, shown = text_size(page)
+            assert size >= 14 and shown >= 14, (path, size, shown)
+    finally:
+        served.close()
+
+
 LONG_NAMES = ["Александра Константинопольская", "Борис Ёлкин-Щербаков", "Владислав Ж.",
               "Галина Чернышевская", "Дмитрий Преображенский", "Евгения Юрьевна",
               "Жанна Д'Арк-Мухина", "Зинаида Шапокляк", "Иннокентий Смоктуновский",

@@ -21,6 +21,7 @@ from judge.record import document as rec
 from judge.record.sheet import moment, protocol, results_csv, results_xlsx
 from kit import i18n
 from results import mafiaratings, scoring
+from tests.support.judge_game import morning_after_night_one, tap
 from tests.support.record_edits import WHOLE, paths, values
 from tests.support.record_game import NAMES, Script, whole_game
 from tests.support.spreadsheets import rows_of
@@ -61,6 +62,25 @@ def test_a_name_a_spreadsheet_would_run_is_written_as_text():
 def test_a_fouls_moment_day_vote_or_night():
     assert [moment(2, 1, "day"), moment(2, 1, "vote"), moment(2, 2, "night"),
             moment(0, 0, "night0"), moment(1, 0, "last_words")] == ["D2", "V2", "N2", "N0", "D1"]
+
+
+def test_fiim_4_5_9_a_foul_in_the_mornings_last_minute_is_the_next_days():
+    """Seat 7 fouls on day 1, twice while the night's victim (6) speaks after «Утро», and a
+    fourth time then: that minute opens day 2 (4.5.4, 4.5.9), not day 1 (the game's own day
+    number turns only at day 2's first speech)."""
+    morning = morning_after_night_one()
+    inputs = [*morning[:3], tap("foul", seat=7), *morning[3:],
+              *[tap("foul", seat=7)] * 3]
+    record = rec.build([(g, 1_764_577_800.0 + i) for i, g in enumerate(inputs)], "table-1")
+    assert record is not None
+    seven = record.players[6]
+    assert [(f.day, f.night, f.stage) for f in seven.fouls] == [
+        (1, 0, "day"), (2, 1, "last_words"), (2, 1, "last_words"), (2, 1, "last_words")]
+    assert seven.left is not None and (seven.left.how, seven.left.day) == ("fouls", 2)
+    page = protocol(record, scoring.score(record, FIIM), FIIM.title, language="ru")
+    row = re.search(r'<tr data-seat="7">(.*?)</tr>', page)
+    assert row is not None and '<td class="fouls">Д1 Д2 Д2 Д2</td>' in row[1]
+    assert "<td>4-й фол, день 2</td>" in row[1]
 
 
 @settings(max_examples=300, deadline=None)
