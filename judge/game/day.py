@@ -200,11 +200,16 @@ def withdraw(game: Game, seat: int) -> Result:
 
 
 def on_nomination(game: Game, event: events.NominationEvent) -> Result | None:
-    """A nomination the table accepted from a speaker's keypad (FIIM 4.4.2)."""
-    if game.stage != "day" or event.outcome != "accepted":
+    """A nomination the table accepted from a speaker's keypad (FIIM 4.4.2); one of a seat
+    nominated already (the table's ``supported``) is not taken, and the log says so (the judge
+    sees why the typed «7#» changed nothing)."""
+    if game.stage != "day" or event.outcome not in ("accepted", "supported"):
         return None
     seat = event.seat
-    if seat not in game.alive or seat in game.nominees:
+    if seat in game.nominees:  # a new game equal to this one: the input is kept, with its line
+        return Result(replace(game), [], [Line(game.rules.cite("nominate"),
+                                               "line.nominate.twice", by=event.by, seat=seat)])
+    if event.outcome != "accepted" or seat not in game.alive:
         return None
     return Result(replace(game, nominees=(*game.nominees, seat)), [],
                   [Line(game.rules.cite("nominate"), "line.nominate", by=event.by, seat=seat)])
