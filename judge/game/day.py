@@ -64,6 +64,13 @@ def _speakers(game: Game, opener: int, round: int) -> tuple[int, ...]:
     return () if rounds(game)[round].kind == "discussion" else _order(game, opener)
 
 
+def unopened(game: Game) -> bool:
+    """Today's first round has not begun: nobody has had the floor yet (the morning, while
+    the judge announces the night's result, FIIM 4.5.9)."""
+    return (game.stage == "day" and game.round == 0 and game.floor is None
+            and not game.discussing and game.speakers == _speakers(game, game.opener, 0))
+
+
 def new_day(game: Game) -> Result:
     """A new day: its first round, from its opener (FIIM 4.3.1-4.3.2)."""
     opener = _next_opener(game)
