@@ -55,7 +55,9 @@ def test_fiim_4_4_12_3_the_all_leave_count_names_no_seat_in_the_log_and_on_the_p
     said = {lang: i18n.t("panel.proposed.question", lang, count=shown["count"],
                          voters=shown["voters"]) for lang in ("en", "ru")}
     assert said == {"en": "All leave? 6 votes for (1, 2, 3, 4, 8, 9)",
-                    "ru": "Все покидают стол? «за» 6 голосов (1, 2, 3, 4, 8, 9)"}
+                    "ru": "Все покидают стол? «За»: 6 голосов (1, 2, 3, 4, 8, 9)"}
+    # two sentences: the question, then its count (never «стол? «за» 6», a lower case after it)
+    assert i18n.t("line.votes.question", "ru", count=6) == "все покидают стол? «За»: 6 голосов"
     game, _, lines = run(game, tap("confirm"), table_event("event/vote/confirmed", {
         "candidate": 0, "voters": yes, "leftover": [], "count": 6, "by": "command",
         "reason": None}))
