@@ -64,6 +64,13 @@ def _speakers(game: Game, opener: int, round: int) -> tuple[int, ...]:
     return () if rounds(game)[round].kind == "discussion" else _order(game, opener)
 
 
+def unopened(game: Game) -> bool:
+    """Today's first round has not begun: nobody has had the floor yet (the morning, while
+    the judge announces the night's result, FIIM 4.5.9)."""
+    return (game.stage == "day" and game.round == 0 and game.floor is None
+            and not game.discussing and game.speakers == _speakers(game, game.opener, 0))
+
+
 def new_day(game: Game) -> Result:
     """A new day: its first round, from its opener (FIIM 4.3.1-4.3.2)."""
     opener = _next_opener(game)
@@ -200,11 +207,16 @@ def withdraw(game: Game, seat: int) -> Result:
 
 
 def on_nomination(game: Game, event: events.NominationEvent) -> Result | None:
-    """A nomination the table accepted from a speaker's keypad (FIIM 4.4.2)."""
-    if game.stage != "day" or event.outcome != "accepted":
+    """A nomination the table accepted from a speaker's keypad (FIIM 4.4.2); one of a seat
+    nominated already (the table's ``supported``) is not taken, and the log says so (the judge
+    sees why the typed «7#» changed nothing)."""
+    if game.stage != "day" or event.outcome not in ("accepted", "supported"):
         return None
     seat = event.seat
-    if seat not in game.alive or seat in game.nominees:
+    if seat in game.nominees:  # a new game equal to this one: the input is kept, with its line
+        return Result(replace(game), [], [Line(game.rules.cite("nominate"),
+                                               "line.nominate.twice", by=event.by, seat=seat)])
+    if event.outcome != "accepted" or seat not in game.alive:
         return None
     return Result(replace(game, nominees=(*game.nominees, seat)), [],
                   [Line(game.rules.cite("nominate"), "line.nominate", by=event.by, seat=seat)])

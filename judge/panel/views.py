@@ -23,7 +23,8 @@ import msgspec
 from contract.api import Sound
 from judge.game import Game
 from judge.game.actions import Offer
-from judge.game.mechanisms import mechanism
+from judge.game.day import unopened
+from judge.game.mechanisms import dying, mechanism, settle_night
 from judge.game.offers import offered
 from judge.overlay.public import PublicGame, View, public_game
 from kit import i18n
@@ -72,6 +73,15 @@ class BookView(View, kw_only=True):
     stages: dict[str, dict[str, str]] = msgspec.field(default_factory=dict)
 
 
+class Morning(View, kw_only=True):
+    """The night's result as the judge announces it at morning (FIIM 4.5.9, «Утро»): the day
+    it opens and who the night took (``killed``; empty: nobody). Sent from the morning's last
+    words until the day's first speech."""
+
+    day: int
+    killed: list[int]
+
+
 class JudgeGame(PublicGame, kw_only=True):
     """The game from the judge's chair: the public view, the secrets, and what the judge may do
     now (``offers``, the engine's ``offered``)."""
@@ -87,10 +97,24 @@ class JudgeGame(PublicGame, kw_only=True):
     last_action: str
     book: BookView
     offers: list[Offer]
+    morning: Morning | None = None
+
+
+def morning(game: Game) -> Morning | None:
+    """The night's result while the judge announces it (``Morning``): the night's leavers in
+    their morning minute, or, the day begun, the night's dead (``settle_night``) until the
+    first speech; ``None`` at any other moment (and on day 1: night 0 kills nobody)."""
+    if game.stage == "last_words" and game.after_last_words == "day":
+        return Morning(day=game.day + 1, killed=list(game.leaving))
+    if game.day > 1 and unopened(game):
+        return Morning(day=game.day, killed=list(dying(settle_night(game))))
+    return None
 
 
 def judge_game(game: Game) -> JudgeGame:
     public = public_game(game)
+    if game.stage == "last_words":  # the vote decided who leaves: nobody is nominated now
+        public.nominees = []
     for seat, player in zip(public.seats, game.players, strict=True):
         seat.role = player.role
         seat.team = game.team(player.seat) if player.role else ""
@@ -115,7 +139,7 @@ def judge_game(game: Game) -> JudgeGame:
                              for name, role in book.roles.items()],
                       steps=[StepView(step=s.name, title=s.words) for s in book.night.steps],
                       stages={str(stage): name for stage, name in book.stages.items()}),
-        offers=offered(game))
+        offers=offered(game), morning=morning(game))
 
 
 def judge_view(game: Game, language: str = i18n.DEFAULT) -> dict[str, Any]:

@@ -470,6 +470,10 @@ def play_fiim(s: Screens, chromium, url: str) -> None:
     vote(panel, hands, [(5, [1, 2, 3, 4, 7], "confirm"), (6, [], "confirm"),
                         (0, [1, 2, 3, 4, 7], "shot")], correct=[1, 2, 3, 4, 7, 8])
     panel.stage("last_words")
+    # the vote decided: the leavers named, the nominees' frames gone
+    leave = t("panel.leaving", seats=[5, 6], count=2)
+    page.wait_for_selector(f'#floor:text("{leave}")')
+    assert page.locator(".seat.nominee").count() == 0
     s.look()  # the log: the judge's count of 4.4.12.3's question, never "seat 0"
     corrected = t("line.count.correct.asked", asked=Words("words.asked.question"))
     assert page.locator(f'#log li:has-text("{corrected}")').count() == 1  # 6 of 10: all leave
@@ -489,8 +493,9 @@ def play_fiim(s: Screens, chromium, url: str) -> None:
     panel.shot("night")
     s.frame()
     s.act("best_move", {7: "1#2#3#"})
-    panel.next()  # morning: 7's last minute
+    panel.next()  # morning: 7's last minute, the night's news where the judge reads it
     panel.stage("last_words")
+    page.wait_for_selector(f'#floor:text("{t("panel.morning.killed", day=2, seats=[7], count=1)}")')
     s.look()
     panel.next(2)
 

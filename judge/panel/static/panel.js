@@ -273,8 +273,15 @@ function render(message) {
     t("panel.broker_offline") : tb.status === "offline" ? t("panel.table_offline") : tb.status !== "online" ?
     t("panel.table_unknown") : t("panel.table_online"));
   put($("table-status"), "className", `status ${up && online ? "good" : "bad"}`);
-  const floor = [g.floor ? t("panel.floor", { seat: g.floor }) : "",
-    g.speakers.length ? t(g.floor ? "panel.next_speakers" : "panel.next_speakers.first",
+  // the morning's news (FIIM 4.5.9: the judge announces it from here), or, in a vote's last
+  // words, who leaves (the nominees were the vote's, decided); then the floor
+  const m = g.morning, leaving = g.stage === "last_words" && !m ? g.leaving : [];
+  const said = [m ? t(m.killed.length ? "panel.morning.killed" : "panel.morning.none",
+    { day: m.day, seats: m.killed, count: m.killed.length }) : "",
+  leaving.length ? t("panel.leaving", { seats: leaving, count: leaving.length }) : "",
+  g.floor ? t("panel.floor", { seat: g.floor }) : ""].filter(Boolean);
+  const floor = [...said,
+    g.speakers.length ? t(said.length ? "panel.next_speakers" : "panel.next_speakers.first",
       { seats: g.speakers }) : "",
     g.nominees.length ? t("panel.nominated", { seats: g.nominees, count: g.nominees.length })
       : ""].filter(Boolean);

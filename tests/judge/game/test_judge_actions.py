@@ -14,9 +14,10 @@ from contract.commands import NightStepCommand
 from judge.game import Game, Refused, load_rules, new_game
 from judge.game.table import YES, night_stop, reveal
 from judge.overlay.public import public_view
-from judge.panel.views import judge_view
+from judge.panel.views import judge_game, judge_view
 from judge.record import document as rec
 from judge.record import sheet
+from kit.i18n import render
 from results import mafiaratings, scoring
 from tests.support.club_books import DETECTIVE, club_book
 from tests.support.judge_game import day_one, night_one, run, speeches, tap
@@ -51,7 +52,9 @@ def test_fiim_4_5_6_a_check_corrected_after_its_step_is_answered_again():
     game, commands, lines = run(game, tap("night_pick", actor=1, targets=[4]))
     assert commands == [reveal(1, YES)]  # 4 is the Sheriff
     assert game.checks == (("don_check", 1, 4, True),)
-    assert lines[-1] == "4.5.6: don check of seat 4: sheriff"
+    assert lines[-1] == "4.5.6: don check of seat 4: Sheriff"
+    # the card's word as the tiles write it (the role's title), not «шериф»
+    assert render(judge_game(game).tonight[-1], "ru") == "проверка Дона 4: Шериф"
 
 
 def test_a_pick_is_entered_only_for_an_actor_of_the_step_and_as_many_as_it_takes():

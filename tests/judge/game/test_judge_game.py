@@ -142,6 +142,19 @@ def test_fiim_4_4_2_the_table_nomination_and_the_judges_own_and_a_withdrawal():
         run(game, tap("nominate", seat=7))
 
 
+def test_fiim_4_4_2_a_seat_nominated_again_is_not_taken_and_the_log_says_so():
+    """Seat 4 types «7#» when 7 is nominated already: the table answers ``supported``; the game
+    stays as it was (but its version: the panel keeps the input, its line in the record), and
+    the judge reads why nothing changed, citing 4.4.2."""
+    game, _, _ = run(day_one(), tap("next"), table_event("event/nomination", {
+        "by": 1, "seat": 7, "outcome": "accepted"}), tap("next"))
+    for outcome in ("supported", "accepted"):  # the table's word, or one that missed it
+        again, commands, lines = run(game, table_event("event/nomination", {
+            "by": 2, "seat": 7, "outcome": outcome}))
+        assert commands == [] and replace(again, version=game.version, undo=()) == game
+        assert lines == ["4.4.2: seat 2 nominates seat 7: already nominated, not taken"]
+
+
 def test_fiim_4_4_10_one_nominee_on_day_1_is_no_vote():
     game, commands = speeches(day_one(), {1: 5})
     assert game.stage == "night" and verbs.VOTE_START not in [c.spec for c in commands]

@@ -101,7 +101,7 @@ def test_fiim_4_5_6_and_4_5_7_checks_and_4_5_4_the_shot_come_out_late_in_their_w
     assert secrets["shots"] == [{"night": 1, "seat": 8}]
     assert secrets["checks"] == [
         {"step": "don_check", "by": {"ru": "Дон", "en": "Don"}, "night": 1, "seat": 4,
-         "answer": {"ru": "шериф", "en": "sheriff"}},
+         "answer": {"ru": "Шериф", "en": "Sheriff"}},
         {"step": "sheriff_check", "by": {"ru": "Шериф", "en": "Sheriff"}, "night": 1,
          "seat": 6, "answer": {"ru": "красный", "en": "red"}}]
     rated = current_game(overlay_view(history, 1000.0, delay=10, secrets=True))["game"]

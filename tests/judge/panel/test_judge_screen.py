@@ -18,6 +18,7 @@ from kit.i18n import render
 from tests.support.judge_game import (
     day_one,
     ended_in_last_words,
+    night,
     night_one,
     result,
     run,
@@ -54,7 +55,9 @@ def test_fiim_4_4_12_3_the_all_leave_count_names_no_seat_in_the_log_and_on_the_p
     said = {lang: i18n.t("panel.proposed.question", lang, count=shown["count"],
                          voters=shown["voters"]) for lang in ("en", "ru")}
     assert said == {"en": "All leave? 6 votes for (1, 2, 3, 4, 8, 9)",
-                    "ru": "Все покидают стол? «за» 6 голосов (1, 2, 3, 4, 8, 9)"}
+                    "ru": "Все покидают стол? «За»: 6 голосов (1, 2, 3, 4, 8, 9)"}
+    # two sentences: the question, then its count (never «стол? «за» 6», a lower case after it)
+    assert i18n.t("line.votes.question", "ru", count=6) == "все покидают стол? «За»: 6 голосов"
     game, _, lines = run(game, tap("confirm"), table_event("event/vote/confirmed", {
         "candidate": 0, "voters": yes, "leftover": [], "count": 6, "by": "command",
         "reason": None}))
@@ -98,11 +101,38 @@ def test_no_identifier_reaches_a_line_an_offer_or_the_night_in_either_language()
 
 def test_at_game_over_the_nominees_frames_go_and_no_seat_action_is_offered():
     game, _, _ = run(new_game(), *ended_in_last_words())
-    assert judge_view(game)["nominees"] == [7, 9]  # seat 7's last words: the day's nominees
+    assert judge_view(game)["nominees"] == []  # seat 7's last words: the vote decided
     over, _, _ = run(game, tap("foul", seat=8))
     assert over.stage == "over"
     assert judge_view(over)["nominees"] == [] and public_view(over)["nominees"] == []
     assert set(offers(over)) == {"undo"}
+
+
+def test_once_the_vote_decided_the_judge_sees_who_leaves_and_no_nominee():
+    """7 and 9 nominated, the vote takes 7 out: in 7's last words the judge's view names the
+    leaver and nominates nobody (the frames of 7 and 9 went on into his minute)."""
+    game, _, _ = run(new_game(), *ended_in_last_words()[:-3])
+    assert game.stage == "last_words" and game.nominees == (7, 9)
+    view = judge_view(game)
+    assert (view["nominees"], view["leaving"], view["morning"]) == ([], [7], None)
+
+
+def test_fiim_4_5_9_the_morning_says_which_day_and_who_the_night_took():
+    """The judge announces the night's result from the panel: in the victim's morning minute
+    and, the day begun, until its first speech, the view says the day and who was killed; a
+    night that killed nobody says so; day 1 and a day's speeches carry none."""
+    assert judge_view(day_one())["morning"] is None
+    game, _, _ = night(night_one(), {"mafia_shot": {1: [5], 2: [5], 3: [5]}})
+    assert game.stage == "last_words"
+    assert judge_view(game)["morning"] == {"day": 2, "killed": [5]}
+    game, _, _ = run(game, tap("next"), tap("next"))
+    assert (game.stage, game.day, game.floor) == ("day", 2, None)
+    assert judge_view(game)["morning"] == {"day": 2, "killed": [5]}
+    game, _, _ = run(game, tap("next"))
+    assert game.floor is not None and judge_view(game)["morning"] is None
+    missed, _, _ = night(night_one(), {"mafia_shot": {1: [5], 2: [6], 3: [5]}})
+    assert (missed.stage, missed.floor) == ("day", None)
+    assert judge_view(missed)["morning"] == {"day": 2, "killed": []}
 
 
 def test_a_seat_action_nobody_can_take_now_is_shown_disabled():
