@@ -141,7 +141,7 @@ def _departures(history: History) -> dict[int, dict[str, Any]]:
             if player.left in ("fouls", "disqualified"):  # in last words too: not the vote
                 by_night = before.stage in ("night0", "night")
                 how: dict[str, Any] = {"how": "fouls", **({"night": before.night} if by_night
-                                                           else {"day": before.day})}
+                                                           else {"day": before.today})}
             elif player.left == "shot":
                 how = {"how": "killed", "night": before.night}
             else:

@@ -22,6 +22,7 @@ from tests.support.judge_game import (
     actions,
     ended_in_last_words,
     events,
+    morning_after_night_one,
     night_one,
     run,
     shot,
@@ -277,3 +278,14 @@ def test_fiim_4_5_3_a_night_step_opening_shows_nothing_new_on_the_overlay():
     assert opened[-1][1].running_step == "mafia_shot"
     assert overlay_view(opened, 300.0, delay=0, secrets=False) == \
         overlay_view(night, 300.0, delay=0, secrets=False)
+
+
+def test_fiim_4_5_9_a_player_fouled_out_in_the_mornings_last_minute_leaves_on_the_next_day():
+    """Seat 7's fourth foul while the night's victim (6) speaks after «Утро»: that minute
+    opens day 2 (4.5.4, 4.5.9), so the stream says 7 left on day 2, as the sheet does."""
+    morning = morning_after_night_one()
+    history = history_of(new_game(10), *morning[:3], tap("foul", seat=7), *morning[3:],
+                         *[tap("foul", seat=7)] * 3)
+    seats = overlay_view(history, 1000.0, delay=0, secrets=False)["seats"]
+    assert seats[6]["left"] == {"how": "fouls", "day": 2}
+
