@@ -170,7 +170,7 @@ def _restriction_problems(text: str, names: list[str], games: int, tables: int,
     two players who may meet, a group larger than the tables: the generator's own check,
     ``hall.seating.split``)."""
     from hall.seating import inputs
-    from hall.seating.instance import Refused, instance
+    from hall.seating.instance import Refused, instance, named
     from hall.seating.split import split
 
     try:
@@ -185,8 +185,10 @@ def _restriction_problems(text: str, names: list[str], games: int, tables: int,
         split(instance(len(names), games, tables, rules.apart, rules.avoid, rules.away,
                        rules.fixed(len(shape.round_tables()))))
     except Refused as exc:
-        return [Words("tournament.refused.restrictions", problem=p) for p in exc.reasons]
+        return [Words("tournament.refused.restrictions", problem=named(p, names))
+                for p in exc.reasons]
     return []
+
 
 
 def _names(text: str, same_yo: bool = True) -> tuple[list[str], dict[str, int]]:

@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     """The command on parsed arguments."""
     from hall.seating import chart as seating
     from hall.seating import inputs, plan, report, reseat
-    from hall.seating.instance import Refused, instance
+    from hall.seating.instance import Refused, instance, named
 
     def refuse(reasons: list[str]) -> int:
         for reason in reasons:
@@ -84,8 +84,8 @@ def run(args: argparse.Namespace) -> int:
     if wrong:
         return refuse(wrong)
     made = None
+    names = inputs.default_names(args.players)
     try:
-        names = inputs.default_names(args.players)
         if args.names:
             names = inputs.names(_read(args.names), args.players, args.names)
         rules = inputs.Restrictions()
@@ -110,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
     except seating.SeatingError as exc:
         return refuse([f"{args.reseat}: {problem}" for problem in exc.problems])
     except Refused as exc:
-        return refuse([f"cannot be seated: {reason}" for reason in exc.reasons])
+        return refuse([f"cannot be seated: {named(reason, names)}" for reason in exc.reasons])
     except OSError as exc:
         return refuse([f"cannot read {exc.filename}: {exc.strerror}"])
     text = seating.render(seats)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from hall.seating.scores import SEATS, Definition
 from kit.i18n import Words
@@ -33,6 +34,26 @@ class Refused(ValueError):
     def __init__(self, reasons: list[Words]):
         super().__init__("; ".join(str(r) for r in reasons))
         self.reasons = reasons
+
+
+#: the generator's parameters that number a player (from 1, in the players' order)
+_PLAYER_PARAMS = ("player", "first", "a", "b")
+
+
+def named(reason: Words, names: list[str]) -> Words:
+    """The seating generator's ``reason`` with each player it numbers (it knows players by
+    their place in the list) named as the organiser typed them ("1, 2, 3, 4" says nothing to
+    an organiser who typed names; the command line's are its names file's, or Player k)."""
+    def name(number: Any) -> Any:
+        fits = isinstance(number, int) and 0 < number <= len(names)
+        return names[number - 1] if fits else number
+
+    params = {key: name(value) if key in _PLAYER_PARAMS else value
+              for key, value in reason.params.items()}
+    players = params.get("players")
+    if isinstance(players, list):
+        params["players"] = [name(n) for n in players]
+    return Words(reason.key, **params)
 
 
 Pair = tuple[int, int]

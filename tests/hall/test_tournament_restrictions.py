@@ -62,19 +62,21 @@ def test_the_restrictions_are_held_by_the_generated_seating(rules):
      "строка 2: «Никто» не игрок"),
     ("реже, Player 1", "line 1: avoid needs two players or more", "строка 1: "),
     ("врозь, Player 1, Player 2, Player 3, Player 4",
-     "the players 1, 2, 3, 4 must all sit apart from each other: there are 4 of them, "
-     "and tables: 3", "игроков 1, 2, 3, 4 нельзя сажать вместе"),
+     "Player 1, Player 2, Player 3, Player 4 must all sit apart from each other: there are 4 "
+     "of them, and tables: 3",
+     "нельзя сажать вместе друг с другом: Player 1, Player 2, Player 3, Player 4; их 4"),
     ("рядом, Player 1, Player 2", "line 1: 'рядом' is not a rule", "строка 1: «рядом»"),
-    ("away, table-4, Player 4", "player 4 kept away from table 4, but the tables are 1..3",
-     "игроку 4 нельзя за стол 4, а столы — от 1 до 3"),
-    ("seat, 1, Player 5, 7", "player 5: a seat in round 7, but the rounds are 1..4",
-     "игрок 5: место в туре 7, а туры — от 1 до 4"),
+    ("away, table-4, Player 4", "Player 4 kept away from table 4, but the tables are 1..3",
+     "за стол 4 нельзя: Player 4, а столы — от 1 до 3"),
+    ("seat, 1, Player 5, 7", "Player 5: a seat in round 7, but the rounds are 1..4",
+     "Player 5: место в туре 7, а туры — от 1 до 4"),
     ("seat, 11, Player 5", "line 1: seat needs a seat number 1..10",
      "строка 1: для seat нужно место от 1 до 10"),
     ("away, 1, Player 4\naway, 2, Player 4\naway, 3, Player 4",
-     "player 4 is kept away from every table (tables: 3)", "игрок 4 не допущен ни за один стол"),
-    ("seat, 1, Player 5\nseat, 1, Player 6", "round 1: seat 1 is fixed for players 5 and 6",
-     "тур 1: место 1 закреплено за игроками 5 и 6"),
+     "Player 4 is kept away from every table (tables: 3)",
+     "ни за один стол нельзя: Player 4 (столов: 3)"),
+    ("seat, 1, Player 5\nseat, 1, Player 6", "round 1: seat 1 is fixed for Player 5 and Player 6",
+     "тур 1: место 1 закреплено и за Player 5, и за Player 6"),
 ])
 def test_restrictions_that_cannot_work_are_refused_at_making(rules, said, russian):
     with pytest.raises(tm.TournamentError) as refused:

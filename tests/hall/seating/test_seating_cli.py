@@ -68,8 +68,8 @@ def test_refuses_what_cannot_be_seated_with_the_reasons(tmp_path: Path,
     code, _, err = run(capsys, "--players", "30", "--rounds", "10", "--restrictions",
                        str(tmp_path / "rules.csv"))
     assert code == 2
-    assert "the players 1, 2, 3, 4 must all sit apart from each other: there are 4 of them, " \
-        "and tables: 3" in err
+    assert ("Player 1, Player 2, Player 3, Player 4 must all sit apart from each other: there are "
+            "4 of them, and tables: 3") in err
     assert run(capsys, "--players", "30", "--rounds", "10", "--seconds", "0")[0] == 2
 
 
