@@ -224,7 +224,8 @@ def test_the_restrictions_in_the_organisers_words_a_withdrawal_and_a_substitute(
         page.fill("#t-tables", "2")
         page.fill("#t-restrictions", "не за стол, 5, Глеб")
         page.click("#create-button")
-        expect(page.locator("#notice")).to_contain_text("нельзя за стол 5, а столы — от 1 до 2")
+        expect(page.locator("#notice")).to_contain_text(
+            "за стол 5 нельзя: Глеб, а столы — от 1 до 2")
         rules = ("врозь, Анна, борис\nне за стол, 2, глеб\navoid, Дарья, Елена\n"
                  "место, 1, Жанна, 1")
         page.fill("#t-restrictions", rules)
