@@ -67,8 +67,8 @@ class EventClock:
     """Receipt times of seat events, from ``bench/receiver.py`` running as its own process.
     Each event counts once: a copy of one already received (QoS 1 delivers at least once) is
     dropped and counted in ``copies``, or every wait after it would take the next event for its
-    own and the last would wait for nothing (a run beside the suite under load ended so, one
-    event short at its last wait)."""
+    own and the last would wait for nothing. A wait counts the arrivals before its cause (the
+    edge, the publish), never after."""
 
     def __init__(self, port: int):
         self.arrivals: list[tuple[str, int, float]] = []
@@ -197,9 +197,12 @@ def bench_latency(port: int, presses: int) -> Verdict:
         paho_floor: list[float] = []
         for _ in range(presses):
             for drive in (pin.drive_low, pin.drive_high):  # press, release (pull-up wiring)
+                # counted before the edge: its event may arrive before this thread runs again
+                # (then a count taken after it waited for one more, which never came)
+                arrived = len(clock.arrivals)
                 drive()
                 edge = pin._last_change
-                clock.wait_count(len(clock.arrivals) + 1)
+                clock.wait_count(arrived + 1)
                 samples.append((clock.arrivals[-1][2] - edge) * 1000)
                 time.sleep(GAP / 2)
                 edge_floor.append(bare_edge.time_one())

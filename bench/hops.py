@@ -241,8 +241,9 @@ def press_gpio(presses: int, flood: int) -> Pressed:
                 for _ in range(presses):
                     for drive in (pin.drive_low, pin.drive_high):
                         stamps.now = {}
+                        arrived = len(clock.arrivals)  # before the edge: its event may win
                         drive()
-                        clock.wait_count(len(clock.arrivals) + 1)
+                        clock.wait_count(arrived + 1)
                         time.sleep(GAP / 2)  # paho's write may be stamped after the arrival
                         stamps.finish(pin._last_change, clock.arrivals[-1][2])
                         time.sleep(GAP / 2)
@@ -276,8 +277,9 @@ def press_console(presses: int, flood: int) -> Pressed:
                 for i in range(presses):
                     for verb in ("press", "release"):
                         stamps.now = {}
+                        before = len(clock.arrivals)  # before the press: its event may win
                         hub.act(verb, 1 + i % 24)
-                        clock.wait_count(len(clock.arrivals) + 1)
+                        clock.wait_count(before + 1)
                         time.sleep(GAP / 2)
                         arrived.append(clock.arrivals[-1][2])
                         stamps.finish(0.0, arrived[-1])
